@@ -1,0 +1,1 @@
+"""Bot policies, registered by game and name (see policies/README.md)."""

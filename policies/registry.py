@@ -1,0 +1,58 @@
+"""Policy registry: (game, name) -> compiled policy and its default parameter vector.
+
+Registering a policy is one decorator on its function; nothing under sim/ changes:
+
+    @register("all-in-ascent", "random")
+    @njit(POLICY_SIGNATURE, cache=True)
+    def random_policy(ctx): ...
+"""
+import importlib
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class RegisteredPolicy:
+    game: str
+    name: str
+    function: object
+    default_params: np.ndarray = field(repr=False)
+    description: str = ""
+
+
+_REGISTRY = {}
+# Modules that register each game's built-in policies; imported on first use.
+_BUILTIN_MODULES = {"all-in-ascent": "policies.all_in_ascent"}
+
+
+def register(game, name, params=(), description=""):
+    def decorate(fn):
+        key = (game, name)
+        if key in _REGISTRY and _REGISTRY[key].function is not fn:
+            raise ValueError(f"policy {name!r} is already registered for {game}")
+        _REGISTRY[key] = RegisteredPolicy(game, name, fn, np.asarray(params, np.float64),
+                                          description or (fn.__doc__ or "").strip().split("\n")[0])
+        return fn
+    return decorate
+
+
+def _load(game):
+    module = _BUILTIN_MODULES.get(game)
+    if module is None:
+        raise ValueError(f"unknown game {game!r}; games with policies: {', '.join(_BUILTIN_MODULES)}")
+    importlib.import_module(module)
+
+
+def get_policy(game, name):
+    _load(game)
+    try:
+        return _REGISTRY[(game, name)]
+    except KeyError:
+        raise ValueError(f"unknown policy {name!r} for {game}; available: "
+                         f"{', '.join(policy_names(game))}") from None
+
+
+def policy_names(game):
+    _load(game)
+    return sorted(n for g, n in _REGISTRY if g == game)

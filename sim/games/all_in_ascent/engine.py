@@ -1,0 +1,810 @@
+"""The rules of All-In Ascent v0.4.0 as numba functions over one game's state vector.
+
+Every rule of RULES.md lives here once, under its number; the batch kernel and the single-game
+API both call these functions. `st` is one game's int64 vector (layout in state.py), `t` the
+packed Tables of a rules configuration (rules.py), `trace` a TRACE_SIZE vector that receives
+what an action did (for transcripts) and doubles as the climb's working record.
+
+All randomness is the game's mulberry32 stream in st[G_RNG], drawn in the order of R8.
+"""
+import numpy as np
+from numba import njit
+
+from sim.core.rng import mulberry32_step, scale_draw
+from sim.games.all_in_ascent.rules import (
+    KIND_DIE_AS_ONE, KIND_ENDURANCE_HALVED, KIND_EXTRA_DIE, KIND_FAIL_BONUS_XP,
+    KIND_IGNORE_FAIL_PENALTY, KIND_MILESTONE_DICE, KIND_NEGATE_NERF, KIND_REROLL_ON_TAG,
+    KIND_SUCCESS_HEAL, KIND_TIME_REDUCTION, KIND_TRAINING_BOOST, PARAM_BELAYERS_2_ROUND,
+    PARAM_BELAYERS_3_ROUND, PARAM_BELAYERS_START, PARAM_BETA_BOOST, PARAM_CAPACITY_OPEN,
+    PARAM_IRON_FAIL_PENALTY, PARAM_MAX_ROUNDS, PARAM_N_ACCESS, PARAM_PURCHASE_TIME,
+    PARAM_REST_TIME, PARAM_ROUTE_READER_NEEDS, PARAM_SPRINT_TIME_MINUS, PARAM_SPRINT_XP_HALVED,
+    PARAM_START_TIME, PARAM_TECH_REQ_MINUS, PARAM_TECH_TIME_PLUS, PARAM_TRAIN_CAPACITY,
+    PARAM_VISIBLE_PER_AREA)
+from sim.games.all_in_ascent.state import (
+    AREA_LOC, BUY_ACCESS, BUY_ROTATION, CLIMB, END_MAX_ROUNDS, END_TURN, END_WINNER, FREE_SOLO,
+    G_BELAYERS, G_CURRENT, G_END_REASON, G_MILESTONES, G_N_ACTIONS, G_N_PLAYERS, G_N_ROTATION,
+    G_N_VISIBLE, G_OVER, G_RNG, G_ROTATION, G_ROUND, G_SEED, G_TOKEN, G_VISIBLE, G_WINNER,
+    GEAR_SHOP_LOC, IRON_LUNG, LEAD, LOBBY, MAX_DICE, MAX_LEVEL, MAX_PLAYERS, MAX_VISIBLE,
+    MILESTONE, N_ACTIONS, N_AREAS, N_STATIONS, N_STATS, N_TIERS, P_BETA, P_CHARACTER,
+    P_CLIMBS, P_CLIMBS_OK, P_DONE, P_EARLY_ENDS, P_ENDURANCE, P_GEAR, P_GEAR_ROUND, P_LEVEL,
+    P_LOCATION, P_MARKS, P_MAX_ENDURANCE, P_MS_ROUND, P_MS_TRIES, P_RESTS, P_STATS, P_TIME,
+    P_TRAINING, P_TRAININGS, P_XP, P_XP_SPENT, PLAYER_BASE, PLAYER_SIZE, REPLACEMENT_NONE,
+    REPLACEMENT_SLOT_REMOVED, REST, REST_LOC, ROTATION_SIZE, ROUTE_READER, SCRATCH, SPRINTER,
+    STAGE_FINAL, STAGE_POWER_TAP, STAGE_REROLL, STAGE_ROLLED, STAGE_SEQMEM, STATION_LOC,
+    T_ACTION, T_ACTOR, T_BETA_USED, T_CARD, T_CLEARED_AREA, T_DICE, T_EFF_ENDURANCE,
+    T_EFF_STATS, T_EFF_TIME, T_EFFECT_DIE, T_EFFECT_MOD, T_EFFECT_STAT, T_HEAL,
+    T_LEVELS_GAINED, T_MENTOR_INDEX, T_N_DICE, T_N_EFFECTS, T_PASSED, T_PENALTY, T_REPLACEMENT,
+    T_REQ, T_REROLL_INDEX, T_ROUND_ENDED, T_ROUTE, T_SEQMEM_INDEX, T_SUCCESS, T_XP_GAINED,
+    T_ENDURANCE_AFTER, T_TIME_AFTER,
+    TECHNICIAN, TOP_ROPE, TRAIN)
+
+DICE_BUF = SCRATCH          # the dice of the attempt being resolved
+SHUFFLE_BUF = SCRATCH + 8   # pickN's copy of the list
+
+# Reasons an action is illegal (0 = legal). Messages live in game.py.
+OK = 0
+ILLEGAL_GAME_OVER = 1
+ILLEGAL_UNKNOWN_ACTION = 2
+ILLEGAL_NO_TIME = 3
+ILLEGAL_NO_ENDURANCE = 4
+ILLEGAL_OCCUPIED = 5
+ILLEGAL_NO_ACCESS = 6
+ILLEGAL_NO_ROUTE = 7
+ILLEGAL_ALREADY_TRIED = 8
+ILLEGAL_FREE_SOLO = 9
+ILLEGAL_MILESTONE_DONE = 10
+ILLEGAL_NO_CARD = 11
+ILLEGAL_OWNED = 12
+ILLEGAL_NO_XP = 13
+ILLEGAL_LEVEL = 14
+ILLEGAL_PREREQUISITE = 15
+
+# The Sprinter's extra effect (R50): one focus nerf.
+SPRINTER_EXTRA_STAT = 2
+SPRINTER_EXTRA_MOD = 1
+
+
+# --- RNG (R5-R8) -----------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def draw(st):
+    """One mulberry32 draw from the game's own stream (R5, R6)."""
+    s, k = mulberry32_step(st[G_RNG])
+    st[G_RNG] = s
+    return k
+
+
+@njit(cache=True, inline="always")
+def roll_die(st):
+    """R7 rollDie: floor(next() * 6) + 1."""
+    return scale_draw(draw(st), 6) + 1
+
+
+@njit(cache=True, inline="always")
+def pick_index(st, n):
+    """R7 pick: the index floor(next() * n)."""
+    return scale_draw(draw(st), n)
+
+
+@njit(cache=True)
+def shuffle_buffer(st, length):
+    """R7 shuffle of the `length` items at SHUFFLE_BUF, in place: len-1 draws. pickN(list, n) is
+    the first n items afterwards."""
+    for i in range(length - 1, 0, -1):
+        j = scale_draw(draw(st), i + 1)
+        a = st[SHUFFLE_BUF + i]
+        st[SHUFFLE_BUF + i] = st[SHUFFLE_BUF + j]
+        st[SHUFFLE_BUF + j] = a
+
+
+# --- Small accessors ---------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def pbase(seat):
+    return PLAYER_BASE + seat * PLAYER_SIZE
+
+
+@njit(cache=True, inline="always")
+def owned_card_of_kind(t, gear, kind, tag):
+    """The first owned card of an effect kind (whose tag filter equals `tag` when tag >= 0),
+    or -1."""
+    mask = gear & t.kind_mask[kind]
+    g = 0
+    while mask != 0:
+        if mask & 1:
+            if tag < 0 or t.card_tag[g] == tag:
+                return g
+        mask >>= 1
+        g += 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def visible_route(st, area, slot):
+    if slot >= st[G_N_VISIBLE + area]:
+        return -1
+    return st[G_VISIBLE + area * MAX_VISIBLE + slot]
+
+
+# --- Setup (R10-R17) ---------------------------------------------------------------------------
+
+@njit(cache=True)
+def refresh_area(st, t, area):
+    """R15/R69: the area's visible row becomes pickN(full area deck, 5)."""
+    first = t.area_first[area]
+    count = t.area_count[area]
+    for i in range(count):
+        st[SHUFFLE_BUF + i] = first + i
+    shuffle_buffer(st, count)
+    n = min(t.params[PARAM_VISIBLE_PER_AREA], count)
+    st[G_N_VISIBLE + area] = n
+    for j in range(MAX_VISIBLE):
+        st[G_VISIBLE + area * MAX_VISIBLE + j] = st[SHUFFLE_BUF + j] if j < n else -1
+
+
+@njit(cache=True)
+def pick_milestones(st, t):
+    """R14: beginner, then intermediate outside its area, then expert outside both areas."""
+    used_areas = 0
+    for tier in range(N_TIERS):
+        n = 0
+        for i in range(t.bucket_count[tier]):
+            if (used_areas >> t.route_area[t.bucket_routes[tier, i]]) & 1 == 0:
+                n += 1
+        k = pick_index(st, n)
+        for i in range(t.bucket_count[tier]):
+            rid = t.bucket_routes[tier, i]
+            if (used_areas >> t.route_area[rid]) & 1 == 0:
+                if k == 0:
+                    st[G_MILESTONES + tier] = rid
+                    used_areas |= 1 << t.route_area[rid]
+                    break
+                k -= 1
+
+
+@njit(cache=True)
+def setup(st, t, seed, characters, n_players):
+    """createGame (R10-R17). `characters[i]` is seat i's character id; seed is already uint32."""
+    st[:] = 0
+    st[G_RNG] = seed
+    st[G_SEED] = seed
+    st[G_N_PLAYERS] = n_players
+    st[G_ROUND] = 1                                        # R17
+    st[G_CURRENT] = 0
+    st[G_TOKEN] = 0
+    st[G_BELAYERS] = t.params[PARAM_BELAYERS_START]
+    st[G_WINNER] = -1
+    for seat in range(MAX_PLAYERS):                        # R11
+        b = pbase(seat)
+        if seat >= n_players:
+            st[b + P_CHARACTER] = -1
+            continue
+        c = characters[seat]
+        st[b + P_CHARACTER] = c
+        st[b + P_LEVEL] = 1
+        st[b + P_ENDURANCE] = t.level_max_endurance[c, 1]
+        st[b + P_MAX_ENDURANCE] = t.level_max_endurance[c, 1]
+        for s in range(N_STATS):
+            st[b + P_STATS + s] = t.level_stats[c, 1, s]
+        st[b + P_TIME] = t.params[PARAM_START_TIME]
+        st[b + P_LOCATION] = LOBBY
+    pick_milestones(st, t)                                 # R12 (1), R13-R14
+    for area in range(N_AREAS):                            # R12 (2), R15
+        refresh_area(st, t, area)
+    n_pool = t.non_access_cards.shape[0]                   # R12 (3), R16
+    for i in range(n_pool):
+        st[SHUFFLE_BUF + i] = t.non_access_cards[i]
+    shuffle_buffer(st, n_pool)
+    n_rot = min(ROTATION_SIZE, n_pool)
+    st[G_N_ROTATION] = n_rot
+    for k in range(ROTATION_SIZE):
+        st[G_ROTATION + k] = st[SHUFFLE_BUF + k] if k < n_rot else -1
+
+
+# --- Access, capacity, costs (R26-R36, R47-R48) -----------------------------------------------
+
+@njit(cache=True, inline="always")
+def has_area_access(st, t, seat, area):
+    """R26: the area's access cards are owned; the Free Solo needs none."""
+    b = pbase(seat)
+    if st[b + P_CHARACTER] == FREE_SOLO:
+        return True
+    need = t.area_access_mask[area]
+    return (st[b + P_GEAR] & need) == need
+
+
+@njit(cache=True, inline="always")
+def capacity(st, t, location):
+    """R32-R33."""
+    if location == AREA_LOC + TOP_ROPE or location == AREA_LOC + LEAD:
+        return st[G_BELAYERS]
+    if location >= STATION_LOC:
+        return t.params[PARAM_TRAIN_CAPACITY]
+    return t.params[PARAM_CAPACITY_OPEN]
+
+
+@njit(cache=True)
+def can_enter(st, t, seat, location):
+    """R34, R36: already there, or fewer players located there than its capacity."""
+    if st[pbase(seat) + P_LOCATION] == location:
+        return True
+    n = 0
+    for other in range(st[G_N_PLAYERS]):
+        if st[pbase(other) + P_LOCATION] == location:
+            n += 1
+    return n < capacity(st, t, location)
+
+
+@njit(cache=True)
+def effective_time(st, t, seat, rid):
+    """R47: time cost of a climb for this player."""
+    b = pbase(seat)
+    c = st[b + P_CHARACTER]
+    cost = t.route_time[rid]
+    if c == SPRINTER:
+        cost = max(1, cost - t.params[PARAM_SPRINT_TIME_MINUS])
+    elif c == TECHNICIAN:
+        cost = cost + t.params[PARAM_TECH_TIME_PLUS]
+    tag = t.route_tag[rid]
+    if tag != 0:
+        mask = st[b + P_GEAR] & t.kind_mask[KIND_TIME_REDUCTION]
+        g = 0
+        while mask != 0:
+            if (mask & 1) and t.card_tag[g] == tag:
+                cost = max(1, cost - t.card_value[g])
+            mask >>= 1
+            g += 1
+    return cost
+
+
+@njit(cache=True)
+def effective_endurance(st, t, seat, rid):
+    """R48: endurance cost of a climb for this player."""
+    cost = t.route_endurance[rid]
+    tag = t.route_tag[rid]
+    if tag != 0:
+        mask = st[pbase(seat) + P_GEAR] & t.kind_mask[KIND_ENDURANCE_HALVED]
+        g = 0
+        while mask != 0:
+            if (mask & 1) and t.card_tag[g] == tag:
+                cost = (cost + 1) // 2
+            mask >>= 1
+            g += 1
+    return cost
+
+
+@njit(cache=True)
+def free_solo_guarantee(st, t, seat, rid):
+    """R28: a Free Solo may only attempt routes its base + training stats already meet."""
+    b = pbase(seat)
+    if st[b + P_CHARACTER] != FREE_SOLO:
+        return True
+    for s in range(N_STATS):
+        if st[b + P_STATS + s] + st[b + P_TRAINING + s] < t.route_req[rid, s]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def spendable_xp(st, t, seat):
+    """R64: xp above the current level's threshold."""
+    b = pbase(seat)
+    return max(0, st[b + P_XP] - t.xp_cumulative[st[b + P_LEVEL]])
+
+
+@njit(cache=True)
+def attempt_illegal_reason(st, t, seat, rid, area):
+    """The conditions a climb and a milestone attempt share (R27, R29): access, section,
+    time, endurance, the Free Solo guarantee."""
+    if not has_area_access(st, t, seat, area):
+        return ILLEGAL_NO_ACCESS
+    if not can_enter(st, t, seat, AREA_LOC + area):
+        return ILLEGAL_OCCUPIED
+    b = pbase(seat)
+    if st[b + P_TIME] < effective_time(st, t, seat, rid):
+        return ILLEGAL_NO_TIME
+    if st[b + P_ENDURANCE] < effective_endurance(st, t, seat, rid):
+        return ILLEGAL_NO_ENDURANCE
+    if not free_solo_guarantee(st, t, seat, rid):
+        return ILLEGAL_FREE_SOLO
+    return OK
+
+
+@njit(cache=True)
+def shop_card(st, t, action):
+    """The card a buy action names, or -1 if that slot is empty."""
+    if action < BUY_ACCESS:
+        k = action - BUY_ROTATION
+        return st[G_ROTATION + k] if k < st[G_N_ROTATION] else -1
+    k = action - BUY_ACCESS
+    return t.access_cards[k] if k < t.params[PARAM_N_ACCESS] else -1
+
+
+@njit(cache=True)
+def illegal_reason(st, t, action):
+    """Why the current player may not take `action` now (0 = it is legal). R22-R30, R36."""
+    if st[G_OVER] != 0:
+        return ILLEGAL_GAME_OVER
+    if action < 0 or action >= N_ACTIONS:
+        return ILLEGAL_UNKNOWN_ACTION
+    seat = st[G_CURRENT]
+    b = pbase(seat)
+    if action == END_TURN:                                     # R23
+        return OK
+    if action == REST:                                         # R24
+        return OK if st[b + P_TIME] >= t.params[PARAM_REST_TIME] else ILLEGAL_NO_TIME
+    if action < CLIMB:                                         # R25
+        k = action - TRAIN
+        if st[b + P_TIME] < t.station_time[k]:
+            return ILLEGAL_NO_TIME
+        if st[b + P_ENDURANCE] < t.station_endurance[k]:
+            return ILLEGAL_NO_ENDURANCE
+        if not can_enter(st, t, seat, STATION_LOC + k):
+            return ILLEGAL_OCCUPIED
+        return OK
+    if action < MILESTONE:                                     # R27
+        area = (action - CLIMB) // MAX_VISIBLE
+        rid = visible_route(st, area, (action - CLIMB) % MAX_VISIBLE)
+        if rid < 0:
+            return ILLEGAL_NO_ROUTE
+        if (st[b + P_MARKS + area] >> t.route_slot_bit[rid]) & 1:      # R46
+            return ILLEGAL_ALREADY_TRIED
+        return attempt_illegal_reason(st, t, seat, rid, area)
+    if action < BUY_ROTATION:                                  # R29
+        tier = action - MILESTONE
+        if (st[b + P_DONE] >> tier) & 1:
+            return ILLEGAL_MILESTONE_DONE
+        rid = st[G_MILESTONES + tier]
+        return attempt_illegal_reason(st, t, seat, rid, t.route_area[rid])
+    card = shop_card(st, t, action)                            # R30
+    if card < 0:
+        return ILLEGAL_NO_CARD
+    if st[b + P_TIME] < t.params[PARAM_PURCHASE_TIME]:
+        return ILLEGAL_NO_TIME
+    if (st[b + P_GEAR] >> card) & 1:
+        return ILLEGAL_OWNED
+    if spendable_xp(st, t, seat) < t.card_cost[card]:
+        return ILLEGAL_NO_XP
+    if st[b + P_LEVEL] < t.card_prereq_level[card]:
+        return ILLEGAL_LEVEL
+    need = t.card_prereq_mask[card]
+    if (st[b + P_GEAR] & need) != need:
+        return ILLEGAL_PREREQUISITE
+    return OK
+
+
+@njit(cache=True)
+def legal_actions(st, t, out):
+    """R22: write the current player's legal actions into `out` in the engine's order; return
+    how many. Action codes increase in exactly that order (state.py)."""
+    n = 0
+    if st[G_OVER] != 0:
+        return 0
+    for action in range(N_ACTIONS):
+        if illegal_reason(st, t, action) == OK:
+            out[n] = action
+            n += 1
+    return n
+
+
+# --- Climb resolution (R44-R59) -----------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def effect_count(t, character, rid):
+    """R50: the route's effects, plus the Sprinter's focus nerf."""
+    return t.route_n_effects[rid] + (1 if character == SPRINTER else 0)
+
+
+@njit(cache=True, inline="always")
+def effect_stat_mod(t, rid, i):
+    """Effect i of the list of R50: (stat, modifier)."""
+    if i < t.route_n_effects[rid]:
+        return t.route_effect_stat[rid, i], t.route_effect_mod[rid, i]
+    return SPRINTER_EXTRA_STAT, SPRINTER_EXTRA_MOD
+
+
+@njit(cache=True)
+def dice_to_roll(t, character, gear, rid):
+    """R50: how many dice are rolled, and whether the Power Tap Belt's extra die is among them."""
+    n = max(2, effect_count(t, character, rid))
+    tag = t.route_tag[rid]
+    power_tap = tag != 0 and owned_card_of_kind(t, gear, KIND_EXTRA_DIE, tag) >= 0
+    return (n + 1 if power_tap else n), power_tap
+
+
+@njit(cache=True)
+def reroll_fires(t, gear, rid):
+    """R51.1: the Crimp Sequence Decoder re-rolls on its tag."""
+    tag = t.route_tag[rid]
+    return tag != 0 and owned_card_of_kind(t, gear, KIND_REROLL_ON_TAG, tag) >= 0
+
+
+@njit(cache=True, inline="always")
+def first_max_index(dice, n):
+    best = 0
+    for i in range(1, n):
+        if dice[i] > dice[best]:
+            best = i
+    return best
+
+
+@njit(cache=True, inline="always")
+def _snapshot(trace, stage, dice, n):
+    trace[T_N_DICE + stage] = n
+    for i in range(MAX_DICE):
+        trace[T_DICE + stage * MAX_DICE + i] = dice[i] if i < n else 0
+
+
+@njit(cache=True)
+def modify_dice(t, gear, rid, is_milestone, dice, n, reroll_value, power_tap, trace):
+    """R51, in this exact order. `reroll_value` is the Decoder's new die (drawn by the caller
+    right after the roll, R8). Returns the number of dice kept."""
+    _snapshot(trace, STAGE_ROLLED, dice, n)
+    trace[T_REROLL_INDEX] = -1
+    trace[T_SEQMEM_INDEX] = -1
+    if reroll_fires(t, gear, rid):                         # 1. Crimp Sequence Decoder
+        i = first_max_index(dice, n)
+        dice[i] = reroll_value
+        trace[T_REROLL_INDEX] = i
+    _snapshot(trace, STAGE_REROLL, dice, n)
+    if power_tap:                                          # 2. Power Tap Belt: keep lowest
+        for i in range(1, n):                              # insertion sort, ascending
+            v = dice[i]
+            j = i - 1
+            while j >= 0 and dice[j] > v:
+                dice[j + 1] = dice[j]
+                j -= 1
+            dice[j + 1] = v
+        keep = t.card_value[owned_card_of_kind(t, gear, KIND_EXTRA_DIE, t.route_tag[rid])]
+        n = min(n, keep)
+    _snapshot(trace, STAGE_POWER_TAP, dice, n)
+    g = owned_card_of_kind(t, gear, KIND_DIE_AS_ONE, -1)
+    if g >= 0:                                             # 3. Sequence Memorization
+        i = first_max_index(dice, n)
+        if dice[i] > t.card_value[g]:
+            dice[i] = t.card_value[g]
+            trace[T_SEQMEM_INDEX] = i
+    _snapshot(trace, STAGE_SEQMEM, dice, n)
+    if is_milestone:                                       # 4. Climbing Coach
+        g = owned_card_of_kind(t, gear, KIND_MILESTONE_DICE, -1)
+        if g >= 0:
+            for i in range(n):
+                dice[i] = min(6, dice[i] + t.card_value[g])
+    _snapshot(trace, STAGE_FINAL, dice, n)
+    return n
+
+
+@njit(cache=True)
+def requirements_after_dice(t, character, gear, rid, dice, n_dice, trace):
+    """R52: the route's requirements after the dice, into trace[T_REQ:T_REQ+4]."""
+    for s in range(N_STATS):
+        trace[T_REQ + s] = t.route_req[rid, s]
+    mentor = owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0
+    trace[T_MENTOR_INDEX] = -1
+    n_eff = effect_count(t, character, rid)
+    trace[T_N_EFFECTS] = n_eff
+    for i in range(n_eff):
+        stat, m = effect_stat_mod(t, rid, i)
+        die = dice[i] if i < n_dice else 0                 # R78, R79: missing dice count 0
+        if character == FREE_SOLO:
+            m = 0
+        elif character == TECHNICIAN and m == 1:
+            m = 0
+        if m == 1 and mentor:
+            m = 0
+            mentor = False
+            trace[T_MENTOR_INDEX] = i
+        trace[T_EFFECT_STAT + i] = stat
+        trace[T_EFFECT_MOD + i] = m
+        trace[T_EFFECT_DIE + i] = die
+        trace[T_REQ + stat] += m * die
+    if character == TECHNICIAN:
+        for s in range(N_STATS):
+            trace[T_REQ + s] = max(0, trace[T_REQ + s] - t.params[PARAM_TECH_REQ_MINUS])
+
+
+@njit(cache=True)
+def effective_stats(st, t, seat, rid, beta, trace):
+    """R49: stats + training + per-route gear (+ Beta Boost), into trace[T_EFF_STATS:+4]."""
+    b = pbase(seat)
+    for s in range(N_STATS):
+        trace[T_EFF_STATS + s] = st[b + P_STATS + s] + st[b + P_TRAINING + s] + beta
+    mask = st[b + P_GEAR] & t.route_bonus_cards[rid]
+    g = 0
+    while mask != 0:
+        if mask & 1:
+            marked = (st[b + P_MARKS + t.route_area[rid]] >> t.route_slot_bit[rid]) & 1
+            if t.card_repeated_only[g] == 0 or marked:
+                for s in range(N_STATS):
+                    trace[T_EFF_STATS + s] += t.route_gear_bonus[rid, g, s]
+        mask >>= 1
+        g += 1
+
+
+@njit(cache=True)
+def climb_outcome(t, character, trace):
+    """R53: how many stats pass, and success (all four; the Route Reader three)."""
+    passed = 0
+    for s in range(N_STATS):
+        if trace[T_EFF_STATS + s] >= trace[T_REQ + s]:
+            passed += 1
+    if character == ROUTE_READER:
+        return passed, passed >= t.params[PARAM_ROUTE_READER_NEEDS]
+    return passed, passed == N_STATS
+
+
+@njit(cache=True)
+def climb_xp(t, character, gear, rid, success):
+    """R54: XP gained. Kept in half-points to stay in integers: x2 = 2x."""
+    base = t.route_xp_success[rid] if success else t.route_xp_fail[rid]
+    x2 = base if (character == SPRINTER and t.params[PARAM_SPRINT_XP_HALVED] != 0) else 2 * base
+    if not success:
+        if character == IRON_LUNG:
+            x2 += 2 * (x2 // 4)                            # + floor(x * 0.5)
+        g = owned_card_of_kind(t, gear, KIND_FAIL_BONUS_XP, -1)
+        if g >= 0:
+            x2 += 2 * t.card_value[g]
+    return x2 // 2
+
+
+@njit(cache=True)
+def resolve_attempt(st, t, seat, rid, tier, trace):
+    """R44-R58: a climb (tier < 0) or a milestone attempt (tier = 0, 1, 2)."""
+    b = pbase(seat)
+    c = st[b + P_CHARACTER]
+    gear = st[b + P_GEAR]
+    area = t.route_area[rid]
+    is_milestone = tier >= 0
+    trace[T_ROUTE] = rid
+    st[b + P_LOCATION] = AREA_LOC + area                               # R44
+    if not is_milestone:                                               # R45
+        st[b + P_MARKS + area] |= 1 << t.route_slot_bit[rid]
+    time_cost = effective_time(st, t, seat, rid)                       # R47
+    st[b + P_TIME] -= time_cost
+    end_cost = effective_endurance(st, t, seat, rid)                   # R48
+    st[b + P_ENDURANCE] -= end_cost
+    trace[T_EFF_TIME] = time_cost
+    trace[T_EFF_ENDURANCE] = end_cost
+    beta = 0                                                           # R49, R39
+    if st[b + P_BETA] != 0:
+        beta = t.params[PARAM_BETA_BOOST]
+        st[b + P_BETA] = 0
+    trace[T_BETA_USED] = beta
+    effective_stats(st, t, seat, rid, beta, trace)
+    n, power_tap = dice_to_roll(t, c, gear, rid)                       # R50
+    for i in range(n):
+        st[DICE_BUF + i] = roll_die(st)
+    reroll_value = 0
+    if reroll_fires(t, gear, rid):                                     # R51.1 draw
+        reroll_value = roll_die(st)
+    dice = st[DICE_BUF:DICE_BUF + MAX_DICE]
+    n_kept = modify_dice(t, gear, rid, is_milestone, dice, n, reroll_value, power_tap, trace)
+    requirements_after_dice(t, c, gear, rid, dice, n_kept, trace)      # R52
+    passed, success = climb_outcome(t, c, trace)                       # R53
+    gained = climb_xp(t, c, gear, rid, success)                        # R54
+    st[b + P_XP] += gained
+    trace[T_PASSED] = passed
+    trace[T_SUCCESS] = 1 if success else 0
+    trace[T_XP_GAINED] = gained
+    penalty = 0
+    heal = 0
+    if not success:                                                    # R55
+        if c == IRON_LUNG and owned_card_of_kind(t, gear, KIND_IGNORE_FAIL_PENALTY, -1) < 0:
+            penalty = t.params[PARAM_IRON_FAIL_PENALTY]
+            st[b + P_ENDURANCE] -= penalty
+    else:                                                              # R56
+        g = owned_card_of_kind(t, gear, KIND_SUCCESS_HEAL, -1)
+        if g >= 0:
+            heal = t.card_value[g]
+            st[b + P_ENDURANCE] += heal
+        st[b + P_ENDURANCE] = min(st[b + P_ENDURANCE], st[b + P_MAX_ENDURANCE])
+    trace[T_PENALTY] = penalty
+    trace[T_HEAL] = heal
+    st[b + P_ENDURANCE] = max(0, st[b + P_ENDURANCE])                  # R57
+    if is_milestone:
+        st[b + P_MS_TRIES + tier] += 1
+        if success:                                                    # R58
+            st[b + P_DONE] |= 1 << tier
+            st[b + P_MS_ROUND + tier] = st[G_ROUND]
+    else:
+        st[b + P_CLIMBS + area] += 1
+        if success:
+            st[b + P_CLIMBS_OK + area] += 1
+
+
+# --- Rest, train, buy (R37-R43) -----------------------------------------------------------------
+
+@njit(cache=True)
+def rest(st, t, seat):
+    """R38-R39."""
+    b = pbase(seat)
+    st[b + P_LOCATION] = REST_LOC
+    st[b + P_TIME] -= t.params[PARAM_REST_TIME]
+    bonus = 0
+    mask = st[b + P_GEAR]
+    g = 0
+    while mask != 0:
+        if mask & 1:
+            bonus += t.card_rest_bonus[g]
+        mask >>= 1
+        g += 1
+    top = st[b + P_MAX_ENDURANCE]
+    st[b + P_ENDURANCE] = min(top + bonus, st[b + P_ENDURANCE] + top)
+    if st[b + P_CHARACTER] == ROUTE_READER:
+        st[b + P_BETA] = 1
+    st[b + P_RESTS] += 1
+
+
+@njit(cache=True)
+def train(st, t, seat, k):
+    """R40: training bonuses are permanent."""
+    b = pbase(seat)
+    st[b + P_LOCATION] = STATION_LOC + k
+    st[b + P_TIME] -= t.station_time[k]
+    st[b + P_ENDURANCE] -= t.station_endurance[k]
+    gain = t.station_bonus[k]
+    g = owned_card_of_kind(t, st[b + P_GEAR], KIND_TRAINING_BOOST, -1)
+    if g >= 0:
+        gain += t.card_value[g]
+    stat = t.station_stat[k]
+    st[b + P_TRAINING + stat] += gain
+    st[b + P_TRAININGS + stat] += 1
+
+
+@njit(cache=True)
+def buy(st, t, seat, action, trace):
+    """R41-R43."""
+    b = pbase(seat)
+    card = shop_card(st, t, action)
+    trace[T_CARD] = card
+    trace[T_REPLACEMENT] = REPLACEMENT_NONE
+    st[b + P_LOCATION] = GEAR_SHOP_LOC                                 # R41
+    st[b + P_TIME] -= t.params[PARAM_PURCHASE_TIME]
+    st[b + P_XP] -= t.card_cost[card]
+    st[b + P_XP_SPENT] += t.card_cost[card]
+    st[b + P_GEAR] |= 1 << card
+    st[b + P_GEAR_ROUND + card] = st[G_ROUND]
+    st[b + P_MAX_ENDURANCE] += t.card_max_endurance[card]              # R42
+    if t.card_is_access[card]:
+        return
+    k = action - BUY_ROTATION                                          # R43
+    owned = 0
+    for other in range(st[G_N_PLAYERS]):
+        owned |= st[pbase(other) + P_GEAR]
+    n_pool = 0
+    for i in range(t.non_access_cards.shape[0]):
+        g = t.non_access_cards[i]
+        if (owned >> g) & 1:
+            continue
+        in_rotation = False
+        for j in range(st[G_N_ROTATION]):
+            if st[G_ROTATION + j] == g:
+                in_rotation = True
+        if not in_rotation:
+            st[SHUFFLE_BUF + n_pool] = g
+            n_pool += 1
+    if n_pool == 0:
+        n_rot = st[G_N_ROTATION]
+        for j in range(k, n_rot - 1):
+            st[G_ROTATION + j] = st[G_ROTATION + j + 1]
+        st[G_ROTATION + n_rot - 1] = -1
+        st[G_N_ROTATION] = n_rot - 1
+        trace[T_REPLACEMENT] = REPLACEMENT_SLOT_REMOVED
+    else:
+        new_card = st[SHUFFLE_BUF + pick_index(st, n_pool)]
+        st[G_ROTATION + k] = new_card
+        trace[T_REPLACEMENT] = new_card
+
+
+# --- After every action (R60-R73) ----------------------------------------------------------------
+
+@njit(cache=True)
+def level_up(st, t, seat):
+    """R61-R63: recompute stats and max endurance from the level table; returns levels gained."""
+    b = pbase(seat)
+    c = st[b + P_CHARACTER]
+    gained = 0
+    while st[b + P_LEVEL] < MAX_LEVEL and st[b + P_XP] >= t.xp_cumulative[st[b + P_LEVEL] + 1]:
+        st[b + P_LEVEL] += 1
+        gained += 1
+        level = st[b + P_LEVEL]
+        for s in range(N_STATS):
+            st[b + P_STATS + s] = t.level_stats[c, level, s]
+        st[b + P_MAX_ENDURANCE] = t.level_max_endurance[c, level]
+    return gained
+
+
+@njit(cache=True)
+def end_round(st, t, trace):
+    """R67-R72: clear an area, reset players, unlock belayers, next round, round cap."""
+    token = st[G_TOKEN]
+    area = LEAD - token                                    # R69: Lead, Top Rope, Bouldering
+    refresh_area(st, t, area)
+    st[G_TOKEN] = (token + 1) % 3
+    trace[T_ROUND_ENDED] = 1
+    trace[T_CLEARED_AREA] = area
+    for seat in range(st[G_N_PLAYERS]):                    # R68 (2)-(3)
+        b = pbase(seat)
+        extra = 0
+        mask = st[b + P_GEAR]
+        g = 0
+        while mask != 0:
+            if mask & 1:
+                extra += t.card_time_per_round[g]          # R71 Approach Shoes
+            mask >>= 1
+            g += 1
+        st[b + P_TIME] = t.params[PARAM_START_TIME] + extra
+        st[b + P_LOCATION] = LOBBY
+        for a in range(N_AREAS):
+            st[b + P_MARKS + a] = 0
+    next_round = st[G_ROUND] + 1                           # R70
+    if next_round >= t.params[PARAM_BELAYERS_2_ROUND] and st[G_BELAYERS] < 2:
+        st[G_BELAYERS] = 2
+    if next_round >= t.params[PARAM_BELAYERS_3_ROUND] and st[G_BELAYERS] < 3:
+        st[G_BELAYERS] = 3
+    st[G_ROUND] = next_round                               # R68 (5), R19
+    st[G_CURRENT] = 0
+    max_rounds = t.params[PARAM_MAX_ROUNDS]                # R72
+    if max_rounds > 0 and st[G_ROUND] > max_rounds:
+        st[G_OVER] = 1
+        st[G_WINNER] = -1
+        st[G_END_REASON] = END_MAX_ROUNDS
+
+
+@njit(cache=True)
+def advance_turn(st, t, trace):
+    """R20: who acts next, or the round ends (R67)."""
+    n = st[G_N_PLAYERS]
+    most = st[pbase(0) + P_TIME]
+    for seat in range(1, n):
+        most = max(most, st[pbase(seat) + P_TIME])
+    if most <= 0:
+        end_round(st, t, trace)
+        return
+    if st[pbase(st[G_CURRENT]) + P_TIME] >= most:
+        return
+    for seat in range(n):
+        if st[pbase(seat) + P_TIME] == most:
+            st[G_CURRENT] = seat
+            return
+
+
+@njit(cache=True)
+def apply_action(st, t, action, trace):
+    """Apply a LEGAL action of the current player (R37-R59), then the housekeeping of R60.
+    Callers check legality first (illegal_reason); like the designers' engine, this trusts it."""
+    seat = st[G_CURRENT]
+    b = pbase(seat)
+    trace[:] = 0
+    trace[T_ACTOR] = seat
+    trace[T_ACTION] = action
+    trace[T_ROUTE] = -1
+    trace[T_CARD] = -1
+    trace[T_CLEARED_AREA] = -1
+    if action == END_TURN:                                             # R37
+        if st[b + P_TIME] > 0:
+            st[b + P_EARLY_ENDS] += 1
+        st[b + P_TIME] = 0
+    elif action == REST:
+        rest(st, t, seat)
+    elif action < CLIMB:
+        train(st, t, seat, action - TRAIN)
+    elif action < MILESTONE:
+        area = (action - CLIMB) // MAX_VISIBLE
+        resolve_attempt(st, t, seat, visible_route(st, area, (action - CLIMB) % MAX_VISIBLE),
+                        -1, trace)
+    elif action < BUY_ROTATION:
+        tier = action - MILESTONE
+        resolve_attempt(st, t, seat, st[G_MILESTONES + tier], tier, trace)
+    else:
+        buy(st, t, seat, action, trace)
+    st[G_N_ACTIONS] += 1
+    trace[T_TIME_AFTER] = st[b + P_TIME]
+    trace[T_ENDURANCE_AFTER] = st[b + P_ENDURANCE]
+    trace[T_LEVELS_GAINED] = level_up(st, t, seat)                     # R60 (1), R66
+    if st[b + P_DONE] == (1 << N_TIERS) - 1:                           # R60 (2), R65
+        st[G_OVER] = 1
+        st[G_WINNER] = seat
+        st[G_END_REASON] = END_WINNER
+        return
+    advance_turn(st, t, trace)                                         # R60 (3)-(4)

@@ -1,0 +1,93 @@
+"""Play many All-In Ascent games in parallel.
+
+`play_game` drives one game with the rule functions of engine.py and per-seat policies; the
+single-game API uses it too. `play_batch` runs it over many games with prange. Each game runs
+in a per-thread int64 work vector; what leaves the kernel is the final state (without the
+scratch block) as int32, one row per game: about 1.1 KB per game in flight.
+
+Policies are first-class numba functions (policy_api.POLICY_SIGNATURE). A run passes a tuple of
+up to MAX_SLOTS policy slots (padded to that length, so the kernel compiles once) and, per game
+and seat, the slot that plays it; each slot has its own parameter vector.
+"""
+import numpy as np
+from numba import njit, prange
+
+from sim.core.rng import splitmix64_next  # noqa: F401  (policies import it from here too)
+from sim.core.seeding import policy_stream_seed
+from sim.games.all_in_ascent.engine import apply_action, legal_actions, setup
+from sim.games.all_in_ascent.policy_api import PolicyContext
+from sim.games.all_in_ascent.state import (
+    G_CURRENT, G_END_REASON, G_OVER, G_WINNER, MAX_PLAYERS, N_ACTIONS, SCRATCH, STATE_SIZE,
+    TRACE_SIZE)
+
+MAX_SLOTS = 8
+# Not game rules: how a game stops when the rules never end it (v0.5.0+ have no round cap),
+# and when a policy returns an action that is not legal.
+END_ACTION_CAP = 3
+END_POLICY_ERROR = 4
+RECORD_SIZE = SCRATCH
+
+
+@njit(cache=True)
+def seed_policy_streams(streams, seed):
+    for seat in range(MAX_PLAYERS):
+        streams[seat, 0] = policy_stream_seed(seed, seat)
+
+
+@njit(cache=True)
+def choose_action(st, t, slot_fns, seat_slots, slot_params, streams, legal, n_legal):
+    """Ask the current seat's policy; return its action, or -1 if it is not legal."""
+    seat = st[G_CURRENT]
+    slot = seat_slots[seat]
+    ctx = PolicyContext(st, np.int64(seat), legal, np.int64(n_legal), t, streams[seat],
+                        slot_params[slot])
+    action = slot_fns[slot](ctx)
+    for i in range(n_legal):
+        if legal[i] == action:
+            return action
+    return -1
+
+
+@njit(cache=True)
+def play_game(st, t, slot_fns, seat_slots, slot_params, streams, legal, trace, max_actions):
+    """Play a set-up game to its end. Returns the number of actions taken."""
+    taken = 0
+    while st[G_OVER] == 0:
+        if max_actions > 0 and taken >= max_actions:
+            st[G_OVER] = 1
+            st[G_WINNER] = -1
+            st[G_END_REASON] = END_ACTION_CAP
+            break
+        n_legal = legal_actions(st, t, legal)
+        action = choose_action(st, t, slot_fns, seat_slots, slot_params, streams, legal, n_legal)
+        if action < 0:
+            st[G_OVER] = 1
+            st[G_WINNER] = -1
+            st[G_END_REASON] = END_POLICY_ERROR
+            break
+        apply_action(st, t, action, trace)
+        taken += 1
+    return taken
+
+
+@njit(cache=True, parallel=True)
+def play_batch(t, seeds, characters, n_players, slot_fns, seat_slots, slot_params, max_actions,
+               out):
+    """Play games i = 0..n-1 from their seeds; write each final state into out[i] (int32).
+
+    seeds: uint32 game seeds (int64); characters: (n, 4) character ids; n_players: (n,);
+    seat_slots: (n, 4) policy slot per seat; slot_params: (MAX_SLOTS, P) float64.
+    A game depends only on its own row of these inputs, never on i, the thread or the chunk.
+    """
+    n = seeds.shape[0]
+    for i in prange(n):
+        st = np.empty(STATE_SIZE, np.int64)
+        legal = np.empty(N_ACTIONS, np.int64)
+        trace = np.empty(TRACE_SIZE, np.int64)
+        streams = np.empty((MAX_PLAYERS, 1), np.uint64)
+        setup(st, t, seeds[i], characters[i], n_players[i])
+        seed_policy_streams(streams, seeds[i])
+        play_game(st, t, slot_fns, seat_slots[i], slot_params, streams, legal, trace,
+                  max_actions)
+        for k in range(RECORD_SIZE):
+            out[i, k] = st[k]

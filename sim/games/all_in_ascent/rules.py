@@ -1,0 +1,390 @@
+"""One packed rules configuration: validated data + preset -> numeric tables for the core.
+
+The core never sees a string. Everything it needs about the data (and about the preset's
+switches and numbers) is in one `Tables` namedtuple of int64 arrays, built once per rules
+configuration. Every per-(character, level) and per-(route, card) quantity is precomputed here.
+"""
+import hashlib
+import json
+from collections import namedtuple
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sim.games.all_in_ascent import data as gamedata
+from sim.games.all_in_ascent.state import (
+    AREA_LOC, MAX_ACCESS, MAX_GEAR, MAX_LEVEL, N_AREAS, N_CHARACTERS, N_STATIONS, N_STATS,
+    N_TIERS, STATION_LOC)
+
+# Indices into Tables.params: the preset's numbers, so a rule reads one array, not globals.
+_PARAM_NAMES = (
+    "MAX_ROUNDS",            # R17/R72: 0 = no round cap
+    "START_TIME",            # R11/R68: time at the start of every round
+    "VISIBLE_PER_AREA",      # R15/R69
+    "TECH_TIME_PLUS",        # R47
+    "TECH_REQ_MINUS",        # R52
+    "SPRINT_TIME_MINUS",     # R47
+    "SPRINT_XP_HALVED",      # R54: 1 = success and fail XP halved
+    "IRON_FAIL_PENALTY",     # R55
+    "ROUTE_READER_NEEDS",    # R53: stats that must pass for the Route Reader
+    "BETA_BOOST",            # R49
+    "BELAYERS_START",        # R17/R33
+    "BELAYERS_2_ROUND",      # R70
+    "BELAYERS_3_ROUND",      # R70
+    "CAPACITY_OPEN",         # R32: bouldering, rest, shop, lobby
+    "TRAIN_CAPACITY",        # R32
+    "PURCHASE_TIME",         # R30/R41
+    "REST_TIME",             # R24/R38
+    "N_ACCESS",              # how many access cards the deck has
+)
+PARAM = {name: i for i, name in enumerate(_PARAM_NAMES)}
+PARAM_MAX_ROUNDS = 0
+PARAM_START_TIME = 1
+PARAM_VISIBLE_PER_AREA = 2
+PARAM_TECH_TIME_PLUS = 3
+PARAM_TECH_REQ_MINUS = 4
+PARAM_SPRINT_TIME_MINUS = 5
+PARAM_SPRINT_XP_HALVED = 6
+PARAM_IRON_FAIL_PENALTY = 7
+PARAM_ROUTE_READER_NEEDS = 8
+PARAM_BETA_BOOST = 9
+PARAM_BELAYERS_START = 10
+PARAM_BELAYERS_2_ROUND = 11
+PARAM_BELAYERS_3_ROUND = 12
+PARAM_CAPACITY_OPEN = 13
+PARAM_TRAIN_CAPACITY = 14
+PARAM_PURCHASE_TIME = 15
+PARAM_REST_TIME = 16
+PARAM_N_ACCESS = 17
+
+# Gear effect kinds (RULES.md §10); a card's kind is its `effectKind`, or one derived from
+# statEffect for the cards that have none.
+KIND_NONE = 0
+EFFECT_KIND_IDS = {name: i + 1 for i, name in enumerate(gamedata.EFFECT_KINDS)}
+N_KINDS = len(EFFECT_KIND_IDS) + 1
+KIND_REROLL_ON_TAG = EFFECT_KIND_IDS["rerollOnTag"]
+KIND_TIME_REDUCTION = EFFECT_KIND_IDS["timeCostReduction"]
+KIND_ENDURANCE_HALVED = EFFECT_KIND_IDS["enduranceHalvedOnTag"]
+KIND_EXTRA_DIE = EFFECT_KIND_IDS["extraDieBestN"]
+KIND_IGNORE_FAIL_PENALTY = EFFECT_KIND_IDS["ignoreFailPenalty"]
+KIND_DIE_AS_ONE = EFFECT_KIND_IDS["treatOneDieAsValue"]
+KIND_FAIL_BONUS_XP = EFFECT_KIND_IDS["failBonusXp"]
+KIND_SUCCESS_HEAL = EFFECT_KIND_IDS["successHealEndurance"]
+KIND_TRAINING_BOOST = EFFECT_KIND_IDS["trainingBonusBoost"]
+KIND_MILESTONE_DICE = EFFECT_KIND_IDS["milestoneDiceBonus"]
+KIND_NEGATE_NERF = EFFECT_KIND_IDS["negateOneNerfDie"]
+
+TAG_IDS = {None: 0, "Pinch/Crimp": 1, "Dynamic": 2, "Toe/Heel Hook": 3, "Roof/Sloper": 4}
+
+Tables = namedtuple("Tables", [
+    "params",
+    # characters x levels
+    "level_stats", "level_max_endurance", "xp_cumulative",
+    # stations
+    "station_stat", "station_bonus", "station_time", "station_endurance",
+    # routes (by route id)
+    "route_area", "route_slot_bit", "route_req", "route_time", "route_endurance",
+    "route_xp_success", "route_xp_fail", "route_tag", "route_n_effects",
+    "route_effect_stat", "route_effect_mod", "route_bonus_cards", "route_gear_bonus",
+    "area_first", "area_count",
+    # milestones
+    "bucket_routes", "bucket_count",
+    # gear (by card id)
+    "card_cost", "card_is_access", "card_prereq_mask", "card_prereq_level", "card_rest_bonus",
+    "card_kind", "card_tag", "card_value", "card_max_endurance", "card_time_per_round",
+    "card_repeated_only", "kind_mask", "access_cards", "non_access_cards", "area_access_mask",
+    # per location: capacity kind
+    "location_is_station",
+])
+
+# R13: the milestone grade chain, first match wins.
+_MILESTONE_CHAIN = (
+    (None, ("V0", "V1", "V2"), 0),
+    (None, ("V3", "V4", "V5", "V6", "V7"), 1),
+    (None, ("V8", "V9", "V10", "V11", "V12"), 2),
+    (None, ("5.6", "5.7", "5.8"), 0),
+    (None, ("5.9", "5.10a", "5.10b", "5.10d", "5.11b", "5.11c"), 1),
+    (None, ("5.12a", "5.12b", "5.12d", "5.13a", "5.13c"), 2),
+    ("leadClimbing", ("5.8", "5.9"), 0),
+    ("leadClimbing", ("5.10a", "5.10b", "5.10d", "5.11a", "5.11b", "5.11c"), 1),
+    ("leadClimbing", ("5.12a", "5.12b", "5.12d", "5.13a", "5.14a"), 2),
+)
+
+
+def milestone_tier(area, grade):
+    """R13: the tier a route can be a milestone of, or -1."""
+    for only_area, grades, tier in _MILESTONE_CHAIN:
+        if (only_area is None or only_area == area) and grade in grades:
+            return tier
+    return -1
+
+
+def round_half_up(x):
+    """JavaScript Math.round for the non-negative values of this game (RULES.md §0.2)."""
+    return int(np.floor(x + 0.5))
+
+
+@dataclass(frozen=True)
+class RulesConfig:
+    """A rules preset. v0.4.0 is the designers' engine at that version (RULES.md R1-R82)."""
+    preset: str = "v0.4.0"
+    max_rounds: int = 45
+    access_cards: tuple = gamedata.ACCESS_CARDS_V040
+    # area -> access cards needed (R26)
+    area_access: tuple = ((), ("Harness", "Belay Device"),
+                          ("Harness", "Belay Device", "Locking Carabiner", "Lead Rope"))
+    extra: dict = field(default_factory=dict)
+
+    def as_dict(self):
+        return {"preset": self.preset, "max_rounds": self.max_rounds,
+                "access_cards": list(self.access_cards),
+                "area_access": [list(a) for a in self.area_access]}
+
+
+PRESETS = {"v0.4.0": RulesConfig()}
+
+
+def get_preset(name):
+    if name not in PRESETS:
+        raise ValueError(f"unknown rules preset {name!r}; available: {', '.join(PRESETS)}")
+    return PRESETS[name]
+
+
+@dataclass(frozen=True)
+class PackedRules:
+    """What a run needs: the tables for the core plus the names to print and record."""
+    tables: Tables
+    config: RulesConfig
+    data: gamedata.GameData
+    route_names: tuple
+    route_areas: tuple
+    route_grades: tuple
+    route_tags: tuple
+    card_names: tuple
+    station_names: tuple
+    fingerprint: str
+
+    def route_id(self, name):
+        try:
+            return self.route_names.index(name)
+        except ValueError:
+            raise KeyError(f"no route named {name!r}") from None
+
+    def card_id(self, name):
+        try:
+            return self.card_names.index(name)
+        except ValueError:
+            raise KeyError(f"no gear card named {name!r}; cards: {', '.join(self.card_names)}") from None
+
+
+def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig()) -> PackedRules:
+    S = gamedata.STATS
+    i64 = np.int64
+    params = np.zeros(len(PARAM), i64)
+    params[PARAM["MAX_ROUNDS"]] = config.max_rounds or 0
+    params[PARAM["START_TIME"]] = 10
+    params[PARAM["VISIBLE_PER_AREA"]] = 5
+    params[PARAM["TECH_TIME_PLUS"]] = 1
+    params[PARAM["TECH_REQ_MINUS"]] = 5
+    params[PARAM["SPRINT_TIME_MINUS"]] = 2
+    params[PARAM["SPRINT_XP_HALVED"]] = 1
+    params[PARAM["IRON_FAIL_PENALTY"]] = 5
+    params[PARAM["ROUTE_READER_NEEDS"]] = 3
+    params[PARAM["BETA_BOOST"]] = 3
+    params[PARAM["BELAYERS_START"]] = 1
+    params[PARAM["BELAYERS_2_ROUND"]] = 5
+    params[PARAM["BELAYERS_3_ROUND"]] = 12
+    params[PARAM["CAPACITY_OPEN"]] = 10
+    params[PARAM["TRAIN_CAPACITY"]] = 1
+    params[PARAM["PURCHASE_TIME"]] = 1
+    params[PARAM["REST_TIME"]] = 1
+
+    # R61-R63: stats and max endurance by level, round half up, computed once.
+    n_levels = len(data.xp_table)
+    if n_levels != MAX_LEVEL:
+        raise gamedata.DataError(f"{data.source}: XP_TABLE: the core supports {MAX_LEVEL} levels, "
+                                 f"found {n_levels}")
+    level_stats = np.zeros((N_CHARACTERS, MAX_LEVEL + 1, N_STATS), i64)
+    level_max_end = np.zeros((N_CHARACTERS, MAX_LEVEL + 1), i64)
+    for key, ch in data.characters.items():
+        c = gamedata.CHARACTER_KEYS.index(key)
+        for level in range(1, MAX_LEVEL + 1):
+            for s, stat in enumerate(S):
+                level_stats[c, level, s] = round_half_up(
+                    ch["startingStats"][stat] + ch["growth"][stat] * (level - 1))
+            level_max_end[c, level] = round_half_up(
+                ch["startingEndurance"] + ch["growth"]["endurance"] * (level - 1))
+    xp_cumulative = np.full(MAX_LEVEL + 2, np.iinfo(np.int64).max // 4, i64)
+    for row in data.xp_table:
+        xp_cumulative[int(row["level"])] = int(row["cumulative"])
+
+    st = data.stations
+    station_stat = np.array([S.index(x["stat"]) for x in st], i64)
+    station_bonus = np.array([int(x["bonus"]) for x in st], i64)
+    station_time = np.array([int(x["time"]) for x in st], i64)
+    station_end = np.array([int(x["endurance"]) for x in st], i64)
+
+    routes = [(a, r) for a in gamedata.AREAS for r in data.routes[a]]
+    n_routes = len(routes)
+    cards = data.gear
+    n_cards = len(cards)
+    if n_cards > MAX_GEAR:
+        raise gamedata.DataError(f"{data.source}: GEAR_SHOP: the core supports at most {MAX_GEAR} "
+                                 f"cards, found {n_cards}")
+    names = [c["name"] for c in cards]
+    for needed in config.access_cards:
+        if needed not in names:
+            raise gamedata.DataError(f"{data.source}: GEAR_SHOP: preset {config.preset} needs the "
+                                     f"access card {needed!r}, which is not in the data")
+    area_first = np.zeros(N_AREAS, i64)
+    area_count = np.zeros(N_AREAS, i64)
+    at = 0
+    for a, area in enumerate(gamedata.AREAS):
+        area_first[a] = at
+        area_count[a] = len(data.routes[area])
+        at += area_count[a]
+    route_area = np.array([gamedata.AREAS.index(a) for a, _ in routes], i64)
+    route_slot_bit = np.array([rid - area_first[route_area[rid]] for rid in range(n_routes)], i64)
+    route_req = np.array([[int(r[s]) for s in S] for _, r in routes], i64)
+    route_time = np.array([int(r["time"]) for _, r in routes], i64)
+    route_end = np.array([int(r["endurance"]) for _, r in routes], i64)
+    route_xp_s = np.array([int(r["xpSuccess"]) for _, r in routes], i64)
+    route_xp_f = np.array([int(r["xpFail"]) for _, r in routes], i64)
+    route_tag = np.array([TAG_IDS[r["tag"]] for _, r in routes], i64)
+    route_n_eff = np.array([len(r["rollEffect"]) for _, r in routes], i64)
+    route_eff_stat = np.zeros((n_routes, 3), i64)
+    route_eff_mod = np.zeros((n_routes, 3), i64)
+    for rid, (_, r) in enumerate(routes):
+        for j, eff in enumerate(r["rollEffect"]):
+            route_eff_stat[rid, j] = S.index(eff["stat"])
+            route_eff_mod[rid, j] = int(eff["modifier"])
+
+    # R49: per-route gear bonuses by the engine's general algorithm, once per (route, card).
+    route_gear_bonus = np.zeros((n_routes, MAX_GEAR, N_STATS), i64)
+    route_bonus_cards = np.zeros(n_routes, i64)
+    card_repeated_only = np.zeros(MAX_GEAR, i64)
+    area_label = {"bouldering": "Bouldering", "topRope": "Top Rope", "leadClimbing": "Lead"}
+    for g, card in enumerate(cards):
+        rf = card["routeFilter"]
+        hf = card["holdFeatureFilter"]
+        effect = card["statEffect"]
+        value = int(card["value"])
+        if effect in ("endurance", "time", "special", "timePerRound", "leadDiscount") or value > 0:
+            continue
+        if effect not in S and effect != "all":
+            continue
+        card_repeated_only[g] = 1 if "Repeated" in rf else 0
+        route_present = bool(rf) and "All" not in rf and "Repeated" not in rf
+        feature_present = bool(hf)
+        for rid, (area, r) in enumerate(routes):
+            route_ok = (area_label[area] in rf) or (r["routeType"] in rf)
+            feature_ok = any(f in hf for f in r["holdFeatures"] + r["moveFeatures"])
+            if route_present and feature_present:
+                passes = route_ok or feature_ok
+            elif route_present:
+                passes = route_ok
+            elif feature_present:
+                passes = feature_ok
+            else:
+                passes = True
+            if not passes or value == 0:
+                continue
+            for s, stat in enumerate(S):
+                if effect == "all" or effect == stat:
+                    route_gear_bonus[rid, g, s] += abs(value)
+            route_bonus_cards[rid] |= 1 << g
+
+    # R13: milestone buckets, in area order then data order.
+    buckets = [[], [], []]
+    for rid, (area, r) in enumerate(routes):
+        tier = milestone_tier(area, r["grade"])
+        if tier >= 0:
+            buckets[tier].append(rid)
+    for tier, bucket in enumerate(buckets):
+        if not bucket:
+            raise gamedata.DataError(f"{data.source}: ROUTES: no route has a grade of the "
+                                     f"{gamedata.TIERS[tier]} milestone tier (R13)")
+    bucket_routes = np.full((N_TIERS, max(len(b) for b in buckets)), -1, i64)
+    bucket_count = np.array([len(b) for b in buckets], i64)
+    for tier, bucket in enumerate(buckets):
+        bucket_routes[tier, :len(bucket)] = bucket
+
+    card_cost = np.zeros(MAX_GEAR, i64)
+    card_is_access = np.zeros(MAX_GEAR, i64)
+    card_prereq_mask = np.zeros(MAX_GEAR, i64)
+    card_prereq_level = np.ones(MAX_GEAR, i64)
+    card_rest_bonus = np.zeros(MAX_GEAR, i64)
+    card_kind = np.zeros(MAX_GEAR, i64)
+    card_tag = np.zeros(MAX_GEAR, i64)
+    card_value = np.zeros(MAX_GEAR, i64)
+    card_max_end = np.zeros(MAX_GEAR, i64)
+    card_time_per_round = np.zeros(MAX_GEAR, i64)
+    kind_mask = np.zeros(N_KINDS, i64)
+    for g, card in enumerate(cards):
+        card_cost[g] = int(card["cost"])
+        card_is_access[g] = 1 if card["name"] in config.access_cards else 0
+        for pre in card["prerequisiteItems"]:
+            card_prereq_mask[g] |= 1 << names.index(pre)
+        card_prereq_level[g] = int(card["prerequisiteLevel"])
+        card_rest_bonus[g] = int(card["restBonus"])
+        kind = EFFECT_KIND_IDS.get(card.get("effectKind"), KIND_NONE)
+        card_kind[g] = kind
+        kind_mask[kind] |= 1 << g
+        card_tag[g] = TAG_IDS[card.get("tagFilter")]
+        card_value[g] = int(card["value"])
+        if card["statEffect"] == "endurance":          # R42: Locking Carabiner
+            card_max_end[g] = int(card["value"])
+        if card["statEffect"] == "timePerRound":        # R68: Approach Shoes
+            card_time_per_round[g] = int(card["value"])
+    access_cards = np.full(MAX_ACCESS, -1, i64)
+    access_list = [g for g in range(n_cards) if card_is_access[g]]
+    access_cards[:len(access_list)] = access_list
+    params[PARAM["N_ACCESS"]] = len(access_list)
+    non_access = np.array([g for g in range(n_cards) if not card_is_access[g]], i64)
+    area_access_mask = np.zeros(N_AREAS, i64)
+    for a, needed in enumerate(config.area_access):
+        for name in needed:
+            area_access_mask[a] |= 1 << names.index(name)
+    location_is_station = np.zeros(STATION_LOC + N_STATIONS, i64)
+    location_is_station[STATION_LOC:] = 1
+    assert AREA_LOC + N_AREAS == STATION_LOC
+
+    tables = Tables(
+        params=params, level_stats=level_stats, level_max_endurance=level_max_end,
+        xp_cumulative=xp_cumulative, station_stat=station_stat, station_bonus=station_bonus,
+        station_time=station_time, station_endurance=station_end, route_area=route_area,
+        route_slot_bit=route_slot_bit, route_req=route_req, route_time=route_time,
+        route_endurance=route_end, route_xp_success=route_xp_s, route_xp_fail=route_xp_f,
+        route_tag=route_tag, route_n_effects=route_n_eff, route_effect_stat=route_eff_stat,
+        route_effect_mod=route_eff_mod, route_bonus_cards=route_bonus_cards,
+        route_gear_bonus=route_gear_bonus, area_first=area_first, area_count=area_count,
+        bucket_routes=bucket_routes, bucket_count=bucket_count, card_cost=card_cost,
+        card_is_access=card_is_access, card_prereq_mask=card_prereq_mask,
+        card_prereq_level=card_prereq_level, card_rest_bonus=card_rest_bonus,
+        card_kind=card_kind, card_tag=card_tag, card_value=card_value,
+        card_max_endurance=card_max_end, card_time_per_round=card_time_per_round,
+        card_repeated_only=card_repeated_only, kind_mask=kind_mask, access_cards=access_cards,
+        non_access_cards=non_access, area_access_mask=area_access_mask,
+        location_is_station=location_is_station,
+    )
+    fingerprint = hashlib.sha256(json.dumps(
+        {"data": data.sha256, "rules": config.as_dict()}, sort_keys=True).encode()).hexdigest()
+    return PackedRules(
+        tables=tables, config=config, data=data,
+        route_names=tuple(r["name"] for _, r in routes),
+        route_areas=tuple(a for a, _ in routes),
+        route_grades=tuple(r["grade"] for _, r in routes),
+        route_tags=tuple(r["tag"] for _, r in routes),
+        card_names=tuple(names), station_names=tuple(x["name"] for x in st),
+        fingerprint=fingerprint)
+
+
+_DEFAULT = {}
+
+
+def default_rules(preset="v0.4.0"):
+    """The packed rules of a preset with its bundled data (cached per process)."""
+    if preset not in _DEFAULT:
+        config = get_preset(preset)
+        _DEFAULT[preset] = pack(gamedata.load_data(gamedata.bundled_path(preset)), config)
+    return _DEFAULT[preset]
