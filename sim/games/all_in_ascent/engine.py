@@ -11,6 +11,16 @@ import numpy as np
 from numba import njit
 
 from sim.core.rng import mulberry32_step, scale_draw
+from sim.games.all_in_ascent.rules import (  # the flat tables
+    at, F_ACCESS_CARDS, F_AREA_ACCESS_MASK, F_AREA_COUNT, F_AREA_FIRST, F_BUCKET_COUNT,
+    F_BUCKET_ROUTES, F_CARD_COST, F_CARD_IS_ACCESS, F_CARD_MAX_ENDURANCE, F_CARD_PREREQ_LEVEL,
+    F_CARD_PREREQ_MASK, F_CARD_REPEATED_ONLY, F_CARD_REST_BONUS, F_CARD_TAG,
+    F_CARD_TIME_PER_ROUND, F_CARD_VALUE, F_KIND_MASK, F_LEVEL_MAX_ENDURANCE, F_LEVEL_STATS,
+    F_NON_ACCESS_CARDS, F_ROUTE_AREA, F_ROUTE_BONUS_CARDS, F_ROUTE_EFFECT_MOD,
+    F_ROUTE_EFFECT_STAT, F_ROUTE_ENDURANCE, F_ROUTE_GEAR_BONUS, F_ROUTE_N_EFFECTS,
+    F_ROUTE_REQ, F_ROUTE_SLOT_BIT, F_ROUTE_TAG, F_ROUTE_TIME, F_ROUTE_XP_FAIL,
+    F_ROUTE_XP_SUCCESS, F_STATION_BONUS, F_STATION_ENDURANCE, F_STATION_STAT, F_STATION_TIME,
+    F_XP_CUMULATIVE, PARAM_N_NON_ACCESS, PARAM_N_ROUTES)
 from sim.games.all_in_ascent.rules import (
     KIND_DIE_AS_ONE, KIND_ENDURANCE_HALVED, KIND_EXTRA_DIE, KIND_FAIL_BONUS_XP,
     KIND_IGNORE_FAIL_PENALTY, KIND_MILESTONE_DICE, KIND_NEGATE_NERF, KIND_REROLL_ON_TAG,
@@ -24,7 +34,7 @@ from sim.games.all_in_ascent.state import (
     AREA_LOC, BUY_ACCESS, BUY_ROTATION, CLIMB, END_MAX_ROUNDS, END_TURN, END_WINNER, FREE_SOLO,
     G_BELAYERS, G_CURRENT, G_END_REASON, G_MILESTONES, G_N_ACTIONS, G_N_PLAYERS, G_N_ROTATION,
     G_N_VISIBLE, G_OVER, G_RNG, G_ROTATION, G_ROUND, G_SEED, G_TOKEN, G_VISIBLE, G_WINNER,
-    GEAR_SHOP_LOC, IRON_LUNG, LEAD, LOBBY, MAX_DICE, MAX_LEVEL, MAX_PLAYERS, MAX_VISIBLE,
+    GEAR_SHOP_LOC, IRON_LUNG, LEAD, LOBBY, MAX_DICE, MAX_GEAR, MAX_LEVEL, MAX_PLAYERS, MAX_VISIBLE,
     MILESTONE, N_ACTIONS, N_AREAS, N_STATIONS, N_STATS, N_TIERS, P_BETA, P_CHARACTER,
     P_CLIMBS, P_CLIMBS_OK, P_DONE, P_EARLY_ENDS, P_ENDURANCE, P_GEAR, P_GEAR_ROUND, P_LEVEL,
     P_LOCATION, P_MARKS, P_MAX_ENDURANCE, P_MS_ROUND, P_MS_TRIES, P_RESTS, P_STATS, P_TIME,
@@ -108,11 +118,11 @@ def pbase(seat):
 def owned_card_of_kind(t, gear, kind, tag):
     """The first owned card of an effect kind (whose tag filter equals `tag` when tag >= 0),
     or -1."""
-    mask = gear & t.kind_mask[kind]
+    mask = gear & at(t, F_KIND_MASK, kind)
     g = 0
     while mask != 0:
         if mask & 1:
-            if tag < 0 or t.card_tag[g] == tag:
+            if tag < 0 or at(t, F_CARD_TAG, g) == tag:
                 return g
         mask >>= 1
         g += 1
@@ -131,12 +141,12 @@ def visible_route(st, area, slot):
 @njit(cache=True)
 def refresh_area(st, t, area):
     """R15/R69: the area's visible row becomes pickN(full area deck, 5)."""
-    first = t.area_first[area]
-    count = t.area_count[area]
+    first = at(t, F_AREA_FIRST, area)
+    count = at(t, F_AREA_COUNT, area)
     for i in range(count):
         st[SHUFFLE_BUF + i] = first + i
     shuffle_buffer(st, count)
-    n = min(t.params[PARAM_VISIBLE_PER_AREA], count)
+    n = min(t[PARAM_VISIBLE_PER_AREA], count)
     st[G_N_VISIBLE + area] = n
     for j in range(MAX_VISIBLE):
         st[G_VISIBLE + area * MAX_VISIBLE + j] = st[SHUFFLE_BUF + j] if j < n else -1
@@ -148,16 +158,16 @@ def pick_milestones(st, t):
     used_areas = 0
     for tier in range(N_TIERS):
         n = 0
-        for i in range(t.bucket_count[tier]):
-            if (used_areas >> t.route_area[t.bucket_routes[tier, i]]) & 1 == 0:
+        for i in range(at(t, F_BUCKET_COUNT, tier)):
+            if (used_areas >> at(t, F_ROUTE_AREA, at(t, F_BUCKET_ROUTES, tier * t[PARAM_N_ROUTES] + i))) & 1 == 0:
                 n += 1
         k = pick_index(st, n)
-        for i in range(t.bucket_count[tier]):
-            rid = t.bucket_routes[tier, i]
-            if (used_areas >> t.route_area[rid]) & 1 == 0:
+        for i in range(at(t, F_BUCKET_COUNT, tier)):
+            rid = at(t, F_BUCKET_ROUTES, tier * t[PARAM_N_ROUTES] + i)
+            if (used_areas >> at(t, F_ROUTE_AREA, rid)) & 1 == 0:
                 if k == 0:
                     st[G_MILESTONES + tier] = rid
-                    used_areas |= 1 << t.route_area[rid]
+                    used_areas |= 1 << at(t, F_ROUTE_AREA, rid)
                     break
                 k -= 1
 
@@ -172,7 +182,7 @@ def setup(st, t, seed, characters, n_players):
     st[G_ROUND] = 1                                        # R17
     st[G_CURRENT] = 0
     st[G_TOKEN] = 0
-    st[G_BELAYERS] = t.params[PARAM_BELAYERS_START]
+    st[G_BELAYERS] = t[PARAM_BELAYERS_START]
     st[G_WINNER] = -1
     for seat in range(MAX_PLAYERS):                        # R11
         b = pbase(seat)
@@ -182,18 +192,18 @@ def setup(st, t, seed, characters, n_players):
         c = characters[seat]
         st[b + P_CHARACTER] = c
         st[b + P_LEVEL] = 1
-        st[b + P_ENDURANCE] = t.level_max_endurance[c, 1]
-        st[b + P_MAX_ENDURANCE] = t.level_max_endurance[c, 1]
+        st[b + P_ENDURANCE] = at(t, F_LEVEL_MAX_ENDURANCE, c * (MAX_LEVEL + 1) + 1)
+        st[b + P_MAX_ENDURANCE] = at(t, F_LEVEL_MAX_ENDURANCE, c * (MAX_LEVEL + 1) + 1)
         for s in range(N_STATS):
-            st[b + P_STATS + s] = t.level_stats[c, 1, s]
-        st[b + P_TIME] = t.params[PARAM_START_TIME]
+            st[b + P_STATS + s] = at(t, F_LEVEL_STATS, (c * (MAX_LEVEL + 1) + 1) * N_STATS + s)
+        st[b + P_TIME] = t[PARAM_START_TIME]
         st[b + P_LOCATION] = LOBBY
     pick_milestones(st, t)                                 # R12 (1), R13-R14
     for area in range(N_AREAS):                            # R12 (2), R15
         refresh_area(st, t, area)
-    n_pool = t.non_access_cards.shape[0]                   # R12 (3), R16
+    n_pool = t[PARAM_N_NON_ACCESS]                   # R12 (3), R16
     for i in range(n_pool):
-        st[SHUFFLE_BUF + i] = t.non_access_cards[i]
+        st[SHUFFLE_BUF + i] = at(t, F_NON_ACCESS_CARDS, i)
     shuffle_buffer(st, n_pool)
     n_rot = min(ROTATION_SIZE, n_pool)
     st[G_N_ROTATION] = n_rot
@@ -209,7 +219,7 @@ def has_area_access(st, t, seat, area):
     b = pbase(seat)
     if st[b + P_CHARACTER] == FREE_SOLO:
         return True
-    need = t.area_access_mask[area]
+    need = at(t, F_AREA_ACCESS_MASK, area)
     return (st[b + P_GEAR] & need) == need
 
 
@@ -219,8 +229,8 @@ def capacity(st, t, location):
     if location == AREA_LOC + TOP_ROPE or location == AREA_LOC + LEAD:
         return st[G_BELAYERS]
     if location >= STATION_LOC:
-        return t.params[PARAM_TRAIN_CAPACITY]
-    return t.params[PARAM_CAPACITY_OPEN]
+        return t[PARAM_TRAIN_CAPACITY]
+    return t[PARAM_CAPACITY_OPEN]
 
 
 @njit(cache=True)
@@ -240,18 +250,18 @@ def effective_time(st, t, seat, rid):
     """R47: time cost of a climb for this player."""
     b = pbase(seat)
     c = st[b + P_CHARACTER]
-    cost = t.route_time[rid]
+    cost = at(t, F_ROUTE_TIME, rid)
     if c == SPRINTER:
-        cost = max(1, cost - t.params[PARAM_SPRINT_TIME_MINUS])
+        cost = max(1, cost - t[PARAM_SPRINT_TIME_MINUS])
     elif c == TECHNICIAN:
-        cost = cost + t.params[PARAM_TECH_TIME_PLUS]
-    tag = t.route_tag[rid]
+        cost = cost + t[PARAM_TECH_TIME_PLUS]
+    tag = at(t, F_ROUTE_TAG, rid)
     if tag != 0:
-        mask = st[b + P_GEAR] & t.kind_mask[KIND_TIME_REDUCTION]
+        mask = st[b + P_GEAR] & at(t, F_KIND_MASK, KIND_TIME_REDUCTION)
         g = 0
         while mask != 0:
-            if (mask & 1) and t.card_tag[g] == tag:
-                cost = max(1, cost - t.card_value[g])
+            if (mask & 1) and at(t, F_CARD_TAG, g) == tag:
+                cost = max(1, cost - at(t, F_CARD_VALUE, g))
             mask >>= 1
             g += 1
     return cost
@@ -260,13 +270,13 @@ def effective_time(st, t, seat, rid):
 @njit(cache=True)
 def effective_endurance(st, t, seat, rid):
     """R48: endurance cost of a climb for this player."""
-    cost = t.route_endurance[rid]
-    tag = t.route_tag[rid]
+    cost = at(t, F_ROUTE_ENDURANCE, rid)
+    tag = at(t, F_ROUTE_TAG, rid)
     if tag != 0:
-        mask = st[pbase(seat) + P_GEAR] & t.kind_mask[KIND_ENDURANCE_HALVED]
+        mask = st[pbase(seat) + P_GEAR] & at(t, F_KIND_MASK, KIND_ENDURANCE_HALVED)
         g = 0
         while mask != 0:
-            if (mask & 1) and t.card_tag[g] == tag:
+            if (mask & 1) and at(t, F_CARD_TAG, g) == tag:
                 cost = (cost + 1) // 2
             mask >>= 1
             g += 1
@@ -280,7 +290,7 @@ def free_solo_guarantee(st, t, seat, rid):
     if st[b + P_CHARACTER] != FREE_SOLO:
         return True
     for s in range(N_STATS):
-        if st[b + P_STATS + s] + st[b + P_TRAINING + s] < t.route_req[rid, s]:
+        if st[b + P_STATS + s] + st[b + P_TRAINING + s] < at(t, F_ROUTE_REQ, rid * N_STATS + s):
             return False
     return True
 
@@ -289,7 +299,7 @@ def free_solo_guarantee(st, t, seat, rid):
 def spendable_xp(st, t, seat):
     """R64: xp above the current level's threshold."""
     b = pbase(seat)
-    return max(0, st[b + P_XP] - t.xp_cumulative[st[b + P_LEVEL]])
+    return max(0, st[b + P_XP] - at(t, F_XP_CUMULATIVE, st[b + P_LEVEL]))
 
 
 @njit(cache=True)
@@ -317,7 +327,7 @@ def shop_card(st, t, action):
         k = action - BUY_ROTATION
         return st[G_ROTATION + k] if k < st[G_N_ROTATION] else -1
     k = action - BUY_ACCESS
-    return t.access_cards[k] if k < t.params[PARAM_N_ACCESS] else -1
+    return at(t, F_ACCESS_CARDS, k) if k < t[PARAM_N_ACCESS] else -1
 
 
 @njit(cache=True)
@@ -332,12 +342,12 @@ def illegal_reason(st, t, action):
     if action == END_TURN:                                     # R23
         return OK
     if action == REST:                                         # R24
-        return OK if st[b + P_TIME] >= t.params[PARAM_REST_TIME] else ILLEGAL_NO_TIME
+        return OK if st[b + P_TIME] >= t[PARAM_REST_TIME] else ILLEGAL_NO_TIME
     if action < CLIMB:                                         # R25
         k = action - TRAIN
-        if st[b + P_TIME] < t.station_time[k]:
+        if st[b + P_TIME] < at(t, F_STATION_TIME, k):
             return ILLEGAL_NO_TIME
-        if st[b + P_ENDURANCE] < t.station_endurance[k]:
+        if st[b + P_ENDURANCE] < at(t, F_STATION_ENDURANCE, k):
             return ILLEGAL_NO_ENDURANCE
         if not can_enter(st, t, seat, STATION_LOC + k):
             return ILLEGAL_OCCUPIED
@@ -347,7 +357,7 @@ def illegal_reason(st, t, action):
         rid = visible_route(st, area, (action - CLIMB) % MAX_VISIBLE)
         if rid < 0:
             return ILLEGAL_NO_ROUTE
-        if (st[b + P_MARKS + area] >> t.route_slot_bit[rid]) & 1:      # R46
+        if (st[b + P_MARKS + area] >> at(t, F_ROUTE_SLOT_BIT, rid)) & 1:      # R46
             return ILLEGAL_ALREADY_TRIED
         return attempt_illegal_reason(st, t, seat, rid, area)
     if action < BUY_ROTATION:                                  # R29
@@ -355,19 +365,19 @@ def illegal_reason(st, t, action):
         if (st[b + P_DONE] >> tier) & 1:
             return ILLEGAL_MILESTONE_DONE
         rid = st[G_MILESTONES + tier]
-        return attempt_illegal_reason(st, t, seat, rid, t.route_area[rid])
+        return attempt_illegal_reason(st, t, seat, rid, at(t, F_ROUTE_AREA, rid))
     card = shop_card(st, t, action)                            # R30
     if card < 0:
         return ILLEGAL_NO_CARD
-    if st[b + P_TIME] < t.params[PARAM_PURCHASE_TIME]:
+    if st[b + P_TIME] < t[PARAM_PURCHASE_TIME]:
         return ILLEGAL_NO_TIME
     if (st[b + P_GEAR] >> card) & 1:
         return ILLEGAL_OWNED
-    if spendable_xp(st, t, seat) < t.card_cost[card]:
+    if spendable_xp(st, t, seat) < at(t, F_CARD_COST, card):
         return ILLEGAL_NO_XP
-    if st[b + P_LEVEL] < t.card_prereq_level[card]:
+    if st[b + P_LEVEL] < at(t, F_CARD_PREREQ_LEVEL, card):
         return ILLEGAL_LEVEL
-    need = t.card_prereq_mask[card]
+    need = at(t, F_CARD_PREREQ_MASK, card)
     if (st[b + P_GEAR] & need) != need:
         return ILLEGAL_PREREQUISITE
     return OK
@@ -392,14 +402,14 @@ def legal_actions(st, t, out):
 @njit(cache=True, inline="always")
 def effect_count(t, character, rid):
     """R50: the route's effects, plus the Sprinter's focus nerf."""
-    return t.route_n_effects[rid] + (1 if character == SPRINTER else 0)
+    return at(t, F_ROUTE_N_EFFECTS, rid) + (1 if character == SPRINTER else 0)
 
 
 @njit(cache=True, inline="always")
 def effect_stat_mod(t, rid, i):
     """Effect i of the list of R50: (stat, modifier)."""
-    if i < t.route_n_effects[rid]:
-        return t.route_effect_stat[rid, i], t.route_effect_mod[rid, i]
+    if i < at(t, F_ROUTE_N_EFFECTS, rid):
+        return at(t, F_ROUTE_EFFECT_STAT, rid * 3 + i), at(t, F_ROUTE_EFFECT_MOD, rid * 3 + i)
     return SPRINTER_EXTRA_STAT, SPRINTER_EXTRA_MOD
 
 
@@ -407,7 +417,7 @@ def effect_stat_mod(t, rid, i):
 def dice_to_roll(t, character, gear, rid):
     """R50: how many dice are rolled, and whether the Power Tap Belt's extra die is among them."""
     n = max(2, effect_count(t, character, rid))
-    tag = t.route_tag[rid]
+    tag = at(t, F_ROUTE_TAG, rid)
     power_tap = tag != 0 and owned_card_of_kind(t, gear, KIND_EXTRA_DIE, tag) >= 0
     return (n + 1 if power_tap else n), power_tap
 
@@ -415,7 +425,7 @@ def dice_to_roll(t, character, gear, rid):
 @njit(cache=True)
 def reroll_fires(t, gear, rid):
     """R51.1: the Crimp Sequence Decoder re-rolls on its tag."""
-    tag = t.route_tag[rid]
+    tag = at(t, F_ROUTE_TAG, rid)
     return tag != 0 and owned_card_of_kind(t, gear, KIND_REROLL_ON_TAG, tag) >= 0
 
 
@@ -455,21 +465,21 @@ def modify_dice(t, gear, rid, is_milestone, dice, n, reroll_value, power_tap, tr
                 dice[j + 1] = dice[j]
                 j -= 1
             dice[j + 1] = v
-        keep = t.card_value[owned_card_of_kind(t, gear, KIND_EXTRA_DIE, t.route_tag[rid])]
+        keep = at(t, F_CARD_VALUE, owned_card_of_kind(t, gear, KIND_EXTRA_DIE, at(t, F_ROUTE_TAG, rid)))
         n = min(n, keep)
     _snapshot(trace, STAGE_POWER_TAP, dice, n)
     g = owned_card_of_kind(t, gear, KIND_DIE_AS_ONE, -1)
     if g >= 0:                                             # 3. Sequence Memorization
         i = first_max_index(dice, n)
-        if dice[i] > t.card_value[g]:
-            dice[i] = t.card_value[g]
+        if dice[i] > at(t, F_CARD_VALUE, g):
+            dice[i] = at(t, F_CARD_VALUE, g)
             trace[T_SEQMEM_INDEX] = i
     _snapshot(trace, STAGE_SEQMEM, dice, n)
     if is_milestone:                                       # 4. Climbing Coach
         g = owned_card_of_kind(t, gear, KIND_MILESTONE_DICE, -1)
         if g >= 0:
             for i in range(n):
-                dice[i] = min(6, dice[i] + t.card_value[g])
+                dice[i] = min(6, dice[i] + at(t, F_CARD_VALUE, g))
     _snapshot(trace, STAGE_FINAL, dice, n)
     return n
 
@@ -478,7 +488,7 @@ def modify_dice(t, gear, rid, is_milestone, dice, n, reroll_value, power_tap, tr
 def requirements_after_dice(t, character, gear, rid, dice, n_dice, trace):
     """R52: the route's requirements after the dice, into trace[T_REQ:T_REQ+4]."""
     for s in range(N_STATS):
-        trace[T_REQ + s] = t.route_req[rid, s]
+        trace[T_REQ + s] = at(t, F_ROUTE_REQ, rid * N_STATS + s)
     mentor = owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0
     trace[T_MENTOR_INDEX] = -1
     n_eff = effect_count(t, character, rid)
@@ -500,25 +510,32 @@ def requirements_after_dice(t, character, gear, rid, dice, n_dice, trace):
         trace[T_REQ + stat] += m * die
     if character == TECHNICIAN:
         for s in range(N_STATS):
-            trace[T_REQ + s] = max(0, trace[T_REQ + s] - t.params[PARAM_TECH_REQ_MINUS])
+            trace[T_REQ + s] = max(0, trace[T_REQ + s] - t[PARAM_TECH_REQ_MINUS])
+
+
+@njit(cache=True)
+def effective_stat(st, t, seat, rid, marked, beta, s):
+    """R49 for one stat: stats + training + per-route gear (+ Beta Boost). `marked` says whether
+    the route counts as attempted this round (cards filtered on "Repeated")."""
+    b = pbase(seat)
+    value = st[b + P_STATS + s] + st[b + P_TRAINING + s] + beta
+    mask = st[b + P_GEAR] & at(t, F_ROUTE_BONUS_CARDS, rid)
+    g = 0
+    while mask != 0:
+        if (mask & 1) and (at(t, F_CARD_REPEATED_ONLY, g) == 0 or marked):
+            value += at(t, F_ROUTE_GEAR_BONUS, (rid * MAX_GEAR + g) * N_STATS + s)
+        mask >>= 1
+        g += 1
+    return value
 
 
 @njit(cache=True)
 def effective_stats(st, t, seat, rid, beta, trace):
-    """R49: stats + training + per-route gear (+ Beta Boost), into trace[T_EFF_STATS:+4]."""
+    """R49, into trace[T_EFF_STATS:+4]."""
     b = pbase(seat)
+    marked = (st[b + P_MARKS + at(t, F_ROUTE_AREA, rid)] >> at(t, F_ROUTE_SLOT_BIT, rid)) & 1
     for s in range(N_STATS):
-        trace[T_EFF_STATS + s] = st[b + P_STATS + s] + st[b + P_TRAINING + s] + beta
-    mask = st[b + P_GEAR] & t.route_bonus_cards[rid]
-    g = 0
-    while mask != 0:
-        if mask & 1:
-            marked = (st[b + P_MARKS + t.route_area[rid]] >> t.route_slot_bit[rid]) & 1
-            if t.card_repeated_only[g] == 0 or marked:
-                for s in range(N_STATS):
-                    trace[T_EFF_STATS + s] += t.route_gear_bonus[rid, g, s]
-        mask >>= 1
-        g += 1
+        trace[T_EFF_STATS + s] = effective_stat(st, t, seat, rid, marked, beta, s)
 
 
 @njit(cache=True)
@@ -529,21 +546,21 @@ def climb_outcome(t, character, trace):
         if trace[T_EFF_STATS + s] >= trace[T_REQ + s]:
             passed += 1
     if character == ROUTE_READER:
-        return passed, passed >= t.params[PARAM_ROUTE_READER_NEEDS]
+        return passed, passed >= t[PARAM_ROUTE_READER_NEEDS]
     return passed, passed == N_STATS
 
 
 @njit(cache=True)
 def climb_xp(t, character, gear, rid, success):
     """R54: XP gained. Kept in half-points to stay in integers: x2 = 2x."""
-    base = t.route_xp_success[rid] if success else t.route_xp_fail[rid]
-    x2 = base if (character == SPRINTER and t.params[PARAM_SPRINT_XP_HALVED] != 0) else 2 * base
+    base = at(t, F_ROUTE_XP_SUCCESS, rid) if success else at(t, F_ROUTE_XP_FAIL, rid)
+    x2 = base if (character == SPRINTER and t[PARAM_SPRINT_XP_HALVED] != 0) else 2 * base
     if not success:
         if character == IRON_LUNG:
             x2 += 2 * (x2 // 4)                            # + floor(x * 0.5)
         g = owned_card_of_kind(t, gear, KIND_FAIL_BONUS_XP, -1)
         if g >= 0:
-            x2 += 2 * t.card_value[g]
+            x2 += 2 * at(t, F_CARD_VALUE, g)
     return x2 // 2
 
 
@@ -553,12 +570,12 @@ def resolve_attempt(st, t, seat, rid, tier, trace):
     b = pbase(seat)
     c = st[b + P_CHARACTER]
     gear = st[b + P_GEAR]
-    area = t.route_area[rid]
+    area = at(t, F_ROUTE_AREA, rid)
     is_milestone = tier >= 0
     trace[T_ROUTE] = rid
     st[b + P_LOCATION] = AREA_LOC + area                               # R44
     if not is_milestone:                                               # R45
-        st[b + P_MARKS + area] |= 1 << t.route_slot_bit[rid]
+        st[b + P_MARKS + area] |= 1 << at(t, F_ROUTE_SLOT_BIT, rid)
     time_cost = effective_time(st, t, seat, rid)                       # R47
     st[b + P_TIME] -= time_cost
     end_cost = effective_endurance(st, t, seat, rid)                   # R48
@@ -567,7 +584,7 @@ def resolve_attempt(st, t, seat, rid, tier, trace):
     trace[T_EFF_ENDURANCE] = end_cost
     beta = 0                                                           # R49, R39
     if st[b + P_BETA] != 0:
-        beta = t.params[PARAM_BETA_BOOST]
+        beta = t[PARAM_BETA_BOOST]
         st[b + P_BETA] = 0
     trace[T_BETA_USED] = beta
     effective_stats(st, t, seat, rid, beta, trace)
@@ -590,12 +607,12 @@ def resolve_attempt(st, t, seat, rid, tier, trace):
     heal = 0
     if not success:                                                    # R55
         if c == IRON_LUNG and owned_card_of_kind(t, gear, KIND_IGNORE_FAIL_PENALTY, -1) < 0:
-            penalty = t.params[PARAM_IRON_FAIL_PENALTY]
+            penalty = t[PARAM_IRON_FAIL_PENALTY]
             st[b + P_ENDURANCE] -= penalty
     else:                                                              # R56
         g = owned_card_of_kind(t, gear, KIND_SUCCESS_HEAL, -1)
         if g >= 0:
-            heal = t.card_value[g]
+            heal = at(t, F_CARD_VALUE, g)
             st[b + P_ENDURANCE] += heal
         st[b + P_ENDURANCE] = min(st[b + P_ENDURANCE], st[b + P_MAX_ENDURANCE])
     trace[T_PENALTY] = penalty
@@ -619,13 +636,13 @@ def rest(st, t, seat):
     """R38-R39."""
     b = pbase(seat)
     st[b + P_LOCATION] = REST_LOC
-    st[b + P_TIME] -= t.params[PARAM_REST_TIME]
+    st[b + P_TIME] -= t[PARAM_REST_TIME]
     bonus = 0
     mask = st[b + P_GEAR]
     g = 0
     while mask != 0:
         if mask & 1:
-            bonus += t.card_rest_bonus[g]
+            bonus += at(t, F_CARD_REST_BONUS, g)
         mask >>= 1
         g += 1
     top = st[b + P_MAX_ENDURANCE]
@@ -640,13 +657,13 @@ def train(st, t, seat, k):
     """R40: training bonuses are permanent."""
     b = pbase(seat)
     st[b + P_LOCATION] = STATION_LOC + k
-    st[b + P_TIME] -= t.station_time[k]
-    st[b + P_ENDURANCE] -= t.station_endurance[k]
-    gain = t.station_bonus[k]
+    st[b + P_TIME] -= at(t, F_STATION_TIME, k)
+    st[b + P_ENDURANCE] -= at(t, F_STATION_ENDURANCE, k)
+    gain = at(t, F_STATION_BONUS, k)
     g = owned_card_of_kind(t, st[b + P_GEAR], KIND_TRAINING_BOOST, -1)
     if g >= 0:
-        gain += t.card_value[g]
-    stat = t.station_stat[k]
+        gain += at(t, F_CARD_VALUE, g)
+    stat = at(t, F_STATION_STAT, k)
     st[b + P_TRAINING + stat] += gain
     st[b + P_TRAININGS + stat] += 1
 
@@ -659,21 +676,21 @@ def buy(st, t, seat, action, trace):
     trace[T_CARD] = card
     trace[T_REPLACEMENT] = REPLACEMENT_NONE
     st[b + P_LOCATION] = GEAR_SHOP_LOC                                 # R41
-    st[b + P_TIME] -= t.params[PARAM_PURCHASE_TIME]
-    st[b + P_XP] -= t.card_cost[card]
-    st[b + P_XP_SPENT] += t.card_cost[card]
+    st[b + P_TIME] -= t[PARAM_PURCHASE_TIME]
+    st[b + P_XP] -= at(t, F_CARD_COST, card)
+    st[b + P_XP_SPENT] += at(t, F_CARD_COST, card)
     st[b + P_GEAR] |= 1 << card
     st[b + P_GEAR_ROUND + card] = st[G_ROUND]
-    st[b + P_MAX_ENDURANCE] += t.card_max_endurance[card]              # R42
-    if t.card_is_access[card]:
+    st[b + P_MAX_ENDURANCE] += at(t, F_CARD_MAX_ENDURANCE, card)              # R42
+    if at(t, F_CARD_IS_ACCESS, card):
         return
     k = action - BUY_ROTATION                                          # R43
     owned = 0
     for other in range(st[G_N_PLAYERS]):
         owned |= st[pbase(other) + P_GEAR]
     n_pool = 0
-    for i in range(t.non_access_cards.shape[0]):
-        g = t.non_access_cards[i]
+    for i in range(t[PARAM_N_NON_ACCESS]):
+        g = at(t, F_NON_ACCESS_CARDS, i)
         if (owned >> g) & 1:
             continue
         in_rotation = False
@@ -704,13 +721,13 @@ def level_up(st, t, seat):
     b = pbase(seat)
     c = st[b + P_CHARACTER]
     gained = 0
-    while st[b + P_LEVEL] < MAX_LEVEL and st[b + P_XP] >= t.xp_cumulative[st[b + P_LEVEL] + 1]:
+    while st[b + P_LEVEL] < MAX_LEVEL and st[b + P_XP] >= at(t, F_XP_CUMULATIVE, st[b + P_LEVEL] + 1):
         st[b + P_LEVEL] += 1
         gained += 1
         level = st[b + P_LEVEL]
         for s in range(N_STATS):
-            st[b + P_STATS + s] = t.level_stats[c, level, s]
-        st[b + P_MAX_ENDURANCE] = t.level_max_endurance[c, level]
+            st[b + P_STATS + s] = at(t, F_LEVEL_STATS, (c * (MAX_LEVEL + 1) + level) * N_STATS + s)
+        st[b + P_MAX_ENDURANCE] = at(t, F_LEVEL_MAX_ENDURANCE, c * (MAX_LEVEL + 1) + level)
     return gained
 
 
@@ -730,21 +747,21 @@ def end_round(st, t, trace):
         g = 0
         while mask != 0:
             if mask & 1:
-                extra += t.card_time_per_round[g]          # R71 Approach Shoes
+                extra += at(t, F_CARD_TIME_PER_ROUND, g)          # R71 Approach Shoes
             mask >>= 1
             g += 1
-        st[b + P_TIME] = t.params[PARAM_START_TIME] + extra
+        st[b + P_TIME] = t[PARAM_START_TIME] + extra
         st[b + P_LOCATION] = LOBBY
         for a in range(N_AREAS):
             st[b + P_MARKS + a] = 0
     next_round = st[G_ROUND] + 1                           # R70
-    if next_round >= t.params[PARAM_BELAYERS_2_ROUND] and st[G_BELAYERS] < 2:
+    if next_round >= t[PARAM_BELAYERS_2_ROUND] and st[G_BELAYERS] < 2:
         st[G_BELAYERS] = 2
-    if next_round >= t.params[PARAM_BELAYERS_3_ROUND] and st[G_BELAYERS] < 3:
+    if next_round >= t[PARAM_BELAYERS_3_ROUND] and st[G_BELAYERS] < 3:
         st[G_BELAYERS] = 3
     st[G_ROUND] = next_round                               # R68 (5), R19
     st[G_CURRENT] = 0
-    max_rounds = t.params[PARAM_MAX_ROUNDS]                # R72
+    max_rounds = t[PARAM_MAX_ROUNDS]                # R72
     if max_rounds > 0 and st[G_ROUND] > max_rounds:
         st[G_OVER] = 1
         st[G_WINNER] = -1

@@ -151,7 +151,7 @@ class Game:
             for k in range(int(self.state[S.G_N_ROTATION])):
                 if self.state[S.G_ROTATION + k] == card:
                     return S.BUY_ROTATION + k
-            access = list(self.tables.access_cards)
+            access = list(self.rules.named.access_cards)
             if card in access:
                 return S.BUY_ACCESS + access.index(card)
             raise IllegalActionError(f"{action}: {action.card} is not in the shop rotation now "

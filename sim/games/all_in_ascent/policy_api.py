@@ -10,7 +10,7 @@ stream (sim.core.rng.stream_below / stream_uniform), never from the game's mulbe
       seat     int64       the seat this policy plays (== state[G_CURRENT])
       legal    int64[:]    legal action codes, in R22 order, valid up to n_legal
       n_legal  int64
-      tables   Tables      the packed rules (rules.py)
+      tables   int64[:]    the packed rules, flat (rules.py: read with rules.at and F_*)
       stream   uint64[:1]  this seat's own random stream
       params   float64[:]  this seat's parameter vector (knobs of a tunable policy)
 

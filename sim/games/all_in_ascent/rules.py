@@ -10,6 +10,7 @@ from collections import namedtuple
 from dataclasses import dataclass, field
 
 import numpy as np
+from numba import njit
 
 from sim.games.all_in_ascent import data as gamedata
 from sim.games.all_in_ascent.state import (
@@ -18,7 +19,7 @@ from sim.games.all_in_ascent.state import (
 
 # Indices into Tables.params: the preset's numbers, so a rule reads one array, not globals.
 _PARAM_NAMES = (
-    "MAX_ROUNDS",            # R17/R72: 0 = no round cap
+    "MAX_ROUNDS",            # R17/R72: 0 here = no round cap
     "START_TIME",            # R11/R68: time at the start of every round
     "VISIBLE_PER_AREA",      # R15/R69
     "TECH_TIME_PLUS",        # R47
@@ -36,6 +37,8 @@ _PARAM_NAMES = (
     "PURCHASE_TIME",         # R30/R41
     "REST_TIME",             # R24/R38
     "N_ACCESS",              # how many access cards the deck has
+    "N_NON_ACCESS",          # how many cards can be in the rotation (R16)
+    "N_ROUTES",              # all routes of all areas
 )
 PARAM = {name: i for i, name in enumerate(_PARAM_NAMES)}
 PARAM_MAX_ROUNDS = 0
@@ -56,6 +59,8 @@ PARAM_TRAIN_CAPACITY = 14
 PARAM_PURCHASE_TIME = 15
 PARAM_REST_TIME = 16
 PARAM_N_ACCESS = 17
+PARAM_N_NON_ACCESS = 18
+PARAM_N_ROUTES = 19
 
 # Gear effect kinds (RULES.md §10); a card's kind is its `effectKind`, or one derived from
 # statEffect for the cards that have none.
@@ -97,6 +102,73 @@ Tables = namedtuple("Tables", [
     "location_is_station",
 ])
 
+# The core reads the tables from ONE flat int64 array: [params | offsets of each table | tables].
+# A namedtuple of 40 arrays would be flattened into hundreds of arguments at every call.
+TABLE_FIELDS = Tables._fields[1:]
+FIELD = {name: len(_PARAM_NAMES) + k for k, name in enumerate(TABLE_FIELDS)}
+HEADER_SIZE = len(_PARAM_NAMES) + len(TABLE_FIELDS)
+F_LEVEL_STATS = FIELD['level_stats']
+F_LEVEL_MAX_ENDURANCE = FIELD['level_max_endurance']
+F_XP_CUMULATIVE = FIELD['xp_cumulative']
+F_STATION_STAT = FIELD['station_stat']
+F_STATION_BONUS = FIELD['station_bonus']
+F_STATION_TIME = FIELD['station_time']
+F_STATION_ENDURANCE = FIELD['station_endurance']
+F_ROUTE_AREA = FIELD['route_area']
+F_ROUTE_SLOT_BIT = FIELD['route_slot_bit']
+F_ROUTE_REQ = FIELD['route_req']
+F_ROUTE_TIME = FIELD['route_time']
+F_ROUTE_ENDURANCE = FIELD['route_endurance']
+F_ROUTE_XP_SUCCESS = FIELD['route_xp_success']
+F_ROUTE_XP_FAIL = FIELD['route_xp_fail']
+F_ROUTE_TAG = FIELD['route_tag']
+F_ROUTE_N_EFFECTS = FIELD['route_n_effects']
+F_ROUTE_EFFECT_STAT = FIELD['route_effect_stat']
+F_ROUTE_EFFECT_MOD = FIELD['route_effect_mod']
+F_ROUTE_BONUS_CARDS = FIELD['route_bonus_cards']
+F_ROUTE_GEAR_BONUS = FIELD['route_gear_bonus']
+F_AREA_FIRST = FIELD['area_first']
+F_AREA_COUNT = FIELD['area_count']
+F_BUCKET_ROUTES = FIELD['bucket_routes']
+F_BUCKET_COUNT = FIELD['bucket_count']
+F_CARD_COST = FIELD['card_cost']
+F_CARD_IS_ACCESS = FIELD['card_is_access']
+F_CARD_PREREQ_MASK = FIELD['card_prereq_mask']
+F_CARD_PREREQ_LEVEL = FIELD['card_prereq_level']
+F_CARD_REST_BONUS = FIELD['card_rest_bonus']
+F_CARD_KIND = FIELD['card_kind']
+F_CARD_TAG = FIELD['card_tag']
+F_CARD_VALUE = FIELD['card_value']
+F_CARD_MAX_ENDURANCE = FIELD['card_max_endurance']
+F_CARD_TIME_PER_ROUND = FIELD['card_time_per_round']
+F_CARD_REPEATED_ONLY = FIELD['card_repeated_only']
+F_KIND_MASK = FIELD['kind_mask']
+F_ACCESS_CARDS = FIELD['access_cards']
+F_NON_ACCESS_CARDS = FIELD['non_access_cards']
+F_AREA_ACCESS_MASK = FIELD['area_access_mask']
+F_LOCATION_IS_STATION = FIELD['location_is_station']
+
+
+@njit(cache=True, inline="always")
+def at(flat, field, i):
+    """Entry i of table `field` (an F_ constant) in the flat tables."""
+    return flat[flat[field] + i]
+
+
+def flatten_tables(tables):
+    """The flat int64 array the core reads, from a Tables namedtuple of arrays."""
+    parts = [np.asarray(tables.params, np.int64)]
+    header = np.zeros(len(TABLE_FIELDS), np.int64)
+    at_ = HEADER_SIZE
+    bodies = []
+    for k, name in enumerate(TABLE_FIELDS):
+        arr = np.ascontiguousarray(getattr(tables, name), np.int64).ravel()
+        header[k] = at_
+        bodies.append(arr)
+        at_ += arr.size
+    return np.concatenate(parts + [header] + bodies)
+
+
 # R13: the milestone grade chain, first match wins.
 _MILESTONE_CHAIN = (
     (None, ("V0", "V1", "V2"), 0),
@@ -128,7 +200,7 @@ def round_half_up(x):
 class RulesConfig:
     """A rules preset. v0.4.0 is the designers' engine at that version (RULES.md R1-R82)."""
     preset: str = "v0.4.0"
-    max_rounds: int = 45
+    max_rounds: int = 45    # None = no round cap; 0 = 45, as the engine reads it (R17)
     access_cards: tuple = gamedata.ACCESS_CARDS_V040
     # area -> access cards needed (R26)
     area_access: tuple = ((), ("Harness", "Belay Device"),
@@ -152,8 +224,10 @@ def get_preset(name):
 
 @dataclass(frozen=True)
 class PackedRules:
-    """What a run needs: the tables for the core plus the names to print and record."""
-    tables: Tables
+    """What a run needs: the flat tables for the core, the same tables by name for Python, and
+    the names to print and record."""
+    tables: np.ndarray
+    named: Tables
     config: RulesConfig
     data: gamedata.GameData
     route_names: tuple
@@ -181,7 +255,13 @@ def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig()) -> Packed
     S = gamedata.STATS
     i64 = np.int64
     params = np.zeros(len(PARAM), i64)
-    params[PARAM["MAX_ROUNDS"]] = config.max_rounds or 0
+    # R17: like the designers' engine, a zero round cap means 45; None means no cap (v0.5.0+).
+    if config.max_rounds is None:
+        params[PARAM["MAX_ROUNDS"]] = 0
+    elif config.max_rounds < 0:
+        raise ValueError(f"max_rounds must be a positive number of rounds or None, got {config.max_rounds}")
+    else:
+        params[PARAM["MAX_ROUNDS"]] = config.max_rounds or 45
     params[PARAM["START_TIME"]] = 10
     params[PARAM["VISIBLE_PER_AREA"]] = 5
     params[PARAM["TECH_TIME_PLUS"]] = 1
@@ -304,7 +384,7 @@ def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig()) -> Packed
         if not bucket:
             raise gamedata.DataError(f"{data.source}: ROUTES: no route has a grade of the "
                                      f"{gamedata.TIERS[tier]} milestone tier (R13)")
-    bucket_routes = np.full((N_TIERS, max(len(b) for b in buckets)), -1, i64)
+    bucket_routes = np.full((N_TIERS, n_routes), -1, i64)
     bucket_count = np.array([len(b) for b in buckets], i64)
     for tier, bucket in enumerate(buckets):
         bucket_routes[tier, :len(bucket)] = bucket
@@ -341,6 +421,8 @@ def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig()) -> Packed
     access_cards[:len(access_list)] = access_list
     params[PARAM["N_ACCESS"]] = len(access_list)
     non_access = np.array([g for g in range(n_cards) if not card_is_access[g]], i64)
+    params[PARAM["N_NON_ACCESS"]] = len(non_access)
+    params[PARAM["N_ROUTES"]] = n_routes
     area_access_mask = np.zeros(N_AREAS, i64)
     for a, needed in enumerate(config.area_access):
         for name in needed:
@@ -370,7 +452,7 @@ def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig()) -> Packed
     fingerprint = hashlib.sha256(json.dumps(
         {"data": data.sha256, "rules": config.as_dict()}, sort_keys=True).encode()).hexdigest()
     return PackedRules(
-        tables=tables, config=config, data=data,
+        tables=flatten_tables(tables), named=tables, config=config, data=data,
         route_names=tuple(r["name"] for _, r in routes),
         route_areas=tuple(a for a, _ in routes),
         route_grades=tuple(r["grade"] for _, r in routes),

@@ -61,10 +61,10 @@ class Transcript:
         if code >= S.BUY_ROTATION:
             card = int(trace[S.T_CARD])
             event["purchase"] = {"card": g.rules.card_names[card],
-                                 "cost": int(g.tables.card_cost[card]),
+                                 "cost": int(g.rules.named.card_cost[card]),
                                  "max_endurance": int(after[b + S.P_MAX_ENDURANCE])}
             rep = int(trace[S.T_REPLACEMENT])
-            if not g.tables.card_is_access[card]:
+            if not g.rules.named.card_is_access[card]:
                 event["purchase"]["replacement"] = (
                     None if rep == S.REPLACEMENT_SLOT_REMOVED else g.rules.card_names[rep])
                 event["purchase"]["shop"] = _rotation(g, after)
@@ -141,10 +141,10 @@ def _attempt_json(g, trace):
         stages[name] = [int(d) for d in trace[S.T_DICE + k * S.MAX_DICE:S.T_DICE + k * S.MAX_DICE + n]]
     n_eff = int(trace[S.T_N_EFFECTS])
     effects = []
-    route_effects = int(g.tables.route_n_effects[rid])
+    route_effects = int(g.rules.named.route_n_effects[rid])
     for i in range(n_eff):
         stat = int(trace[S.T_EFFECT_STAT + i])
-        printed = (int(g.tables.route_effect_mod[rid, i]) if i < route_effects else 1)
+        printed = (int(g.rules.named.route_effect_mod[rid, i]) if i < route_effects else 1)
         effects.append({"stat": STATS[stat], "modifier": printed,
                         "applied_modifier": int(trace[S.T_EFFECT_MOD + i]),
                         "die": int(trace[S.T_EFFECT_DIE + i]),
@@ -154,7 +154,7 @@ def _attempt_json(g, trace):
     return {
         "route": g.rules.route_names[rid],
         "tag": g.rules.route_tags[rid],
-        "base_requirements": {s: int(g.tables.route_req[rid, i]) for i, s in enumerate(STATS)},
+        "base_requirements": {s: int(g.rules.named.route_req[rid, i]) for i, s in enumerate(STATS)},
         "time_cost": int(trace[S.T_EFF_TIME]),
         "endurance_cost": int(trace[S.T_EFF_ENDURANCE]),
         "beta_boost": int(trace[S.T_BETA_USED]),
