@@ -17,11 +17,13 @@ from sim.games.all_in_ascent import engine as E
 from sim.games.all_in_ascent import state as S
 from sim.games.all_in_ascent.data import AREAS, CHARACTER_KEYS, STATS, TIERS
 from sim.games.all_in_ascent.kernel import (
-    MAX_SLOTS, choose_action, seed_policy_streams)
+    END_POLICY_ERROR, MAX_SLOTS, play_game, seed_policy_streams)
 from sim.games.all_in_ascent.rules import PackedRules, default_rules
 from sim.games.all_in_ascent.transcript import Transcript
 
 LOCATION_NAMES = ("lobby", "rest", "gearShop") + AREAS
+# A 45-round game has at most about 2,200 actions (every action but endTurn costs time).
+MAX_API_ACTIONS = 100_000
 
 
 class IllegalActionError(ValueError):
@@ -204,25 +206,28 @@ class Game:
 
     def play(self, policies, params=None, max_actions=0):
         """Play to the end with registered policies: a name for all seats or one per seat.
-        Each seat's policy draws from its own stream, seeded from (game seed, seat)."""
-        from policies.registry import get_policy
+
+        The policies choose in numba, with the kernel's own game loop, on a copy of this game;
+        then every chosen action is applied here through `step`, one by one (and recorded in
+        the transcript). Policies never draw from the game's stream, so the copy and this game
+        see the same dice. Each seat's policy stream is seeded from (game seed, seat)."""
         names = [policies] * len(self.characters) if isinstance(policies, str) else list(policies)
         if len(names) != len(self.characters):
             raise ValueError(f"{len(names)} policies for {len(self.characters)} seats")
         fns, slot_params, seat_slots = policy_slots(names, params)
         streams = np.zeros((S.MAX_PLAYERS, 1), np.uint64)
         seed_policy_streams(streams, np.int64(self.seed))
-        taken = 0
-        while not self.is_over:
-            if max_actions and taken >= max_actions:
-                break
-            n = E.legal_actions(self.state, self.tables, self._legal)
-            code = choose_action(self.state, self.tables, fns, seat_slots, slot_params, streams,
-                                 self._legal, n)
-            if code < 0:
-                raise RuntimeError(f"policy {names[self.current_seat]} returned an illegal action")
+        limit = max_actions or MAX_API_ACTIONS
+        actions = np.zeros(limit, np.int64)
+        shadow = self.state.copy()
+        n = play_game(shadow, self.tables, fns, seat_slots, slot_params, streams,
+                      np.zeros(S.N_ACTIONS, np.int64), S.new_trace(), np.int64(limit), actions)
+        if int(shadow[S.G_END_REASON]) == END_POLICY_ERROR:
+            seat = int(shadow[S.G_CURRENT])
+            raise RuntimeError(f"policy {names[seat]} (seat {seat}) returned an illegal action "
+                               f"after {n} actions")
+        for code in actions[:min(n, limit)]:
             self.step(int(code))
-            taken += 1
         return self
 
     # --- views --------------------------------------------------------------------------------

@@ -49,8 +49,10 @@ def choose_action(st, t, slot_fns, seat_slots, slot_params, streams, legal, n_le
 
 
 @njit(cache=True)
-def play_game(st, t, slot_fns, seat_slots, slot_params, streams, legal, trace, max_actions):
-    """Play a set-up game to its end. Returns the number of actions taken."""
+def play_game(st, t, slot_fns, seat_slots, slot_params, streams, legal, trace, max_actions,
+              actions_out):
+    """Play a set-up game to its end. Returns the number of actions taken. If actions_out has
+    room, the actions are written there in order (the single-game API replays them)."""
     taken = 0
     while st[G_OVER] == 0:
         if max_actions > 0 and taken >= max_actions:
@@ -66,6 +68,8 @@ def play_game(st, t, slot_fns, seat_slots, slot_params, streams, legal, trace, m
             st[G_END_REASON] = END_POLICY_ERROR
             break
         apply_action(st, t, action, trace)
+        if taken < actions_out.shape[0]:
+            actions_out[taken] = action
         taken += 1
     return taken
 
@@ -80,6 +84,7 @@ def play_batch(t, seeds, characters, n_players, slot_fns, seat_slots, slot_param
     A game depends only on its own row of these inputs, never on i, the thread or the chunk.
     """
     n = seeds.shape[0]
+    no_actions = np.empty(0, np.int64)
     for i in prange(n):
         st = np.empty(STATE_SIZE, np.int64)
         legal = np.empty(N_ACTIONS, np.int64)
@@ -88,6 +93,6 @@ def play_batch(t, seeds, characters, n_players, slot_fns, seat_slots, slot_param
         setup(st, t, seeds[i], characters[i], n_players[i])
         seed_policy_streams(streams, seeds[i])
         play_game(st, t, slot_fns, seat_slots[i], slot_params, streams, legal, trace,
-                  max_actions)
+                  max_actions, no_actions)
         for k in range(RECORD_SIZE):
             out[i, k] = st[k]

@@ -68,6 +68,45 @@ def _stat_pass_count(t, character, rid, s, applied, die_low, die_high, n_eff, sl
 
 
 @njit(cache=True)
+def _settled_by_bounds(t, c, rid, eff):
+    """1 or 0 when the outcome does not depend on the dice, else -1.
+
+    Whatever the gear does, every die an effect reads ends in 0..6 (R51, R52), so each stat's
+    requirement lies between its values with every die at 0 and at 6. If every stat passes even
+    at the top (at least 3 for the Route Reader), the attempt surely succeeds; if too many fail
+    even at the bottom, it surely fails."""
+    n_eff = effect_count(t, c, rid)
+    sure_pass = 0
+    sure_fail = 0
+    for s in range(N_STATS):
+        low = at(t, F_ROUTE_REQ, rid * N_STATS + s)
+        high = low
+        if c != FREE_SOLO:
+            for i in range(n_eff):
+                stat, m = effect_stat_mod(t, rid, i)
+                if stat != s:
+                    continue
+                if m < 0:
+                    low -= 6
+                elif c != TECHNICIAN:       # the Technician ignores nerfs (R52)
+                    high += 6
+        if c == TECHNICIAN:
+            minus = t[PARAM_TECH_REQ_MINUS]
+            low = max(0, low - minus)
+            high = max(0, high - minus)
+        if eff[s] >= high:
+            sure_pass += 1
+        elif eff[s] < low:
+            sure_fail += 1
+    need = t[PARAM_ROUTE_READER_NEEDS] if c == ROUTE_READER else N_STATS
+    if sure_pass >= need:
+        return 1
+    if sure_fail > N_STATS - need:
+        return 0
+    return -1
+
+
+@njit(cache=True)
 def success_count(st, t, seat, rid, is_milestone):
     """(successful outcomes, outcomes) of an attempt by `seat` at route `rid` now."""
     b = pbase(seat)
@@ -75,6 +114,9 @@ def success_count(st, t, seat, rid, is_milestone):
     gear = st[b + P_GEAR]
     eff = np.empty(N_STATS, np.int64)
     attempt_effective_stats(st, t, seat, rid, is_milestone, eff)
+    settled = _settled_by_bounds(t, c, rid, eff)
+    if settled >= 0:
+        return settled, 1
     n_roll, power_tap = dice_to_roll(t, c, gear, rid)
     rerolls = reroll_fires(t, gear, rid)
     coupled = power_tap or rerolls or owned_card_of_kind(t, gear, KIND_DIE_AS_ONE, -1) >= 0

@@ -1,0 +1,229 @@
+"""`ascent`: the command line. Thin: parse, call, print. Bad input exits 2 with one line."""
+import argparse
+import json
+import os
+import platform
+import shlex
+import sys
+import time
+import warnings
+from pathlib import Path
+
+warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+
+
+class UsageError(ValueError):
+    pass
+
+
+def _positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
+    return value
+
+
+def _seed(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a seed >= 0, got {value}")
+    return value
+
+
+def _rules(args):
+    from sim.games.all_in_ascent.data import load_data
+    from sim.games.all_in_ascent.rules import default_rules, get_preset, pack
+    try:
+        config = get_preset(args.preset)
+    except ValueError as exc:
+        raise UsageError(f"--preset: {exc}") from None
+    if args.data:
+        return pack(load_data(args.data), config)
+    return default_rules(args.preset)
+
+
+def _characters(text, players=None):
+    from sim.games.all_in_ascent.data import CHARACTER_KEYS
+    if text == "random":
+        return "random"
+    keys = [c.strip() for c in text.split(",") if c.strip()]
+    for key in keys:
+        if key not in CHARACTER_KEYS:
+            raise UsageError(f"--characters: unknown character {key!r}; allowed: "
+                             f"{', '.join(CHARACTER_KEYS)} (or 'random')")
+    if len(set(keys)) != len(keys):
+        raise UsageError(f"--characters: characters must be distinct (R10), got {text}")
+    if players is not None and len(keys) != players:
+        raise UsageError(f"--characters: {len(keys)} characters for --players {players}")
+    if not 1 <= len(keys) <= 4:
+        raise UsageError(f"--characters: 1 to 4 characters (R10), got {len(keys)}")
+    return keys
+
+
+def _policies(args, players):
+    from policies.registry import policy_names
+    known = policy_names("all-in-ascent")
+    names = [p.strip() for p in args.seat_policies.split(",")] if getattr(args, "seat_policies", None) \
+        else [args.policy] * players
+    if len(names) != players:
+        raise UsageError(f"--seat-policies: {len(names)} policies for {players} players")
+    for n in names:
+        if n not in known:
+            raise UsageError(f"unknown policy {n!r}; available: {', '.join(known)}")
+    return names
+
+
+def cmd_replay(args):
+    from sim.games.all_in_ascent.game import Game
+    rules = _rules(args)
+    chars = _characters(args.characters)
+    if chars == "random":
+        raise UsageError("--characters: replay needs explicit characters, e.g. technician,sprinter")
+    game = Game(args.seed, chars, rules=rules)
+    game.play(_policies(args, len(chars)))
+    text = game.transcript.to_jsonl() if args.format == "jsonl" else game.transcript.to_text()
+    if args.out:
+        Path(args.out).write_text(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_simulate(args):
+    import numba
+    import pandas as pd
+
+    from sim.core.stats import wilson_interval
+    from sim.games.all_in_ascent.batch import run_games
+    from sim.games.all_in_ascent.records import RECORD_SCHEMA_VERSION, games_table, seats_table
+    rules = _rules(args)
+    chars = _characters(args.characters, args.players)
+    names = _policies(args, args.players)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    games_parts, seats_parts = [], []
+    done = 0
+    chunk = args.chunk
+    while done < args.games:
+        n = min(chunk, args.games - done)
+        batch = run_games(n, args.seed, args.players, names, chars, first_index=done,
+                          rules=rules, threads=args.threads)
+        games_parts.append(games_table(batch, rules))
+        seats_parts.append(seats_table(batch, rules))
+        done += n
+        elapsed = time.perf_counter() - started
+        rate = done / elapsed
+        if args.games > chunk and not args.quiet:
+            eta = (args.games - done) / rate
+            print(f"\r{done:,}/{args.games:,} games  {rate:,.0f} games/s  ETA {eta:,.0f} s",
+                  end="", file=sys.stderr, flush=True)
+    if args.games > chunk and not args.quiet:
+        print(file=sys.stderr)
+    games = pd.concat(games_parts, ignore_index=True)
+    seats = pd.concat(seats_parts, ignore_index=True)
+    games.to_parquet(out / "games.parquet", index=False)
+    seats.to_parquet(out / "seats.parquet", index=False)
+    wall = time.perf_counter() - started
+    from importlib.metadata import version
+    manifest = {
+        "game": "all-in-ascent",
+        "record_schema_version": RECORD_SCHEMA_VERSION,
+        "ascent_version": version("ascent"),
+        "numba_version": numba.__version__,
+        "numpy_version": __import__("numpy").__version__,
+        "python": platform.python_version(),
+        "preset": rules.config.preset,
+        "rules": rules.config.as_dict(),
+        "data_file": rules.data.source,
+        "data_sha256": rules.data.sha256,
+        "rules_fingerprint": rules.fingerprint,
+        "master_seed": args.seed,
+        "games": args.games,
+        "players": args.players,
+        "characters": chars,
+        "seat_policies": names,
+        "threads": args.threads or numba.get_num_threads(),
+        "command": "ascent " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
+        "wall_seconds": round(wall, 3),
+        "games_per_second": round(args.games / wall, 1),
+    }
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    if not args.quiet:
+        print(summary_table(games, seats, wilson_interval))
+        print(f"{args.games:,} games in {wall:.1f} s ({args.games / wall:,.0f} games/s); "
+              f"written to {out}/")
+    return 0
+
+
+def summary_table(games, seats, wilson_interval):
+    rows = []
+    for char, grp in seats.groupby("character", observed=True):
+        n = len(grp)
+        wins = int(grp["won"].sum())
+        lo, hi = wilson_interval(wins, n)
+        rows.append(f"  {char:<12} {wins / n:7.2%}  [{lo:6.2%}, {hi:6.2%}]  n={n:,}")
+    n = len(games)
+    none = int((games["winner_seat"] < 0).sum())
+    lo, hi = wilson_interval(none, n)
+    lines = ["win rate per character (95% Wilson interval):"] + rows
+    lines.append(f"  {'no winner':<12} {none / n:7.2%}  [{lo:6.2%}, {hi:6.2%}]  n={n:,}")
+    lines.append(f"  median rounds: {games['rounds'].median():g}")
+    return "\n".join(lines)
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog="ascent", description="Balance lab for climbing board games.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def rules_args(p):
+        p.add_argument("--preset", default="v0.4.0", help="rules preset (default v0.4.0)")
+        p.add_argument("--data", help="a data file (.json, or the designers' data.js)")
+
+    rp = sub.add_parser("replay", help="play one game and print its transcript")
+    rp.add_argument("--seed", type=_seed, required=True)
+    rp.add_argument("--characters", required=True, help="comma-separated, one per seat")
+    rp.add_argument("--policy", default="random")
+    rp.add_argument("--seat-policies", help="comma-separated policy per seat")
+    rp.add_argument("--format", choices=("text", "jsonl"), default="text")
+    rp.add_argument("--out", help="write to this file instead of stdout")
+    rules_args(rp)
+    rp.set_defaults(func=cmd_replay)
+
+    sp = sub.add_parser("simulate", help="play many games in parallel, write parquet")
+    sp.add_argument("--players", type=int, choices=(1, 2, 3, 4), required=True)
+    sp.add_argument("--games", type=_positive_int, required=True)
+    sp.add_argument("--seed", type=_seed, required=True, help="master seed")
+    sp.add_argument("--policy", default="greedy")
+    sp.add_argument("--seat-policies", help="comma-separated policy per seat")
+    sp.add_argument("--characters", default="random",
+                    help="'random' (default: distinct, random seats per game) or a list")
+    sp.add_argument("--threads", type=_positive_int, default=None)
+    sp.add_argument("--chunk", type=_positive_int, default=50_000,
+                    help="games per batch (bounds memory; results do not depend on it)")
+    sp.add_argument("--out", required=True)
+    sp.add_argument("--quiet", action="store_true")
+    rules_args(sp)
+    sp.set_defaults(func=cmd_simulate)
+    return parser
+
+
+def main(argv=None):
+    from sim.games.all_in_ascent.data import DataError
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except (DataError, UsageError) as exc:
+        print(f"ascent: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""Final states -> the per-game and per-seat tables (the record schema downstream code reads).
+
+RECORD_SCHEMA_VERSION goes into every manifest; change it whenever a column changes meaning.
+"""
+import numpy as np
+import pandas as pd
+
+from sim.games.all_in_ascent import state as S
+from sim.games.all_in_ascent.data import AREAS, CHARACTER_KEYS, STATS, TIERS
+from sim.games.all_in_ascent.kernel import END_ACTION_CAP, END_POLICY_ERROR
+
+RECORD_SCHEMA_VERSION = 1
+END_REASONS = {S.END_WINNER: "winner", S.END_MAX_ROUNDS: "max_rounds",
+               END_ACTION_CAP: "action_cap", END_POLICY_ERROR: "policy_error"}
+TAG_NAMES = {None: "none"}
+
+
+def _col(final, index):
+    return final[:, index].astype(np.int64)
+
+
+def games_table(batch, rules):
+    f = batch.final
+    n = f.shape[0]
+    winner = _col(f, S.G_WINNER)
+    chars = batch.characters
+    winner_char = np.where(winner >= 0, chars[np.arange(n), np.maximum(winner, 0)], -1)
+    cols = {
+        "game": np.arange(batch.first_index, batch.first_index + n, dtype=np.int64),
+        "seed": batch.seeds.astype(np.int64),
+        "players": _col(f, S.G_N_PLAYERS),
+        "winner_seat": winner,
+        "winner_character": pd.Categorical.from_codes(winner_char + 1,
+                                                      ["none"] + list(CHARACTER_KEYS)),
+        # rounds played: a round-cap end has already advanced the round counter past the cap
+        "rounds": _col(f, S.G_ROUND) - (_col(f, S.G_END_REASON) == S.END_MAX_ROUNDS),
+        "end_reason": pd.Categorical([END_REASONS.get(int(r), "none") for r in f[:, S.G_END_REASON]]),
+        "actions": _col(f, S.G_N_ACTIONS),
+    }
+    names = np.array(rules.route_names)
+    areas = np.array(rules.route_areas)
+    tags = np.array([t or "none" for t in rules.route_tags])
+    for tier, tname in enumerate(TIERS):
+        rid = _col(f, S.G_MILESTONES + tier)
+        cols[f"milestone_{tname}"] = pd.Categorical(names[rid])
+        cols[f"milestone_{tname}_area"] = pd.Categorical(areas[rid], categories=list(AREAS))
+        cols[f"milestone_{tname}_tag"] = pd.Categorical(tags[rid])
+    return pd.DataFrame(cols)
+
+
+def seats_table(batch, rules):
+    f = batch.final
+    n = f.shape[0]
+    frames = []
+    n_players = f[:, S.G_N_PLAYERS]
+    winner = f[:, S.G_WINNER]
+    for seat in range(S.MAX_PLAYERS):
+        rows = n_players > seat
+        if not rows.any():
+            continue
+        b = S.player_offset(seat)
+        sub = f[rows]
+        cols = {
+            "game": np.arange(batch.first_index, batch.first_index + n, dtype=np.int64)[rows],
+            "seat": np.full(rows.sum(), seat, np.int64),
+            "character": pd.Categorical.from_codes(batch.characters[rows, seat],
+                                                   list(CHARACTER_KEYS)),
+            "policy": batch.seat_policies[seat],
+            "won": winner[rows] == seat,
+            "milestones": np.array([bin(int(d)).count("1") for d in sub[:, b + S.P_DONE]]),
+        }
+        for tier, tname in enumerate(TIERS):
+            r = sub[:, b + S.P_MS_ROUND + tier].astype(np.int64)
+            cols[f"milestone_{tname}_round"] = np.where(r > 0, r, -1)
+        cols["level"] = sub[:, b + S.P_LEVEL].astype(np.int64)
+        cols["xp_total"] = (sub[:, b + S.P_XP] + sub[:, b + S.P_XP_SPENT]).astype(np.int64)
+        cols["xp_spent"] = sub[:, b + S.P_XP_SPENT].astype(np.int64)
+        gear = sub[:, b + S.P_GEAR].astype(np.int64)
+        for g, card in enumerate(rules.card_names):
+            key = card.lower().replace(" ", "_").replace("-", "_")
+            cols[f"owns_{key}"] = (gear >> g) & 1 == 1
+            r = sub[:, b + S.P_GEAR_ROUND + g].astype(np.int64)
+            cols[f"bought_round_{key}"] = np.where(r > 0, r, -1)
+        for a, area in enumerate(AREAS):
+            cols[f"climbs_{area}"] = sub[:, b + S.P_CLIMBS + a].astype(np.int64)
+            cols[f"climbs_ok_{area}"] = sub[:, b + S.P_CLIMBS_OK + a].astype(np.int64)
+        for tier, tname in enumerate(TIERS):
+            cols[f"milestone_{tname}_attempts"] = sub[:, b + S.P_MS_TRIES + tier].astype(np.int64)
+        for s, stat in enumerate(STATS):
+            cols[f"trainings_{stat}"] = sub[:, b + S.P_TRAININGS + s].astype(np.int64)
+        cols["rests"] = sub[:, b + S.P_RESTS].astype(np.int64)
+        cols["turns_ended_early"] = sub[:, b + S.P_EARLY_ENDS].astype(np.int64)
+        frames.append(pd.DataFrame(cols))
+    out = pd.concat(frames, ignore_index=True).sort_values(["game", "seat"], kind="stable")
+    out["character"] = pd.Categorical(out["character"], categories=list(CHARACTER_KEYS))
+    out["policy"] = pd.Categorical(out["policy"])
+    return out.reset_index(drop=True)
