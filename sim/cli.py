@@ -31,8 +31,8 @@ def _seed(text):
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a seed >= 0, got {value}")
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"expected a seed from 0 to 2**63-1, got {value}")
     return value
 
 

@@ -297,16 +297,14 @@ def test_game_seed_is_a_bijection_over_the_index(master):
         assert (inv_fmix32(game_seed(master, i)) - key) % 2**32 == i % 2**32
 
 
-@pytest.mark.xfail(strict=True, raises=OverflowError, reason="seeding bug: master seeds >= 2**63 "
-                   "(documented as 'up to 64 bits') raise OverflowError once game_seed/master_key "
-                   "have been called with an ordinary int (numba reuses the int64 overload); "
-                   "batch.run_games also does np.int64(master_seed)")
-def test_game_seed_accepts_64_bit_master_seeds_after_int64_calls():
-    game_seed(1, 0)          # an ordinary call first, as every run makes
-    master_key(1)
-    big = 2**63 + 5
-    assert game_seed(big, 0) == game_seed(np.uint64(big), 0)
-    assert master_key(big) == master_key(np.uint64(big))
+def test_master_seeds_are_limited_to_int64_and_checked():
+    """Master seeds are 0 .. 2**63-1; a larger one is refused with a clear error, not wrapped."""
+    from sim.games.all_in_ascent.batch import run_games
+    with pytest.raises(ValueError, match="2\\*\\*63-1"):
+        run_games(1, 2**63 + 5, 2, "random")
+    with pytest.raises(ValueError, match="2\\*\\*63-1"):
+        run_games(1, -1, 2, "random")
+    assert run_games(1, 2**63 - 1, 2, "random").seeds.shape == (1,)
 
 
 def test_fmix32_is_invertible():

@@ -25,23 +25,36 @@ class JsDataError(ValueError):
 
 
 def _unquote(text):
+    """A JavaScript string literal's value: every escape of the language, surrogate pairs joined."""
     body = text[1:-1]
     out = []
     i = 0
     while i < len(body):
         ch = body[i]
-        if ch == "\\" and i + 1 < len(body):
-            nxt = body[i + 1]
-            if nxt == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", body[i + 2:i + 6] or ""):
-                out.append(chr(int(body[i + 2:i + 6], 16)))
-                i += 6
-                continue
-            out.append(_ESCAPES.get(nxt, nxt))
-            i += 2
+        if ch != "\\" or i + 1 >= len(body):
+            out.append(ch)
+            i += 1
             continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
+        nxt = body[i + 1]
+        if nxt == "\n" or nxt == "\r":                # line continuation: nothing
+            i += 2
+            if nxt == "\r" and body[i:i + 1] == "\n":
+                i += 1
+            continue
+        if nxt == "x" and re.fullmatch(r"[0-9a-fA-F]{2}", body[i + 2:i + 4]):
+            out.append(chr(int(body[i + 2:i + 4], 16)))
+            i += 4
+            continue
+        if nxt == "u":
+            m = re.match(r"\{([0-9a-fA-F]{1,6})\}|([0-9a-fA-F]{4})", body[i + 2:])
+            if m:
+                out.append(chr(int(m.group(1) or m.group(2), 16)))
+                i += 2 + m.end()
+                continue
+        out.append(_ESCAPES.get(nxt, nxt))
+        i += 2
+    # join UTF-16 surrogate pairs written as two \u escapes
+    return "".join(out).encode("utf-16", "surrogatepass").decode("utf-16")
 
 
 def _tokenize(source, filename):
@@ -150,6 +163,7 @@ def parse_js_exports(source, filename="data.js"):
     Other top-level statements (imports, functions) are not data and are rejected by name, so a
     file that computes its data instead of listing it fails loudly.
     """
+    source = source.lstrip("\ufeff")  # a byte-order mark, which JavaScript ignores
     parser = _Parser(_tokenize(source, filename), filename)
     exports = {}
     while parser.peek()[0] != "eof":

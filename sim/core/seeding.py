@@ -29,7 +29,7 @@ def fmix32(h):
 
 @njit(cache=True)
 def master_key(master_seed):
-    """Fold a non-negative master seed (up to 64 bits) into a 32-bit key."""
+    """Fold a master seed (0 .. 2**63-1, an int64) into a 32-bit key."""
     lo = master_seed & MASK32
     hi = (master_seed >> 32) & MASK32
     return fmix32(lo ^ fmix32(hi ^ 0x5BD1E995))

@@ -506,8 +506,6 @@ def test_missing_file_is_a_data_error(tmp_path):
     assert "no-such-data.json" in msg
 
 
-@pytest.mark.xfail(strict=True, reason="loader bug: load_data decodes with errors='strict' and "
-                   "lets UnicodeDecodeError escape instead of raising DataError")
 def test_non_utf8_file_is_a_data_error(tmp_path):
     raw = DATA_FILE.read_bytes()
     raw = raw.replace(b"The Technician", b"The Techn\xefcian", 1)   # latin-1 byte
@@ -515,8 +513,6 @@ def test_non_utf8_file_is_a_data_error(tmp_path):
     assert "UTF-8" in msg or "utf-8" in msg
 
 
-@pytest.mark.xfail(strict=True, reason="loader bug: object keys are put into the path "
-                   "unescaped, so a key with a newline makes a two-line message")
 def test_key_with_newline_still_gives_one_line(tmp_path):
     doc = copy.deepcopy(RAW)
     doc["CHARACTERS"]["tech\nnician"] = doc["CHARACTERS"].pop("technician")
@@ -543,8 +539,6 @@ def test_cli_reports_bad_data_in_one_line(tmp_path):
     assert "data-bad.json" in err and "ROUTES.topRope[4].time" in err
 
 
-@pytest.mark.xfail(strict=True, reason="loader bug: a non-UTF-8 data file makes the CLI print "
-                   "a UnicodeDecodeError traceback and exit 1")
 def test_cli_reports_non_utf8_data_in_one_line(tmp_path):
     bad = tmp_path / "data-latin1.json"
     bad.write_bytes(DATA_FILE.read_bytes().replace(b"The Technician", b"The Techn\xefcian", 1))
@@ -680,8 +674,6 @@ def test_data_js_validation_errors_name_the_js_file(tmp_path):
     assert "strength" in msg
 
 
-@pytest.mark.xfail(strict=True, reason="jsdata bug: JavaScript string escapes \\xHH, \\u{...}, "
-                   "line continuations and surrogate pairs are decoded wrongly")
 @pytest.mark.parametrize("literal,value", [
     (r"'\x41'", "A"),
     (r"'\u{1F3D4}'", "\U0001F3D4"),
@@ -692,7 +684,5 @@ def test_parse_js_string_escapes_like_javascript(literal, value):
     assert parse_js_exports(f"export const A = {literal};")["A"] == value
 
 
-@pytest.mark.xfail(strict=True, reason="jsdata bug: a UTF-8 byte-order mark (which JavaScript "
-                   "ignores) is rejected as an unexpected character")
 def test_parse_js_accepts_a_byte_order_mark():
     assert parse_js_exports("\ufeffexport const A = 1;") == {"A": 1}

@@ -71,8 +71,8 @@ def run_games(n_games, master_seed, n_players, policies="random", characters="ra
     rules = rules or default_rules()
     if not 1 <= n_players <= MAX_PLAYERS:
         raise ValueError(f"players must be 1..{MAX_PLAYERS} (R10), got {n_players}")
-    if master_seed < 0:
-        raise ValueError(f"the master seed must be a non-negative integer, got {master_seed}")
+    if not 0 <= master_seed < 2**63:
+        raise ValueError(f"the master seed must be an integer from 0 to 2**63-1, got {master_seed}")
     names = [policies] * n_players if isinstance(policies, str) else list(policies)
     if len(names) != n_players:
         raise ValueError(f"{len(names)} seat policies for {n_players} players")

@@ -74,7 +74,11 @@ def load_data(path=None, counts=V040_COUNTS):
         raw = Path(path_text).read_bytes() if not hasattr(path, "read_bytes") else path.read_bytes()
     except OSError as exc:
         raise DataError(f"{path_text}: cannot read the data file ({exc.strerror or exc})") from None
-    text = raw.decode("utf-8", errors="strict")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{name}: byte {exc.start}: not valid UTF-8 text ({exc.reason}); save the "
+                        "data file as UTF-8") from None
     if name.endswith((".js", ".mjs")):
         try:
             doc = parse_js_exports(text, name)
@@ -143,6 +147,15 @@ class _Checker:
         return value
 
 
+def _key(key):
+    """A key as it stands in a path: bare when it is a plain identifier, else quoted (so that no
+    key can break the one-line message)."""
+    text = str(key)
+    if text.isidentifier():
+        return text
+    return json.dumps(text)
+
+
 def _kind(value):
     if value is None:
         return "null"
@@ -162,19 +175,19 @@ def validate(doc, filename, counts=V040_COUNTS, sha256=None):
     if counts and len(chars) != counts["characters"]:
         c.fail("CHARACTERS", f"expected {counts['characters']} characters (R1), found {len(chars)}")
     for key, ch in chars.items():
-        path = f"CHARACTERS.{key}"
+        path = f"CHARACTERS.{_key(key)}"
         c.choice(key, path, CHARACTER_KEYS, "character key")
         stats = c.field(ch, "startingStats", path)
         for s in STATS:
             c.integer(c.field(stats, s, f"{path}.startingStats"), f"{path}.startingStats.{s}", 0, 500)
         for extra in stats:
-            c.choice(extra, f"{path}.startingStats.{extra}", STATS, "stat")
+            c.choice(extra, f"{path}.startingStats.{_key(extra)}", STATS, "stat")
         c.integer(c.field(ch, "startingEndurance", path), f"{path}.startingEndurance", 1, 1000)
         growth = c.field(ch, "growth", path)
         for s in STATS + ("endurance",):
             c.number(c.field(growth, s, f"{path}.growth"), f"{path}.growth.{s}", 0, 100)
         for extra in growth:
-            c.choice(extra, f"{path}.growth.{extra}", STATS + ("endurance",), "growth field")
+            c.choice(extra, f"{path}.growth.{_key(extra)}", STATS + ("endurance",), "growth field")
     # XP table (R61): levels 1..n in order, cumulative strictly increasing from 0.
     table = c.array(c.field(doc, "XP_TABLE", ""), "XP_TABLE",
                     counts["xp_levels"] if counts else None)
@@ -205,7 +218,7 @@ def validate(doc, filename, counts=V040_COUNTS, sha256=None):
     if not isinstance(routes, dict):
         c.fail("ROUTES", f"expected an object keyed by area, found {_kind(routes)}")
     for area in routes:
-        c.choice(area, f"ROUTES.{area}", AREAS, "area")
+        c.choice(area, f"ROUTES.{_key(area)}", AREAS, "area")
     seen_names = {}
     for area in AREAS:
         deck = c.array(c.field(routes, area, "ROUTES"), f"ROUTES.{area}",
