@@ -1,7 +1,6 @@
 """`ascent`: the command line. Thin: parse, call, print. Bad input exits 2 with one line."""
 import argparse
 import json
-import os
 import platform
 import shlex
 import sys

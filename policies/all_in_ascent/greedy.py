@@ -10,7 +10,6 @@ Each decision, in order:
 
 params[0] = milestone_value: the XP a completed milestone is worth to it (default 150).
 """
-import numpy as np
 from numba import njit
 
 from policies.registry import register

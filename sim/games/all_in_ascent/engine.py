@@ -7,7 +7,6 @@ what an action did (for transcripts) and doubles as the climb's working record.
 
 All randomness is the game's mulberry32 stream in st[G_RNG], drawn in the order of R8.
 """
-import numpy as np
 from numba import njit
 
 from sim.core.rng import mulberry32_step, scale_draw
@@ -233,7 +232,7 @@ def capacity(st, t, location):
     return t[PARAM_CAPACITY_OPEN]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_enter(st, t, seat, location):
     """R34, R36: already there, or fewer players located there than its capacity."""
     if st[pbase(seat) + P_LOCATION] == location:
@@ -245,7 +244,7 @@ def can_enter(st, t, seat, location):
     return n < capacity(st, t, location)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def effective_time(st, t, seat, rid):
     """R47: time cost of a climb for this player."""
     b = pbase(seat)
@@ -267,7 +266,7 @@ def effective_time(st, t, seat, rid):
     return cost
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def effective_endurance(st, t, seat, rid):
     """R48: endurance cost of a climb for this player."""
     cost = at(t, F_ROUTE_ENDURANCE, rid)
@@ -283,7 +282,7 @@ def effective_endurance(st, t, seat, rid):
     return cost
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def free_solo_guarantee(st, t, seat, rid):
     """R28: a Free Solo may only attempt routes its base + training stats already meet."""
     b = pbase(seat)
@@ -295,21 +294,29 @@ def free_solo_guarantee(st, t, seat, rid):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def spendable_xp(st, t, seat):
     """R64: xp above the current level's threshold."""
     b = pbase(seat)
     return max(0, st[b + P_XP] - at(t, F_XP_CUMULATIVE, st[b + P_LEVEL]))
 
 
-@njit(cache=True)
-def attempt_illegal_reason(st, t, seat, rid, area):
-    """The conditions a climb and a milestone attempt share (R27, R29): access, section,
-    time, endurance, the Free Solo guarantee."""
+@njit(cache=True, inline="always")
+def section_reason(st, t, seat, area):
+    """R26, R36: the player may climb in this area now (access gear, room in the section)."""
     if not has_area_access(st, t, seat, area):
         return ILLEGAL_NO_ACCESS
     if not can_enter(st, t, seat, AREA_LOC + area):
         return ILLEGAL_OCCUPIED
+    return OK
+
+
+@njit(cache=True, inline="always")
+def attempt_reason(st, t, seat, rid, section):
+    """What a climb and a milestone attempt share (R27, R29): the area's `section_reason`, then
+    time (R47), endurance (R48) and the Free Solo guarantee (R28)."""
+    if section != OK:
+        return section
     b = pbase(seat)
     if st[b + P_TIME] < effective_time(st, t, seat, rid):
         return ILLEGAL_NO_TIME
@@ -320,7 +327,39 @@ def attempt_illegal_reason(st, t, seat, rid, area):
     return OK
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def climb_reason(st, t, seat, area, slot, section):
+    """R27: a visible route, not yet attempted this round (R46), and an attempt is possible."""
+    rid = visible_route(st, area, slot)
+    if rid < 0:
+        return ILLEGAL_NO_ROUTE
+    if (st[pbase(seat) + P_MARKS + area] >> at(t, F_ROUTE_SLOT_BIT, rid)) & 1:
+        return ILLEGAL_ALREADY_TRIED
+    return attempt_reason(st, t, seat, rid, section)
+
+
+@njit(cache=True, inline="always")
+def milestone_reason(st, t, seat, tier, section):
+    """R29: not completed yet, and an attempt is possible (no once-per-round limit)."""
+    if (st[pbase(seat) + P_DONE] >> tier) & 1:
+        return ILLEGAL_MILESTONE_DONE
+    return attempt_reason(st, t, seat, st[G_MILESTONES + tier], section)
+
+
+@njit(cache=True, inline="always")
+def train_reason(st, t, seat, k):
+    """R25: time, endurance, and the station free (R32, R36)."""
+    b = pbase(seat)
+    if st[b + P_TIME] < at(t, F_STATION_TIME, k):
+        return ILLEGAL_NO_TIME
+    if st[b + P_ENDURANCE] < at(t, F_STATION_ENDURANCE, k):
+        return ILLEGAL_NO_ENDURANCE
+    if not can_enter(st, t, seat, STATION_LOC + k):
+        return ILLEGAL_OCCUPIED
+    return OK
+
+
+@njit(cache=True, inline="always")
 def shop_card(st, t, action):
     """The card a buy action names, or -1 if that slot is empty."""
     if action < BUY_ACCESS:
@@ -330,45 +369,13 @@ def shop_card(st, t, action):
     return at(t, F_ACCESS_CARDS, k) if k < t[PARAM_N_ACCESS] else -1
 
 
-@njit(cache=True)
-def illegal_reason(st, t, action):
-    """Why the current player may not take `action` now (0 = it is legal). R22-R30, R36."""
-    if st[G_OVER] != 0:
-        return ILLEGAL_GAME_OVER
-    if action < 0 or action >= N_ACTIONS:
-        return ILLEGAL_UNKNOWN_ACTION
-    seat = st[G_CURRENT]
-    b = pbase(seat)
-    if action == END_TURN:                                     # R23
-        return OK
-    if action == REST:                                         # R24
-        return OK if st[b + P_TIME] >= t[PARAM_REST_TIME] else ILLEGAL_NO_TIME
-    if action < CLIMB:                                         # R25
-        k = action - TRAIN
-        if st[b + P_TIME] < at(t, F_STATION_TIME, k):
-            return ILLEGAL_NO_TIME
-        if st[b + P_ENDURANCE] < at(t, F_STATION_ENDURANCE, k):
-            return ILLEGAL_NO_ENDURANCE
-        if not can_enter(st, t, seat, STATION_LOC + k):
-            return ILLEGAL_OCCUPIED
-        return OK
-    if action < MILESTONE:                                     # R27
-        area = (action - CLIMB) // MAX_VISIBLE
-        rid = visible_route(st, area, (action - CLIMB) % MAX_VISIBLE)
-        if rid < 0:
-            return ILLEGAL_NO_ROUTE
-        if (st[b + P_MARKS + area] >> at(t, F_ROUTE_SLOT_BIT, rid)) & 1:      # R46
-            return ILLEGAL_ALREADY_TRIED
-        return attempt_illegal_reason(st, t, seat, rid, area)
-    if action < BUY_ROTATION:                                  # R29
-        tier = action - MILESTONE
-        if (st[b + P_DONE] >> tier) & 1:
-            return ILLEGAL_MILESTONE_DONE
-        rid = st[G_MILESTONES + tier]
-        return attempt_illegal_reason(st, t, seat, rid, at(t, F_ROUTE_AREA, rid))
-    card = shop_card(st, t, action)                            # R30
+@njit(cache=True, inline="always")
+def buy_reason(st, t, seat, action):
+    """R30: a card for sale, time, not owned, spendable XP (R64), level and prerequisites."""
+    card = shop_card(st, t, action)
     if card < 0:
         return ILLEGAL_NO_CARD
+    b = pbase(seat)
     if st[b + P_TIME] < t[PARAM_PURCHASE_TIME]:
         return ILLEGAL_NO_TIME
     if (st[b + P_GEAR] >> card) & 1:
@@ -384,14 +391,68 @@ def illegal_reason(st, t, action):
 
 
 @njit(cache=True)
+def illegal_reason(st, t, action):
+    """Why the current player may not take `action` now (0 = it is legal). R22-R30, R36."""
+    if st[G_OVER] != 0:
+        return ILLEGAL_GAME_OVER
+    if action < 0 or action >= N_ACTIONS:
+        return ILLEGAL_UNKNOWN_ACTION
+    seat = st[G_CURRENT]
+    if action == END_TURN:                                     # R23
+        return OK
+    if action == REST:                                         # R24
+        return OK if st[pbase(seat) + P_TIME] >= t[PARAM_REST_TIME] else ILLEGAL_NO_TIME
+    if action < CLIMB:
+        return train_reason(st, t, seat, action - TRAIN)
+    if action < MILESTONE:
+        area = (action - CLIMB) // MAX_VISIBLE
+        return climb_reason(st, t, seat, area, (action - CLIMB) % MAX_VISIBLE,
+                            section_reason(st, t, seat, area))
+    if action < BUY_ROTATION:
+        tier = action - MILESTONE
+        area = at(t, F_ROUTE_AREA, st[G_MILESTONES + tier])
+        return milestone_reason(st, t, seat, tier, section_reason(st, t, seat, area))
+    return buy_reason(st, t, seat, action)
+
+
+@njit(cache=True)
 def legal_actions(st, t, out):
-    """R22: write the current player's legal actions into `out` in the engine's order; return
-    how many. Action codes increase in exactly that order (state.py)."""
-    n = 0
+    """R22: write the current player's legal actions into `out` in the engine's order (action
+    codes increase in that order, state.py); return how many. The same reason functions as
+    illegal_reason, with each area's access and capacity (R27: "checked once per area")
+    evaluated once."""
     if st[G_OVER] != 0:
         return 0
-    for action in range(N_ACTIONS):
-        if illegal_reason(st, t, action) == OK:
+    seat = st[G_CURRENT]
+    n = 0
+    out[n] = END_TURN
+    n += 1
+    if st[pbase(seat) + P_TIME] >= t[PARAM_REST_TIME]:
+        out[n] = REST
+        n += 1
+    for k in range(N_STATIONS):
+        if train_reason(st, t, seat, k) == OK:
+            out[n] = TRAIN + k
+            n += 1
+    s0 = section_reason(st, t, seat, 0)
+    s1 = section_reason(st, t, seat, 1)
+    s2 = section_reason(st, t, seat, 2)
+    for area in range(N_AREAS):
+        section = s0 if area == 0 else (s1 if area == 1 else s2)
+        if section != OK:
+            continue
+        for slot in range(st[G_N_VISIBLE + area]):
+            if climb_reason(st, t, seat, area, slot, OK) == OK:
+                out[n] = CLIMB + area * MAX_VISIBLE + slot
+                n += 1
+    for tier in range(N_TIERS):
+        area = at(t, F_ROUTE_AREA, st[G_MILESTONES + tier])
+        section = s0 if area == 0 else (s1 if area == 1 else s2)
+        if milestone_reason(st, t, seat, tier, section) == OK:
+            out[n] = MILESTONE + tier
+            n += 1
+    for action in range(BUY_ROTATION, N_ACTIONS):
+        if buy_reason(st, t, seat, action) == OK:
             out[n] = action
             n += 1
     return n

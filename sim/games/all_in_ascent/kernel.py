@@ -12,7 +12,6 @@ and seat, the slot that plays it; each slot has its own parameter vector.
 import numpy as np
 from numba import njit, prange
 
-from sim.core.rng import splitmix64_next  # noqa: F401  (policies import it from here too)
 from sim.core.seeding import policy_stream_seed
 from sim.games.all_in_ascent.engine import apply_action, legal_actions, setup
 from sim.games.all_in_ascent.policy_api import PolicyContext

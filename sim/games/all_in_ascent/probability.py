@@ -28,75 +28,80 @@ from sim.games.all_in_ascent.state import (
 
 
 @njit(cache=True)
-def attempt_effective_stats(st, t, seat, rid, is_milestone, out):
-    """The effective stats an attempt made now would use (R49): a regular climb is marked before
-    the stats are computed (R45), and a pending Beta Boost is spent on it (R39)."""
+def attempt_effective_stat(st, t, seat, rid, is_milestone, s):
+    """Stat s as an attempt made now would use it (R49): a regular climb is marked before the
+    stats are computed (R45), and a pending Beta Boost is spent on it (R39)."""
     b = pbase(seat)
-    marked = 1 if not is_milestone else (st[b + P_MARKS + at(t, F_ROUTE_AREA, rid)] >> at(t, F_ROUTE_SLOT_BIT, rid)) & 1
+    if is_milestone:
+        marked = (st[b + P_MARKS + at(t, F_ROUTE_AREA, rid)] >> at(t, F_ROUTE_SLOT_BIT, rid)) & 1
+    else:
+        marked = 1
     beta = t[PARAM_BETA_BOOST] if st[b + P_BETA] != 0 else 0
-    for s in range(N_STATS):
-        out[s] = effective_stat(st, t, seat, rid, marked, beta, s)
+    return effective_stat(st, t, seat, rid, marked, beta, s)
+
+
+@njit(cache=True, inline="always")
+def _applied_modifier(t, c, rid, i, mentor_index):
+    """R52: effect i's modifier after the character rules and Mountain Mentor."""
+    _, m = effect_stat_mod(t, rid, i)
+    if c == FREE_SOLO:
+        return 0
+    if c == TECHNICIAN and m == 1:
+        return 0
+    if i == mentor_index:
+        return 0
+    return m
 
 
 @njit(cache=True)
-def _stat_pass_count(t, character, rid, s, applied, die_low, die_high, n_eff, slack):
-    """Independent path: how many of the 6**k outcomes of stat s's own k dice give
-    sum(modifier * die) <= slack. Returns (count, k)."""
-    dice_of_stat = np.zeros(4, np.int64)
-    mods = np.zeros(4, np.int64)
-    k = 0
-    for i in range(n_eff):
-        stat, _ = effect_stat_mod(t, rid, i)
-        if stat == s and applied[i] != 0:
-            mods[k] = applied[i]
-            k += 1
-    if k == 0:
-        return (1 if slack >= 0 else 0), 0
-    count = 0
-    total = 6 ** k
-    for code in range(total):
-        x = code
-        acc = 0
-        for j in range(k):
-            face = x % 6 + 1
-            x //= 6
-            die = min(6, face + die_low) if die_high else face
-            acc += mods[j] * die
-        if acc <= slack:
-            count += 1
-    return count, k
+def _mentor_index(t, c, gear, rid):
+    """R52: the effect Mountain Mentor cancels (the first nerf left after the character rules),
+    or -1."""
+    if owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) < 0:
+        return -1
+    for i in range(effect_count(t, c, rid)):
+        _, m = effect_stat_mod(t, rid, i)
+        if c == FREE_SOLO or (c == TECHNICIAN and m == 1):
+            continue
+        if m == 1:
+            return i
+    return -1
 
 
 @njit(cache=True)
-def _settled_by_bounds(t, c, rid, eff):
-    """1 or 0 when the outcome does not depend on the dice, else -1.
+def _stat_requirement_bounds(t, c, rid, s):
+    """Stat s's requirement with every die at 0 and at 6 (R52); every die an effect reads ends
+    in 0..6 whatever the gear does (R51), so the requirement always lies between the two."""
+    low = at(t, F_ROUTE_REQ, rid * N_STATS + s)
+    high = low
+    if c != FREE_SOLO:
+        for i in range(effect_count(t, c, rid)):
+            stat, m = effect_stat_mod(t, rid, i)
+            if stat != s:
+                continue
+            if m < 0:
+                low -= 6
+            elif c != TECHNICIAN:       # the Technician ignores nerfs
+                high += 6
+    if c == TECHNICIAN:
+        minus = t[PARAM_TECH_REQ_MINUS]
+        low = max(0, low - minus)
+        high = max(0, high - minus)
+    return low, high
 
-    Whatever the gear does, every die an effect reads ends in 0..6 (R51, R52), so each stat's
-    requirement lies between its values with every die at 0 and at 6. If every stat passes even
-    at the top (at least 3 for the Route Reader), the attempt surely succeeds; if too many fail
-    even at the bottom, it surely fails."""
-    n_eff = effect_count(t, c, rid)
+
+@njit(cache=True)
+def _settled_by_bounds(st, t, seat, rid, is_milestone, c):
+    """1 or 0 when the outcome does not depend on the dice, else -1: every stat passes even at
+    its highest requirement (3 of 4 for the Route Reader), or too many fail even at the lowest."""
     sure_pass = 0
     sure_fail = 0
     for s in range(N_STATS):
-        low = at(t, F_ROUTE_REQ, rid * N_STATS + s)
-        high = low
-        if c != FREE_SOLO:
-            for i in range(n_eff):
-                stat, m = effect_stat_mod(t, rid, i)
-                if stat != s:
-                    continue
-                if m < 0:
-                    low -= 6
-                elif c != TECHNICIAN:       # the Technician ignores nerfs (R52)
-                    high += 6
-        if c == TECHNICIAN:
-            minus = t[PARAM_TECH_REQ_MINUS]
-            low = max(0, low - minus)
-            high = max(0, high - minus)
-        if eff[s] >= high:
+        low, high = _stat_requirement_bounds(t, c, rid, s)
+        eff = attempt_effective_stat(st, t, seat, rid, is_milestone, s)
+        if eff >= high:
             sure_pass += 1
-        elif eff[s] < low:
+        elif eff < low:
             sure_fail += 1
     need = t[PARAM_ROUTE_READER_NEEDS] if c == ROUTE_READER else N_STATS
     if sure_pass >= need:
@@ -107,77 +112,85 @@ def _settled_by_bounds(t, c, rid, eff):
 
 
 @njit(cache=True)
+def _stat_pass_count(t, c, rid, s, mentor_index, coach_bonus, slack):
+    """Independent path: of the 6**k outcomes of stat s's own k dice (its effects with a
+    non-zero modifier), how many give sum(modifier * die) <= slack. Returns (count, 6**k)."""
+    n_eff = effect_count(t, c, rid)
+    k = 0
+    for i in range(n_eff):
+        stat, _ = effect_stat_mod(t, rid, i)
+        if stat == s and _applied_modifier(t, c, rid, i, mentor_index) != 0:
+            k += 1
+    if k == 0:
+        return (1 if slack >= 0 else 0), 1
+    total = 6 ** k
+    count = 0
+    for code in range(total):
+        x = code
+        acc = 0
+        for i in range(n_eff):
+            stat, _ = effect_stat_mod(t, rid, i)
+            m = _applied_modifier(t, c, rid, i, mentor_index)
+            if stat != s or m == 0:
+                continue
+            die = min(6, x % 6 + 1 + coach_bonus)           # R51.4 Climbing Coach
+            x //= 6
+            acc += m * die
+        if acc <= slack:
+            count += 1
+    return count, total
+
+
+@njit(cache=True)
+def _independent_count(st, t, seat, rid, is_milestone, c, gear):
+    mentor_index = _mentor_index(t, c, gear, rid)
+    coach = owned_card_of_kind(t, gear, KIND_MILESTONE_DICE, -1) if is_milestone else -1
+    coach_bonus = at(t, F_CARD_VALUE, coach) if coach >= 0 else 0
+    # ways[j]: outcomes in which exactly j of the stats seen so far pass (j = 0..4)
+    w0, w1, w2, w3, w4 = 1, 0, 0, 0, 0
+    for s in range(N_STATS):
+        eff = attempt_effective_stat(st, t, seat, rid, is_milestone, s)
+        slack = eff - at(t, F_ROUTE_REQ, rid * N_STATS + s)
+        if c == TECHNICIAN:                 # pass iff eff >= max(0, base + delta - minus)
+            slack += t[PARAM_TECH_REQ_MINUS]
+        good, total = _stat_pass_count(t, c, rid, s, mentor_index, coach_bonus, slack)
+        if c == TECHNICIAN and eff < 0:
+            good = 0
+        bad = total - good
+        w0, w1, w2, w3, w4 = (w0 * bad, w1 * bad + w0 * good, w2 * bad + w1 * good,
+                              w3 * bad + w2 * good, w4 * bad + w3 * good)
+    total = w0 + w1 + w2 + w3 + w4
+    if c == ROUTE_READER and t[PARAM_ROUTE_READER_NEEDS] == 3:
+        return w3 + w4, total
+    need = t[PARAM_ROUTE_READER_NEEDS] if c == ROUTE_READER else N_STATS
+    good = w4
+    if need <= 3:
+        good += w3
+    if need <= 2:
+        good += w2
+    if need <= 1:
+        good += w1
+    return good, total
+
+
+@njit(cache=True)
 def success_count(st, t, seat, rid, is_milestone):
     """(successful outcomes, outcomes) of an attempt by `seat` at route `rid` now."""
     b = pbase(seat)
     c = st[b + P_CHARACTER]
     gear = st[b + P_GEAR]
-    eff = np.empty(N_STATS, np.int64)
-    attempt_effective_stats(st, t, seat, rid, is_milestone, eff)
-    settled = _settled_by_bounds(t, c, rid, eff)
+    settled = _settled_by_bounds(st, t, seat, rid, is_milestone, c)
     if settled >= 0:
         return settled, 1
     n_roll, power_tap = dice_to_roll(t, c, gear, rid)
     rerolls = reroll_fires(t, gear, rid)
     coupled = power_tap or rerolls or owned_card_of_kind(t, gear, KIND_DIE_AS_ONE, -1) >= 0
     if not coupled:
-        return _independent_count(t, c, gear, rid, is_milestone, eff)
+        return _independent_count(st, t, seat, rid, is_milestone, c, gear)
+    eff = np.empty(N_STATS, np.int64)
+    for s in range(N_STATS):
+        eff[s] = attempt_effective_stat(st, t, seat, rid, is_milestone, s)
     return _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rerolls)
-
-
-@njit(cache=True)
-def _independent_count(t, c, gear, rid, is_milestone, eff):
-    n_eff = effect_count(t, c, rid)
-    applied = np.zeros(4, np.int64)        # R52's modifier per effect after the character rules
-    mentor = owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0
-    for i in range(n_eff):
-        _, m = effect_stat_mod(t, rid, i)
-        if c == FREE_SOLO:
-            m = 0
-        elif c == TECHNICIAN and m == 1:
-            m = 0
-        if m == 1 and mentor:
-            m = 0
-            mentor = False
-        applied[i] = m
-    coach = owned_card_of_kind(t, gear, KIND_MILESTONE_DICE, -1) if is_milestone else -1
-    die_low = at(t, F_CARD_VALUE, coach) if coach >= 0 else 0
-    counts = np.zeros(N_STATS, np.int64)
-    sizes = np.zeros(N_STATS, np.int64)
-    for s in range(N_STATS):
-        base = at(t, F_ROUTE_REQ, rid * N_STATS + s)
-        if c == TECHNICIAN:
-            # pass iff eff >= max(0, base + delta - minus)
-            if eff[s] < 0:
-                counts[s], sizes[s] = 0, 0
-                continue
-            slack = eff[s] - base + t[PARAM_TECH_REQ_MINUS]
-        else:
-            slack = eff[s] - base
-        counts[s], sizes[s] = _stat_pass_count(t, c, rid, s, applied, die_low, coach >= 0,
-                                               n_eff, slack)
-    total = 1
-    for s in range(N_STATS):
-        total *= 6 ** sizes[s]
-    if c != ROUTE_READER:
-        good = 1
-        for s in range(N_STATS):
-            good *= counts[s]
-        return good, total
-    need = t[PARAM_ROUTE_READER_NEEDS]
-    good = 0
-    for pattern in range(16):              # which stats pass
-        passed = 0
-        ways = 1
-        for s in range(N_STATS):
-            if (pattern >> s) & 1:
-                passed += 1
-                ways *= counts[s]
-            else:
-                ways *= 6 ** sizes[s] - counts[s]
-        if passed >= need:
-            good += ways
-    return good, total
 
 
 @njit(cache=True)

@@ -9,7 +9,7 @@ the game. With RULES.md and a transcript every rule of that game can be checked 
 import json
 
 from sim.games.all_in_ascent import state as S
-from sim.games.all_in_ascent.data import AREAS, CHARACTER_KEYS, STATS, TIERS
+from sim.games.all_in_ascent.data import AREAS, STATS, TIERS
 
 STAGE_NAMES = ("rolled", "after_reroll", "after_power_tap", "after_sequence_memorization",
                "final")

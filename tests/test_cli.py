@@ -1,0 +1,87 @@
+"""The `ascent` command: replay and simulate, as a designer runs them."""
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from sim.cli import main
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True,
+                          text=True)
+
+
+def test_replay_seed_1_jsonl(capsys):
+    assert main(["replay", "--seed", "1", "--characters", "technician,sprinter,ironLung,freeSolo",
+                 "--policy", "random", "--format", "jsonl"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    header = lines[0]
+    assert [(m["route"], m["area"]) for m in header["milestones"]] == [
+        ("The Gauntlet Opener", "bouldering"), ("The Standard", "topRope"),
+        ("The Elite Lead", "leadClimbing")]
+    assert header["rng_state"] == 1064271450
+    last = lines[-1]
+    assert "game_over" in last
+    over = last["game_over"]
+    assert over["winner"] is not None or (over["reason"] == "max_rounds" and last["round"] == 45)
+    climbs = [e for e in lines[1:] if e["action"]["kind"] in ("climb", "milestone")]
+    assert climbs and all("dice" in e["attempt"] and "requirements" in e["attempt"] for e in climbs)
+
+
+def test_replay_text_reads_like_a_play_by_play(capsys):
+    assert main(["replay", "--seed", "1", "--characters", "technician,sprinter,ironLung,freeSolo",
+                 "--policy", "random"]) == 0
+    text = capsys.readouterr().out
+    assert "Milestones: beginner The Gauntlet Opener (bouldering)" in text
+    assert "-- Round 1 --" in text and "dice [" in text and "Game over" in text
+    assert "== End of round 1: leadClimbing cleared" in text
+
+
+def test_simulate_is_identical_at_1_and_2_threads(tmp_path):
+    outs = []
+    for threads in (1, 2):
+        out = tmp_path / f"t{threads}"
+        assert main(["simulate", "--players", "4", "--games", "1500", "--seed", "7",
+                     "--policy", "random", "--threads", str(threads), "--chunk", "600",
+                     "--out", str(out), "--quiet"]) == 0
+        outs.append(out)
+    for name in ("games.parquet", "seats.parquet"):
+        pd.testing.assert_frame_equal(pd.read_parquet(outs[0] / name),
+                                      pd.read_parquet(outs[1] / name))
+    manifest = json.loads((outs[0] / "manifest.json").read_text())
+    assert manifest["games"] == 1500 and manifest["master_seed"] == 7
+    assert manifest["data_sha256"] and manifest["numba_version"] and manifest["command"]
+    games = pd.read_parquet(outs[0] / "games.parquet")
+    seats = pd.read_parquet(outs[0] / "seats.parquet")
+    assert len(games) == 1500 and len(seats) == 6000
+    assert set(games.columns) >= {"game", "seed", "players", "winner_seat", "winner_character",
+                                  "rounds", "end_reason", "actions", "milestone_beginner",
+                                  "milestone_expert_area", "milestone_intermediate_tag"}
+    assert set(seats.columns) >= {"game", "seat", "character", "policy", "won", "milestones",
+                                  "level", "xp_total", "xp_spent", "owns_harness",
+                                  "bought_round_lead_rope", "climbs_topRope", "trainings_focus",
+                                  "rests", "turns_ended_early"}
+    # exactly one winner per won game
+    won = seats.groupby("game")["won"].sum()
+    assert ((won == 1) == (games.set_index("game")["winner_seat"] >= 0)).all()
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["simulate", "--players", "5", "--games", "10", "--seed", "1", "--out", "x"], "--players"),
+    (["simulate", "--players", "2", "--games", "0", "--seed", "1", "--out", "x"], "--games"),
+    (["simulate", "--players", "2", "--games", "10", "--seed", "-3", "--out", "x"], "--seed"),
+    (["simulate", "--players", "2", "--games", "10", "--seed", "1", "--policy", "nope",
+      "--out", "x"], "unknown policy 'nope'"),
+    (["simulate", "--players", "2", "--games", "10", "--seed", "1", "--characters",
+      "technician,technician", "--out", "x"], "distinct"),
+    (["replay", "--seed", "1", "--characters", "technician,wizard"], "unknown character 'wizard'"),
+    (["replay", "--seed", "1", "--characters", "technician", "--preset", "v9"], "unknown rules preset"),
+])
+def test_bad_arguments_fail_with_one_clear_line(args, needle):
+    proc = run(*args)
+    assert proc.returncode == 2
+    assert needle in proc.stderr
+    assert "Traceback" not in proc.stderr
