@@ -366,7 +366,7 @@ def test_modify_dice_direct():
     dice = np.zeros(S.MAX_DICE, np.int64)
     dice[:2] = [6, 3]
     n = E.modify_dice(g.tables, gear_mask(g, "Sequence Memorization", "Climbing Coach"), rid,
-                      True, dice, np.int64(2), np.int64(0), False, S.new_trace())
+                      True, dice, np.int64(2), np.int64(0), False, S.new_trace(), True)
     assert int(n) == 2 and list(dice[:2]) == [2, 4]
 
 

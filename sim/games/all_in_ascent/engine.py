@@ -507,18 +507,44 @@ def _snapshot(trace, stage, dice, n):
 
 
 @njit(cache=True)
-def modify_dice(t, gear, rid, is_milestone, dice, n, reroll_value, power_tap, trace):
-    """R51, in this exact order. `reroll_value` is the Decoder's new die (drawn by the caller
-    right after the roll, R8). Returns the number of dice kept."""
-    _snapshot(trace, STAGE_ROLLED, dice, n)
-    trace[T_REROLL_INDEX] = -1
-    trace[T_SEQMEM_INDEX] = -1
-    if reroll_fires(t, gear, rid):                         # 1. Crimp Sequence Decoder
+def dice_gear(t, gear, rid, is_milestone):
+    """The numbers R51 needs from the gear owned, looked up once per attempt:
+    (re-roll fires, Power Tap dice kept or 0, Sequence Memorization value or 0,
+    Climbing Coach bonus or 0)."""
+    tag = at(t, F_ROUTE_TAG, rid)
+    reroll = reroll_fires(t, gear, rid)
+    keep = 0
+    if tag != 0:
+        g = owned_card_of_kind(t, gear, KIND_EXTRA_DIE, tag)
+        if g >= 0:
+            keep = at(t, F_CARD_VALUE, g)
+    g = owned_card_of_kind(t, gear, KIND_DIE_AS_ONE, -1)
+    as_value = at(t, F_CARD_VALUE, g) if g >= 0 else 0
+    coach = 0
+    if is_milestone:
+        g = owned_card_of_kind(t, gear, KIND_MILESTONE_DICE, -1)
+        if g >= 0:
+            coach = at(t, F_CARD_VALUE, g)
+    return reroll, keep, as_value, coach
+
+
+@njit(cache=True)
+def apply_dice_gear(dice, n, reroll_value, reroll, keep, as_value, coach, trace, record):
+    """R51, in this exact order, with the gear's numbers from dice_gear. `reroll_value` is the
+    Decoder's new die (drawn by the caller right after the roll, R8). Returns the number of dice
+    kept. With `record`, the dice after each stage go into the trace (for transcripts)."""
+    if record:
+        _snapshot(trace, STAGE_ROLLED, dice, n)
+        trace[T_REROLL_INDEX] = -1
+        trace[T_SEQMEM_INDEX] = -1
+    if reroll:                                             # 1. Crimp Sequence Decoder
         i = first_max_index(dice, n)
         dice[i] = reroll_value
-        trace[T_REROLL_INDEX] = i
-    _snapshot(trace, STAGE_REROLL, dice, n)
-    if power_tap:                                          # 2. Power Tap Belt: keep lowest
+        if record:
+            trace[T_REROLL_INDEX] = i
+    if record:
+        _snapshot(trace, STAGE_REROLL, dice, n)
+    if keep > 0:                                           # 2. Power Tap Belt: keep lowest
         for i in range(1, n):                              # insertion sort, ascending
             v = dice[i]
             j = i - 1
@@ -526,31 +552,39 @@ def modify_dice(t, gear, rid, is_milestone, dice, n, reroll_value, power_tap, tr
                 dice[j + 1] = dice[j]
                 j -= 1
             dice[j + 1] = v
-        keep = at(t, F_CARD_VALUE, owned_card_of_kind(t, gear, KIND_EXTRA_DIE, at(t, F_ROUTE_TAG, rid)))
         n = min(n, keep)
-    _snapshot(trace, STAGE_POWER_TAP, dice, n)
-    g = owned_card_of_kind(t, gear, KIND_DIE_AS_ONE, -1)
-    if g >= 0:                                             # 3. Sequence Memorization
+    if record:
+        _snapshot(trace, STAGE_POWER_TAP, dice, n)
+    if as_value > 0:                                       # 3. Sequence Memorization
         i = first_max_index(dice, n)
-        if dice[i] > at(t, F_CARD_VALUE, g):
-            dice[i] = at(t, F_CARD_VALUE, g)
-            trace[T_SEQMEM_INDEX] = i
-    _snapshot(trace, STAGE_SEQMEM, dice, n)
-    if is_milestone:                                       # 4. Climbing Coach
-        g = owned_card_of_kind(t, gear, KIND_MILESTONE_DICE, -1)
-        if g >= 0:
-            for i in range(n):
-                dice[i] = min(6, dice[i] + at(t, F_CARD_VALUE, g))
-    _snapshot(trace, STAGE_FINAL, dice, n)
+        if dice[i] > as_value:
+            dice[i] = as_value
+            if record:
+                trace[T_SEQMEM_INDEX] = i
+    if record:
+        _snapshot(trace, STAGE_SEQMEM, dice, n)
+    if coach > 0:                                          # 4. Climbing Coach
+        for i in range(n):
+            dice[i] = min(6, dice[i] + coach)
+    if record:
+        _snapshot(trace, STAGE_FINAL, dice, n)
     return n
 
 
 @njit(cache=True)
-def requirements_after_dice(t, character, gear, rid, dice, n_dice, trace):
-    """R52: the route's requirements after the dice, into trace[T_REQ:T_REQ+4]."""
+def modify_dice(t, gear, rid, is_milestone, dice, n, reroll_value, power_tap, trace, record):
+    """R51 for a player's gear (power_tap: whether R50 rolled the Power Tap Belt's die)."""
+    reroll, keep, as_value, coach = dice_gear(t, gear, rid, is_milestone)
+    return apply_dice_gear(dice, n, reroll_value, reroll, keep if power_tap else 0, as_value,
+                           coach, trace, record)
+
+
+@njit(cache=True)
+def requirements_from_dice(t, character, rid, dice, n_dice, mentor, trace):
+    """R52: the route's requirements after the dice, into trace[T_REQ:T_REQ+4]; `mentor`:
+    whether the player owns Mountain Mentor."""
     for s in range(N_STATS):
         trace[T_REQ + s] = at(t, F_ROUTE_REQ, rid * N_STATS + s)
-    mentor = owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0
     trace[T_MENTOR_INDEX] = -1
     n_eff = effect_count(t, character, rid)
     trace[T_N_EFFECTS] = n_eff
@@ -572,6 +606,13 @@ def requirements_after_dice(t, character, gear, rid, dice, n_dice, trace):
     if character == TECHNICIAN:
         for s in range(N_STATS):
             trace[T_REQ + s] = max(0, trace[T_REQ + s] - t[PARAM_TECH_REQ_MINUS])
+
+
+@njit(cache=True)
+def requirements_after_dice(t, character, gear, rid, dice, n_dice, trace):
+    """R52 for a player's gear."""
+    mentor = owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0
+    requirements_from_dice(t, character, rid, dice, n_dice, mentor, trace)
 
 
 @njit(cache=True)
@@ -656,7 +697,8 @@ def resolve_attempt(st, t, seat, rid, tier, trace):
     if reroll_fires(t, gear, rid):                                     # R51.1 draw
         reroll_value = roll_die(st)
     dice = st[DICE_BUF:DICE_BUF + MAX_DICE]
-    n_kept = modify_dice(t, gear, rid, is_milestone, dice, n, reroll_value, power_tap, trace)
+    n_kept = modify_dice(t, gear, rid, is_milestone, dice, n, reroll_value, power_tap, trace,
+                         True)
     requirements_after_dice(t, c, gear, rid, dice, n_kept, trace)      # R52
     passed, success = climb_outcome(t, c, trace)                       # R53
     gained = climb_xp(t, c, gear, rid, success)                        # R54

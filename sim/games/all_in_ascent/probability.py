@@ -15,8 +15,8 @@ import numpy as np
 from numba import njit
 
 from sim.games.all_in_ascent.engine import (
-    dice_to_roll, effect_count, effect_stat_mod, effective_stat, modify_dice, owned_card_of_kind,
-    pbase, requirements_after_dice, reroll_fires)
+    apply_dice_gear, dice_gear, dice_to_roll, effect_count, effect_stat_mod, effective_stat,
+    owned_card_of_kind, pbase, requirements_from_dice, reroll_fires)
 from sim.games.all_in_ascent.rules import (  # the flat tables
     at, F_CARD_VALUE, F_ROUTE_AREA, F_ROUTE_REQ, F_ROUTE_SLOT_BIT)
 from sim.games.all_in_ascent.rules import (
@@ -195,8 +195,14 @@ def success_count(st, t, seat, rid, is_milestone):
 
 @njit(cache=True)
 def _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rerolls):
+    """Every outcome of the rolled dice (and of the re-roll die) through the engine's own R51
+    and R52 functions, with the gear looked up once."""
     dice = np.empty(MAX_DICE, np.int64)
     trace = np.zeros(TRACE_SIZE, np.int64)
+    reroll, keep, as_value, coach = dice_gear(t, gear, rid, is_milestone)
+    if not power_tap:
+        keep = 0
+    mentor = owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0
     n_outcomes = 6 ** n_roll * (6 if rerolls else 1)
     need = t[PARAM_ROUTE_READER_NEEDS] if c == ROUTE_READER else N_STATS
     good = 0
@@ -205,10 +211,9 @@ def _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rer
         for i in range(n_roll):
             dice[i] = x % 6 + 1
             x //= 6
-        reroll_value = x % 6 + 1
-        n_kept = modify_dice(t, gear, rid, is_milestone, dice, n_roll, reroll_value, power_tap,
-                             trace)
-        requirements_after_dice(t, c, gear, rid, dice, n_kept, trace)
+        n_kept = apply_dice_gear(dice, n_roll, x % 6 + 1, reroll, keep, as_value, coach, trace,
+                                 False)
+        requirements_from_dice(t, c, rid, dice, n_kept, mentor, trace)
         passed = 0
         for s in range(N_STATS):
             if eff[s] >= trace[T_REQ + s]:
