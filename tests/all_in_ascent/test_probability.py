@@ -14,6 +14,7 @@ from sim.games.all_in_ascent import state as S
 from sim.games.all_in_ascent.data import CHARACTER_KEYS, STATS
 from sim.games.all_in_ascent.game import Game
 from sim.games.all_in_ascent.probability import success_count
+from sim.games.all_in_ascent.rules import PARAM_JOINT_READY
 
 DICE_GEAR = ["Crimp Sequence Decoder", "Power Tap Belt", "Sequence Memorization",
              "Climbing Coach", "Mountain Mentor"]
@@ -68,11 +69,16 @@ def _routes(game):
             for r in data.routes[area]]
 
 
+@pytest.mark.parametrize("joint_tables", [True, False], ids=["joint-tables", "enumeration"])
 @pytest.mark.parametrize("character", CHARACTER_KEYS)
-def test_probability_equals_brute_force(character):
-    """Every route x this character x a set of gear combinations, regular and milestone."""
+def test_probability_equals_brute_force(character, joint_tables):
+    """Every route x this character x a set of gear combinations, regular and milestone; for
+    coupled dice both through the precomputed joint tables and through the plain enumeration."""
     rng = np.random.default_rng(CHARACTER_KEYS.index(character))
     game = Game(5, [character])
+    tables = game.tables.copy()
+    tables[PARAM_JOINT_READY] = 1 if joint_tables else 0
+    assert game.tables[PARAM_JOINT_READY] == 1
     st = game.state
     b = S.player_offset(0)
     gear_sets = [(), ("Mountain Mentor",), ("Climbing Coach",), ("Crimp Sequence Decoder",),
@@ -98,7 +104,7 @@ def test_probability_equals_brute_force(character):
                                                              for g in gear if g in ROUTE_GEAR))
                    for s in range(4)]
             for milestone in (False, True):
-                good, total = success_count(st, game.tables, 0, rid, milestone)
+                good, total = success_count(st, tables, 0, rid, milestone)
                 assert Fraction(int(good), int(total)) == brute_force(route, character, gear, eff,
                                                                       milestone), \
                     (route["name"], gear, milestone)

@@ -18,10 +18,10 @@ from sim.games.all_in_ascent.engine import (
     apply_dice_gear, dice_gear, dice_to_roll, effect_count, effect_stat_mod, effective_stat,
     owned_card_of_kind, pbase, requirements_from_dice, reroll_fires)
 from sim.games.all_in_ascent.rules import (  # the flat tables
-    at, F_CARD_VALUE, F_ROUTE_AREA, F_ROUTE_REQ, F_ROUTE_SLOT_BIT)
+    at, F_CARD_VALUE, F_JOINT_ENTRIES, F_JOINT_INDEX, F_ROUTE_AREA, F_ROUTE_REQ, F_ROUTE_SLOT_BIT)
 from sim.games.all_in_ascent.rules import (
-    KIND_DIE_AS_ONE, KIND_MILESTONE_DICE, KIND_NEGATE_NERF, PARAM_BETA_BOOST,
-    PARAM_ROUTE_READER_NEEDS, PARAM_TECH_REQ_MINUS)
+    KIND_DIE_AS_ONE, KIND_MILESTONE_DICE, KIND_NEGATE_NERF, PARAM_BETA_BOOST, PARAM_JOINT_READY,
+    PARAM_N_ROUTES, PARAM_ROUTE_READER_NEEDS, PARAM_TECH_REQ_MINUS)
 from sim.games.all_in_ascent.state import (
     FREE_SOLO, MAX_DICE, N_STATS, P_BETA, P_CHARACTER, P_GEAR, P_MARKS, ROUTE_READER, T_REQ,
     TECHNICIAN, TRACE_SIZE)
@@ -187,9 +187,19 @@ def success_count(st, t, seat, rid, is_milestone):
     coupled = power_tap or rerolls or owned_card_of_kind(t, gear, KIND_DIE_AS_ONE, -1) >= 0
     if not coupled:
         return _independent_count(st, t, seat, rid, is_milestone, c, gear)
-    eff = np.empty(N_STATS, np.int64)
-    for s in range(N_STATS):
-        eff[s] = attempt_effective_stat(st, t, seat, rid, is_milestone, s)
+    e0 = attempt_effective_stat(st, t, seat, rid, is_milestone, 0)
+    e1 = attempt_effective_stat(st, t, seat, rid, is_milestone, 1)
+    e2 = attempt_effective_stat(st, t, seat, rid, is_milestone, 2)
+    e3 = attempt_effective_stat(st, t, seat, rid, is_milestone, 3)
+    eff = (e0, e1, e2, e3)
+    if t[PARAM_JOINT_READY]:
+        reroll, keep, as_value, coach = dice_gear(t, gear, rid, is_milestone)
+        mentor = owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0
+        flags = _joint_flags(reroll, keep if power_tap else 0, as_value, coach, mentor)
+        need = t[PARAM_ROUTE_READER_NEEDS] if c == ROUTE_READER else N_STATS
+        good, total = _joint_count(t, c, rid, flags, eff, need)
+        if good >= 0:
+            return good, total
     return _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rerolls)
 
 
@@ -221,6 +231,130 @@ def _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rer
         if passed >= need:
             good += 1
     return good, n_outcomes
+
+
+# --- Joint tables for dice-coupling gear -----------------------------------------------------
+# With the Decoder, the Power Tap Belt or Sequence Memorization the dice are coupled, but an
+# attempt's requirements still take few distinct values. Once per rules configuration, every
+# outcome of every (character, route, gear flags) with coupling gear goes through the engine's
+# own apply_dice_gear / requirements_from_dice; the distinct requirement vectors are kept with
+# their counts. An attempt's probability is then a pass over those few vectors.
+JOINT_FLAGS = 32            # bit 0 re-roll, 1 Power Tap, 2 Sequence Memorization, 3 Coach, 4 Mentor
+_REQ_OFFSET = 1024          # requirement vectors packed 16 bits a stat
+
+
+@njit(cache=True)
+def _joint_flags(reroll, keep, as_value, coach, mentor):
+    return ((1 if reroll else 0) | (2 if keep > 0 else 0) | (4 if as_value > 0 else 0)
+            | (8 if coach > 0 else 0) | (16 if mentor else 0))
+
+
+@njit(cache=True)
+def _joint_distribution(t, c, rid, reroll, keep, as_value, coach, mentor, keys_out,
+                        counts_out):
+    """Distinct requirement vectors of an attempt and their counts; returns how many."""
+    n_roll = max(2, effect_count(t, c, rid)) + (1 if keep > 0 else 0)
+    n_outcomes = 6 ** n_roll * (6 if reroll else 1)
+    keys = np.empty(n_outcomes, np.int64)
+    dice = np.empty(MAX_DICE, np.int64)
+    trace = np.zeros(TRACE_SIZE, np.int64)
+    for code in range(n_outcomes):
+        x = code
+        for i in range(n_roll):
+            dice[i] = x % 6 + 1
+            x //= 6
+        n_kept = apply_dice_gear(dice, n_roll, x % 6 + 1, reroll, keep, as_value, coach, trace,
+                                 False)
+        requirements_from_dice(t, c, rid, dice, n_kept, mentor, trace)
+        key = 0
+        for s in range(N_STATS):
+            key |= (trace[T_REQ + s] + _REQ_OFFSET) << (16 * s)
+        keys[code] = key
+    keys.sort()
+    n = 0
+    for code in range(n_outcomes):
+        if code > 0 and keys[code] == keys[code - 1]:
+            counts_out[n - 1] += 1
+        else:
+            keys_out[n] = keys[code]
+            counts_out[n] = 1
+            n += 1
+    return n
+
+
+def joint_tables(named, flat):
+    """(index, entries) arrays for rules.Tables, or (None, None) when the deck has more than one
+    card of a dice-coupling kind (the tables assume one value per kind; the exact enumeration
+    then serves)."""
+    from sim.games.all_in_ascent.rules import (
+        KIND_EXTRA_DIE, KIND_REROLL_ON_TAG)
+    kinds = named.card_kind
+    values = {}
+    for kind in (KIND_REROLL_ON_TAG, KIND_EXTRA_DIE, KIND_DIE_AS_ONE, KIND_MILESTONE_DICE,
+                 KIND_NEGATE_NERF):
+        cards = np.nonzero(kinds == kind)[0]
+        if len(cards) > 1:
+            return None, None
+        values[kind] = (int(cards[0]), int(named.card_value[cards[0]])) if len(cards) else None
+    n_routes = len(named.route_area)
+    index = np.zeros((5, n_routes, JOINT_FLAGS, 2), np.int64)
+    key_parts, count_parts = [], []
+    at_entry = 0
+    keys = np.empty(6 ** MAX_DICE * 6, np.int64)
+    counts = np.empty(6 ** MAX_DICE * 6, np.int64)
+    for rid in range(n_routes):
+        tag = int(named.route_tag[rid])
+        reroll_ok = values[KIND_REROLL_ON_TAG] is not None and tag != 0 and \
+            named.card_tag[values[KIND_REROLL_ON_TAG][0]] == tag
+        keep_ok = values[KIND_EXTRA_DIE] is not None and tag != 0 and \
+            named.card_tag[values[KIND_EXTRA_DIE][0]] == tag
+        for flags in range(JOINT_FLAGS):
+            reroll, power, seqmem, coach, mentor = [(flags >> b) & 1 for b in range(5)]
+            if not (reroll or power or seqmem):
+                continue                        # independent dice: no table needed
+            if (reroll and not reroll_ok) or (power and not keep_ok) or \
+                    (seqmem and values[KIND_DIE_AS_ONE] is None) or \
+                    (coach and values[KIND_MILESTONE_DICE] is None) or \
+                    (mentor and values[KIND_NEGATE_NERF] is None):
+                continue
+            keep = values[KIND_EXTRA_DIE][1] if power else 0
+            as_value = values[KIND_DIE_AS_ONE][1] if seqmem else 0
+            bonus = values[KIND_MILESTONE_DICE][1] if coach else 0
+            for c in range(5):
+                n = _joint_distribution(flat, c, rid, bool(reroll), keep, as_value, bonus,
+                                        bool(mentor), keys, counts)
+                index[c, rid, flags] = (at_entry, n)
+                key_parts.append(keys[:n].copy())
+                count_parts.append(counts[:n].copy())
+                at_entry += n
+    entries = np.empty((at_entry, 2), np.int64)
+    if at_entry:
+        entries[:, 0] = np.concatenate(key_parts)
+        entries[:, 1] = np.concatenate(count_parts)
+    return index.ravel(), entries.ravel()
+
+
+@njit(cache=True)
+def _joint_count(t, c, rid, flags, eff, need):
+    """(successes, outcomes) from the joint table, or (-1, 0) if there is none."""
+    idx = ((c * t[PARAM_N_ROUTES] + rid) * JOINT_FLAGS + flags) * 2
+    start = at(t, F_JOINT_INDEX, idx)
+    count = at(t, F_JOINT_INDEX, idx + 1)
+    if count == 0:
+        return -1, 0
+    good = 0
+    total = 0
+    for e in range(start, start + count):
+        key = at(t, F_JOINT_ENTRIES, 2 * e)
+        weight = at(t, F_JOINT_ENTRIES, 2 * e + 1)
+        passed = 0
+        for s in range(N_STATS):
+            if eff[s] >= ((key >> (16 * s)) & 0xFFFF) - _REQ_OFFSET:
+                passed += 1
+        if passed >= need:
+            good += weight
+        total += weight
+    return good, total
 
 
 @njit(cache=True)

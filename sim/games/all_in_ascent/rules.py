@@ -39,6 +39,7 @@ _PARAM_NAMES = (
     "N_ACCESS",              # how many access cards the deck has
     "N_NON_ACCESS",          # how many cards can be in the rotation (R16)
     "N_ROUTES",              # all routes of all areas
+    "JOINT_READY",           # 1 when the joint requirement tables below are built
 )
 PARAM = {name: i for i, name in enumerate(_PARAM_NAMES)}
 PARAM_MAX_ROUNDS = 0
@@ -61,6 +62,7 @@ PARAM_REST_TIME = 16
 PARAM_N_ACCESS = 17
 PARAM_N_NON_ACCESS = 18
 PARAM_N_ROUTES = 19
+PARAM_JOINT_READY = 20
 
 # Gear effect kinds (RULES.md §10); a card's kind is its `effectKind`, or one derived from
 # statEffect for the cards that have none.
@@ -100,6 +102,9 @@ Tables = namedtuple("Tables", [
     "card_repeated_only", "kind_mask", "access_cards", "non_access_cards", "area_access_mask",
     # per location: capacity kind
     "location_is_station",
+    # probability.py: for dice-coupling gear, the distinct requirement vectors of an attempt
+    # with their counts, per (character, route, gear flags): index = (start, count) pairs
+    "joint_index", "joint_entries",
 ])
 
 # The core reads the tables from ONE flat int64 array: [params | offsets of each table | tables].
@@ -147,6 +152,8 @@ F_ACCESS_CARDS = FIELD['access_cards']
 F_NON_ACCESS_CARDS = FIELD['non_access_cards']
 F_AREA_ACCESS_MASK = FIELD['area_access_mask']
 F_LOCATION_IS_STATION = FIELD['location_is_station']
+F_JOINT_INDEX = FIELD['joint_index']
+F_JOINT_ENTRIES = FIELD['joint_entries']
 
 
 @njit(cache=True, inline="always")
@@ -448,7 +455,16 @@ def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig()) -> Packed
         card_repeated_only=card_repeated_only, kind_mask=kind_mask, access_cards=access_cards,
         non_access_cards=non_access, area_access_mask=area_access_mask,
         location_is_station=location_is_station,
+        joint_index=np.zeros(0, i64), joint_entries=np.zeros(0, i64),
     )
+    # The joint tables are computed with the engine's own dice functions, which read the flat
+    # tables: build those first, then add the joint tables.
+    from sim.games.all_in_ascent.probability import joint_tables
+    joint_index, joint_entries = joint_tables(tables, flatten_tables(tables))
+    if joint_index is not None:
+        params[PARAM["JOINT_READY"]] = 1
+        tables = tables._replace(params=params, joint_index=joint_index,
+                                 joint_entries=joint_entries)
     fingerprint = hashlib.sha256(json.dumps(
         {"data": data.sha256, "rules": config.as_dict()}, sort_keys=True).encode()).hexdigest()
     return PackedRules(
