@@ -204,7 +204,7 @@ def build_parser():
     sp.add_argument("--characters", default="random",
                     help="'random' (default: distinct, random seats per game) or a list")
     sp.add_argument("--threads", type=_positive_int, default=None)
-    sp.add_argument("--chunk", type=_positive_int, default=50_000,
+    sp.add_argument("--chunk", type=_positive_int, default=20_000,
                     help="games per batch (bounds memory; results do not depend on it)")
     sp.add_argument("--out", required=True)
     sp.add_argument("--quiet", action="store_true")

@@ -13,4 +13,5 @@ def wilson_interval(successes, n, z=Z95):
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return centre - half, centre + half
+    # the bounds lie in [0, 1] mathematically; clip the float rounding (no "-0.00%")
+    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
