@@ -1,11 +1,11 @@
 """`greedy`: the most expected XP per time unit, from exact success probabilities.
 
 Each decision, in order:
-1. buy the cheapest useful card it can afford: the next access card toward an area that still
-   holds one of its milestones, or any other card whose effect can matter to its character;
+1. buy the cheapest useful card it can afford (card_is_useful: what can matter to its
+   character);
 2. otherwise take the climb or milestone attempt with the highest
    (expected XP + P(success) * milestone_value) / time cost;
-3. otherwise rest if endurance is what blocks every climb it has time for;
+3. otherwise rest if endurance alone blocks an attempt;
 4. otherwise end the turn.
 
 params[0] = milestone_value: the XP a completed milestone is worth to it (default 150).
@@ -14,24 +14,33 @@ from numba import njit
 
 from policies.registry import register
 from sim.games.all_in_ascent.engine import (
-    climb_xp, effective_endurance, effective_time, has_area_access, pbase, shop_card,
-    visible_route)
+    ILLEGAL_NO_ENDURANCE, climb_reason, climb_xp, effective_time, milestone_reason, pbase,
+    section_reason, shop_card, visible_route)
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.all_in_ascent.probability import climb_success_probability
 from sim.games.all_in_ascent.rules import (
-    KIND_IGNORE_FAIL_PENALTY, at, F_AREA_ACCESS_MASK, F_CARD_COST, F_CARD_IS_ACCESS, F_CARD_KIND, F_ROUTE_AREA)
+    KIND_DIE_AS_ONE, KIND_EXTRA_DIE, KIND_FAIL_BONUS_XP, KIND_IGNORE_FAIL_PENALTY,
+    KIND_MILESTONE_DICE, KIND_NEGATE_NERF, KIND_REROLL_ON_TAG, at, F_AREA_ACCESS_MASK, F_CARD_COST, F_CARD_IS_ACCESS, F_CARD_KIND, F_ROUTE_AREA)
 from sim.games.all_in_ascent.state import (
-    BUY_ROTATION, CLIMB, G_MILESTONES, IRON_LUNG, MAX_VISIBLE, MILESTONE, N_AREAS, P_CHARACTER,
-    P_DONE, P_ENDURANCE, P_GEAR, P_MAX_ENDURANCE, P_TIME, REST)
+    BUY_ROTATION, CLIMB, FREE_SOLO, G_MILESTONES, IRON_LUNG, MAX_VISIBLE, MILESTONE, N_AREAS,
+    P_CHARACTER, P_DONE, P_ENDURANCE, P_GEAR, P_MAX_ENDURANCE, REST, TECHNICIAN)
 
 
 @njit(cache=True)
 def card_is_useful(st, t, seat, card):
-    """Access cards only while an area they open still holds an unfinished milestone; Mental
-    Anchor only for the Iron Lung (R55); everything else always."""
+    """Whether a card can help this player:
+    - access cards, while an area they open still holds an unfinished milestone, and never for
+      the Free Solo (R26);
+    - for the Free Solo, nothing that acts on dice, effective stats or failures (R52, R59);
+    - for the Technician, none of the cards that pick or drop dice (its nerfs are already 0, so
+      Mentor, Decoder, Power Tap and Sequence Memorization can only hurt its buff dice);
+    - Mental Anchor only for the Iron Lung (R55)."""
     b = pbase(seat)
     c = st[b + P_CHARACTER]
+    kind = at(t, F_CARD_KIND, card)
     if at(t, F_CARD_IS_ACCESS, card):
+        if c == FREE_SOLO:
+            return False
         for tier in range(3):
             if (st[b + P_DONE] >> tier) & 1:
                 continue
@@ -39,7 +48,14 @@ def card_is_useful(st, t, seat, card):
             if (at(t, F_AREA_ACCESS_MASK, area) >> card) & 1:
                 return True
         return False
-    if at(t, F_CARD_KIND, card) == KIND_IGNORE_FAIL_PENALTY:
+    dice_kinds = (kind == KIND_REROLL_ON_TAG or kind == KIND_EXTRA_DIE or
+                  kind == KIND_DIE_AS_ONE or kind == KIND_NEGATE_NERF)
+    if c == FREE_SOLO:
+        return not (dice_kinds or kind == KIND_MILESTONE_DICE or kind == KIND_FAIL_BONUS_XP
+                    or kind == KIND_IGNORE_FAIL_PENALTY)
+    if c == TECHNICIAN and dice_kinds:
+        return False
+    if kind == KIND_IGNORE_FAIL_PENALTY:
         return c == IRON_LUNG
     return True
 
@@ -90,15 +106,16 @@ def greedy_policy(ctx):
     if best_climb >= 0:
         return best_climb
     if can_rest and st[b + P_ENDURANCE] < st[b + P_MAX_ENDURANCE]:
-        # rest only if some climb is blocked by endurance alone
+        # rest only if endurance alone blocks an attempt (R27/R29's checks in the engine's order:
+        # section, attempt marks, time, then endurance)
         for area in range(N_AREAS):
-            if not has_area_access(st, t, seat, area):
-                continue
+            section = section_reason(st, t, seat, area)
             for slot in range(MAX_VISIBLE):
-                rid = visible_route(st, area, slot)
-                if rid < 0:
-                    continue
-                if (st[b + P_TIME] >= effective_time(st, t, seat, rid)
-                        and st[b + P_ENDURANCE] < effective_endurance(st, t, seat, rid)):
+                if climb_reason(st, t, seat, area, slot, section) == ILLEGAL_NO_ENDURANCE:
                     return REST
+        for tier in range(3):
+            area = at(t, F_ROUTE_AREA, st[G_MILESTONES + tier])
+            if milestone_reason(st, t, seat, tier, section_reason(st, t, seat, area)) == \
+                    ILLEGAL_NO_ENDURANCE:
+                return REST
     return ctx.legal[0]  # END_TURN is always legal and always first (R22, R23)

@@ -702,8 +702,8 @@ def test_random_attempts_match_the_spec(seed):
             assert att["xp_gained"] == want["xp"]  # R54
             assert ev["endurance"][1] == want["end"]  # R55 R56 R57
             assert ev["time"][1] == want["time_after"]
+            assert ev["location"] == area  # R44 (the location the action set, before any round end)
             if "round_end" not in ev:
-                assert ev["location"] == area  # R44
                 assert int(g.state[S.G_RNG]) == want["rng"]  # R8
             checked += 1
         else:

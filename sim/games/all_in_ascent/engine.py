@@ -44,7 +44,7 @@ from sim.games.all_in_ascent.state import (
     T_EFF_STATS, T_EFF_TIME, T_EFFECT_DIE, T_EFFECT_MOD, T_EFFECT_STAT, T_HEAL,
     T_LEVELS_GAINED, T_MENTOR_INDEX, T_N_DICE, T_N_EFFECTS, T_PASSED, T_PENALTY, T_REPLACEMENT,
     T_REQ, T_REROLL_INDEX, T_ROUND_ENDED, T_ROUTE, T_SEQMEM_INDEX, T_SUCCESS, T_XP_GAINED,
-    T_ENDURANCE_AFTER, T_TIME_AFTER,
+    T_ENDURANCE_AFTER, T_LOCATION_AFTER, T_TIME_AFTER,
     TECHNICIAN, TOP_ROPE, TRAIN)
 
 DICE_BUF = SCRATCH          # the dice of the attempt being resolved
@@ -921,6 +921,7 @@ def apply_action(st, t, action, trace):
     st[G_N_ACTIONS] += 1
     trace[T_TIME_AFTER] = st[b + P_TIME]
     trace[T_ENDURANCE_AFTER] = st[b + P_ENDURANCE]
+    trace[T_LOCATION_AFTER] = st[b + P_LOCATION]
     trace[T_LEVELS_GAINED] = level_up(st, t, seat)                     # R60 (1), R66
     if st[b + P_DONE] == (1 << N_TIERS) - 1:                           # R60 (2), R65
         st[G_OVER] = 1

@@ -52,7 +52,7 @@ class Transcript:
             "time": [int(before[b + S.P_TIME]), int(trace[S.T_TIME_AFTER])],
             "endurance": [int(before[b + S.P_ENDURANCE]), int(trace[S.T_ENDURANCE_AFTER])],
             "xp": [int(before[b + S.P_XP]), int(after[b + S.P_XP])],
-            "location": g.location_name(int(after[b + S.P_LOCATION])),
+            "location": g.location_name(int(trace[S.T_LOCATION_AFTER])),
         }
         if S.CLIMB <= code < S.BUY_ROTATION:
             event["attempt"] = _attempt_json(g, trace)
