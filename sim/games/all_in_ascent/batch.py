@@ -15,7 +15,6 @@ from numba import njit
 
 from sim.core.rng import stream_below
 from sim.core.seeding import game_seed, seating_stream_seed
-from sim.games.all_in_ascent.data import CHARACTER_KEYS
 from sim.games.all_in_ascent.game import check_characters, policy_slots
 from sim.games.all_in_ascent.kernel import RECORD_SIZE, play_batch
 from sim.games.all_in_ascent.rules import PackedRules, default_rules
@@ -105,7 +104,3 @@ def run_games(n_games, master_seed, n_players, policies="random", characters="ra
         numba.set_num_threads(previous_threads)
     seconds = time.perf_counter() - start
     return BatchResult(first_index, seeds, chars, out, names, seconds)
-
-
-def character_names(ids):
-    return [CHARACTER_KEYS[i] if i >= 0 else None for i in ids]

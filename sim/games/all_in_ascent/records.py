@@ -12,7 +12,6 @@ from sim.games.all_in_ascent.kernel import END_ACTION_CAP, END_POLICY_ERROR
 RECORD_SCHEMA_VERSION = 1
 END_REASONS = {S.END_WINNER: "winner", S.END_MAX_ROUNDS: "max_rounds",
                END_ACTION_CAP: "action_cap", END_POLICY_ERROR: "policy_error"}
-TAG_NAMES = {None: "none"}
 
 
 def _col(final, index):

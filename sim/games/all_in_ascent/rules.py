@@ -7,14 +7,14 @@ configuration. Every per-(character, level) and per-(route, card) quantity is pr
 import hashlib
 import json
 from collections import namedtuple
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
 from sim.games.all_in_ascent import data as gamedata
 from sim.games.all_in_ascent.state import (
-    AREA_LOC, MAX_ACCESS, MAX_GEAR, MAX_LEVEL, N_AREAS, N_CHARACTERS, N_STATIONS, N_STATS,
+    AREA_LOC, MAX_ACCESS, MAX_GEAR, MAX_LEVEL, N_AREAS, N_CHARACTERS, N_STATS,
     N_TIERS, STATION_LOC)
 
 # Indices into Tables.params: the preset's numbers, so a rule reads one array, not globals.
@@ -100,8 +100,6 @@ Tables = namedtuple("Tables", [
     "card_cost", "card_is_access", "card_prereq_mask", "card_prereq_level", "card_rest_bonus",
     "card_kind", "card_tag", "card_value", "card_max_endurance", "card_time_per_round",
     "card_repeated_only", "kind_mask", "access_cards", "non_access_cards", "area_access_mask",
-    # per location: capacity kind
-    "location_is_station",
     # probability.py: for dice-coupling gear, the distinct requirement vectors of an attempt
     # with their counts, per (character, route, gear flags): index = (start, count) pairs
     "joint_index", "joint_entries",
@@ -151,7 +149,6 @@ F_KIND_MASK = FIELD['kind_mask']
 F_ACCESS_CARDS = FIELD['access_cards']
 F_NON_ACCESS_CARDS = FIELD['non_access_cards']
 F_AREA_ACCESS_MASK = FIELD['area_access_mask']
-F_LOCATION_IS_STATION = FIELD['location_is_station']
 F_JOINT_INDEX = FIELD['joint_index']
 F_JOINT_ENTRIES = FIELD['joint_entries']
 
@@ -212,7 +209,6 @@ class RulesConfig:
     # area -> access cards needed (R26)
     area_access: tuple = ((), ("Harness", "Belay Device"),
                           ("Harness", "Belay Device", "Locking Carabiner", "Lead Rope"))
-    extra: dict = field(default_factory=dict)
 
     def as_dict(self):
         return {"preset": self.preset, "max_rounds": self.max_rounds,
@@ -434,8 +430,6 @@ def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig()) -> Packed
     for a, needed in enumerate(config.area_access):
         for name in needed:
             area_access_mask[a] |= 1 << names.index(name)
-    location_is_station = np.zeros(STATION_LOC + N_STATIONS, i64)
-    location_is_station[STATION_LOC:] = 1
     assert AREA_LOC + N_AREAS == STATION_LOC
 
     tables = Tables(
@@ -454,7 +448,6 @@ def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig()) -> Packed
         card_max_endurance=card_max_end, card_time_per_round=card_time_per_round,
         card_repeated_only=card_repeated_only, kind_mask=kind_mask, access_cards=access_cards,
         non_access_cards=non_access, area_access_mask=area_access_mask,
-        location_is_station=location_is_station,
         joint_index=np.zeros(0, i64), joint_entries=np.zeros(0, i64),
     )
     # The joint tables are computed with the engine's own dice functions, which read the flat

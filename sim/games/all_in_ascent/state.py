@@ -155,13 +155,3 @@ def new_trace():
 
 def player_offset(seat):
     return PLAYER_BASE + seat * PLAYER_SIZE
-
-
-def rules_view(state):
-    """The part of a state the rules read and write (no tallies, no scratch): for comparisons
-    of rule behaviour."""
-    parts = [state[:GLOBAL_SIZE]]
-    for seat in range(MAX_PLAYERS):
-        base = player_offset(seat)
-        parts.append(state[base:base + PLAYER_RULES_SIZE])
-    return np.concatenate(parts)
