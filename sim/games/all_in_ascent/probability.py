@@ -204,6 +204,19 @@ def success_count(st, t, seat, rid, is_milestone):
 
 
 @njit(cache=True)
+def outcome_requirements(t, c, rid, code, n_roll, reroll, keep, as_value, coach, mentor, dice,
+                         trace):
+    """Outcome number `code` of an attempt (the rolled dice, then the re-roll die, in base 6)
+    through the engine's own R51 and R52: the requirements land in trace[T_REQ:T_REQ+4]."""
+    x = code
+    for i in range(n_roll):
+        dice[i] = x % 6 + 1
+        x //= 6
+    n_kept = apply_dice_gear(dice, n_roll, x % 6 + 1, reroll, keep, as_value, coach, trace, False)
+    requirements_from_dice(t, c, rid, dice, n_kept, mentor, trace)
+
+
+@njit(cache=True)
 def _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rerolls):
     """Every outcome of the rolled dice (and of the re-roll die) through the engine's own R51
     and R52 functions, with the gear looked up once."""
@@ -217,13 +230,8 @@ def _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rer
     need = t[PARAM_ROUTE_READER_NEEDS] if c == ROUTE_READER else N_STATS
     good = 0
     for code in range(n_outcomes):
-        x = code
-        for i in range(n_roll):
-            dice[i] = x % 6 + 1
-            x //= 6
-        n_kept = apply_dice_gear(dice, n_roll, x % 6 + 1, reroll, keep, as_value, coach, trace,
-                                 False)
-        requirements_from_dice(t, c, rid, dice, n_kept, mentor, trace)
+        outcome_requirements(t, c, rid, code, n_roll, reroll, keep, as_value, coach, mentor,
+                             dice, trace)
         passed = 0
         for s in range(N_STATS):
             if eff[s] >= trace[T_REQ + s]:
@@ -259,13 +267,8 @@ def _joint_distribution(t, c, rid, reroll, keep, as_value, coach, mentor, keys_o
     dice = np.empty(MAX_DICE, np.int64)
     trace = np.zeros(TRACE_SIZE, np.int64)
     for code in range(n_outcomes):
-        x = code
-        for i in range(n_roll):
-            dice[i] = x % 6 + 1
-            x //= 6
-        n_kept = apply_dice_gear(dice, n_roll, x % 6 + 1, reroll, keep, as_value, coach, trace,
-                                 False)
-        requirements_from_dice(t, c, rid, dice, n_kept, mentor, trace)
+        outcome_requirements(t, c, rid, code, n_roll, reroll, keep, as_value, coach, mentor,
+                             dice, trace)
         key = 0
         for s in range(N_STATS):
             key |= (trace[T_REQ + s] + _REQ_OFFSET) << (16 * s)
