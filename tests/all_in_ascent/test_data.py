@@ -22,7 +22,8 @@ from sim.games.all_in_ascent.rules import pack
 
 REPO = Path(__file__).resolve().parents[2]
 DATA_FILE = REPO / "sim" / "games" / "all_in_ascent" / "data" / "data-v0.4.0.json"
-SPEC_DATA_FILE = Path("/work/shared/all-in-ascent/data-v0.4.0.json")
+# shared/ sits beside the repository (for developers and in CI)
+SPEC_DATA_FILE = Path(__file__).resolve().parents[3] / "shared" / "all-in-ascent" / "data-v0.4.0.json"
 FIXTURE_JS = REPO / "tests" / "fixtures" / "data-v0.4.0-sample.js"
 RAW = json.loads(DATA_FILE.read_text())
 
