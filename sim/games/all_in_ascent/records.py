@@ -61,34 +61,36 @@ def seats_table(batch, rules):
         sub = f[rows]
         cols = {
             "game": np.arange(batch.first_index, batch.first_index + n, dtype=np.int64)[rows],
-            "seat": np.full(rows.sum(), seat, np.int64),
+            "seat": np.full(rows.sum(), seat, np.int8),
             "character": pd.Categorical.from_codes(batch.characters[rows, seat],
                                                    list(CHARACTER_KEYS)),
             "policy": batch.seat_policies[seat],
             "won": winner[rows] == seat,
-            "milestones": np.array([bin(int(d)).count("1") for d in sub[:, b + S.P_DONE]]),
+            "milestones": ((sub[:, b + S.P_DONE] & 1) + ((sub[:, b + S.P_DONE] >> 1) & 1)
+                           + ((sub[:, b + S.P_DONE] >> 2) & 1)).astype(np.int8),
         }
+        # small dtypes: a million-game run has four million seat rows
         for tier, tname in enumerate(TIERS):
-            r = sub[:, b + S.P_MS_ROUND + tier].astype(np.int64)
-            cols[f"milestone_{tname}_round"] = np.where(r > 0, r, -1)
-        cols["level"] = sub[:, b + S.P_LEVEL].astype(np.int64)
-        cols["xp_total"] = (sub[:, b + S.P_XP] + sub[:, b + S.P_XP_SPENT]).astype(np.int64)
-        cols["xp_spent"] = sub[:, b + S.P_XP_SPENT].astype(np.int64)
+            r = sub[:, b + S.P_MS_ROUND + tier].astype(np.int16)
+            cols[f"milestone_{tname}_round"] = np.where(r > 0, r, np.int16(-1))
+        cols["level"] = sub[:, b + S.P_LEVEL].astype(np.int16)
+        cols["xp_total"] = (sub[:, b + S.P_XP] + sub[:, b + S.P_XP_SPENT]).astype(np.int32)
+        cols["xp_spent"] = sub[:, b + S.P_XP_SPENT].astype(np.int32)
         gear = sub[:, b + S.P_GEAR].astype(np.int64)
         for g, card in enumerate(rules.card_names):
             key = card.lower().replace(" ", "_").replace("-", "_")
             cols[f"owns_{key}"] = (gear >> g) & 1 == 1
-            r = sub[:, b + S.P_GEAR_ROUND + g].astype(np.int64)
-            cols[f"bought_round_{key}"] = np.where(r > 0, r, -1)
+            r = sub[:, b + S.P_GEAR_ROUND + g].astype(np.int16)
+            cols[f"bought_round_{key}"] = np.where(r > 0, r, np.int16(-1))
         for a, area in enumerate(AREAS):
-            cols[f"climbs_{area}"] = sub[:, b + S.P_CLIMBS + a].astype(np.int64)
-            cols[f"climbs_ok_{area}"] = sub[:, b + S.P_CLIMBS_OK + a].astype(np.int64)
+            cols[f"climbs_{area}"] = sub[:, b + S.P_CLIMBS + a].astype(np.int32)
+            cols[f"climbs_ok_{area}"] = sub[:, b + S.P_CLIMBS_OK + a].astype(np.int32)
         for tier, tname in enumerate(TIERS):
-            cols[f"milestone_{tname}_attempts"] = sub[:, b + S.P_MS_TRIES + tier].astype(np.int64)
+            cols[f"milestone_{tname}_attempts"] = sub[:, b + S.P_MS_TRIES + tier].astype(np.int32)
         for s, stat in enumerate(STATS):
-            cols[f"trainings_{stat}"] = sub[:, b + S.P_TRAININGS + s].astype(np.int64)
-        cols["rests"] = sub[:, b + S.P_RESTS].astype(np.int64)
-        cols["turns_ended_early"] = sub[:, b + S.P_EARLY_ENDS].astype(np.int64)
+            cols[f"trainings_{stat}"] = sub[:, b + S.P_TRAININGS + s].astype(np.int32)
+        cols["rests"] = sub[:, b + S.P_RESTS].astype(np.int32)
+        cols["turns_ended_early"] = sub[:, b + S.P_EARLY_ENDS].astype(np.int32)
         frames.append(pd.DataFrame(cols))
     out = pd.concat(frames, ignore_index=True).sort_values(["game", "seat"], kind="stable")
     out["character"] = pd.Categorical(out["character"], categories=list(CHARACTER_KEYS))
