@@ -474,6 +474,17 @@ def effect_stat_mod(t, rid, i):
     return SPRINTER_EXTRA_STAT, SPRINTER_EXTRA_MOD
 
 
+@njit(cache=True, inline="always")
+def character_modifier(character, m):
+    """R52: an effect's modifier after the character rules: the Free Solo ignores every dice
+    modifier, the Technician every nerf."""
+    if character == FREE_SOLO:
+        return 0
+    if character == TECHNICIAN and m == 1:
+        return 0
+    return m
+
+
 @njit(cache=True)
 def dice_to_roll(t, character, gear, rid):
     """R50: how many dice are rolled, and whether the Power Tap Belt's extra die is among them."""
@@ -591,10 +602,7 @@ def requirements_from_dice(t, character, rid, dice, n_dice, mentor, trace):
     for i in range(n_eff):
         stat, m = effect_stat_mod(t, rid, i)
         die = dice[i] if i < n_dice else 0                 # R78, R79: missing dice count 0
-        if character == FREE_SOLO:
-            m = 0
-        elif character == TECHNICIAN and m == 1:
-            m = 0
+        m = character_modifier(character, m)
         if m == 1 and mentor:
             m = 0
             mentor = False

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from sim.games.all_in_ascent.engine import (
-    apply_dice_gear, dice_gear, dice_to_roll, effect_count, effect_stat_mod, effective_stat,
+    apply_dice_gear, character_modifier, dice_gear, dice_to_roll, effect_count, effect_stat_mod, effective_stat,
     owned_card_of_kind, pbase, requirements_from_dice, reroll_fires)
 from sim.games.all_in_ascent.rules import (  # the flat tables
     at, F_CARD_VALUE, F_JOINT_ENTRIES, F_JOINT_INDEX, F_ROUTE_AREA, F_ROUTE_REQ, F_ROUTE_SLOT_BIT)
@@ -23,7 +23,7 @@ from sim.games.all_in_ascent.rules import (
     KIND_DIE_AS_ONE, KIND_MILESTONE_DICE, KIND_NEGATE_NERF, PARAM_BETA_BOOST, PARAM_JOINT_READY,
     PARAM_N_ROUTES, PARAM_ROUTE_READER_NEEDS, PARAM_TECH_REQ_MINUS)
 from sim.games.all_in_ascent.state import (
-    FREE_SOLO, MAX_DICE, N_STATS, P_BETA, P_CHARACTER, P_GEAR, P_MARKS, ROUTE_READER, T_REQ,
+    MAX_DICE, N_STATS, P_BETA, P_CHARACTER, P_GEAR, P_MARKS, ROUTE_READER, T_REQ,
     TECHNICIAN, TRACE_SIZE)
 
 
@@ -43,14 +43,10 @@ def attempt_effective_stat(st, t, seat, rid, is_milestone, s):
 @njit(cache=True, inline="always")
 def _applied_modifier(t, c, rid, i, mentor_index):
     """R52: effect i's modifier after the character rules and Mountain Mentor."""
-    _, m = effect_stat_mod(t, rid, i)
-    if c == FREE_SOLO:
-        return 0
-    if c == TECHNICIAN and m == 1:
-        return 0
     if i == mentor_index:
         return 0
-    return m
+    _, m = effect_stat_mod(t, rid, i)
+    return character_modifier(c, m)
 
 
 @njit(cache=True)
@@ -61,9 +57,7 @@ def _mentor_index(t, c, gear, rid):
         return -1
     for i in range(effect_count(t, c, rid)):
         _, m = effect_stat_mod(t, rid, i)
-        if c == FREE_SOLO or (c == TECHNICIAN and m == 1):
-            continue
-        if m == 1:
+        if character_modifier(c, m) == 1:
             return i
     return -1
 
@@ -74,15 +68,15 @@ def _stat_requirement_bounds(t, c, rid, s):
     in 0..6 whatever the gear does (R51), so the requirement always lies between the two."""
     low = at(t, F_ROUTE_REQ, rid * N_STATS + s)
     high = low
-    if c != FREE_SOLO:
-        for i in range(effect_count(t, c, rid)):
-            stat, m = effect_stat_mod(t, rid, i)
-            if stat != s:
-                continue
-            if m < 0:
-                low -= 6
-            elif c != TECHNICIAN:       # the Technician ignores nerfs
-                high += 6
+    for i in range(effect_count(t, c, rid)):
+        stat, m = effect_stat_mod(t, rid, i)
+        if stat != s:
+            continue
+        m = character_modifier(c, m)
+        if m < 0:
+            low -= 6
+        elif m > 0:
+            high += 6
     if c == TECHNICIAN:
         minus = t[PARAM_TECH_REQ_MINUS]
         low = max(0, low - minus)
@@ -91,19 +85,17 @@ def _stat_requirement_bounds(t, c, rid, s):
 
 
 @njit(cache=True)
-def _settled_by_bounds(st, t, seat, rid, is_milestone, c):
-    """1 or 0 when the outcome does not depend on the dice, else -1: every stat passes even at
-    its highest requirement (3 of 4 for the Route Reader), or too many fail even at the lowest."""
+def _settled_by_bounds(t, c, rid, eff, need):
+    """1 or 0 when the outcome does not depend on the dice, else -1: `need` stats pass even at
+    their highest requirement, or too many fail even at the lowest."""
     sure_pass = 0
     sure_fail = 0
     for s in range(N_STATS):
         low, high = _stat_requirement_bounds(t, c, rid, s)
-        eff = attempt_effective_stat(st, t, seat, rid, is_milestone, s)
-        if eff >= high:
+        if eff[s] >= high:
             sure_pass += 1
-        elif eff < low:
+        elif eff[s] < low:
             sure_fail += 1
-    need = t[PARAM_ROUTE_READER_NEEDS] if c == ROUTE_READER else N_STATS
     if sure_pass >= need:
         return 1
     if sure_fail > N_STATS - need:
@@ -142,27 +134,22 @@ def _stat_pass_count(t, c, rid, s, mentor_index, coach_bonus, slack):
 
 
 @njit(cache=True)
-def _independent_count(st, t, seat, rid, is_milestone, c, gear):
+def _independent_count(t, rid, is_milestone, c, gear, eff, need):
     mentor_index = _mentor_index(t, c, gear, rid)
     coach = owned_card_of_kind(t, gear, KIND_MILESTONE_DICE, -1) if is_milestone else -1
     coach_bonus = at(t, F_CARD_VALUE, coach) if coach >= 0 else 0
-    # ways[j]: outcomes in which exactly j of the stats seen so far pass (j = 0..4)
+    # w_j: outcomes in which exactly j of the stats seen so far pass (j = 0..4)
     w0, w1, w2, w3, w4 = 1, 0, 0, 0, 0
     for s in range(N_STATS):
-        eff = attempt_effective_stat(st, t, seat, rid, is_milestone, s)
-        slack = eff - at(t, F_ROUTE_REQ, rid * N_STATS + s)
+        slack = eff[s] - at(t, F_ROUTE_REQ, rid * N_STATS + s)
         if c == TECHNICIAN:                 # pass iff eff >= max(0, base + delta - minus)
             slack += t[PARAM_TECH_REQ_MINUS]
         good, total = _stat_pass_count(t, c, rid, s, mentor_index, coach_bonus, slack)
-        if c == TECHNICIAN and eff < 0:
+        if c == TECHNICIAN and eff[s] < 0:
             good = 0
         bad = total - good
         w0, w1, w2, w3, w4 = (w0 * bad, w1 * bad + w0 * good, w2 * bad + w1 * good,
                               w3 * bad + w2 * good, w4 * bad + w3 * good)
-    total = w0 + w1 + w2 + w3 + w4
-    if c == ROUTE_READER and t[PARAM_ROUTE_READER_NEEDS] == 3:
-        return w3 + w4, total
-    need = t[PARAM_ROUTE_READER_NEEDS] if c == ROUTE_READER else N_STATS
     good = w4
     if need <= 3:
         good += w3
@@ -170,7 +157,7 @@ def _independent_count(st, t, seat, rid, is_milestone, c, gear):
         good += w2
     if need <= 1:
         good += w1
-    return good, total
+    return good, w0 + w1 + w2 + w3 + w4
 
 
 @njit(cache=True)
@@ -179,28 +166,28 @@ def success_count(st, t, seat, rid, is_milestone):
     b = pbase(seat)
     c = st[b + P_CHARACTER]
     gear = st[b + P_GEAR]
-    settled = _settled_by_bounds(st, t, seat, rid, is_milestone, c)
+    eff = (attempt_effective_stat(st, t, seat, rid, is_milestone, 0),
+           attempt_effective_stat(st, t, seat, rid, is_milestone, 1),
+           attempt_effective_stat(st, t, seat, rid, is_milestone, 2),
+           attempt_effective_stat(st, t, seat, rid, is_milestone, 3))
+    need = t[PARAM_ROUTE_READER_NEEDS] if c == ROUTE_READER else N_STATS   # R53
+    settled = _settled_by_bounds(t, c, rid, eff, need)
     if settled >= 0:
         return settled, 1
     n_roll, power_tap = dice_to_roll(t, c, gear, rid)
     rerolls = reroll_fires(t, gear, rid)
     coupled = power_tap or rerolls or owned_card_of_kind(t, gear, KIND_DIE_AS_ONE, -1) >= 0
     if not coupled:
-        return _independent_count(st, t, seat, rid, is_milestone, c, gear)
-    e0 = attempt_effective_stat(st, t, seat, rid, is_milestone, 0)
-    e1 = attempt_effective_stat(st, t, seat, rid, is_milestone, 1)
-    e2 = attempt_effective_stat(st, t, seat, rid, is_milestone, 2)
-    e3 = attempt_effective_stat(st, t, seat, rid, is_milestone, 3)
-    eff = (e0, e1, e2, e3)
+        return _independent_count(t, rid, is_milestone, c, gear, eff, need)
     if t[PARAM_JOINT_READY]:
         reroll, keep, as_value, coach = dice_gear(t, gear, rid, is_milestone)
         mentor = owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0
         flags = _joint_flags(reroll, keep if power_tap else 0, as_value, coach, mentor)
-        need = t[PARAM_ROUTE_READER_NEEDS] if c == ROUTE_READER else N_STATS
         good, total = _joint_count(t, c, rid, flags, eff, need)
         if good >= 0:
             return good, total
-    return _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rerolls)
+    return _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rerolls,
+                             need)
 
 
 @njit(cache=True)
@@ -217,7 +204,7 @@ def outcome_requirements(t, c, rid, code, n_roll, reroll, keep, as_value, coach,
 
 
 @njit(cache=True)
-def _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rerolls):
+def _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rerolls, need):
     """Every outcome of the rolled dice (and of the re-roll die) through the engine's own R51
     and R52 functions, with the gear looked up once."""
     dice = np.empty(MAX_DICE, np.int64)
@@ -227,7 +214,6 @@ def _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rer
         keep = 0
     mentor = owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0
     n_outcomes = 6 ** n_roll * (6 if rerolls else 1)
-    need = t[PARAM_ROUTE_READER_NEEDS] if c == ROUTE_READER else N_STATS
     good = 0
     for code in range(n_outcomes):
         outcome_requirements(t, c, rid, code, n_roll, reroll, keep, as_value, coach, mentor,
