@@ -1,2 +1,2 @@
 """All-In Ascent policies. Importing this package registers every built-in policy."""
-from policies.all_in_ascent import random_policy, greedy  # noqa: F401
+from policies.all_in_ascent import random_policy, greedy, designers_heuristic  # noqa: F401

@@ -210,14 +210,29 @@ class Game:
         The policies choose in numba, with the kernel's own game loop, on a copy of this game;
         then every chosen action is applied here through `step`, one by one (and recorded in
         the transcript). Policies never draw from the game's stream, so the copy and this game
-        see the same dice. Each seat's policy stream is seeded from (game seed, seat)."""
+        see the same dice. Each seat's policy stream is seeded from (game seed, seat).
+        `max_actions` stops after that many actions (the game stays open here)."""
+        for code in self._policy_actions(policies, params, max_actions or MAX_API_ACTIONS):
+            self.step(code)
+        return self
+
+    def suggest(self, policies, params=None):
+        """The action the current seat's policy would take now, without taking it.
+
+        A policy's stream is seeded from (game seed, seat), not from the moves so far, so for a
+        policy that draws random numbers this is its first draw, not necessarily what `play`
+        would choose at this point of a game."""
+        return self.action_value(self._policy_actions(policies, params, 1)[0])
+
+    def _policy_actions(self, policies, params, limit):
         names = [policies] * len(self.characters) if isinstance(policies, str) else list(policies)
         if len(names) != len(self.characters):
             raise ValueError(f"{len(names)} policies for {len(self.characters)} seats")
+        if self.is_over:
+            return []
         fns, slot_params, seat_slots = policy_slots(names, params)
         streams = np.zeros((S.MAX_PLAYERS, 1), np.uint64)
         seed_policy_streams(streams, np.int64(self.seed))
-        limit = max_actions or MAX_API_ACTIONS
         actions = np.zeros(limit, np.int64)
         shadow = self.state.copy()
         n = play_game(shadow, self.tables, fns, seat_slots, slot_params, streams,
@@ -226,9 +241,7 @@ class Game:
             seat = int(shadow[S.G_CURRENT])
             raise RuntimeError(f"policy {names[seat]} (seat {seat}) returned an illegal action "
                                f"after {n} actions")
-        for code in actions[:min(n, limit)]:
-            self.step(int(code))
-        return self
+        return [int(a) for a in actions[:min(n, limit)]]
 
     # --- views --------------------------------------------------------------------------------
     @property

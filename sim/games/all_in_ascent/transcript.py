@@ -8,6 +8,7 @@ the game. With RULES.md and a transcript every rule of that game can be checked 
 """
 import json
 
+from sim.games.all_in_ascent import engine as E
 from sim.games.all_in_ascent import state as S
 from sim.games.all_in_ascent.data import AREAS, STATS, TIERS
 
@@ -130,7 +131,8 @@ def _action_json(g, before, code):
         rid = int(before[S.G_MILESTONES + tier])
         return {"kind": "milestone", "tier": TIERS[tier], "area": g.rules.route_areas[rid],
                 "route": g.rules.route_names[rid]}
-    return {"kind": "buyGear"}
+    card = int(E.shop_card(before, g.tables, code))
+    return {"kind": "buyGear", "card": g.rules.card_names[card]}
 
 
 def _attempt_json(g, trace):
