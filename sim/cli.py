@@ -148,7 +148,7 @@ def cmd_simulate(args):
         "characters": chars,
         "seat_policies": names,
         "threads": args.threads or numba.get_num_threads(),
-        "command": "ascent " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
+        "command": _command_line(args),
         "wall_seconds": round(wall, 3),
         "games_per_second": round(args.games / wall, 1),
     }
@@ -157,6 +157,57 @@ def cmd_simulate(args):
         print(summary_table(games, seats))
         print(f"{args.games:,} games in {wall:.1f} s ({args.games / wall:,.0f} games/s); "
               f"written to {out}/")
+    return 0
+
+
+def _command_line(args):
+    return "ascent " + " ".join(shlex.quote(a) for a in args.argv)
+
+
+def _policy_list(text):
+    from policies.registry import policy_names
+    names = [p.strip() for p in text.split(",") if p.strip()]
+    known = policy_names("all-in-ascent")
+    for name in names:
+        if name not in known:
+            raise UsageError(f"--policies: unknown policy {name!r}; available: {', '.join(known)}")
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise UsageError(f"--policies: give at least two distinct policies, got {text!r}")
+    return names
+
+
+def cmd_ladder(args):
+    from sim.games.all_in_ascent.ladder import ladder_markdown, run_ladder
+    rules = _rules(args)
+    policies = _policy_list(args.policies)
+    started = time.perf_counter()
+    log = (lambda *a: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
+    pairings, characters = run_ladder(policies, args.players, args.games, args.seed,
+                                      args.threads, rules, log)
+    text = ladder_markdown(policies, pairings, characters, args.players, args.games, args.seed,
+                           _command_line(args))
+    text += f"\nWall time: {time.perf_counter() - started:.0f} s.\n"
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(text)
+    if not args.quiet:
+        print(text)
+    return 0
+
+
+def cmd_tune(args):
+    from policies.all_in_ascent.tuning import store, tune
+    from sim.games.all_in_ascent.data import CHARACTER_KEYS
+    if args.character not in CHARACTER_KEYS:
+        raise UsageError(f"--character: unknown character {args.character!r}; allowed: "
+                         f"{', '.join(CHARACTER_KEYS)}")
+    log = (lambda *a: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
+    result = tune(args.character, args.players, args.budget, args.games, args.seed,
+                  args.validation_games, args.threads, log)
+    print(json.dumps(result, indent=2))
+    if args.store:
+        store(args.character, result, _command_line(args))
+        print(f"stored in policies/all_in_ascent/tuned.json")
     return 0
 
 
@@ -211,6 +262,32 @@ def build_parser():
     sp.add_argument("--quiet", action="store_true")
     rules_args(sp)
     sp.set_defaults(func=cmd_simulate)
+
+    lp = sub.add_parser("ladder", help="every policy against every other, on common seeds")
+    lp.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    lp.add_argument("--games", type=_positive_int, required=True, help="games per pairing")
+    lp.add_argument("--seed", type=_seed, default=1, help="master seed")
+    lp.add_argument("--policies", default="random,greedy,designers-heuristic,planner,tuned")
+    lp.add_argument("--threads", type=_positive_int, default=None)
+    lp.add_argument("--out", help="write the markdown table here (e.g. results/LADDER.md)")
+    lp.add_argument("--quiet", action="store_true")
+    rules_args(lp)
+    lp.set_defaults(func=cmd_ladder)
+
+    tp = sub.add_parser("tune", help="tune the planner's knobs for one character (CMA-ES)")
+    tp.add_argument("--character", required=True)
+    tp.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    tp.add_argument("--budget", type=_positive_int, required=True,
+                    help="candidate evaluations")
+    tp.add_argument("--games", type=_positive_int, default=2000,
+                    help="games per evaluation (the same games for every candidate)")
+    tp.add_argument("--validation-games", type=_positive_int, default=20000)
+    tp.add_argument("--seed", type=_seed, default=1)
+    tp.add_argument("--threads", type=_positive_int, default=None)
+    tp.add_argument("--store", action="store_true",
+                    help="write the result into policies/all_in_ascent/tuned.json")
+    tp.add_argument("--quiet", action="store_true")
+    tp.set_defaults(func=cmd_tune)
     return parser
 
 
@@ -218,6 +295,7 @@ def main(argv=None):
     from sim.games.all_in_ascent.data import DataError
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     try:
         return args.func(args)
     except (DataError, UsageError) as exc:

@@ -1,2 +1,3 @@
 """All-In Ascent policies. Importing this package registers every built-in policy."""
-from policies.all_in_ascent import random_policy, greedy, designers_heuristic  # noqa: F401
+from policies.all_in_ascent import (  # noqa: F401
+    designers_heuristic, greedy, lookahead, planner, random_policy, tuned)

@@ -75,25 +75,48 @@ def run_games(n_games, master_seed, n_players, policies="random", characters="ra
     names = [policies] * n_players if isinstance(policies, str) else list(policies)
     if len(names) != n_players:
         raise ValueError(f"{len(names)} seat policies for {n_players} players")
-    fns, slot_params, seat_slot_row = policy_slots(names, params)
+    policy_slots(names, params)           # unknown policy names fail here, before any work
     if isinstance(characters, str):
         if characters != "random":
             characters = characters.split(",")
-    random_seating = isinstance(characters, str)
+    seat_randomly = isinstance(characters, str)
     fixed = np.full(MAX_PLAYERS, -1, np.int64)
-    if not random_seating:
+    if not seat_randomly:
         if len(characters) != n_players:
             raise ValueError(f"{len(characters)} characters for {n_players} players")
         fixed = check_characters(characters)
     seeds = np.empty(n_games, np.int64)
     chars = np.empty((n_games, MAX_PLAYERS), np.int64)
     game_inputs(np.int64(master_seed), np.int64(first_index), np.int64(n_games),
-                np.int64(n_players), random_seating, fixed, seeds, chars)
+                np.int64(n_players), seat_randomly, fixed, seeds, chars)
+    start = time.perf_counter()
+    out = play_fixed_games(seeds, chars, n_players, names, rules, threads, params, max_actions)
+    seconds = time.perf_counter() - start
+    return BatchResult(first_index, seeds, chars, out, names, seconds)
+
+
+def random_seating(master_seed, n_games, n_players, first_index=0):
+    """Game seeds and random distinct seatings of games first_index.. of a run (as run_games)."""
+    seeds = np.empty(n_games, np.int64)
+    chars = np.empty((n_games, MAX_PLAYERS), np.int64)
+    game_inputs(np.int64(master_seed), np.int64(first_index), np.int64(n_games),
+                np.int64(n_players), True, np.full(MAX_PLAYERS, -1, np.int64), seeds, chars)
+    return seeds, chars
+
+
+def play_fixed_games(seeds, chars, n_players, seat_policies, rules: PackedRules = None,
+                     threads=None, params=None, max_actions=0):
+    """Play games given by their seeds and (n, 4) character ids with one policy name per seat;
+    return the (n, RECORD_SIZE) int32 final states."""
+    rules = rules or default_rules()
+    fns, slot_params, seat_slot_row = policy_slots(list(seat_policies), params)
+    n_games = len(seeds)
+    seeds = np.ascontiguousarray(seeds, np.int64)
+    chars = np.ascontiguousarray(chars, np.int64)
     n_players_arr = np.full(n_games, n_players, np.int64)
     seat_slots = np.tile(seat_slot_row, (n_games, 1))
     out = np.empty((n_games, RECORD_SIZE), np.int32)
     previous_threads = numba.get_num_threads()
-    start = time.perf_counter()
     try:
         if threads:
             numba.set_num_threads(threads)
@@ -102,5 +125,4 @@ def run_games(n_games, master_seed, n_players, policies="random", characters="ra
                        np.int64(max_actions), out)
     finally:
         numba.set_num_threads(previous_threads)
-    seconds = time.perf_counter() - start
-    return BatchResult(first_index, seeds, chars, out, names, seconds)
+    return out

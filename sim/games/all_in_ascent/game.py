@@ -204,27 +204,29 @@ class Game:
             return self.transcript.add_action(before, self.state, self._trace)
         return None
 
-    def play(self, policies, params=None, max_actions=0):
+    def play(self, policies, params=None, max_actions=0, policy_seed=None):
         """Play to the end with registered policies: a name for all seats or one per seat.
 
         The policies choose in numba, with the kernel's own game loop, on a copy of this game;
         then every chosen action is applied here through `step`, one by one (and recorded in
         the transcript). Policies never draw from the game's stream, so the copy and this game
         see the same dice. Each seat's policy stream is seeded from (game seed, seat).
-        `max_actions` stops after that many actions (the game stays open here)."""
-        for code in self._policy_actions(policies, params, max_actions or MAX_API_ACTIONS):
+        `max_actions` stops after that many actions (the game stays open here); `policy_seed`
+        replaces the game seed as the seed of the policies' streams."""
+        for code in self._policy_actions(policies, params, max_actions or MAX_API_ACTIONS,
+                                         policy_seed):
             self.step(code)
         return self
 
-    def suggest(self, policies, params=None):
+    def suggest(self, policies, params=None, policy_seed=None):
         """The action the current seat's policy would take now, without taking it.
 
         A policy's stream is seeded from (game seed, seat), not from the moves so far, so for a
         policy that draws random numbers this is its first draw, not necessarily what `play`
         would choose at this point of a game."""
-        return self.action_value(self._policy_actions(policies, params, 1)[0])
+        return self.action_value(self._policy_actions(policies, params, 1, policy_seed)[0])
 
-    def _policy_actions(self, policies, params, limit):
+    def _policy_actions(self, policies, params, limit, policy_seed=None):
         names = [policies] * len(self.characters) if isinstance(policies, str) else list(policies)
         if len(names) != len(self.characters):
             raise ValueError(f"{len(names)} policies for {len(self.characters)} seats")
@@ -232,7 +234,8 @@ class Game:
             return []
         fns, slot_params, seat_slots = policy_slots(names, params)
         streams = np.zeros((S.MAX_PLAYERS, 1), np.uint64)
-        seed_policy_streams(streams, np.int64(self.seed))
+        seed_policy_streams(streams, np.int64(self.seed if policy_seed is None else
+                                              to_uint32(policy_seed)))
         actions = np.zeros(limit, np.int64)
         shadow = self.state.copy()
         n = play_game(shadow, self.tables, fns, seat_slots, slot_params, streams,

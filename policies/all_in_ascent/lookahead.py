@@ -1,0 +1,119 @@
+"""`lookahead`: try candidate actions in imagined continuations and keep the best.
+
+For each of up to k candidate actions (the planner's choice first, then other legal actions in an
+order drawn from this policy's own stream), it plays M continuations of `depth` actions from a
+copy of the state, every seat played by the planner, and scores the end of each: 1 for a win of
+its seat, 0 for another seat's win, otherwise its milestone and level lead over the best
+opponent, squashed into (0, 1).
+
+No peeking: in the real game everything still hidden (dice, route refreshes, shop draws) comes
+from the game's RNG state. Each copy gets a fresh RNG state drawn from this policy's own stream,
+so its dice are imagined, never the real game's future. Two states that differ only in the
+game's RNG state get the same decision from the same policy stream (tested).
+
+params: 0 k (candidates), 1 M (continuations per candidate), 2 depth (actions per continuation).
+"""
+import numpy as np
+from numba import njit
+
+from policies.all_in_ascent.planner import PLANNER_DEFAULTS, plan
+from policies.registry import register
+from sim.core.rng import stream_below
+from sim.games.all_in_ascent.engine import apply_action, legal_actions, pbase
+from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE, PolicyContext
+from sim.games.all_in_ascent.state import (
+    G_CURRENT, G_N_PLAYERS, G_OVER, G_RNG, G_WINNER, N_ACTIONS, N_STATS, N_TIERS, P_DONE,
+    P_STATS, P_TRAINING, STATE_SIZE, TRACE_SIZE)
+
+LOOKAHEAD_DEFAULTS = (4.0, 4.0, 120.0)
+
+
+@njit(cache=True)
+def progress(st, seat):
+    """A milestone is worth 40 stat points; stats count with their training (levels raise
+    stats, R61, so XP shows here too)."""
+    b = pbase(seat)
+    done = st[b + P_DONE]
+    n = 0
+    for tier in range(N_TIERS):
+        n += (done >> tier) & 1
+    total = 40.0 * n
+    for s in range(N_STATS):
+        total += st[b + P_STATS + s] + st[b + P_TRAINING + s]
+    return total
+
+
+@njit(cache=True)
+def outcome_value(st, seat):
+    if st[G_OVER] != 0:
+        return 1.0 if st[G_WINNER] == seat else 0.0
+    best_other = 0.0
+    for other in range(st[G_N_PLAYERS]):
+        if other != seat:
+            best_other = max(best_other, progress(st, other))
+    lead = progress(st, seat) - best_other
+    return 0.5 + 0.5 * lead / (abs(lead) + 20.0)
+
+
+@njit(cache=True)
+def rollout(st, t, seat, first_action, depth, imagined_rng, planner_params, work, legal, trace):
+    """Play `first_action` then `depth` planner actions on `work`, a copy of st whose RNG state
+    is `imagined_rng`; return the value for `seat`."""
+    work[:] = st
+    work[G_RNG] = imagined_rng
+    apply_action(work, t, first_action, trace)
+    streams = np.zeros(1, np.uint64)   # the planner draws nothing; its context needs a stream
+    for _ in range(depth):
+        if work[G_OVER] != 0:
+            break
+        n = legal_actions(work, t, legal)
+        ctx = PolicyContext(work, np.int64(work[G_CURRENT]), legal, np.int64(n), t, streams,
+                            planner_params)
+        apply_action(work, t, plan(ctx, planner_params), trace)
+    return outcome_value(work, seat)
+
+
+@register("all-in-ascent", "lookahead", params=LOOKAHEAD_DEFAULTS)
+@njit(POLICY_SIGNATURE, cache=True)
+def lookahead_policy(ctx):
+    """Planner rollouts from imagined dice; picks the best average outcome."""
+    n = ctx.n_legal
+    if n == 1:
+        return ctx.legal[0]
+    k = min(n, max(1, int(ctx.params[0])))
+    m = max(1, int(ctx.params[1]))
+    depth = max(0, int(ctx.params[2]))
+    planner_params = np.asarray(PLANNER_DEFAULTS, dtype=np.float64)
+    first = plan(ctx, planner_params)
+    # candidates: the planner's choice, then others in an order from our own stream
+    order = ctx.legal[:n].copy()
+    for i in range(n - 1, 0, -1):
+        j = stream_below(ctx.stream, i + 1)
+        order[i], order[j] = order[j], order[i]
+    candidates = np.empty(k, np.int64)
+    candidates[0] = first
+    c = 1
+    for i in range(n):
+        if c >= k:
+            break
+        if order[i] != first:
+            candidates[c] = order[i]
+            c += 1
+    # the same imagined dice for every candidate (common random numbers), from our own stream
+    imagined = np.empty(m, np.int64)
+    for r in range(m):
+        imagined[r] = stream_below(ctx.stream, 1 << 32)
+    work = np.empty(STATE_SIZE, np.int64)
+    legal = np.empty(N_ACTIONS, np.int64)
+    trace = np.empty(TRACE_SIZE, np.int64)
+    best = first
+    best_value = -1.0
+    for ci in range(c):
+        total = 0.0
+        for r in range(m):
+            total += rollout(ctx.state, ctx.tables, ctx.seat, candidates[ci], depth, imagined[r],
+                             planner_params, work, legal, trace)
+        if total > best_value:
+            best_value = total
+            best = candidates[ci]
+    return best

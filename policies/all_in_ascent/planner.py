@@ -1,0 +1,226 @@
+"""`planner`: milestone-directed and character-aware.
+
+Where the designers' bot checks printed requirements, the planner asks the exact success
+probability (probability.climb_success_probability), which already knows every character rule
+and card: the Technician's -5 and nerf immunity, the Route Reader's 3 of 4 and Beta Boost, the
+Sprinter's extra nerf die, the Free Solo's zeroed dice, Coach, Mentor, Power Tap and the rest.
+So each passive is played through the numbers rather than by special cases.
+
+Each decision, the first that applies:
+1. attempt the legal milestone with the best success probability if it reaches the threshold
+   (a lower threshold in the last rounds, when waiting no longer pays);
+2. buy an access card that opens the area of a milestone still to do (never the Free Solo);
+3. buy the most useful affordable card: one whose tag matches a needed milestone first, then the
+   cheapest card its character can use (greedy.card_is_useful);
+4. rest if endurance is below a fraction of the maximum, or if endurance alone keeps it from a
+   milestone it would attempt;
+5. train the stat with the largest gap to its target milestone (the one with the smallest total
+   gap; the Route Reader ignores its largest gap), when that is worth more than the best climb's
+   expected XP per time unit;
+6. the climb with the best expected XP per time unit;
+7. rest if it is not at full endurance, else end the turn.
+
+params (knobs for `tuned`):
+    0 milestone_threshold   success probability needed to attempt a milestone
+    1 late_rounds           rounds before the cap at which the late threshold applies
+    2 late_threshold        success probability needed in those last rounds
+    3 train_value           XP per time unit that closing a stat gap is worth
+    4 rest_fraction         rest below this fraction of maximum endurance
+"""
+import numpy as np
+from numba import njit
+
+from policies.all_in_ascent.greedy import card_is_useful
+from policies.registry import register
+from sim.games.all_in_ascent.engine import (
+    ILLEGAL_NO_ENDURANCE, attempt_reason, climb_xp, effective_time, pbase, section_reason,
+    shop_card, visible_route)
+from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
+from sim.games.all_in_ascent.probability import attempt_effective_stat, climb_success_probability
+from sim.games.all_in_ascent.rules import (
+    F_CARD_COST, F_CARD_IS_ACCESS, F_CARD_TAG, F_ROUTE_AREA, F_ROUTE_REQ, F_ROUTE_TAG,
+    F_STATION_STAT, PARAM_MAX_ROUNDS, PARAM_TECH_REQ_MINUS, at)
+from sim.games.all_in_ascent.state import (
+    BUY_ROTATION, CLIMB, END_TURN, G_MILESTONES, G_ROUND, MAX_VISIBLE, MILESTONE, N_STATS,
+    N_TIERS, P_CHARACTER, P_DONE, P_ENDURANCE, P_GEAR, P_MAX_ENDURANCE, REST, ROUTE_READER,
+    TAG_NONE, TECHNICIAN, TRAIN)
+
+PLANNER_DEFAULTS = (0.45, 6.0, 0.15, 50.0, 0.3)
+PLANNER_KNOBS = ("milestone_threshold", "late_rounds", "late_threshold", "train_value",
+                 "rest_fraction")
+# The range each knob is searched over when tuning.
+PLANNER_BOUNDS = ((0.05, 0.95), (0.0, 20.0), (0.0, 0.9), (0.0, 60.0), (0.0, 0.8))
+MILESTONE_THRESHOLD, LATE_ROUNDS, LATE_THRESHOLD, TRAIN_VALUE, REST_FRACTION = range(5)
+N_PLANNER_KNOBS = len(PLANNER_DEFAULTS)
+
+
+@njit(cache=True)
+def stat_gaps(st, t, seat, rid, gaps):
+    """How far each stat falls short of the route's printed requirement (the Technician's
+    reduction included), into gaps[4]; returns the total, without the largest gap for the Route
+    Reader (it needs three of four)."""
+    c = st[pbase(seat) + P_CHARACTER]
+    reduction = t[PARAM_TECH_REQ_MINUS] if c == TECHNICIAN else 0
+    total = 0
+    largest = 0
+    for s in range(N_STATS):
+        need = at(t, F_ROUTE_REQ, rid * N_STATS + s) - reduction
+        gap = max(0, need - attempt_effective_stat(st, t, seat, rid, True, s))
+        gaps[s] = gap
+        total += gap
+        largest = max(largest, gap)
+    if c == ROUTE_READER:
+        total -= largest
+    return total
+
+
+@njit(cache=True)
+def target_tier(st, t, seat, gaps):
+    """The milestone still to do with the smallest total gap (ties to the lower tier); -1 if
+    all are done. Leaves that milestone's gaps in `gaps`."""
+    done = st[pbase(seat) + P_DONE]
+    best = -1
+    best_total = 1 << 40
+    for tier in range(N_TIERS):
+        if (done >> tier) & 1:
+            continue
+        total = stat_gaps(st, t, seat, st[G_MILESTONES + tier], gaps)
+        if total < best_total:
+            best_total = total
+            best = tier
+    if best >= 0:
+        stat_gaps(st, t, seat, st[G_MILESTONES + best], gaps)
+    return best
+
+
+@njit(cache=True)
+def needed_tags(st, t, seat):
+    done = st[pbase(seat) + P_DONE]
+    mask = 0
+    for tier in range(N_TIERS):
+        if not (done >> tier) & 1:
+            tag = at(t, F_ROUTE_TAG, st[G_MILESTONES + tier])
+            if tag != TAG_NONE:
+                mask |= 1 << tag
+    return mask
+
+
+@njit(cache=True)
+def plan(ctx, p):
+    """The planner's decision with knob vector p (PLANNER_DEFAULTS' layout)."""
+    st = ctx.state
+    t = ctx.tables
+    seat = ctx.seat
+    b = pbase(seat)
+    c = st[b + P_CHARACTER]
+    gear = st[b + P_GEAR]
+
+    threshold = p[MILESTONE_THRESHOLD]
+    if t[PARAM_MAX_ROUNDS] > 0 and t[PARAM_MAX_ROUNDS] - st[G_ROUND] < p[LATE_ROUNDS]:
+        threshold = p[LATE_THRESHOLD]
+
+    # 1. milestones
+    best_ms = -1
+    best_ms_p = -1.0
+    for i in range(ctx.n_legal):
+        a = ctx.legal[i]
+        if MILESTONE <= a < BUY_ROTATION:
+            prob = climb_success_probability(st, t, seat, st[G_MILESTONES + a - MILESTONE], True)
+            if prob > best_ms_p:
+                best_ms_p = prob
+                best_ms = a
+    if best_ms >= 0 and best_ms_p >= threshold:
+        return best_ms
+
+    # 2-3. purchases
+    tags = needed_tags(st, t, seat)
+    access = -1
+    tagged = -1
+    cheapest = -1
+    cheapest_cost = 1 << 40
+    for i in range(ctx.n_legal):
+        a = ctx.legal[i]
+        if a < BUY_ROTATION:
+            continue
+        card = shop_card(st, t, a)
+        if not card_is_useful(st, t, seat, card):
+            continue
+        if at(t, F_CARD_IS_ACCESS, card):
+            if access < 0:
+                access = a
+            continue
+        tag = at(t, F_CARD_TAG, card)
+        if tag != TAG_NONE:
+            if (tags >> tag) & 1 and tagged < 0:
+                tagged = a
+            continue
+        if at(t, F_CARD_COST, card) < cheapest_cost:
+            cheapest_cost = at(t, F_CARD_COST, card)
+            cheapest = a
+    if access >= 0:
+        return access
+    if tagged >= 0:
+        return tagged
+    if cheapest >= 0:
+        return cheapest
+
+    # 4. rest when tired, or when endurance alone blocks a milestone worth attempting
+    can_rest = False
+    for i in range(ctx.n_legal):
+        if ctx.legal[i] == REST:
+            can_rest = True
+    endurance = st[b + P_ENDURANCE]
+    if can_rest:
+        if endurance < p[REST_FRACTION] * st[b + P_MAX_ENDURANCE]:
+            return REST
+        done = st[b + P_DONE]
+        for tier in range(N_TIERS):
+            if (done >> tier) & 1:
+                continue
+            rid = st[G_MILESTONES + tier]
+            section = section_reason(st, t, seat, at(t, F_ROUTE_AREA, rid))
+            if attempt_reason(st, t, seat, rid, section) == ILLEGAL_NO_ENDURANCE and \
+                    climb_success_probability(st, t, seat, rid, True) >= threshold:
+                return REST
+
+    # 5-6. training toward the target milestone against the best climb
+    best_climb = -1
+    best_score = 0.0
+    for i in range(ctx.n_legal):
+        a = ctx.legal[i]
+        if CLIMB <= a < MILESTONE:
+            area = (a - CLIMB) // MAX_VISIBLE
+            rid = visible_route(st, area, (a - CLIMB) % MAX_VISIBLE)
+            prob = climb_success_probability(st, t, seat, rid, False)
+            xp = prob * climb_xp(t, c, gear, rid, True) + \
+                (1.0 - prob) * climb_xp(t, c, gear, rid, False)
+            score = xp / effective_time(st, t, seat, rid)
+            if score > best_score:
+                best_score = score
+                best_climb = a
+    gaps = np.empty(N_STATS, np.int64)
+    tier = target_tier(st, t, seat, gaps)
+    if tier >= 0 and p[TRAIN_VALUE] > best_score:
+        best_train = -1
+        best_gap = 0
+        for i in range(ctx.n_legal):
+            a = ctx.legal[i]
+            if TRAIN <= a < CLIMB:
+                gap = gaps[at(t, F_STATION_STAT, a - TRAIN)]
+                if gap > best_gap:
+                    best_gap = gap
+                    best_train = a
+        if best_train >= 0:
+            return best_train
+    if best_climb >= 0:
+        return best_climb
+    if can_rest and endurance < st[b + P_MAX_ENDURANCE]:
+        return REST
+    return END_TURN
+
+
+@register("all-in-ascent", "planner", params=PLANNER_DEFAULTS)
+@njit(POLICY_SIGNATURE, cache=True)
+def planner_policy(ctx):
+    """Milestone-directed: exact success odds, access and useful gear, targeted training."""
+    return plan(ctx, ctx.params)

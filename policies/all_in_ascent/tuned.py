@@ -1,0 +1,59 @@
+"""`tuned`: the planner with knobs optimised per character (CMA-ES, `ascent tune`).
+
+The vectors are data: policies/all_in_ascent/tuned.json holds, per character, the planner's knobs
+(planner.PLANNER_KNOBS) and the command and figures that produced them. A character without a
+stored vector plays the planner's defaults. The parameter vector handed to the policy is the five
+characters' knob vectors end to end; the policy reads the slice of the character it plays.
+"""
+import json
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from policies.all_in_ascent.planner import N_PLANNER_KNOBS, PLANNER_DEFAULTS, PLANNER_KNOBS, plan
+from policies.registry import register
+from sim.games.all_in_ascent.data import CHARACTER_KEYS
+from sim.games.all_in_ascent.engine import pbase
+from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE
+from sim.games.all_in_ascent.state import P_CHARACTER
+
+TUNED_PATH = Path(__file__).with_name("tuned.json")
+assert len(CHARACTER_KEYS) * N_PLANNER_KNOBS <= MAX_POLICY_PARAMS
+
+
+def load_tuned(path=TUNED_PATH):
+    """{character: knob vector} from the stored file; a clear error if it is malformed."""
+    if not Path(path).exists():
+        return {}
+    try:
+        doc = json.loads(Path(path).read_text())
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: not valid JSON ({e})") from None
+    vectors = {}
+    for key, entry in doc.get("characters", {}).items():
+        if key not in CHARACTER_KEYS:
+            raise ValueError(f"{path}: characters.{key}: unknown character; "
+                             f"allowed: {', '.join(CHARACTER_KEYS)}")
+        knobs = entry.get("knobs", {})
+        if set(knobs) != set(PLANNER_KNOBS):
+            raise ValueError(f"{path}: characters.{key}.knobs: needs exactly "
+                             f"{', '.join(PLANNER_KNOBS)}")
+        vectors[key] = [float(knobs[k]) for k in PLANNER_KNOBS]
+    return vectors
+
+
+def tuned_vector(vectors):
+    """The policy's parameter vector: every character's knobs, defaults where none is stored."""
+    out = []
+    for key in CHARACTER_KEYS:
+        out.extend(vectors.get(key, PLANNER_DEFAULTS))
+    return np.asarray(out, np.float64)
+
+
+@register("all-in-ascent", "tuned", params=tuned_vector(load_tuned()))
+@njit(POLICY_SIGNATURE, cache=True)
+def tuned_policy(ctx):
+    """The planner with per-character tuned knobs (policies/all_in_ascent/tuned.json)."""
+    c = ctx.state[pbase(ctx.seat) + P_CHARACTER]
+    return plan(ctx, ctx.params[c * N_PLANNER_KNOBS:(c + 1) * N_PLANNER_KNOBS])

@@ -1,0 +1,150 @@
+"""The skill ladder: every policy against every other on common seeds, seats rotated.
+
+A pairing (A, B) plays the run's games 0..n-1 (the same seeds and random seatings for every
+pairing). Seats alternate between the two policies (A B A B), and every other game swaps them
+(B A B A), so each policy sits in each seat equally often. Per game, d = [A won] - [B won]; the
+pairing's difference is the mean of d with a 95% normal interval on the same games.
+
+Per-character win rates under each policy come from self-play (all seats the same policy) on the
+same seeds.
+"""
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.core.stats import wilson_interval
+from sim.games.all_in_ascent.batch import play_fixed_games, random_seating
+from sim.games.all_in_ascent.data import CHARACTER_KEYS
+from sim.games.all_in_ascent.state import G_WINNER
+
+EXPECTED_ORDER = ("random", "greedy", "designers-heuristic", "planner", "tuned")
+
+
+def arrangement(a, b, n_players, swap):
+    first, second = (b, a) if swap else (a, b)
+    return [first if s % 2 == 0 else second for s in range(n_players)]
+
+
+def normal_two_sided_p(z):
+    return math.erfc(abs(z) / math.sqrt(2.0))
+
+
+@dataclass
+class Pairing:
+    a: str
+    b: str
+    games: int
+    a_wins: int
+    b_wins: int
+    diff: float
+    diff_low: float
+    diff_high: float
+    p_value: float
+
+
+def play_pairing(a, b, n_players, seeds, chars, threads=None, rules=None):
+    n = len(seeds)
+    a_won = np.zeros(n, np.int8)
+    b_won = np.zeros(n, np.int8)
+    for swap in (0, 1):
+        rows = np.arange(swap, n, 2)
+        seats = arrangement(a, b, n_players, swap)
+        final = play_fixed_games(seeds[rows], chars[rows], n_players, seats, rules=rules,
+                                 threads=threads)
+        w = final[:, G_WINNER]
+        for s, name in enumerate(seats):
+            if name == a:
+                a_won[rows] |= (w == s)
+            else:
+                b_won[rows] |= (w == s)
+    d = a_won.astype(np.float64) - b_won
+    mean = float(d.mean())
+    se = float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else float("inf")
+    p = normal_two_sided_p(mean / se) if se > 0 else (1.0 if mean == 0 else 0.0)
+    return Pairing(a, b, n, int(a_won.sum()), int(b_won.sum()), mean, mean - 1.96 * se,
+                   mean + 1.96 * se, p)
+
+
+def self_play(policy, n_players, seeds, chars, threads=None, rules=None):
+    """Per character: (games, wins) with every seat playing `policy`."""
+    final = play_fixed_games(seeds, chars, n_players, [policy] * n_players, rules=rules,
+                             threads=threads)
+    w = final[:, G_WINNER]
+    out = {}
+    for c, key in enumerate(CHARACTER_KEYS):
+        games = wins = 0
+        for s in range(n_players):
+            at_seat = chars[:, s] == c
+            games += int(at_seat.sum())
+            wins += int((at_seat & (w == s)).sum())
+        out[key] = (games, wins)
+    return out
+
+
+def run_ladder(policies, n_players, n_games, seed, threads=None, rules=None, log=print):
+    seeds, chars = random_seating(seed, n_games, n_players)
+    pairings = []
+    for i, a in enumerate(policies):
+        for b in policies[i + 1:]:
+            pairings.append(play_pairing(a, b, n_players, seeds, chars, threads, rules))
+            log(f"  {a} vs {b}: done")
+    characters = {p: self_play(p, n_players, seeds, chars, threads, rules) for p in policies}
+    return pairings, characters
+
+
+def _pct(x):
+    return f"{100 * x:.2f}%"
+
+
+def ladder_markdown(policies, pairings, characters, n_players, n_games, seed, command):
+    lines = [f"# All-In Ascent skill ladder ({n_players} players)", "",
+             f"Command: `{command}`", "",
+             f"{n_games:,} games per pairing, master seed {seed}: every pairing plays the same "
+             "seeds and random character seatings; the two policies alternate seats (A B A B) "
+             "and swap every other game. Difference = A's win rate minus B's on the same games, "
+             "with a 95% interval; p from a two-sided normal test.", "",
+             "## Head to head", "",
+             "| A | B | A wins (95% CI) | B wins (95% CI) | A − B (95% CI) | p |",
+             "|---|---|---|---|---|---|"]
+    for p in pairings:
+        alo, ahi = wilson_interval(p.a_wins, p.games)
+        blo, bhi = wilson_interval(p.b_wins, p.games)
+        lines.append(f"| {p.a} | {p.b} | {_pct(p.a_wins / p.games)} [{_pct(alo)}, {_pct(ahi)}] "
+                     f"| {_pct(p.b_wins / p.games)} [{_pct(blo)}, {_pct(bhi)}] "
+                     f"| {100 * p.diff:+.2f} [{100 * p.diff_low:+.2f}, {100 * p.diff_high:+.2f}] "
+                     f"| {p.p_value:.2g} |")
+    lines += ["", "## The expected order, step by step", "",
+              "Expected: " + " < ".join(x for x in EXPECTED_ORDER if x in policies) + ". "
+              "A step holds when the stronger policy beats the weaker head to head with the "
+              "interval above zero.", "",
+              "| weaker | stronger | stronger − weaker (95% CI) | verdict |", "|---|---|---|---|"]
+    by_pair = {(p.a, p.b): p for p in pairings}
+    order = [x for x in EXPECTED_ORDER if x in policies]
+    for weak, strong in zip(order, order[1:]):
+        p = by_pair.get((strong, weak))
+        sign = 1
+        if p is None:
+            p, sign = by_pair[(weak, strong)], -1
+        d, lo, hi = sign * p.diff, min(sign * p.diff_low, sign * p.diff_high), \
+            max(sign * p.diff_low, sign * p.diff_high)
+        verdict = ("holds (significant)" if lo > 0 else
+                   "reversed (significant)" if hi < 0 else "not significant")
+        lines.append(f"| {weak} | {strong} | {100 * d:+.2f} [{100 * lo:+.2f}, {100 * hi:+.2f}] "
+                     f"| {verdict} |")
+    lines += ["", "## Win rate per character under each policy (self-play)", "",
+              "Every seat plays the policy; the same seeds and seatings. Parity is "
+              f"{_pct(1 / n_players)}.", "",
+              "| policy | " + " | ".join(CHARACTER_KEYS) + " |",
+              "|---|" + "---|" * len(CHARACTER_KEYS)]
+    for policy in policies:
+        cells = []
+        for key in CHARACTER_KEYS:
+            games, wins = characters[policy][key]
+            if games == 0:
+                cells.append("–")
+                continue
+            lo, hi = wilson_interval(wins, games)
+            cells.append(f"{_pct(wins / games)} [{_pct(lo)}, {_pct(hi)}] n={games:,}")
+        lines.append(f"| {policy} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

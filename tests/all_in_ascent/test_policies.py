@@ -1,0 +1,156 @@
+"""Every registered policy: legal actions only, never a write to the game, its own stream only;
+`tuned` loads its stored vectors; `ascent tune` and `ascent ladder` run end to end."""
+import json
+
+import numpy as np
+import pytest
+from numba import njit
+
+from policies.registry import get_policy, policy_names
+from sim.games.all_in_ascent import state as S
+from sim.games.all_in_ascent.batch import run_games
+from sim.games.all_in_ascent.data import CHARACTER_KEYS
+from sim.games.all_in_ascent.engine import legal_actions
+from sim.games.all_in_ascent.game import Game
+from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, PolicyContext
+from sim.games.all_in_ascent.rules import default_rules
+
+GAME = "all-in-ascent"
+# Small budgets keep the look-ahead cheap here; its logic is the same at any budget.
+CHEAP = {"lookahead": [2.0, 1.0, 12.0]}
+
+
+@njit
+def check_policy(fn, states, t, params, stream_seed):
+    """Ask `fn` on every state; return (number of illegal answers, number of states it wrote)."""
+    legal = np.empty(S.N_ACTIONS, np.int64)
+    stream = np.empty(1, np.uint64)
+    illegal = 0
+    wrote = 0
+    for i in range(states.shape[0]):
+        st = states[i].copy()
+        n = legal_actions(st, t, legal)
+        stream[0] = np.uint64(stream_seed + i)
+        a = fn(PolicyContext(st, np.int64(st[S.G_CURRENT]), legal, np.int64(n), t, stream,
+                             params))
+        ok = False
+        for j in range(n):
+            if legal[j] == a:
+                ok = True
+        if not ok:
+            illegal += 1
+        for k in range(S.SCRATCH):      # the scratch block is working memory, not state
+            if st[k] != states[i, k]:
+                wrote += 1
+                break
+    return illegal, wrote
+
+
+@pytest.fixture(scope="module")
+def random_states():
+    """About 3,000 states from random play: every character, 1-4 players, odd corners."""
+    rng = np.random.default_rng(5)
+    states = []
+    for k in range(12):
+        n = 1 + k % 4
+        chars = list(rng.permutation(CHARACTER_KEYS)[:n])
+        game = Game(100 + k, chars, record=False)
+        for code in game._policy_actions("random", None, 400):
+            states.append(game.state.copy())
+            game.step(code)
+    return np.array(states)
+
+
+@pytest.mark.parametrize("name", policy_names(GAME))
+def test_every_policy_answers_legally_and_never_writes_the_game(name, random_states):
+    policy = get_policy(GAME, name)
+    params = np.zeros(MAX_POLICY_PARAMS)
+    vec = CHEAP.get(name, policy.default_params)
+    params[:len(vec)] = vec
+    sample = random_states if name != "lookahead" else random_states[::10]
+    assert len(sample) >= 300
+    illegal, wrote = check_policy(policy.function, sample, default_rules().tables, params, 1)
+    assert (illegal, wrote) == (0, 0)
+
+
+@pytest.mark.parametrize("name", ["designers-heuristic", "planner", "tuned"])
+def test_whole_games_under_each_policy_end_without_a_policy_error(name):
+    r = run_games(60, 3, 4, [name, "random", name, "greedy"])
+    assert set(r.final[:, S.G_END_REASON].tolist()) <= {1, 2}
+
+
+def test_a_policy_seed_never_changes_the_dice_of_a_fixed_action_sequence():
+    """The game's dice depend on its seed and the actions only: a fixed action sequence gives
+    the same game whether or not policies with various seeds drew and rolled out in between."""
+    chars = ["ironLung", "routeReader", "technician"]
+    codes = Game(9, chars)._policy_actions("random", None, 100_000)
+    plain = Game(9, chars)
+    for code in codes:
+        plain.step(code)
+    busy = Game(9, chars)
+    for i, code in enumerate(codes):
+        if i % 25 == 0:
+            busy.suggest("lookahead", params=CHEAP, policy_seed=i)
+            busy.suggest("random", policy_seed=i + 1)
+        busy.step(code)
+    assert len(codes) > 100 and plain.is_over
+    assert busy.transcript.to_jsonl() == plain.transcript.to_jsonl()
+
+
+def test_lookahead_never_sees_the_real_future_dice():
+    game = Game(5, ["technician", "sprinter", "ironLung", "freeSolo"])
+    game.play("planner", max_actions=40)
+    params = {"lookahead": [4.0, 2.0, 40.0]}
+    decisions = set()
+    for policy_seed in (1, 2, 3):
+        first = game.suggest("lookahead", params=params, policy_seed=policy_seed)
+        decisions.add(first)
+        for rng_state in (1, 123456789, 4_000_000_000):
+            game.state[S.G_RNG] = rng_state
+            assert game.suggest("lookahead", params=params, policy_seed=policy_seed) == first
+
+
+def test_tuned_reads_its_stored_vectors():
+    from policies.all_in_ascent.planner import N_PLANNER_KNOBS, PLANNER_KNOBS
+    from policies.all_in_ascent.tuned import TUNED_PATH, load_tuned, tuned_vector
+    stored = json.loads(TUNED_PATH.read_text())["characters"]
+    assert stored, "no tuned vectors are stored"
+    vectors = load_tuned()
+    params = get_policy(GAME, "tuned").default_params
+    for key, entry in stored.items():
+        c = CHARACTER_KEYS.index(key)
+        expected = [entry["knobs"][k] for k in PLANNER_KNOBS]
+        assert vectors[key] == expected
+        assert list(params[c * N_PLANNER_KNOBS:(c + 1) * N_PLANNER_KNOBS]) == expected
+        assert entry["command"].startswith("ascent tune --character " + key)
+    assert np.array_equal(tuned_vector(vectors), params)
+
+
+def test_tuned_rejects_a_malformed_file(tmp_path):
+    from policies.all_in_ascent.tuned import load_tuned
+    bad = tmp_path / "tuned.json"
+    bad.write_text(json.dumps({"characters": {"wizard": {"knobs": {}}}}))
+    with pytest.raises(ValueError, match="characters.wizard: unknown character"):
+        load_tuned(bad)
+    bad.write_text(json.dumps({"characters": {"sprinter": {"knobs": {"train_value": 1}}}}))
+    with pytest.raises(ValueError, match="characters.sprinter.knobs: needs exactly"):
+        load_tuned(bad)
+
+
+def test_tune_runs_end_to_end_with_a_tiny_budget(capsys):
+    from sim.cli import main
+    assert main(["tune", "--character", "sprinter", "--players", "2", "--budget", "2",
+                 "--games", "16", "--validation-games", "16", "--quiet"]) == 0
+    result = json.loads(capsys.readouterr().out.split("\nstored")[0])
+    assert result["validation"]["games"] == 16
+    assert set(result["knobs"]) >= {"milestone_threshold", "train_value"}
+
+
+def test_ladder_runs_end_to_end(tmp_path):
+    from sim.cli import main
+    out = tmp_path / "LADDER.md"
+    assert main(["ladder", "--players", "2", "--games", "40", "--policies",
+                 "random,designers-heuristic", "--out", str(out), "--quiet"]) == 0
+    text = out.read_text()
+    assert "| random | designers-heuristic |" in text
+    assert "ascent ladder" in text
