@@ -36,15 +36,24 @@ def _seed(text):
 
 
 def _rules(args):
-    from sim.games.all_in_ascent.data import load_data
-    from sim.games.all_in_ascent.rules import default_rules, get_preset, pack
+    from sim.games.all_in_ascent.rules import build_rules, get_preset
+    from sim.games.all_in_ascent.variants import VariantError, split_assignment
     try:
-        config = get_preset(args.preset)
+        get_preset(args.preset)
     except ValueError as exc:
         raise UsageError(f"--preset: {exc}") from None
-    if args.data:
-        return pack(load_data(args.data), config)
-    return default_rules(args.preset)
+    try:
+        switches = dict(split_assignment(r, "--rule") for r in (args.rule or []))
+        return build_rules(args.preset, switches, list(args.set or []), args.data)
+    except VariantError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def cmd_rules(args):
+    from sim.games.all_in_ascent.rules import PRESETS
+    from sim.games.all_in_ascent.variants import catalogue
+    print(catalogue(PRESETS))
+    return 0
 
 
 def _characters(text, players=None):
@@ -236,6 +245,13 @@ def build_parser():
     def rules_args(p):
         p.add_argument("--preset", default="v0.4.0", help="rules preset (default v0.4.0)")
         p.add_argument("--data", help="a data file (.json, or the designers' data.js)")
+        p.add_argument("--rule", action="append", metavar="NAME=VALUE",
+                       help="a rule switch (see `ascent rules`); repeatable")
+        p.add_argument("--set", action="append", metavar="PATH=VALUE",
+                       help="a data knob (see `ascent rules`); repeatable")
+
+    cp = sub.add_parser("rules", help="list the presets, rule switches and data knobs")
+    cp.set_defaults(func=cmd_rules)
 
     rp = sub.add_parser("replay", help="play one game and print its transcript")
     rp.add_argument("--seed", type=_seed, required=True)

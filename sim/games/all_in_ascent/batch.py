@@ -23,6 +23,7 @@ from sim.games.all_in_ascent.state import MAX_PLAYERS, N_CHARACTERS
 # Games handed to a thread at a time: small enough that long and short games even out across
 # threads, large enough that scheduling costs nothing.
 PARALLEL_CHUNK = 16
+SAFETY_ACTION_CAP = 10_000
 
 
 @njit(cache=True)
@@ -109,6 +110,10 @@ def play_fixed_games(seeds, chars, n_players, seat_policies, rules: PackedRules 
     """Play games given by their seeds and (n, 4) character ids with one policy name per seat;
     return the (n, RECORD_SIZE) int32 final states."""
     rules = rules or default_rules()
+    if max_actions == 0 and rules.config.max_rounds is None:
+        # Without a round cap only a win ends a game; like the designers' harness, stop a
+        # game that never ends (not a game rule: recorded as end reason "action_cap").
+        max_actions = SAFETY_ACTION_CAP
     fns, slot_params, seat_slot_row = policy_slots(list(seat_policies), params)
     n_games = len(seeds)
     seeds = np.ascontiguousarray(seeds, np.int64)

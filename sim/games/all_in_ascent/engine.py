@@ -26,13 +26,17 @@ from sim.games.all_in_ascent.rules import (
     KIND_SUCCESS_HEAL, KIND_TIME_REDUCTION, KIND_TRAINING_BOOST, PARAM_BELAYERS_2_ROUND,
     PARAM_BELAYERS_3_ROUND, PARAM_BELAYERS_START, PARAM_BETA_BOOST, PARAM_CAPACITY_OPEN,
     PARAM_IRON_FAIL_PENALTY, PARAM_MAX_ROUNDS, PARAM_N_ACCESS, PARAM_PURCHASE_TIME,
-    PARAM_REST_TIME, PARAM_ROUTE_READER_NEEDS, PARAM_SPRINT_TIME_MINUS, PARAM_SPRINT_XP_HALVED,
+    PARAM_REST_TIME, PARAM_ROUTE_READER_NEEDS, PARAM_SPRINT_TIME_MINUS, PARAM_SPRINT_XP_PCT,
     PARAM_START_TIME, PARAM_TECH_REQ_MINUS, PARAM_TECH_TIME_PLUS, PARAM_TRAIN_CAPACITY,
-    PARAM_VISIBLE_PER_AREA)
+    PARAM_VISIBLE_PER_AREA, PARAM_SPRINT_FAIL_SCALED, PARAM_SPRINT_EXTRA_NERF,
+    PARAM_IRON_FAIL_XP_PCT, PARAM_FREE_SOLO_BYPASS, PARAM_TR_STATIONS, PARAM_LEAD_CAPACITY,
+    PARAM_SHARED_BELAYERS, PARAM_SUCCESS_CLAMP, PARAM_POWER_TAP_BEST, PARAM_CARABINER_KEPT,
+    PARAM_TRAINING_PER_ROUND)
 from sim.games.all_in_ascent.state import (
     AREA_LOC, BUY_ACCESS, BUY_ROTATION, CLIMB, END_MAX_ROUNDS, END_TURN, END_WINNER, FREE_SOLO,
     G_BELAYERS, G_CURRENT, G_END_REASON, G_MILESTONES, G_N_ACTIONS, G_N_PLAYERS, G_N_ROTATION,
     G_N_VISIBLE, G_OVER, G_RNG, G_ROTATION, G_ROUND, G_SEED, G_TOKEN, G_VISIBLE, G_WINNER,
+    G_STATION_CLAIM, P_BELAY_STATION,
     GEAR_SHOP_LOC, IRON_LUNG, LEAD, LOBBY, MAX_DICE, MAX_GEAR, MAX_LEVEL, MAX_PLAYERS, MAX_VISIBLE,
     MILESTONE, N_ACTIONS, N_AREAS, N_STATIONS, N_STATS, N_TIERS, P_BETA, P_CHARACTER,
     P_CLIMBS, P_CLIMBS_OK, P_DONE, P_EARLY_ENDS, P_ENDURANCE, P_GEAR, P_GEAR_ROUND, P_LEVEL,
@@ -138,6 +142,14 @@ def visible_route(st, area, slot):
 # --- Setup (R10-R17) ---------------------------------------------------------------------------
 
 @njit(cache=True)
+def visible_count(st, t, area):
+    """R15; L7: with belay stations, Top Rope shows 2 routes per station."""
+    if t[PARAM_TR_STATIONS] != 0 and area == TOP_ROPE:
+        return 2 * st[G_BELAYERS]
+    return t[PARAM_VISIBLE_PER_AREA]
+
+
+@njit(cache=True)
 def refresh_area(st, t, area):
     """R15/R69: the area's visible row becomes pickN(full area deck, 5)."""
     first = at(t, F_AREA_FIRST, area)
@@ -145,7 +157,7 @@ def refresh_area(st, t, area):
     for i in range(count):
         st[SHUFFLE_BUF + i] = first + i
     shuffle_buffer(st, count)
-    n = min(t[PARAM_VISIBLE_PER_AREA], count)
+    n = min(visible_count(st, t, area), count)
     st[G_N_VISIBLE + area] = n
     for j in range(MAX_VISIBLE):
         st[G_VISIBLE + area * MAX_VISIBLE + j] = st[SHUFFLE_BUF + j] if j < n else -1
@@ -182,7 +194,11 @@ def setup(st, t, seed, characters, n_players):
     st[G_CURRENT] = 0
     st[G_TOKEN] = 0
     st[G_BELAYERS] = t[PARAM_BELAYERS_START]
+    if t[PARAM_TR_STATIONS] != 0:                          # L6: players - 1, for good
+        st[G_BELAYERS] = n_players - 1
     st[G_WINNER] = -1
+    for k in range(N_STATIONS):
+        st[G_STATION_CLAIM + k] = -1
     for seat in range(MAX_PLAYERS):                        # R11
         b = pbase(seat)
         if seat >= n_players:
@@ -197,6 +213,7 @@ def setup(st, t, seed, characters, n_players):
             st[b + P_STATS + s] = at(t, F_LEVEL_STATS, (c * (MAX_LEVEL + 1) + 1) * N_STATS + s)
         st[b + P_TIME] = t[PARAM_START_TIME]
         st[b + P_LOCATION] = LOBBY
+        st[b + P_BELAY_STATION] = -1
     pick_milestones(st, t)                                 # R12 (1), R13-R14
     for area in range(N_AREAS):                            # R12 (2), R15
         refresh_area(st, t, area)
@@ -216,7 +233,7 @@ def setup(st, t, seed, characters, n_players):
 def has_area_access(st, t, seat, area):
     """R26: the area's access cards are owned; the Free Solo needs none."""
     b = pbase(seat)
-    if st[b + P_CHARACTER] == FREE_SOLO:
+    if st[b + P_CHARACTER] == FREE_SOLO and t[PARAM_FREE_SOLO_BYPASS] != 0:
         return True
     need = at(t, F_AREA_ACCESS_MASK, area)
     return (st[b + P_GEAR] & need) == need
@@ -225,6 +242,8 @@ def has_area_access(st, t, seat, area):
 @njit(cache=True, inline="always")
 def capacity(st, t, location):
     """R32-R33."""
+    if location == AREA_LOC + LEAD and t[PARAM_LEAD_CAPACITY] > 0:       # L11
+        return t[PARAM_LEAD_CAPACITY]
     if location == AREA_LOC + TOP_ROPE or location == AREA_LOC + LEAD:
         return st[G_BELAYERS]
     if location >= STATION_LOC:
@@ -237,9 +256,13 @@ def can_enter(st, t, seat, location):
     """R34, R36: already there, or fewer players located there than its capacity."""
     if st[pbase(seat) + P_LOCATION] == location:
         return True
+    rope = location == AREA_LOC + TOP_ROPE or location == AREA_LOC + LEAD
+    shared = rope and t[PARAM_SHARED_BELAYERS] != 0    # switch shared_belayer_pool
     n = 0
     for other in range(st[G_N_PLAYERS]):
-        if st[pbase(other) + P_LOCATION] == location:
+        where = st[pbase(other) + P_LOCATION]
+        if where == location or (shared and other != seat and
+                                 (where == AREA_LOC + TOP_ROPE or where == AREA_LOC + LEAD)):
             n += 1
     return n < capacity(st, t, location)
 
@@ -306,9 +329,44 @@ def section_reason(st, t, seat, area):
     """R26, R36: the player may climb in this area now (access gear, room in the section)."""
     if not has_area_access(st, t, seat, area):
         return ILLEGAL_NO_ACCESS
+    if t[PARAM_TR_STATIONS] != 0 and area == TOP_ROPE:
+        return OK                 # L9: no section capacity; each route's station decides
     if not can_enter(st, t, seat, AREA_LOC + area):
         return ILLEGAL_OCCUPIED
     return OK
+
+
+@njit(cache=True)
+def belay_station_taken(st, seat, station):
+    """L8: another player is located at Top Rope on this belay station."""
+    for other in range(st[G_N_PLAYERS]):
+        b = pbase(other)
+        if other != seat and st[b + P_LOCATION] == AREA_LOC + TOP_ROPE and \
+                st[b + P_BELAY_STATION] == station:
+            return True
+    return False
+
+
+@njit(cache=True)
+def top_rope_station_of(st, rid):
+    """L7: route i of the Top Rope row belongs to station i // 2."""
+    for slot in range(st[G_N_VISIBLE + TOP_ROPE]):
+        if st[G_VISIBLE + TOP_ROPE * MAX_VISIBLE + slot] == rid:
+            return slot // 2
+    return -1
+
+
+@njit(cache=True)
+def milestone_belay_station(st, seat):
+    """L10: the player's own station if it is at Top Rope with one, else the lowest station not
+    taken by others; -1 if there is none."""
+    b = pbase(seat)
+    if st[b + P_LOCATION] == AREA_LOC + TOP_ROPE and st[b + P_BELAY_STATION] >= 0:
+        return st[b + P_BELAY_STATION]
+    for station in range(st[G_BELAYERS]):
+        if not belay_station_taken(st, seat, station):
+            return station
+    return -1
 
 
 @njit(cache=True, inline="always")
@@ -335,6 +393,9 @@ def climb_reason(st, t, seat, area, slot, section):
         return ILLEGAL_NO_ROUTE
     if (st[pbase(seat) + P_MARKS + area] >> at(t, F_ROUTE_SLOT_BIT, rid)) & 1:
         return ILLEGAL_ALREADY_TRIED
+    if t[PARAM_TR_STATIONS] != 0 and area == TOP_ROPE and section == OK and \
+            belay_station_taken(st, seat, slot // 2):                 # L7-L9
+        return ILLEGAL_OCCUPIED
     return attempt_reason(st, t, seat, rid, section)
 
 
@@ -343,7 +404,11 @@ def milestone_reason(st, t, seat, tier, section):
     """R29: not completed yet, and an attempt is possible (no once-per-round limit)."""
     if (st[pbase(seat) + P_DONE] >> tier) & 1:
         return ILLEGAL_MILESTONE_DONE
-    return attempt_reason(st, t, seat, st[G_MILESTONES + tier], section)
+    rid = st[G_MILESTONES + tier]
+    if t[PARAM_TR_STATIONS] != 0 and at(t, F_ROUTE_AREA, rid) == TOP_ROPE and section == OK \
+            and milestone_belay_station(st, seat) < 0:                  # L10
+        return ILLEGAL_OCCUPIED
+    return attempt_reason(st, t, seat, rid, section)
 
 
 @njit(cache=True, inline="always")
@@ -355,6 +420,9 @@ def train_reason(st, t, seat, k):
     if st[b + P_ENDURANCE] < at(t, F_STATION_ENDURANCE, k):
         return ILLEGAL_NO_ENDURANCE
     if not can_enter(st, t, seat, STATION_LOC + k):
+        return ILLEGAL_OCCUPIED
+    if t[PARAM_TRAINING_PER_ROUND] != 0 and st[G_STATION_CLAIM + k] >= 0 and \
+            st[G_STATION_CLAIM + k] != seat:                  # switch training_station_per_round
         return ILLEGAL_OCCUPIED
     return OK
 
@@ -463,7 +531,8 @@ def legal_actions(st, t, out):
 @njit(cache=True, inline="always")
 def effect_count(t, character, rid):
     """R50: the route's effects, plus the Sprinter's focus nerf."""
-    return at(t, F_ROUTE_N_EFFECTS, rid) + (1 if character == SPRINTER else 0)
+    extra = 1 if character == SPRINTER and t[PARAM_SPRINT_EXTRA_NERF] != 0 else 0
+    return at(t, F_ROUTE_N_EFFECTS, rid) + extra
 
 
 @njit(cache=True, inline="always")
@@ -529,6 +598,8 @@ def dice_gear(t, gear, rid, is_milestone):
         g = owned_card_of_kind(t, gear, KIND_EXTRA_DIE, tag)
         if g >= 0:
             keep = at(t, F_CARD_VALUE, g)
+            if t[PARAM_POWER_TAP_BEST] != 0:   # switch power_tap_keeps=best: negative = highest
+                keep = -keep
     g = owned_card_of_kind(t, gear, KIND_DIE_AS_ONE, -1)
     as_value = at(t, F_CARD_VALUE, g) if g >= 0 else 0
     coach = 0
@@ -555,7 +626,7 @@ def apply_dice_gear(dice, n, reroll_value, reroll, keep, as_value, coach, trace,
             trace[T_REROLL_INDEX] = i
     if record:
         _snapshot(trace, STAGE_REROLL, dice, n)
-    if keep > 0:                                           # 2. Power Tap Belt: keep lowest
+    if keep != 0:                                          # 2. Power Tap Belt: keep lowest
         for i in range(1, n):                              # insertion sort, ascending
             v = dice[i]
             j = i - 1
@@ -563,7 +634,13 @@ def apply_dice_gear(dice, n, reroll_value, reroll, keep, as_value, coach, trace,
                 dice[j + 1] = dice[j]
                 j -= 1
             dice[j + 1] = v
-        n = min(n, keep)
+        if keep > 0:
+            n = min(n, keep)
+        else:                                              # the highest -keep, ascending
+            k = min(n, -keep)
+            for i in range(k):
+                dice[i] = dice[n - k + i]
+            n = k
     if record:
         _snapshot(trace, STAGE_POWER_TAP, dice, n)
     if as_value > 0:                                       # 3. Sequence Memorization
@@ -662,16 +739,18 @@ def climb_outcome(t, character, trace):
 
 @njit(cache=True)
 def climb_xp(t, character, gear, rid, success):
-    """R54: XP gained. Kept in half-points to stay in integers: x2 = 2x."""
+    """R54: XP gained, floor(x), computed in hundredths to stay exact in integers."""
     base = at(t, F_ROUTE_XP_SUCCESS, rid) if success else at(t, F_ROUTE_XP_FAIL, rid)
-    x2 = base if (character == SPRINTER and t[PARAM_SPRINT_XP_HALVED] != 0) else 2 * base
+    x100 = 100 * base                                      # x in hundredths, exact
+    if character == SPRINTER and (success or t[PARAM_SPRINT_FAIL_SCALED] != 0):
+        x100 = base * t[PARAM_SPRINT_XP_PCT]               # x = base * 0.5
     if not success:
-        if character == IRON_LUNG:
-            x2 += 2 * (x2 // 4)                            # + floor(x * 0.5)
+        if character == IRON_LUNG:                         # + floor(x * 0.5)
+            x100 += 100 * ((x100 * t[PARAM_IRON_FAIL_XP_PCT]) // 10000)
         g = owned_card_of_kind(t, gear, KIND_FAIL_BONUS_XP, -1)
         if g >= 0:
-            x2 += 2 * at(t, F_CARD_VALUE, g)
-    return x2 // 2
+            x100 += 100 * at(t, F_CARD_VALUE, g)
+    return x100 // 100
 
 
 @njit(cache=True)
@@ -684,6 +763,13 @@ def resolve_attempt(st, t, seat, rid, tier, trace):
     is_milestone = tier >= 0
     trace[T_ROUTE] = rid
     st[b + P_LOCATION] = AREA_LOC + area                               # R44
+    if t[PARAM_TR_STATIONS] != 0:                                      # L12
+        if area != TOP_ROPE:
+            st[b + P_BELAY_STATION] = -1
+        elif is_milestone:
+            st[b + P_BELAY_STATION] = milestone_belay_station(st, seat)
+        else:
+            st[b + P_BELAY_STATION] = top_rope_station_of(st, rid)
     if not is_milestone:                                               # R45
         st[b + P_MARKS + area] |= 1 << at(t, F_ROUTE_SLOT_BIT, rid)
     time_cost = effective_time(st, t, seat, rid)                       # R47
@@ -725,7 +811,8 @@ def resolve_attempt(st, t, seat, rid, tier, trace):
         if g >= 0:
             heal = at(t, F_CARD_VALUE, g)
             st[b + P_ENDURANCE] += heal
-        st[b + P_ENDURANCE] = min(st[b + P_ENDURANCE], st[b + P_MAX_ENDURANCE])
+        if t[PARAM_SUCCESS_CLAMP] != 0:
+            st[b + P_ENDURANCE] = min(st[b + P_ENDURANCE], st[b + P_MAX_ENDURANCE])
     trace[T_PENALTY] = penalty
     trace[T_HEAL] = heal
     st[b + P_ENDURANCE] = max(0, st[b + P_ENDURANCE])                  # R57
@@ -768,6 +855,8 @@ def train(st, t, seat, k):
     """R40: training bonuses are permanent."""
     b = pbase(seat)
     st[b + P_LOCATION] = STATION_LOC + k
+    if t[PARAM_TRAINING_PER_ROUND] != 0:
+        st[G_STATION_CLAIM + k] = seat
     st[b + P_TIME] -= at(t, F_STATION_TIME, k)
     st[b + P_ENDURANCE] -= at(t, F_STATION_ENDURANCE, k)
     gain = at(t, F_STATION_BONUS, k)
@@ -839,6 +928,14 @@ def level_up(st, t, seat):
         for s in range(N_STATS):
             st[b + P_STATS + s] = at(t, F_LEVEL_STATS, (c * (MAX_LEVEL + 1) + level) * N_STATS + s)
         st[b + P_MAX_ENDURANCE] = at(t, F_LEVEL_MAX_ENDURANCE, c * (MAX_LEVEL + 1) + level)
+        if t[PARAM_CARABINER_KEPT] != 0:           # switch carabiner_kept_at_level_up
+            mask = st[b + P_GEAR]
+            g = 0
+            while mask != 0:
+                if mask & 1:
+                    st[b + P_MAX_ENDURANCE] += at(t, F_CARD_MAX_ENDURANCE, g)
+                mask >>= 1
+                g += 1
     return gained
 
 
@@ -863,13 +960,17 @@ def end_round(st, t, trace):
             g += 1
         st[b + P_TIME] = t[PARAM_START_TIME] + extra
         st[b + P_LOCATION] = LOBBY
+        st[b + P_BELAY_STATION] = -1                       # L13
         for a in range(N_AREAS):
             st[b + P_MARKS + a] = 0
-    next_round = st[G_ROUND] + 1                           # R70
-    if next_round >= t[PARAM_BELAYERS_2_ROUND] and st[G_BELAYERS] < 2:
-        st[G_BELAYERS] = 2
-    if next_round >= t[PARAM_BELAYERS_3_ROUND] and st[G_BELAYERS] < 3:
-        st[G_BELAYERS] = 3
+    for k in range(N_STATIONS):
+        st[G_STATION_CLAIM + k] = -1
+    next_round = st[G_ROUND] + 1                           # R70 (L13: no unlock)
+    if t[PARAM_TR_STATIONS] == 0:
+        if next_round >= t[PARAM_BELAYERS_2_ROUND] and st[G_BELAYERS] < 2:
+            st[G_BELAYERS] = 2
+        if next_round >= t[PARAM_BELAYERS_3_ROUND] and st[G_BELAYERS] < 3:
+            st[G_BELAYERS] = 3
     st[G_ROUND] = next_round                               # R68 (5), R19
     st[G_CURRENT] = 0
     max_rounds = t[PARAM_MAX_ROUNDS]                # R72

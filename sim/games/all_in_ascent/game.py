@@ -304,6 +304,8 @@ class Game:
             "location": self.location_name(int(st[b + S.P_LOCATION])),
             "gear": [n for g, n in enumerate(self.rules.card_names) if (gear >> g) & 1],
             "milestones": [tier for i, tier in enumerate(TIERS) if (st[b + S.P_DONE] >> i) & 1],
+            **({"belay_station": int(st[b + S.P_BELAY_STATION])}
+               if self.rules.config.top_rope_stations else {}),
         }
 
     def location_name(self, loc):

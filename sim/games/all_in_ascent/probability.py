@@ -21,6 +21,7 @@ from sim.games.all_in_ascent.rules import (  # the flat tables
     at, F_CARD_VALUE, F_JOINT_ENTRIES, F_JOINT_INDEX, F_ROUTE_AREA, F_ROUTE_REQ, F_ROUTE_SLOT_BIT)
 from sim.games.all_in_ascent.rules import (
     KIND_DIE_AS_ONE, KIND_MILESTONE_DICE, KIND_NEGATE_NERF, PARAM_BETA_BOOST, PARAM_JOINT_READY,
+    PARAM_POWER_TAP_BEST,
     PARAM_N_ROUTES, PARAM_ROUTE_READER_NEEDS, PARAM_TECH_REQ_MINUS)
 from sim.games.all_in_ascent.state import (
     MAX_DICE, N_STATS, P_BETA, P_CHARACTER, P_GEAR, P_MARKS, ROUTE_READER, T_REQ,
@@ -239,7 +240,7 @@ _REQ_OFFSET = 1024          # requirement vectors packed 16 bits a stat
 
 @njit(cache=True)
 def _joint_flags(reroll, keep, as_value, coach, mentor):
-    return ((1 if reroll else 0) | (2 if keep > 0 else 0) | (4 if as_value > 0 else 0)
+    return ((1 if reroll else 0) | (2 if keep != 0 else 0) | (4 if as_value > 0 else 0)
             | (8 if coach > 0 else 0) | (16 if mentor else 0))
 
 
@@ -247,7 +248,7 @@ def _joint_flags(reroll, keep, as_value, coach, mentor):
 def _joint_distribution(t, c, rid, reroll, keep, as_value, coach, mentor, keys_out,
                         counts_out):
     """Distinct requirement vectors of an attempt and their counts; returns how many."""
-    n_roll = max(2, effect_count(t, c, rid)) + (1 if keep > 0 else 0)
+    n_roll = max(2, effect_count(t, c, rid)) + (1 if keep != 0 else 0)
     n_outcomes = 6 ** n_roll * (6 if reroll else 1)
     keys = np.empty(n_outcomes, np.int64)
     dice = np.empty(MAX_DICE, np.int64)
@@ -307,6 +308,8 @@ def joint_tables(named, flat):
                     (mentor and values[KIND_NEGATE_NERF] is None):
                 continue
             keep = values[KIND_EXTRA_DIE][1] if power else 0
+            if named.params[PARAM_POWER_TAP_BEST]:
+                keep = -keep                    # as dice_gear: negative keeps the highest
             as_value = values[KIND_DIE_AS_ONE][1] if seqmem else 0
             bonus = values[KIND_MILESTONE_DICE][1] if coach else 0
             for c in range(5):

@@ -7,7 +7,7 @@ configuration. Every per-(character, level) and per-(route, card) quantity is pr
 import hashlib
 import json
 from collections import namedtuple
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numba import njit
@@ -25,7 +25,8 @@ _PARAM_NAMES = (
     "TECH_TIME_PLUS",        # R47
     "TECH_REQ_MINUS",        # R52
     "SPRINT_TIME_MINUS",     # R47
-    "SPRINT_XP_HALVED",      # R54: 1 = success and fail XP halved
+    "SPRINT_XP_PCT",         # R54: the Sprinter's XP factor, in percent (50)
+    "SPRINT_FAIL_SCALED",    # R54: 1 = the factor applies to fail XP too (engine), 0 = success only
     "IRON_FAIL_PENALTY",     # R55
     "ROUTE_READER_NEEDS",    # R53: stats that must pass for the Route Reader
     "BETA_BOOST",            # R49
@@ -40,29 +41,51 @@ _PARAM_NAMES = (
     "N_NON_ACCESS",          # how many cards can be in the rotation (R16)
     "N_ROUTES",              # all routes of all areas
     "JOINT_READY",           # 1 when the joint requirement tables below are built
+    "SPRINT_EXTRA_NERF",     # R50: 1 = the Sprinter's extra focus-nerf effect
+    "IRON_FAIL_XP_PCT",      # R54: the Iron Lung's fail XP bonus, in percent (50)
+    "FREE_SOLO_BYPASS",      # R26: 1 = the Free Solo needs no access gear
+    "TR_STATIONS",           # L6-L13 (v0.6.0): Top Rope belay stations
+    "LEAD_CAPACITY",         # L11: 0 = the belayer count (R32); else this many climbers
+    "SHARED_BELAYERS",       # rulebook: Top Rope and Lead climbers share the belayer pool
+    "SUCCESS_CLAMP",         # R56: 1 = every success clamps endurance to max
+    "POWER_TAP_BEST",        # R51: 0 = keep the lowest dice (engine), 1 = the highest (rulebook)
+    "CARABINER_KEPT",        # R62: 1 = Locking Carabiner's +5 survives level-ups (rulebook)
+    "TRAINING_PER_ROUND",    # R34/R82: 1 = a station is taken for the round by its first user
 )
 PARAM = {name: i for i, name in enumerate(_PARAM_NAMES)}
-PARAM_MAX_ROUNDS = 0
-PARAM_START_TIME = 1
-PARAM_VISIBLE_PER_AREA = 2
-PARAM_TECH_TIME_PLUS = 3
-PARAM_TECH_REQ_MINUS = 4
-PARAM_SPRINT_TIME_MINUS = 5
-PARAM_SPRINT_XP_HALVED = 6
-PARAM_IRON_FAIL_PENALTY = 7
-PARAM_ROUTE_READER_NEEDS = 8
-PARAM_BETA_BOOST = 9
-PARAM_BELAYERS_START = 10
-PARAM_BELAYERS_2_ROUND = 11
-PARAM_BELAYERS_3_ROUND = 12
-PARAM_CAPACITY_OPEN = 13
-PARAM_TRAIN_CAPACITY = 14
-PARAM_PURCHASE_TIME = 15
-PARAM_REST_TIME = 16
-PARAM_N_ACCESS = 17
-PARAM_N_NON_ACCESS = 18
-PARAM_N_ROUTES = 19
-PARAM_JOINT_READY = 20
+# module-level ints, so numba reads them as constants
+PARAM_MAX_ROUNDS = PARAM["MAX_ROUNDS"]
+PARAM_START_TIME = PARAM["START_TIME"]
+PARAM_VISIBLE_PER_AREA = PARAM["VISIBLE_PER_AREA"]
+PARAM_TECH_TIME_PLUS = PARAM["TECH_TIME_PLUS"]
+PARAM_TECH_REQ_MINUS = PARAM["TECH_REQ_MINUS"]
+PARAM_SPRINT_TIME_MINUS = PARAM["SPRINT_TIME_MINUS"]
+PARAM_SPRINT_XP_PCT = PARAM["SPRINT_XP_PCT"]
+PARAM_SPRINT_FAIL_SCALED = PARAM["SPRINT_FAIL_SCALED"]
+PARAM_IRON_FAIL_PENALTY = PARAM["IRON_FAIL_PENALTY"]
+PARAM_ROUTE_READER_NEEDS = PARAM["ROUTE_READER_NEEDS"]
+PARAM_BETA_BOOST = PARAM["BETA_BOOST"]
+PARAM_BELAYERS_START = PARAM["BELAYERS_START"]
+PARAM_BELAYERS_2_ROUND = PARAM["BELAYERS_2_ROUND"]
+PARAM_BELAYERS_3_ROUND = PARAM["BELAYERS_3_ROUND"]
+PARAM_CAPACITY_OPEN = PARAM["CAPACITY_OPEN"]
+PARAM_TRAIN_CAPACITY = PARAM["TRAIN_CAPACITY"]
+PARAM_PURCHASE_TIME = PARAM["PURCHASE_TIME"]
+PARAM_REST_TIME = PARAM["REST_TIME"]
+PARAM_N_ACCESS = PARAM["N_ACCESS"]
+PARAM_N_NON_ACCESS = PARAM["N_NON_ACCESS"]
+PARAM_N_ROUTES = PARAM["N_ROUTES"]
+PARAM_JOINT_READY = PARAM["JOINT_READY"]
+PARAM_SPRINT_EXTRA_NERF = PARAM["SPRINT_EXTRA_NERF"]
+PARAM_IRON_FAIL_XP_PCT = PARAM["IRON_FAIL_XP_PCT"]
+PARAM_FREE_SOLO_BYPASS = PARAM["FREE_SOLO_BYPASS"]
+PARAM_TR_STATIONS = PARAM["TR_STATIONS"]
+PARAM_LEAD_CAPACITY = PARAM["LEAD_CAPACITY"]
+PARAM_SHARED_BELAYERS = PARAM["SHARED_BELAYERS"]
+PARAM_SUCCESS_CLAMP = PARAM["SUCCESS_CLAMP"]
+PARAM_POWER_TAP_BEST = PARAM["POWER_TAP_BEST"]
+PARAM_CARABINER_KEPT = PARAM["CARABINER_KEPT"]
+PARAM_TRAINING_PER_ROUND = PARAM["TRAINING_PER_ROUND"]
 
 # Gear effect kinds (RULES.md §10); a card's kind is its `effectKind`, or one derived from
 # statEffect for the cards that have none.
@@ -202,21 +225,71 @@ def round_half_up(x):
 
 @dataclass(frozen=True)
 class RulesConfig:
-    """A rules preset. v0.4.0 is the designers' engine at that version (RULES.md R1-R82)."""
+    """A rules preset plus the switches and knobs a run sets (variants.py). v0.4.0 is the
+    designers' engine at that version (RULES.md R1-R82); v0.5.0 and v0.6.0 follow "Later
+    versions" (L1-L14)."""
     preset: str = "v0.4.0"
-    max_rounds: int = 45    # None = no round cap; 0 = 45, as the engine reads it (R17)
+    description: str = "the designers' engine v0.4.0 (RULES.md R1-R82), the default"
+    data_version: str = "v0.4.0"                 # the bundled data file
+    max_rounds: object = 45    # None = no round cap; 0 = 45, as the engine reads it (R17)
     access_cards: tuple = gamedata.ACCESS_CARDS_V040
     # area -> access cards needed (R26)
     area_access: tuple = ((), ("Harness", "Belay Device"),
                           ("Harness", "Belay Device", "Locking Carabiner", "Lead Rope"))
+    top_rope_stations: bool = False              # L6-L13
+    switches: tuple = ()                         # ((name, value), ...), sorted by name
+    knobs: tuple = ()                            # ((path, value), ...), in the order given
 
     def as_dict(self):
-        return {"preset": self.preset, "max_rounds": self.max_rounds,
+        return {"preset": self.preset, "data_version": self.data_version,
+                "max_rounds": self.max_rounds,
                 "access_cards": list(self.access_cards),
-                "area_access": [list(a) for a in self.area_access]}
+                "area_access": [list(a) for a in self.area_access],
+                "top_rope_stations": self.top_rope_stations,
+                "switches": {k: v for k, v in self.switches},
+                "knobs": {k: v for k, v in self.knobs}}
+
+    def apply_params(self, params):
+        from sim.games.all_in_ascent.variants import apply_params
+        apply_params(params, self, PARAM)
+
+    def switch(self, name):
+        from sim.games.all_in_ascent.variants import SWITCHES
+        return dict(self.switches).get(name, SWITCHES[name].default)
+
+    def with_variants(self, switches=(), knobs=(), data=None):
+        """A copy with switches {name: text} and knobs [(path, text)] checked and applied.
+        `data` (GameData) is needed to check data knobs."""
+        from sim.games.all_in_ascent import variants as V
+        merged = dict(self.switches)
+        max_rounds = self.max_rounds
+        for name, text in dict(switches).items():
+            value = V.parse_switch(name, text)
+            if name == "max_rounds":
+                max_rounds = value
+            else:
+                merged[name] = value
+        checked = list(self.knobs)
+        for path, text in knobs:
+            if data is None:
+                raise V.VariantError("knobs need the data they change")
+            _, value = V.check_knob(path, text, data)
+            checked.append((path, value))
+        return replace(self, max_rounds=max_rounds, switches=tuple(sorted(merged.items())),
+                       knobs=tuple(checked))
 
 
-PRESETS = {"v0.4.0": RulesConfig()}
+V050_CONFIG = RulesConfig(
+    preset="v0.5.0", description="v0.4.0 without the round cap (L1-L2)", max_rounds=None)
+V060_CONFIG = RulesConfig(
+    preset="v0.6.0",
+    description="no Harness, open Top Rope with belay stations, Lead capacity 1, no round cap "
+                "(L3-L14)",
+    data_version="v0.6.0", max_rounds=None,
+    access_cards=("Belay Device", "Locking Carabiner", "Lead Rope"),
+    area_access=((), (), ("Belay Device", "Locking Carabiner", "Lead Rope")),
+    top_rope_stations=True)
+PRESETS = {"v0.4.0": RulesConfig(), "v0.5.0": V050_CONFIG, "v0.6.0": V060_CONFIG}
 
 
 def get_preset(name):
@@ -255,6 +328,8 @@ class PackedRules:
 
 
 def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig()) -> PackedRules:
+    from sim.games.all_in_ascent.variants import apply_data_knobs
+    data = apply_data_knobs(data, config.knobs)
     S = gamedata.STATS
     i64 = np.int64
     params = np.zeros(len(PARAM), i64)
@@ -270,7 +345,15 @@ def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig()) -> Packed
     params[PARAM["TECH_TIME_PLUS"]] = 1
     params[PARAM["TECH_REQ_MINUS"]] = 5
     params[PARAM["SPRINT_TIME_MINUS"]] = 2
-    params[PARAM["SPRINT_XP_HALVED"]] = 1
+    params[PARAM["SPRINT_XP_PCT"]] = 50
+    params[PARAM["SPRINT_FAIL_SCALED"]] = 1
+    params[PARAM["SPRINT_EXTRA_NERF"]] = 1
+    params[PARAM["IRON_FAIL_XP_PCT"]] = 50
+    params[PARAM["FREE_SOLO_BYPASS"]] = 1
+    params[PARAM["SUCCESS_CLAMP"]] = 1
+    params[PARAM["TR_STATIONS"]] = 1 if config.top_rope_stations else 0
+    params[PARAM["LEAD_CAPACITY"]] = 1 if config.top_rope_stations else 0
+    config.apply_params(params)
     params[PARAM["IRON_FAIL_PENALTY"]] = 5
     params[PARAM["ROUTE_READER_NEEDS"]] = 3
     params[PARAM["BETA_BOOST"]] = 3
@@ -347,6 +430,7 @@ def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig()) -> Packed
     route_bonus_cards = np.zeros(n_routes, i64)
     card_repeated_only = np.zeros(MAX_GEAR, i64)
     area_label = {"bouldering": "Bouldering", "topRope": "Top Rope", "leadClimbing": "Lead"}
+    as_printed = config.switch("access_gear_as_printed")
     for g, card in enumerate(cards):
         rf = card["routeFilter"]
         hf = card["holdFeatureFilter"]
@@ -374,7 +458,9 @@ def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig()) -> Packed
                 continue
             for s, stat in enumerate(S):
                 if effect == "all" or effect == stat:
-                    route_gear_bonus[rid, g, s] += abs(value)
+                    # R49: the engine adds the printed penalty as a bonus; the rulebook
+                    # reading keeps the printed sign
+                    route_gear_bonus[rid, g, s] += value if as_printed else abs(value)
             route_bonus_cards[rid] |= 1 << g
 
     # R13: milestone buckets, in area order then data order.
@@ -473,9 +559,30 @@ def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig()) -> Packed
 _DEFAULT = {}
 
 
+def load_preset_data(config):
+    """The bundled data file of a preset, checked against that version's counts (R1, L3)."""
+    counts = gamedata.V060_COUNTS if config.data_version == "v0.6.0" else gamedata.V040_COUNTS
+    return gamedata.load_data(gamedata.bundled_path(config.data_version), counts)
+
+
+def build_rules(preset="v0.4.0", switches=None, knobs=(), data_path=None):
+    """Packed rules of a preset with rule switches ({name: value}), data knobs
+    ([(path, value)] or ["path=value"]) and optionally another data file.
+    Raises VariantError / DataError with one clear line for anything unknown or out of range."""
+    from sim.games.all_in_ascent.variants import split_assignment
+    config = get_preset(preset)
+    if not switches and not knobs and data_path is None:
+        return default_rules(preset)
+    counts = gamedata.V060_COUNTS if config.data_version == "v0.6.0" else gamedata.V040_COUNTS
+    data = gamedata.load_data(data_path, counts) if data_path else load_preset_data(config)
+    pairs = [split_assignment(k, "knob") if isinstance(k, str) else k for k in knobs]
+    config = config.with_variants(switches or {}, pairs, data)
+    return pack(data, config)
+
+
 def default_rules(preset="v0.4.0"):
     """The packed rules of a preset with its bundled data (cached per process)."""
     if preset not in _DEFAULT:
         config = get_preset(preset)
-        _DEFAULT[preset] = pack(gamedata.load_data(gamedata.bundled_path(preset)), config)
+        _DEFAULT[preset] = pack(load_preset_data(config), config)
     return _DEFAULT[preset]

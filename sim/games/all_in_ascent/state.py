@@ -13,11 +13,14 @@ comparing two games is comparing rows.
                  N_VISIBLE    [3]          visible routes per area
                  VISIBLE      [3 x 6]      route ids shown, per area, in pickN order (-1 = none)
                  N_ROTATION, ROTATION [3]  the shop rotation: card ids (R16, R43)
+                 STATION_CLAIM [4]         who took each training station this round
+                                           (only with the training_station_per_round switch)
     PLAYER_BASE  PLAYER[seat] x 4, each PLAYER_SIZE long:
                    character, level, xp, endurance, max endurance, stats[4],
                    training bonuses[4], time left, Beta Boost flag, location,
                    gear bitmask (bit g = owns card g), milestone bitmask (bit t = tier t done),
-                   attempted-route marks[3] (bit i of area a = route i of that area, R45)
+                   attempted-route marks[3] (bit i of area a = route i of that area, R45),
+                   belay station (v0.6.0 Top Rope, L6; -1 = none)
                  TALLY[seat] (records only, never read by the rules):
                    milestone round[3], XP spent, card round bought[MAX_GEAR],
                    climbs tried/succeeded per area[3+3], milestone attempts[3],
@@ -74,17 +77,20 @@ _G, GLOBAL_SIZE = _layout([
     ("END_REASON", 1), ("RNG", 1), ("N_PLAYERS", 1), ("N_ACTIONS", 1), ("SEED", 1),
     ("MILESTONES", N_TIERS), ("N_VISIBLE", N_AREAS), ("VISIBLE", N_AREAS * MAX_VISIBLE),
     ("N_ROTATION", 1), ("ROTATION", ROTATION_SIZE),
+    ("STATION_CLAIM", N_STATIONS),
 ])
 G_ROUND, G_CURRENT, G_TOKEN, G_BELAYERS = _G["ROUND"], _G["CURRENT"], _G["TOKEN"], _G["BELAYERS"]
 G_OVER, G_WINNER, G_END_REASON, G_RNG = _G["OVER"], _G["WINNER"], _G["END_REASON"], _G["RNG"]
 G_N_PLAYERS, G_N_ACTIONS, G_SEED = _G["N_PLAYERS"], _G["N_ACTIONS"], _G["SEED"]
 G_MILESTONES, G_N_VISIBLE, G_VISIBLE = _G["MILESTONES"], _G["N_VISIBLE"], _G["VISIBLE"]
 G_N_ROTATION, G_ROTATION = _G["N_ROTATION"], _G["ROTATION"]
+# switch training_station_per_round: the seat that took each station this round, -1 = free
+G_STATION_CLAIM = _G["STATION_CLAIM"]
 
 _P, PLAYER_SIZE = _layout([
     ("CHARACTER", 1), ("LEVEL", 1), ("XP", 1), ("ENDURANCE", 1), ("MAX_ENDURANCE", 1),
     ("STATS", N_STATS), ("TRAINING", N_STATS), ("TIME", 1), ("BETA", 1), ("LOCATION", 1),
-    ("GEAR", 1), ("DONE", 1), ("MARKS", N_AREAS),
+    ("GEAR", 1), ("DONE", 1), ("MARKS", N_AREAS), ("BELAY_STATION", 1),
     # tallies for the records
     ("MS_ROUND", N_TIERS), ("XP_SPENT", 1), ("GEAR_ROUND", MAX_GEAR),
     ("CLIMBS", N_AREAS), ("CLIMBS_OK", N_AREAS), ("MS_TRIES", N_TIERS),
@@ -94,6 +100,7 @@ P_CHARACTER, P_LEVEL, P_XP = _P["CHARACTER"], _P["LEVEL"], _P["XP"]
 P_ENDURANCE, P_MAX_ENDURANCE = _P["ENDURANCE"], _P["MAX_ENDURANCE"]
 P_STATS, P_TRAINING, P_TIME, P_BETA = _P["STATS"], _P["TRAINING"], _P["TIME"], _P["BETA"]
 P_LOCATION, P_GEAR, P_DONE, P_MARKS = _P["LOCATION"], _P["GEAR"], _P["DONE"], _P["MARKS"]
+P_BELAY_STATION = _P["BELAY_STATION"]     # v0.6.0 (L6): Top Rope belay station, -1 = none
 P_MS_ROUND, P_XP_SPENT, P_GEAR_ROUND = _P["MS_ROUND"], _P["XP_SPENT"], _P["GEAR_ROUND"]
 P_CLIMBS, P_CLIMBS_OK, P_MS_TRIES = _P["CLIMBS"], _P["CLIMBS_OK"], _P["MS_TRIES"]
 P_TRAININGS, P_RESTS, P_EARLY_ENDS = _P["TRAININGS"], _P["RESTS"], _P["EARLY_ENDS"]

@@ -1,0 +1,326 @@
+"""Rule switches and data knobs: what a designer can change without code.
+
+A *switch* is a named rule reading (RULES.md, "Where the v0.4.0 engine and the seed rulebook
+differ"): the engine's reading is the default, the rulebook's is the other value. A *knob* is a
+number addressed by path: any numeric field of the data (characters, gear, routes, stations,
+XP table) or a number of a character's passive. Both end up in the packed tables; the core
+reads them from there (rules.PARAM_*, or the data the tables are built from).
+
+    switch   max_rounds=none, sprinter_fail_xp_halved=off, shared_belayer_pool=on, ...
+    knob     characters.technician.startingStats.technique=24
+             characters.technician.passive.requirement_reduction=3
+             gear."Mountain Mentor".cost=150
+             routes.topRope."The Standard".xpSuccess=60
+             stations."Grip Board".bonus=6
+             xp_table.5=800                  (the cumulative XP of level 5)
+
+Every unknown name, path or bad value is a VariantError naming the key and what is allowed.
+"""
+import copy
+import re
+from dataclasses import dataclass
+
+from sim.games.all_in_ascent import data as gamedata
+
+
+class VariantError(ValueError):
+    """A switch or knob that does not exist, or a value it cannot take. One line."""
+
+
+@dataclass(frozen=True)
+class Switch:
+    name: str
+    kind: str            # "bool", "rounds" or a tuple of choices
+    default: object
+    engine: str          # what the v0.4.0 engine does (the default)
+    rulebook: str        # the seed rulebook's wording (the other reading)
+    rule: str
+    param: str = ""      # the rules.PARAM it sets, if any
+
+
+SWITCHES = {s.name: s for s in (
+    Switch("max_rounds", "rounds", 45,
+           "the game ends after round 45 with no winner (v0.5.0 and later: no cap)",
+           "the game ends after round 45 with no winner", "R72, L1"),
+    Switch("sprinter_fail_xp_halved", "bool", True,
+           "both success and fail XP are halved for the Sprinter",
+           "only successful climbs give 50%", "R54", "SPRINT_FAIL_SCALED"),
+    Switch("sprinter_extra_die", "bool", True,
+           "the Sprinter adds a focus-nerf effect (dice = max(2, effects))",
+           "rolls one extra d6 nerf die", "R50"),
+    Switch("shared_belayer_pool", "bool", False,
+           "Top Rope and Lead are each limited to the belayer count separately",
+           "both limited by the belayer count, 'same pool'", "R32, R34", "SHARED_BELAYERS"),
+    Switch("training_station_per_round", "bool", False,
+           "a station is blocked only while another player is located there",
+           "one player per station per round; if taken this round, wait for next round",
+           "R34, R82", "TRAINING_PER_ROUND"),
+    Switch("access_gear_as_printed", "bool", False,
+           "Harness, Belay Device and Lead Rope add +2 all / +2 / +3 strength to the climber",
+           "'-2 to all stats on any rope route', '-2 Strength', '-3 Strength' (penalties)",
+           "R49"),
+    Switch("carabiner_kept_at_level_up", "bool", False,
+           "Locking Carabiner's +5 max endurance is lost at the next level-up",
+           "+5 max endurance, permanent", "R42, R62", "CARABINER_KEPT"),
+    Switch("power_tap_keeps", ("lowest", "best"), "lowest",
+           "Power Tap Belt keeps the 2 lowest dice",
+           "extra die, use the best 2 (here: the 2 highest)", "R51, R78", "POWER_TAP_BEST"),
+    Switch("success_clamps_endurance", "bool", True,
+           "every successful climb clamps current endurance to max",
+           "Power Spotting: '+5 endurance' (no clamp mentioned)", "R56", "SUCCESS_CLAMP"),
+)}
+
+# Rulebook readings we list but do not offer yet (no engine support): said, not hidden.
+NOT_YET = (
+    ("route_reader_redistribution", "Route Reader: may redistribute up to 10 stat points once "
+     "per round (a new action)", "§9"),
+    ("spendable_xp_kept_at_level_up", "spendable XP does not reset at level-up", "R64"),
+    ("your_choice_gear", "Crimp Sequence Decoder, Sequence Memorization and Mountain Mentor "
+     "played to the player's best advantage", "R51, R52"),
+)
+
+# Passive numbers: knob path under characters.<key>.passive -> (rules PARAM, default, low, high)
+PASSIVES = {
+    "technician": {"requirement_reduction": ("TECH_REQ_MINUS", 5, 0, 100),
+                   "time_penalty": ("TECH_TIME_PLUS", 1, 0, 10)},
+    "sprinter": {"time_reduction": ("SPRINT_TIME_MINUS", 2, 0, 10),
+                 "xp_percent": ("SPRINT_XP_PCT", 50, 0, 200),
+                 "extra_nerf_die": ("SPRINT_EXTRA_NERF", 1, 0, 1)},
+    "ironLung": {"fail_xp_bonus_percent": ("IRON_FAIL_XP_PCT", 50, 0, 200),
+                 "fail_endurance_penalty": ("IRON_FAIL_PENALTY", 5, 0, 100)},
+    "routeReader": {"beta_boost": ("BETA_BOOST", 3, 0, 50),
+                    "stats_needed": ("ROUTE_READER_NEEDS", 3, 1, 4)},
+    "freeSolo": {"access_bypass": ("FREE_SOLO_BYPASS", 1, 0, 1)},
+}
+
+NUMERIC_ROUTE_FIELDS = ("strength", "technique", "focus", "flexibility", "time", "endurance",
+                        "xpSuccess", "xpFail")
+NUMERIC_GEAR_FIELDS = ("cost", "value", "restBonus", "prerequisiteLevel")
+NUMERIC_STATION_FIELDS = ("bonus", "time", "endurance")
+
+
+def parse_bool(name, text):
+    if isinstance(text, bool):
+        return text
+    value = str(text).strip().lower()
+    if value in ("on", "true", "yes", "1"):
+        return True
+    if value in ("off", "false", "no", "0"):
+        return False
+    raise VariantError(f"switch {name}: expected on or off, got {text!r}")
+
+
+def parse_switch(name, text):
+    if name not in SWITCHES:
+        raise VariantError(f"unknown switch {name!r}; switches: {', '.join(SWITCHES)}")
+    sw = SWITCHES[name]
+    if sw.kind == "bool":
+        return parse_bool(name, text)
+    if sw.kind == "rounds":
+        if str(text).strip().lower() in ("none", "off", "no"):
+            return None
+        try:
+            value = int(str(text))
+        except ValueError:
+            raise VariantError(f"switch {name}: expected a number of rounds >= 1 or none, "
+                               f"got {text!r}") from None
+        if value < 1:
+            raise VariantError(f"switch {name}: expected a number of rounds >= 1 or none, "
+                               f"got {value}")
+        return value
+    if text not in sw.kind:
+        raise VariantError(f"switch {name}: expected one of {', '.join(sw.kind)}, got {text!r}")
+    return text
+
+
+def split_assignment(text, what):
+    """'a.b="c d".e=5' -> ('a.b="c d".e', '5')."""
+    if "=" not in text:
+        raise VariantError(f"{what} {text!r}: expected NAME=VALUE")
+    key, value = text.rsplit("=", 1)
+    return key.strip(), value.strip()
+
+
+_PATH_PART = re.compile(r'"([^"]+)"|([^.]+)')
+
+
+def split_path(path):
+    parts = []
+    pos = 0
+    while pos < len(path):
+        m = _PATH_PART.match(path, pos)
+        if not m:
+            raise VariantError(f"knob {path!r}: cannot read the path")
+        parts.append(m.group(1) if m.group(1) is not None else m.group(2))
+        pos = m.end()
+        if pos < len(path):
+            if path[pos] != ".":
+                raise VariantError(f"knob {path!r}: expected '.' after {parts[-1]!r}")
+            pos += 1
+    return parts
+
+
+def _number(path, text, integer=True):
+    try:
+        return int(str(text)) if integer else float(str(text))
+    except ValueError:
+        kind = "a whole number" if integer else "a number"
+        raise VariantError(f"knob {path}: expected {kind}, got {text!r}") from None
+
+
+def _named(items, name, path, what):
+    for item in items:
+        if item["name"] == name:
+            return item
+    raise VariantError(f"knob {path}: no {what} named {name!r}; {what}s: "
+                       f"{', '.join(i['name'] for i in items)}")
+
+
+def check_knob(path, text, data):
+    """Validate one knob against the data; return (parts, value)."""
+    parts = split_path(path)
+    head = parts[0] if parts else ""
+    if head == "characters" and len(parts) == 4 and parts[2] == "passive":
+        key, number = parts[1], parts[3]
+        if key not in PASSIVES:
+            raise VariantError(f"knob {path}: unknown character {key!r}; allowed: "
+                               f"{', '.join(PASSIVES)}")
+        if number not in PASSIVES[key]:
+            raise VariantError(f"knob {path}: {key} has no passive number {number!r}; allowed: "
+                               f"{', '.join(PASSIVES[key])}")
+        _, _, low, high = PASSIVES[key][number]
+        value = _number(path, text)
+        if not low <= value <= high:
+            raise VariantError(f"knob {path}: {value} is out of range {low}..{high}")
+        return parts, value
+    if head == "characters" and len(parts) in (3, 4):
+        key = parts[1]
+        if key not in data.characters:
+            raise VariantError(f"knob {path}: unknown character {key!r}; allowed: "
+                               f"{', '.join(data.characters)}")
+        if len(parts) == 3 and parts[2] == "startingEndurance":
+            return parts, _number(path, text)
+        if len(parts) == 4 and parts[2] == "startingStats" and parts[3] in gamedata.STATS:
+            return parts, _number(path, text)
+        if len(parts) == 4 and parts[2] == "growth" and \
+                parts[3] in gamedata.STATS + ("endurance",):
+            return parts, _number(path, text, integer=False)
+        raise VariantError(f"knob {path}: allowed under a character: startingEndurance, "
+                           f"startingStats.<stat>, growth.<stat or endurance>, "
+                           f"passive.<number>")
+    if head == "gear" and len(parts) == 3:
+        _named(data.gear, parts[1], path, "card")
+        if parts[2] not in NUMERIC_GEAR_FIELDS:
+            raise VariantError(f"knob {path}: numeric card fields: "
+                               f"{', '.join(NUMERIC_GEAR_FIELDS)}")
+        return parts, _number(path, text)
+    if head == "routes" and len(parts) == 4:
+        if parts[1] not in gamedata.AREAS:
+            raise VariantError(f"knob {path}: unknown area {parts[1]!r}; allowed: "
+                               f"{', '.join(gamedata.AREAS)}")
+        _named(data.routes[parts[1]], parts[2], path, "route")
+        if parts[3] not in NUMERIC_ROUTE_FIELDS:
+            raise VariantError(f"knob {path}: numeric route fields: "
+                               f"{', '.join(NUMERIC_ROUTE_FIELDS)}")
+        return parts, _number(path, text)
+    if head == "stations" and len(parts) == 3:
+        _named(data.stations, parts[1], path, "station")
+        if parts[2] not in NUMERIC_STATION_FIELDS:
+            raise VariantError(f"knob {path}: numeric station fields: "
+                               f"{', '.join(NUMERIC_STATION_FIELDS)}")
+        return parts, _number(path, text)
+    if head == "xp_table" and len(parts) == 2:
+        level = _number(path, parts[1])
+        if not 2 <= level <= len(data.xp_table):
+            raise VariantError(f"knob {path}: levels 2..{len(data.xp_table)} "
+                               f"(level 1 is always 0)")
+        return parts, _number(path, text)
+    raise VariantError(f"unknown knob {path!r}; knobs start with characters.<key>., gear.<card>., "
+                       f"routes.<area>.<route>., stations.<station>. or xp_table.<level>")
+
+
+def apply_data_knobs(data, knobs):
+    """A new GameData with the data knobs applied and validated again (passive knobs are
+    skipped here; they set rules params)."""
+    data_knobs = [(p, v) for p, v in knobs if not _is_passive(p)]
+    if not data_knobs:
+        return data
+    doc = {"CHARACTERS": copy.deepcopy(data.characters), "XP_TABLE": copy.deepcopy(data.xp_table),
+           "TRAINING_AREAS": copy.deepcopy(data.stations), "ROUTES": copy.deepcopy(data.routes),
+           "GEAR_SHOP": copy.deepcopy(data.gear)}
+    for path, value in data_knobs:
+        parts = split_path(path)
+        head = parts[0]
+        if head == "characters":
+            target = doc["CHARACTERS"][parts[1]]
+            for p in parts[2:-1]:
+                target = target[p]
+            target[parts[-1]] = value
+        elif head == "gear":
+            _named(doc["GEAR_SHOP"], parts[1], path, "card")[parts[2]] = value
+        elif head == "routes":
+            _named(doc["ROUTES"][parts[1]], parts[2], path, "route")[parts[3]] = value
+        elif head == "stations":
+            _named(doc["TRAINING_AREAS"], parts[1], path, "station")[parts[2]] = value
+        elif head == "xp_table":
+            doc["XP_TABLE"][int(parts[1]) - 1]["cumulative"] = value
+    counts = None
+    try:
+        return gamedata.validate(doc, f"{data.source} with knobs", counts)
+    except gamedata.DataError as exc:
+        raise VariantError(f"the knobs make the data invalid: {exc}") from None
+
+
+def _is_passive(path):
+    parts = split_path(path)
+    return len(parts) == 4 and parts[0] == "characters" and parts[2] == "passive"
+
+
+def apply_params(params, config, param_index):
+    """Switches and passive knobs into the packed params."""
+    values = dict(config.switches)
+    for name, value in values.items():
+        sw = SWITCHES[name]
+        if sw.param:
+            if sw.kind == "bool":
+                params[param_index[sw.param]] = 1 if value else 0
+            else:
+                params[param_index[sw.param]] = 1 if value == sw.kind[1] else 0
+    if "sprinter_extra_die" in values:
+        params[param_index["SPRINT_EXTRA_NERF"]] = 1 if values["sprinter_extra_die"] else 0
+    for path, value in config.knobs:
+        if _is_passive(path):
+            _, key, _, number = split_path(path)
+            params[param_index[PASSIVES[key][number][0]]] = value
+
+
+def catalogue(presets):
+    """The text of `ascent rules`."""
+    lines = ["Presets:"]
+    for name, cfg in presets.items():
+        lines.append(f"  {name:<8} {cfg.description}")
+    lines += ["", "Switches (--rule NAME=VALUE; the default is the v0.4.0 engine's reading):"]
+    for sw in SWITCHES.values():
+        allowed = ("on|off" if sw.kind == "bool" else "N|none" if sw.kind == "rounds"
+                   else "|".join(sw.kind))
+        default = ("on" if sw.default is True else "off" if sw.default is False
+                   else str(sw.default))
+        lines.append(f"  {sw.name}={allowed}  (default {default}; {sw.rule})")
+        lines.append(f"      engine:   {sw.engine}")
+        lines.append(f"      rulebook: {sw.rulebook}")
+    lines += ["", "Rulebook readings not offered yet:"]
+    for name, text, rule in NOT_YET:
+        lines.append(f"  {name}: {text} ({rule})")
+    lines += ["", "Knobs (--set PATH=VALUE):",
+              "  characters.<key>.startingStats.<stat>, characters.<key>.startingEndurance,",
+              "  characters.<key>.growth.<stat|endurance>",
+              f"  gear.\"<card>\".<{'|'.join(NUMERIC_GEAR_FIELDS)}>",
+              f"  routes.<area>.\"<route>\".<{'|'.join(NUMERIC_ROUTE_FIELDS)}>",
+              f"  stations.\"<station>\".<{'|'.join(NUMERIC_STATION_FIELDS)}>",
+              "  xp_table.<level>   (cumulative XP of that level)",
+              "  passive numbers:"]
+    for key, numbers in PASSIVES.items():
+        for number, (_, default, low, high) in numbers.items():
+            lines.append(f"    characters.{key}.passive.{number}  (default {default}, "
+                         f"{low}..{high})")
+    return "\n".join(lines)
