@@ -1,0 +1,378 @@
+"""Presets (RULES.md "Later versions", L1-L14), rule switches and data knobs (variants.py)."""
+import numpy as np
+import pytest
+
+from sim.games.all_in_ascent.batch import run_games
+from sim.games.all_in_ascent.rules import build_rules, default_rules
+from sim.games.all_in_ascent.variants import VariantError
+from tests.all_in_ascent.helpers import (
+    Climb, Game, Milestone, Rest, S, Train, climb, force_dice, give, pget, pset, put_route,
+    set_milestone, set_stats, set_training)
+
+V060 = None
+
+
+def v060():
+    global V060
+    if V060 is None:
+        V060 = build_rules("v0.6.0")
+    return V060
+
+
+def stats_of(att):
+    return [att["effective_stats"][s] for s in ("strength", "technique", "focus", "flexibility")]
+
+
+def end_round_now(game):
+    for seat in range(len(game.characters)):
+        pset(game, seat, time=0)
+    # the current player ends its (empty) turn: everyone is out of time, the round ends (R67)
+    pset(game, game.current_seat, time=1)
+    game.step(S.END_TURN)
+
+
+# --- presets ----------------------------------------------------------------------------------
+
+def test_v050_has_no_round_cap():  # L1
+    capped = Game(3, ["technician", "sprinter"])
+    free = Game(3, ["technician", "sprinter"], rules=build_rules("v0.5.0"))
+    for g in (capped, free):
+        g.state[S.G_ROUND] = 45
+        end_round_now(g)
+    assert capped.is_over and capped.end_reason == "max_rounds"
+    assert not free.is_over and free.round == 46
+
+
+def test_v050_is_v040_otherwise():  # L2
+    a = run_games(200, 5, 3, "designers-heuristic")
+    b = run_games(200, 5, 3, "designers-heuristic", rules=build_rules("v0.5.0"))
+    capped = a.final[:, S.G_END_REASON] == 2
+    assert np.array_equal(a.final[~capped], b.final[~capped])
+
+
+def test_v060_data_has_no_harness_and_a_shorter_prerequisite_chain():  # L3
+    r = v060()
+    assert "Harness" not in r.card_names and len(r.card_names) == 17
+    assert r.config.access_cards == ("Belay Device", "Locking Carabiner", "Lead Rope")
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_v060_belayers_and_top_rope_row(players):  # L6, L7
+    g = Game(11, ["technician", "sprinter", "ironLung", "freeSolo"][:players], rules=v060())
+    assert int(g.state[S.G_BELAYERS]) == players - 1
+    assert len(g.visible_names("topRope")) == 2 * (players - 1)
+    assert len(g.visible_names("bouldering")) == 5
+    assert all(p.get("belay_station") == -1 for p in g.as_dict()["players"])
+
+
+def test_v060_top_rope_is_open_and_lead_needs_three_cards():  # L4
+    g = Game(2, ["technician", "sprinter", "ironLung"], rules=v060())
+    legal = g.legal_actions()
+    assert any(isinstance(a, Climb) and a.area == "topRope" for a in legal)
+    assert not any(isinstance(a, Climb) and a.area == "leadClimbing" for a in legal)
+    give(g, 0, "Belay Device", "Locking Carabiner", "Lead Rope")
+    assert any(isinstance(a, Climb) and a.area == "leadClimbing" for a in g.legal_actions())
+
+
+def test_v060_per_route_gear_has_no_harness_bonus():  # L5
+    g = Game(2, ["technician", "sprinter", "ironLung"], rules=v060())
+    give(g, 0, "Belay Device", "Lead Rope")
+    pset(g, 0, endurance=500)
+    set_stats(g, 0, [10, 10, 10, 10])
+    ev = climb(g, "The Standard", [1, 1, 1])
+    assert stats_of(ev["attempt"]) == [10, 10, 10, 10]
+
+
+def test_v060_stations_occupancy_and_the_climb_sets_the_station():  # L7-L9, L12
+    g = Game(4, ["technician", "sprinter", "ironLung"], rules=v060())
+    for seat in range(3):
+        pset(g, seat, endurance=500)
+    row = g.visible_names("topRope")
+    assert len(row) == 4                         # stations 0 (slots 0, 1) and 1 (slots 2, 3)
+    force_dice(g, [1, 1, 1])
+    g.step(Climb("topRope", 1))                  # seat 0 takes station 0
+    assert pget(g, 0, "belay_station") == 0
+    assert g.current_seat == 1
+    legal = g.legal_actions()
+    assert Climb("topRope", 0) not in legal and Climb("topRope", 1) not in legal
+    assert Climb("topRope", 2) in legal and Climb("topRope", 3) in legal
+    force_dice(g, [1, 1, 1])
+    g.step(Climb("bouldering", 0))               # another area clears a station (L12)
+    assert pget(g, 1, "belay_station") == -1
+
+
+def test_v060_milestone_station_choice_and_stale_reuse():  # L10, L12
+    g = Game(4, ["technician", "sprinter", "ironLung"], rules=v060())
+    tr_milestone = [n for n in g.rules.route_names
+                    if g.rules.route_areas[g.rules.route_id(n)] == "topRope"][0]
+    set_milestone(g, "intermediate", tr_milestone)
+    for seat in range(3):
+        pset(g, seat, endurance=500)
+    # seat 1 sits on station 0, so seat 0's milestone takes the lowest free station: 1
+    pset(g, 1, location=S.AREA_LOC + S.TOP_ROPE, belay_station=0)
+    assert Milestone("intermediate") in g.legal_actions()
+    force_dice(g, [1, 1, 1])
+    g.step(Milestone("intermediate"))
+    assert pget(g, 0, "belay_station") == 1
+    # both stations taken by others: no Top Rope milestone for seat 2
+    g2 = Game(4, ["technician", "sprinter", "ironLung"], rules=v060())
+    set_milestone(g2, "intermediate", tr_milestone)
+    pset(g2, 1, location=S.AREA_LOC + S.TOP_ROPE, belay_station=0)
+    pset(g2, 2, location=S.AREA_LOC + S.TOP_ROPE, belay_station=1)
+    pset(g2, 0, endurance=500)
+    assert Milestone("intermediate") not in g2.legal_actions()
+    # a stale station is reused by the attempt (L12): seat 0 rested after a station-1 climb
+    pset(g2, 2, location=S.LOBBY, belay_station=-1)
+    pset(g2, 0, location=S.REST_LOC, belay_station=0)
+    assert Milestone("intermediate") in g2.legal_actions()   # legal via free station 1
+    force_dice(g2, [1, 1, 1])
+    g2.step(Milestone("intermediate"))
+    assert pget(g2, 0, "belay_station") == 0                  # but it reuses station 0
+
+
+def test_v060_one_player_can_never_try_a_top_rope_milestone():  # L10
+    g = Game(4, ["technician"], rules=v060())
+    tr = [n for n in g.rules.route_names if g.rules.route_areas[g.rules.route_id(n)] == "topRope"]
+    set_milestone(g, "intermediate", tr[0])
+    pset(g, 0, endurance=500)
+    set_stats(g, 0, [99, 99, 99, 99])
+    assert Milestone("intermediate") not in g.legal_actions()
+
+
+def test_v060_lead_capacity_is_one():  # L11
+    g = Game(4, ["technician", "sprinter", "ironLung", "routeReader"], rules=v060())
+    for seat in range(4):
+        give(g, seat, "Belay Device", "Locking Carabiner", "Lead Rope")
+        pset(g, seat, endurance=500)
+    pset(g, 1, location=S.AREA_LOC + S.LEAD)
+    assert not any(isinstance(a, Climb) and a.area == "leadClimbing" for a in g.legal_actions())
+
+
+def test_v060_round_end_clears_stations_and_never_unlocks_belayers():  # L13
+    g = Game(4, ["technician", "sprinter", "ironLung"], rules=v060())
+    pset(g, 1, location=S.AREA_LOC + S.TOP_ROPE, belay_station=1)
+    g.state[S.G_ROUND] = 11
+    end_round_now(g)
+    assert g.round == 12 and int(g.state[S.G_BELAYERS]) == 2
+    assert pget(g, 1, "belay_station") == -1 and pget(g, 1, "location") == S.LOBBY
+    g.state[S.G_ROUND] = 45
+    end_round_now(g)
+    assert not g.is_over                       # no round cap (L13)
+
+
+@pytest.mark.parametrize("preset", ["v0.5.0", "v0.6.0"])
+def test_kernel_and_single_game_api_agree_under_each_preset(preset):
+    rules = build_rules(preset)
+    batch = run_games(60, 21, 3, ["designers-heuristic", "planner", "random"],
+                      characters="random", rules=rules)
+    from sim.games.all_in_ascent.data import CHARACTER_KEYS
+    for i in range(0, 60, 6):
+        chars = [CHARACTER_KEYS[c] for c in batch.characters[i, :3]]
+        g = Game(int(batch.seeds[i]), chars, rules=rules, record=False)
+        g.play(["designers-heuristic", "planner", "random"])
+        assert np.array_equal(g.state[:S.SCRATCH].astype(np.int32), batch.final[i])
+
+
+# --- switches ---------------------------------------------------------------------------------
+
+def test_switch_sprinter_fail_xp(): # R54
+    for setting, want in (("on", 11), ("off", 22)):
+        g = Game(1, ["sprinter"], rules=build_rules(switches={"sprinter_fail_xp_halved": setting}))
+        set_stats(g, 0, [1, 1, 1, 1])
+        pset(g, 0, endurance=500)
+        ev = climb(g, "Strength Silo", [1, 1])              # fails; xpFail 22
+        assert not ev["attempt"]["success"] and ev["attempt"]["xp_gained"] == want
+
+
+def test_switch_sprinter_extra_die():  # R50
+    g = Game(1, ["sprinter"], rules=build_rules(switches={"sprinter_extra_die": "off"}))
+    pset(g, 0, endurance=500)
+    ev = climb(g, "Dyno Dilemma", [1, 1, 1])              # 3 route effects, no Sprinter nerf
+    assert len(ev["attempt"]["effects"]) == 3
+
+
+def test_switch_shared_belayer_pool():  # R32, R34
+    for setting, lead_open in (("off", True), ("on", False)):
+        g = Game(1, ["technician", "sprinter"],
+                 rules=build_rules(switches={"shared_belayer_pool": setting}))
+        give(g, 0, "Harness", "Belay Device", "Locking Carabiner", "Lead Rope")
+        pset(g, 0, endurance=500)
+        pset(g, 1, location=S.AREA_LOC + S.TOP_ROPE)     # one belayer in round 1, taken
+        legal = g.legal_actions()
+        assert any(isinstance(a, Climb) and a.area == "leadClimbing" for a in legal) == lead_open
+
+
+def test_switch_training_station_per_round():  # R34, R82
+    for setting, free_again in (("off", True), ("on", False)):
+        g = Game(1, ["technician", "sprinter"],
+                 rules=build_rules(switches={"training_station_per_round": setting}))
+        g.step(Train("Grip Board"))                      # seat 0 trains, then leaves
+        pset(g, 0, location=S.REST_LOC)
+        assert g.current_seat == 1
+        assert (Train("Grip Board") in g.legal_actions()) == free_again
+    end_round_now(g)                                     # a new round frees every station
+    if g.current_seat != 0:
+        g.step(S.END_TURN)
+    assert Train("Grip Board") in g.legal_actions()
+
+
+def test_switch_access_gear_as_printed():  # R49
+    for setting, want in (("off", 12), ("on", 8)):
+        g = Game(1, ["technician"], rules=build_rules(switches={"access_gear_as_printed": setting}))
+        give(g, 0, "Harness", "Belay Device")
+        set_stats(g, 0, [10, 10, 10, 10])
+        pset(g, 0, endurance=500)
+        ev = climb(g, "The Standard", [1, 1, 1])
+        assert stats_of(ev["attempt"])[1] == want       # technique: +2 / -2 from the Harness
+
+
+def test_switch_carabiner_kept_at_level_up():  # R42, R62
+    for setting, bonus in (("off", 0), ("on", 5)):
+        g = Game(1, ["technician"],
+                 rules=build_rules(switches={"carabiner_kept_at_level_up": setting}))
+        give(g, 0, "Harness", "Belay Device", "Locking Carabiner")
+        pset(g, 0, xp=99)
+        set_stats(g, 0, [99, 99, 99, 99])
+        pset(g, 0, endurance=500)
+        climb(g, "Beginner's Fortune", [1, 1])           # +25 XP: level 2
+        base = int(g.rules.named.level_max_endurance[0, 2])
+        assert pget(g, 0, "level") == 2 and pget(g, 0, "max_endurance") == base + bonus
+
+
+def test_switch_power_tap_keeps():  # R51, R78
+    for setting, kept in (("lowest", [1, 2]), ("best", [4, 5])):
+        g = Game(1, ["ironLung"], rules=build_rules(switches={"power_tap_keeps": setting}))
+        give(g, 0, "Power Tap Belt")
+        pset(g, 0, endurance=500)
+        ev = climb(g, "Dyno Dilemma", [5, 2, 4, 1])
+        assert ev["attempt"]["dice"]["after_power_tap"] == kept
+
+
+def test_switch_success_clamps_endurance():  # R56
+    for setting, clamped in (("on", True), ("off", False)):
+        g = Game(1, ["technician"], rules=build_rules(switches={"success_clamps_endurance": setting}))
+        set_stats(g, 0, [99, 99, 99, 99])
+        pset(g, 0, endurance=300)
+        ev = climb(g, "Beginner's Fortune", [1, 1])
+        assert ev["attempt"]["success"]
+        assert (pget(g, 0, "endurance") == pget(g, 0, "max_endurance")) == clamped
+
+
+def test_switch_max_rounds():  # R72
+    g = Game(1, ["technician"], rules=build_rules(switches={"max_rounds": "3"}))
+    g.state[S.G_ROUND] = 3
+    end_round_now(g)
+    assert g.is_over and g.end_reason == "max_rounds"
+    assert build_rules(switches={"max_rounds": "none"}).config.max_rounds is None
+
+
+def test_probability_stays_exact_under_power_tap_best():
+    from sim.games.all_in_ascent.probability import success_count
+    rules = build_rules(switches={"power_tap_keeps": "best"})
+    g = Game(1, ["ironLung"], rules=rules)
+    give(g, 0, "Power Tap Belt")
+    set_stats(g, 0, [56, 40, 40, 30])
+    put_route(g, "Dyno Dilemma", 0)
+    rid = g.rules.route_id("Dyno Dilemma")
+    good, total = success_count(g.state, rules.tables, 0, rid, False)
+    wins = 0
+    import itertools
+    for dice in itertools.product(range(1, 7), repeat=4):
+        h = Game(1, ["ironLung"], rules=rules, record=True)
+        h.state[:] = g.state
+        pset(h, 0, endurance=500)
+        wins += climb(h, "Dyno Dilemma", list(dice))["attempt"]["success"]
+    assert (good, total) == (wins, 6 ** 4) and 0 < wins < 6 ** 4
+
+
+# --- knobs --------------------------------------------------------------------------------------
+
+def test_knob_character_stat():
+    g = Game(1, ["technician"], rules=build_rules(
+        knobs=["characters.technician.startingStats.technique=24"]))
+    assert g.as_dict()["players"][0]["stats"]["technique"] == 24
+
+
+def test_knob_passive_number():  # R52 with the Technician's -5 as -3
+    seen = []
+    for rules in (default_rules(), build_rules(
+            knobs=["characters.technician.passive.requirement_reduction=3"])):
+        g = Game(1, ["technician"], rules=rules)
+        pset(g, 0, endurance=500)
+        ev = climb(g, "Strength Silo", [1, 1])     # one strength buff die of 1
+        seen.append(ev["attempt"]["requirements"]["strength"])
+    assert seen == [55 - 5 - 1, 55 - 3 - 1]
+
+
+def test_knob_gear_cost():
+    rules = build_rules(knobs=['gear."Mountain Mentor".cost=150'])
+    assert int(rules.named.card_cost[rules.card_id("Mountain Mentor")]) == 150
+
+
+def test_knob_route_field():
+    rules = build_rules(knobs=['routes.topRope."The Standard".xpSuccess=60'])
+    assert int(rules.named.route_xp_success[rules.route_id("The Standard")]) == 60
+
+
+def test_knob_xp_table():
+    rules = build_rules(knobs=["xp_table.5=800"])
+    assert int(rules.named.xp_cumulative[5]) == 800
+    g = Game(1, ["technician"], rules=rules)
+    pset(g, 0, level=4, xp=799)
+    assert g.as_dict()["players"][0]["spendable_xp"] == 799 - 450
+
+
+def test_knobs_and_switches_change_the_fingerprint_and_are_recorded():
+    base = default_rules()
+    tuned = build_rules(switches={"shared_belayer_pool": "on"},
+                        knobs=["characters.technician.passive.requirement_reduction=3"])
+    assert tuned.fingerprint != base.fingerprint
+    d = tuned.config.as_dict()
+    assert d["switches"] == {"shared_belayer_pool": True}
+    assert d["knobs"] == {"characters.technician.passive.requirement_reduction": 3}
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"switches": {"shared_belayers": "on"}}, "unknown switch 'shared_belayers'"),
+    ({"switches": {"shared_belayer_pool": "maybe"}}, "expected on or off"),
+    ({"switches": {"max_rounds": "0"}}, "rounds >= 1 or none"),
+    ({"switches": {"power_tap_keeps": "worst"}}, "one of lowest, best"),
+    ({"knobs": ["characters.wizard.startingStats.focus=3"]}, "unknown character 'wizard'"),
+    ({"knobs": ["characters.technician.passive.requirement_reduction=-1"]}, "out of range"),
+    ({"knobs": ["characters.technician.passive.speed=1"]}, "no passive number 'speed'"),
+    ({"knobs": ['gear."Gold Rope".cost=1']}, "no card named 'Gold Rope'"),
+    ({"knobs": ['gear."Mountain Mentor".cost=cheap']}, "expected a whole number"),
+    ({"knobs": ['routes.topRope."The Standard".name=5']}, "numeric route fields"),
+    ({"knobs": ["xp_table.1=5"]}, "levels 2..15"),
+    ({"knobs": ["weather.rain=1"]}, "unknown knob 'weather.rain'"),
+    ({"knobs": ["xp_table.3=9999"]}, "the knobs make the data invalid"),
+])
+def test_bad_switches_and_knobs_fail_with_the_key(kwargs, message):
+    with pytest.raises(VariantError, match=message):
+        build_rules(**kwargs)
+
+
+def test_ascent_rules_prints_the_catalogue(capsys):
+    from sim.cli import main
+    assert main(["rules"]) == 0
+    out = capsys.readouterr().out
+    for word in ("v0.4.0", "v0.5.0", "v0.6.0", "shared_belayer_pool", "rulebook:",
+                 "characters.technician.passive.requirement_reduction", "xp_table.<level>",
+                 "route_reader_redistribution"):
+        assert word in out
+
+
+def test_cli_rule_and_set_reach_the_manifest(tmp_path):
+    import json
+    from sim.cli import main
+    out = tmp_path / "run"
+    assert main(["simulate", "--players", "2", "--games", "20", "--seed", "1", "--policy",
+                 "random", "--out", str(out), "--quiet", "--preset", "v0.6.0",
+                 "--rule", "shared_belayer_pool=on",
+                 "--set", "characters.technician.passive.requirement_reduction=3"]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["preset"] == "v0.6.0"
+    assert manifest["rules"]["switches"] == {"shared_belayer_pool": True}
+    assert manifest["rules"]["knobs"] == {"characters.technician.passive.requirement_reduction": 3}
+    assert main(["simulate", "--players", "2", "--games", "5", "--seed", "1", "--out",
+                 str(out), "--rule", "nonsense=1"]) == 2
