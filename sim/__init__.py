@@ -1,7 +1,11 @@
 """ascent: engines and shared machinery. See README.md."""
 import hashlib
 import os
+import warnings
 from pathlib import Path
+
+# Policies are numba first-class functions, which numba flags as experimental on every use.
+warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
 
 def _numba_cache_dir():
@@ -13,7 +17,8 @@ def _numba_cache_dir():
     """
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
-    for package in ("sim", "policies"):
+    # the folders that hold numba code (the CLI, experiments and reports hold none)
+    for package in ("sim/core", "sim/games", "policies"):
         for path in sorted((root / package).rglob("*.py")):
             digest.update(str(path.relative_to(root)).encode())
             digest.update(path.read_bytes())

@@ -5,10 +5,7 @@ import platform
 import shlex
 import sys
 import time
-import warnings
 from pathlib import Path
-
-warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
 
 class UsageError(ValueError):
@@ -220,6 +217,50 @@ def cmd_tune(args):
     return 0
 
 
+def _benchmark_rate(policy):
+    """games/s of a policy from results/benchmarks.json, if the benchmark has been run."""
+    path = Path(__file__).resolve().parent.parent / "results" / "benchmarks.json"
+    try:
+        return json.loads(path.read_text())["games_per_second_2_threads"].get(policy)
+    except (OSError, ValueError, KeyError, AttributeError):
+        return None
+
+
+def cmd_run(args):
+    from sim.experiment.paired import character_win_rates, experiment_comparisons, \
+        format_comparisons
+    from sim.experiment.runner import dry_run_plan, load_variant, run_experiment
+    from sim.experiment.spec import SpecError, load_spec
+    try:
+        spec = load_spec(args.spec)
+    except SpecError as exc:
+        raise UsageError(str(exc)) from None
+    if args.dry_run:
+        policy = spec.seat_policies if isinstance(spec.seat_policies, str) else None
+        print(dry_run_plan(spec, _benchmark_rate(policy) if policy else None))
+        return 0
+    try:
+        doc = run_experiment(spec, jobs=args.jobs, scheduler=args.scheduler, quiet=args.quiet)
+    except SpecError as exc:
+        raise UsageError(str(exc)) from None
+    if not args.quiet:
+        run = doc["runs"][-1]
+        for players in spec.players:
+            for v in spec.variants:
+                seats = load_variant(spec.out, v.name, players, ["character", "won"])
+                if seats is None:
+                    continue
+                print(f"{v.name}, {players} players:")
+                for char, r in character_win_rates(seats).iterrows():
+                    print(f"  {char:<12} {r.win_rate:7.2%}  [{r.ci_low:6.2%}, {r.ci_high:6.2%}]"
+                          f"  n={int(r.games):,}")
+        if len(spec.variants) > 1:
+            print(format_comparisons(*experiment_comparisons(spec.out, spec)))
+        print(f"{run['games_played']:,} games played in {run['wall_seconds']:.1f} s "
+              f"({run['games_per_second'] or 0:,.0f} games/s); results in {spec.out}/")
+    return 0
+
+
 def summary_table(games, seats):
     """Win rate per character with n and a 95% Wilson interval, the no-winner rate, rounds."""
     from sim.core.stats import wilson_interval
@@ -278,6 +319,14 @@ def build_parser():
     sp.add_argument("--quiet", action="store_true")
     rules_args(sp)
     sp.set_defaults(func=cmd_simulate)
+
+    xp = sub.add_parser("run", help="run (or resume) an experiment spec (experiments/*.toml)")
+    xp.add_argument("spec")
+    xp.add_argument("--dry-run", action="store_true", help="print the plan, play nothing")
+    xp.add_argument("--jobs", type=_positive_int, help="local worker processes")
+    xp.add_argument("--scheduler", help="a Dask scheduler address, e.g. tcp://host:8786")
+    xp.add_argument("--quiet", action="store_true")
+    xp.set_defaults(func=cmd_run)
 
     lp = sub.add_parser("ladder", help="every policy against every other, on common seeds")
     lp.add_argument("--players", type=int, choices=(2, 3, 4), default=4)

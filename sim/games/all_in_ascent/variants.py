@@ -209,7 +209,14 @@ def check_knob(path, text, data):
                            f"startingStats.<stat>, growth.<stat or endurance>, "
                            f"passive.<number>")
     if head == "gear" and len(parts) == 3:
-        _named(data.gear, parts[1], path, "card")
+        card = _named(data.gear, parts[1], path, "card")
+        if parts[2] == "in_deck":          # 0 takes the card out of the game (ablation)
+            value = _number(path, text)
+            if value not in (0, 1):
+                raise VariantError(f"knob {path}: expected 0 (removed) or 1, got {value}")
+            if value == 0 and card["name"] in gamedata.ACCESS_CARDS_V040:
+                raise VariantError(f"knob {path}: access cards cannot be removed")
+            return parts, value
         if parts[2] not in NUMERIC_GEAR_FIELDS:
             raise VariantError(f"knob {path}: numeric card fields: "
                                f"{', '.join(NUMERIC_GEAR_FIELDS)}")
@@ -256,6 +263,9 @@ def apply_data_knobs(data, knobs):
             for p in parts[2:-1]:
                 target = target[p]
             target[parts[-1]] = value
+        elif head == "gear" and parts[2] == "in_deck":
+            if value == 0:
+                doc["GEAR_SHOP"] = [c for c in doc["GEAR_SHOP"] if c["name"] != parts[1]]
         elif head == "gear":
             _named(doc["GEAR_SHOP"], parts[1], path, "card")[parts[2]] = value
         elif head == "routes":
@@ -315,6 +325,7 @@ def catalogue(presets):
               "  characters.<key>.startingStats.<stat>, characters.<key>.startingEndurance,",
               "  characters.<key>.growth.<stat|endurance>",
               f"  gear.\"<card>\".<{'|'.join(NUMERIC_GEAR_FIELDS)}>",
+              "  gear.\"<card>\".in_deck=0   (the card is taken out of the game)",
               f"  routes.<area>.\"<route>\".<{'|'.join(NUMERIC_ROUTE_FIELDS)}>",
               f"  stations.\"<station>\".<{'|'.join(NUMERIC_STATION_FIELDS)}>",
               "  xp_table.<level>   (cumulative XP of that level)",

@@ -1,0 +1,295 @@
+"""Run an experiment: chunks of games across processes (joblib/loky) or a Dask cluster (joblib's
+dask backend), each finished chunk written atomically, resumable after any interruption.
+
+Layout of an output folder:
+
+    experiment.json                      the spec's identity, the chunks done, the stopping rule
+    chunks/<variant>/p<players>/chunk-00007/games.parquet, seats.parquet
+
+A chunk is the unit of work and of durability. Workers play it and hand back its two tables; the
+driver writes them into a temporary folder and renames it into place, which is atomic, then
+records it in experiment.json (also written by rename). A killed run leaves at most a temporary
+folder, which the next run removes. A chunk's games are fixed by (master seed, chunk index,
+chunk size), so any process, backend or order yields the same rows.
+"""
+import json
+import os
+import shutil
+import sys
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from sim.core.stats import wilson_interval
+from sim.experiment.spec import Spec, SpecError
+
+RESULT_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Chunk:
+    variant: str
+    players: int
+    index: int
+    first_game: int
+    games: int
+
+    @property
+    def relpath(self):
+        return Path("chunks") / self.variant / f"p{self.players}" / f"chunk-{self.index:05d}"
+
+
+def chunks_for(spec, players, total_games):
+    out = []
+    for v in spec.variants:
+        k = 0
+        while k * spec.chunk < total_games:
+            n = min(spec.chunk, total_games - k * spec.chunk)
+            out.append(Chunk(v.name, players, k, k * spec.chunk, n))
+            k += 1
+    return out
+
+
+@lru_cache(maxsize=16)
+def _packed_rules(preset, rules, knobs):
+    from sim.games.all_in_ascent.rules import build_rules
+    return build_rules(preset, dict(rules), list(knobs))
+
+
+def play_chunk(spec_fields, variant_fields, chunk, threads):
+    """Worker: play one chunk; return its (games, seats) tables. Pure function of its inputs."""
+    from sim.games.all_in_ascent.batch import run_games
+    from sim.games.all_in_ascent.records import games_table, seats_table
+    preset, rules, knobs = variant_fields
+    packed = _packed_rules(preset, rules, knobs)
+    seed, seat_policies, characters = spec_fields
+    names = [seat_policies] * chunk.players if isinstance(seat_policies, str) else seat_policies
+    batch = run_games(chunk.games, seed, chunk.players, names, characters,
+                      first_index=chunk.first_game, rules=packed, threads=threads)
+    games = games_table(batch, packed)
+    seats = seats_table(batch, packed)
+    return chunk, games, seats, batch.seconds
+
+
+def _write_json_atomic(path, doc):
+    tmp = path.with_name(path.name + f".tmp-{os.getpid()}")
+    tmp.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+    os.replace(tmp, path)
+
+
+def write_chunk(out, chunk, games, seats):
+    final = out / chunk.relpath
+    tmp = final.with_name(final.name + f".tmp-{os.getpid()}")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    tmp.mkdir(parents=True)
+    games.to_parquet(tmp / "games.parquet", index=False)
+    seats.to_parquet(tmp / "seats.parquet", index=False)
+    os.replace(tmp, final)          # atomic: the chunk is there whole or not at all
+
+
+def clean_partial(out):
+    for tmp in (out / "chunks").glob("*/*/*.tmp-*") if (out / "chunks").exists() else []:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def done_chunks(out):
+    done = set()
+    base = out / "chunks"
+    if not base.exists():
+        return done
+    for d in base.glob("*/p*/chunk-*"):
+        if ".tmp-" in d.name or not (d / "seats.parquet").exists():
+            continue
+        done.add((d.parent.parent.name, int(d.parent.name[1:]), int(d.name.split("-")[1])))
+    return done
+
+
+class Manifest:
+    def __init__(self, out, spec):
+        self.path = out / "experiment.json"
+        self.spec = spec
+        self.doc = None
+
+    def open(self):
+        identity = self.spec.identity()
+        if self.path.exists():
+            doc = json.loads(self.path.read_text())
+            if doc.get("identity") != identity:
+                changed = sorted(k for k in identity if doc.get("identity", {}).get(k) !=
+                                 identity[k])
+                raise SpecError(
+                    f"{self.spec.path}: the spec changed in a way that would mix incompatible "
+                    f"results with those in {self.spec.out} ({', '.join(changed)} differ); "
+                    f"use a new out folder, or restore the spec")
+            self.doc = doc
+        else:
+            self.doc = {"result_format": RESULT_FORMAT, "identity": identity,
+                        "identity_sha256": self.spec.identity_hash(), "spec_file": self.spec.path,
+                        "name": self.spec.name, "chunks": [], "runs": []}
+        return self
+
+    def add_chunk(self, chunk, seconds):
+        self.doc["chunks"].append({"variant": chunk.variant, "players": chunk.players,
+                                   "index": chunk.index, "first_game": chunk.first_game,
+                                   "games": chunk.games, "seconds": round(seconds, 3)})
+        _write_json_atomic(self.path, self.doc)
+
+    def save(self):
+        _write_json_atomic(self.path, self.doc)
+
+
+def _environment():
+    import numba
+    from importlib.metadata import version
+    return {"ascent": version("ascent"), "numba": numba.__version__, "numpy": np.__version__,
+            "pandas": pd.__version__, "python": sys.version.split()[0]}
+
+
+def _execute(spec, todo, manifest, jobs, scheduler, progress):
+    """Play `todo` chunks; write each as it finishes."""
+    from joblib import Parallel, delayed, parallel_config
+    spec_fields = (spec.seed, spec.seat_policies, spec.characters)
+    variants = {v.name: (v.preset, tuple(sorted(v.rules.items())), v.knobs)
+                for v in spec.variants}
+    cores = os.cpu_count() or 1
+    if scheduler:
+        n_jobs, threads = -1, spec.threads or 1
+    else:
+        n_jobs = max(1, min(jobs or cores, len(todo)))
+        threads = spec.threads or max(1, cores // n_jobs)
+    tasks = (delayed(play_chunk)(spec_fields, variants[c.variant], c, threads) for c in todo)
+    started = time.perf_counter()
+    played = 0
+    total = sum(c.games for c in todo)
+
+    def consume(results):
+        nonlocal played
+        for chunk, games, seats, seconds in results:
+            write_chunk(spec.out, chunk, games, seats)
+            manifest.add_chunk(chunk, seconds)
+            played += chunk.games
+            progress(played, total, time.perf_counter() - started)
+
+    if scheduler:
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise SpecError("a scheduler needs Dask: pip install 'ascent[dask]'") from None
+        with Client(scheduler):
+            with parallel_config(backend="dask", wait_for_workers_timeout=60):
+                consume(Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks))
+    elif n_jobs == 1:
+        consume(play_chunk(spec_fields, variants[c.variant], c, threads) for c in todo)
+    else:
+        consume(Parallel(n_jobs=n_jobs, backend="loky",
+                         return_as="generator_unordered")(tasks))
+    return played, time.perf_counter() - started
+
+
+def _progress_printer(quiet):
+    def show(done, total, seconds):
+        if quiet or total == 0:
+            return
+        rate = done / seconds if seconds > 0 else 0.0
+        eta = (total - done) / rate if rate > 0 else float("inf")
+        print(f"\r{done:,}/{total:,} games  {rate:,.0f} games/s  ETA {eta:,.0f} s   ",
+              end="", file=sys.stderr, flush=True)
+    return show
+
+
+def widest_interval(out, spec, players):
+    """The widest 95% half-width among every variant's character win rates at `players`."""
+    worst = 0.0
+    for v in spec.variants:
+        seats = load_variant(out, v.name, players, columns=["character", "won"])
+        if seats is None:
+            return float("inf")
+        grp = seats.groupby("character", observed=True)["won"]
+        lo, hi = wilson_interval(grp.sum().to_numpy(), grp.count().to_numpy())
+        worst = max(worst, float(np.max((hi - lo) / 2)))
+    return worst
+
+
+def run_experiment(spec: Spec, jobs=None, scheduler=None, quiet=False, stop_after_chunks=None):
+    """Run (or resume) an experiment; returns its manifest document."""
+    out = spec.out
+    out.mkdir(parents=True, exist_ok=True)
+    manifest = Manifest(out, spec).open()
+    clean_partial(out)
+    scheduler = scheduler or spec.scheduler
+    progress = _progress_printer(quiet)
+    started = time.perf_counter()
+    played_total = 0
+    stopping = {}
+    for players in spec.players:
+        target_games = spec.games
+        while True:
+            done = done_chunks(out)
+            todo = [c for c in chunks_for(spec, players, target_games)
+                    if (c.variant, c.players, c.index) not in done]
+            if stop_after_chunks is not None:
+                todo = todo[:stop_after_chunks]
+            if todo:
+                played, _ = _execute(spec, todo, manifest, jobs, scheduler, progress)
+                played_total += played
+            if spec.ci_halfwidth is None or stop_after_chunks is not None:
+                stopping[players] = {"rule": "fixed game count", "games": target_games}
+                break
+            widest = widest_interval(out, spec, players)
+            cap = spec.max_games or target_games
+            if widest <= spec.ci_halfwidth or target_games >= cap:
+                stopping[players] = {
+                    "rule": f"add {spec.chunk:,} games per variant until every character's win "
+                            f"rate 95% half-width <= {spec.ci_halfwidth} or {cap:,} games",
+                    "games": target_games, "widest_halfwidth": round(widest, 6),
+                    "reached_target": widest <= spec.ci_halfwidth}
+                break
+            target_games = min(cap, target_games + spec.chunk)
+    if not quiet:
+        print(file=sys.stderr)
+    wall = time.perf_counter() - started
+    manifest.doc["stopping"] = {str(k): v for k, v in stopping.items()}
+    manifest.doc["runs"].append({"games_played": played_total, "wall_seconds": round(wall, 2),
+                                 "games_per_second": round(played_total / wall, 1)
+                                 if wall > 0 else None,
+                                 "environment": _environment()})
+    manifest.save()
+    return manifest.doc
+
+
+def load_variant(out, variant, players, columns=None, table="seats"):
+    """All finished chunks of one variant and player count, in game order (None if none)."""
+    base = Path(out) / "chunks" / variant / f"p{players}"
+    parts = sorted(d for d in base.glob("chunk-*") if ".tmp-" not in d.name) \
+        if base.exists() else []
+    if not parts:
+        return None
+    frames = [pd.read_parquet(d / f"{table}.parquet", columns=columns) for d in parts]
+    return pd.concat(frames, ignore_index=True)
+
+
+def dry_run_plan(spec, games_per_second=None):
+    lines = [f"experiment {spec.name} ({spec.path})",
+             f"  variants: {', '.join(v.name for v in spec.variants)}",
+             f"  players: {', '.join(str(p) for p in spec.players)}; "
+             f"{spec.games:,} games per variant and player count, chunks of {spec.chunk:,}",
+             f"  policies: {spec.seat_policies}; characters: {spec.characters}; "
+             f"master seed {spec.seed}"]
+    total = spec.games * len(spec.variants) * len(spec.players)
+    lines.append(f"  total: {total:,} games")
+    if spec.ci_halfwidth is not None:
+        cap = spec.max_games or spec.games
+        lines.append(f"  precision target: half-width <= {spec.ci_halfwidth}, up to {cap:,} "
+                     f"games per variant ({cap * len(spec.variants) * len(spec.players):,} all)")
+    if games_per_second:
+        lines.append(f"  estimated time: {total / games_per_second / 60:.1f} min at "
+                     f"{games_per_second:,.0f} games/s (results/benchmarks.json)")
+    done = done_chunks(spec.out)
+    if done:
+        lines.append(f"  {len(done)} chunks already done in {spec.out} (will be skipped)")
+    return "\n".join(lines)

@@ -1,0 +1,243 @@
+"""Experiment specs: one TOML file per designer question, validated before any game is played.
+
+    name = "technician_reduction"            # optional; defaults to the file name
+    game = "all-in-ascent"
+    players = [4]                            # one or more player counts
+    games = 200000                           # per variant and player count
+    seed = 1                                 # master seed: every variant plays the same games
+    policy = "tuned"                         # or seat_policies = ["tuned", "planner", ...]
+    characters = "random"                    # or a fixed list, one key per seat
+    preset = "v0.4.0"                        # the default of every variant
+    chunk = 50000                            # games per chunk (the unit of work and of resume)
+    out = "results/technician_reduction"
+    ci_halfwidth = 0.005                     # optional precision target ...
+    max_games = 2000000                      # ... with a cap
+    scheduler = "tcp://host:8786"            # optional: run the chunks on a Dask cluster
+
+    [variants.baseline]                      # named variants; "baseline" is compared against
+    [variants.minus3]
+    set = { "characters.technician.passive.requirement_reduction" = 3 }
+    rules = { shared_belayer_pool = "on" }
+    preset = "v0.6.0"
+
+    [sweep]                                  # or a grid: one variant per value
+    knob = "characters.technician.passive.requirement_reduction"
+    values = [3, 4, 5, 6, 7]
+
+Every error names the file and the key, and says what is allowed; never a traceback.
+"""
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+TOP_KEYS = {"name", "game", "players", "games", "seed", "policy", "seat_policies", "characters",
+            "preset", "chunk", "out", "ci_halfwidth", "max_games", "scheduler", "variants",
+            "sweep", "threads", "description"}
+VARIANT_KEYS = {"preset", "rules", "set", "description"}
+GAMES = ("all-in-ascent",)
+
+
+class SpecError(ValueError):
+    """A bad experiment spec; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    preset: str
+    rules: dict = field(default_factory=dict)     # switch -> value text
+    knobs: tuple = ()                             # (path, value text) pairs
+    description: str = ""
+
+    def as_dict(self):
+        return {"preset": self.preset, "rules": dict(self.rules),
+                "set": {k: v for k, v in self.knobs}}
+
+
+@dataclass(frozen=True)
+class Spec:
+    path: str
+    name: str
+    game: str
+    players: tuple
+    games: int
+    seed: int
+    seat_policies: object        # a policy name for every seat, or a list per seat
+    characters: object           # "random" or a list of keys
+    chunk: int
+    out: Path
+    variants: tuple
+    ci_halfwidth: float = None
+    max_games: int = None
+    scheduler: str = None
+    threads: int = None
+    description: str = ""
+
+    def policies_for(self, players):
+        if isinstance(self.seat_policies, str):
+            return [self.seat_policies] * players
+        return list(self.seat_policies)
+
+    def identity(self):
+        """What the results depend on: a run may resume only if this is unchanged. The game
+        count, the precision target and the scheduler may change (more chunks, same chunks)."""
+        doc = {"game": self.game, "players": list(self.players), "seed": self.seed,
+               "seat_policies": self.seat_policies, "characters": self.characters,
+               "chunk": self.chunk,
+               "variants": {v.name: v.as_dict() for v in self.variants}}
+        return doc
+
+    def identity_hash(self):
+        return hashlib.sha256(json.dumps(self.identity(), sort_keys=True).encode()).hexdigest()
+
+
+def _fail(path, key, message):
+    raise SpecError(f"{path}: {key}: {message}")
+
+
+def _int(path, key, value, low=1):
+    if isinstance(value, bool) or not isinstance(value, int):
+        _fail(path, key, f"expected a whole number, got {value!r}")
+    if value < low:
+        _fail(path, key, f"expected a number >= {low}, got {value}")
+    return value
+
+
+def _value_text(value):
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def load_spec(path):
+    """Read and validate a spec; also checks every policy, character, switch and knob."""
+    from policies.registry import policy_names
+    from sim.games.all_in_ascent.data import CHARACTER_KEYS
+    from sim.games.all_in_ascent.rules import PRESETS, build_rules
+    from sim.games.all_in_ascent.variants import VariantError
+    p = str(path)
+    try:
+        doc = tomllib.loads(Path(path).read_text())
+    except OSError as exc:
+        raise SpecError(f"{p}: cannot read the spec ({exc.strerror or exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{p}: not valid TOML ({exc})") from None
+    for key in doc:
+        if key not in TOP_KEYS:
+            _fail(p, key, f"unknown key; allowed: {', '.join(sorted(TOP_KEYS))}")
+    game = doc.get("game", "all-in-ascent")
+    if game not in GAMES:
+        _fail(p, "game", f"unknown game {game!r}; allowed: {', '.join(GAMES)}")
+    players = doc.get("players", [4])
+    players = [players] if isinstance(players, int) else players
+    if not isinstance(players, list) or not players:
+        _fail(p, "players", "expected a player count or a list of them")
+    for n in players:
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 4:
+            _fail(p, "players", f"player counts are 1..4 (R10), got {n!r}")
+    if "games" not in doc:
+        _fail(p, "games", "required: games per variant and player count")
+    games = _int(p, "games", doc["games"])
+    seed = _int(p, "seed", doc.get("seed", 1), low=0)
+    chunk = _int(p, "chunk", doc.get("chunk", 50_000))
+    known = policy_names(game)
+    if "policy" in doc and "seat_policies" in doc:
+        _fail(p, "policy", "give policy or seat_policies, not both")
+    if "seat_policies" in doc:
+        seat_policies = doc["seat_policies"]
+        if not isinstance(seat_policies, list) or len(players) != 1 or \
+                len(seat_policies) != players[0]:
+            _fail(p, "seat_policies", "expected one policy per seat (and a single player count)")
+    else:
+        seat_policies = doc.get("policy", "tuned")
+    for name in [seat_policies] if isinstance(seat_policies, str) else seat_policies:
+        if name not in known:
+            _fail(p, "policy", f"unknown policy {name!r}; available: {', '.join(known)}")
+    characters = doc.get("characters", "random")
+    if characters != "random":
+        if not isinstance(characters, list) or len(players) != 1 or \
+                len(characters) != players[0]:
+            _fail(p, "characters", "'random', or one character per seat (and a single player "
+                                   "count)")
+        for c in characters:
+            if c not in CHARACTER_KEYS:
+                _fail(p, "characters", f"unknown character {c!r}; allowed: "
+                                       f"{', '.join(CHARACTER_KEYS)}")
+        if len(set(characters)) != len(characters):
+            _fail(p, "characters", "characters must be distinct (R10)")
+    preset = doc.get("preset", "v0.4.0")
+    if preset not in PRESETS:
+        _fail(p, "preset", f"unknown preset {preset!r}; available: {', '.join(PRESETS)}")
+    variants = _variants(p, doc, preset)
+    for v in variants:
+        try:
+            build_rules(v.preset, v.rules, list(v.knobs))
+        except VariantError as exc:
+            _fail(p, f"variants.{v.name}", str(exc))
+    ci = doc.get("ci_halfwidth")
+    if ci is not None and (isinstance(ci, bool) or not isinstance(ci, (int, float))
+                           or not 0 < ci < 0.5):
+        _fail(p, "ci_halfwidth", f"expected a number between 0 and 0.5, got {ci!r}")
+    max_games = doc.get("max_games")
+    if max_games is not None:
+        max_games = _int(p, "max_games", max_games)
+        if max_games < games:
+            _fail(p, "max_games", f"must be at least games ({games})")
+    scheduler = doc.get("scheduler")
+    if scheduler is not None and not isinstance(scheduler, str):
+        _fail(p, "scheduler", "expected an address such as 'tcp://host:8786'")
+    threads = doc.get("threads")
+    if threads is not None:
+        threads = _int(p, "threads", threads)
+    if "out" not in doc or not isinstance(doc["out"], str):
+        _fail(p, "out", "required: the output folder")
+    name = doc.get("name", Path(p).stem)
+    return Spec(path=p, name=name, game=game, players=tuple(players), games=games, seed=seed,
+                seat_policies=seat_policies, characters=characters, chunk=chunk,
+                out=Path(doc["out"]), variants=tuple(variants), ci_halfwidth=ci,
+                max_games=max_games, scheduler=scheduler, threads=threads,
+                description=str(doc.get("description", "")))
+
+
+def _variants(p, doc, preset):
+    out = []
+    table = doc.get("variants", {})
+    if not isinstance(table, dict):
+        _fail(p, "variants", "expected tables such as [variants.baseline]")
+    for name, body in table.items():
+        key = f"variants.{name}"
+        if not isinstance(body, dict):
+            _fail(p, key, "expected a table")
+        for k in body:
+            if k not in VARIANT_KEYS:
+                _fail(p, f"{key}.{k}", f"unknown key; allowed: {', '.join(sorted(VARIANT_KEYS))}")
+        rules = body.get("rules", {})
+        knobs = body.get("set", {})
+        if not isinstance(rules, dict) or not isinstance(knobs, dict):
+            _fail(p, key, "rules and set are tables of NAME = VALUE")
+        out.append(Variant(name, body.get("preset", preset),
+                           {k: _value_text(v) for k, v in rules.items()},
+                           tuple((k, _value_text(v)) for k, v in knobs.items()),
+                           str(body.get("description", ""))))
+    sweep = doc.get("sweep")
+    if sweep is not None:
+        if not isinstance(sweep, dict) or set(sweep) - {"knob", "rule", "values"} or \
+                "values" not in sweep or ("knob" in sweep) == ("rule" in sweep):
+            _fail(p, "sweep", "expected knob = PATH (or rule = NAME) and values = [...]")
+        if not isinstance(sweep["values"], list) or not sweep["values"]:
+            _fail(p, "sweep.values", "expected a non-empty list")
+        for value in sweep["values"]:
+            text = _value_text(value)
+            if "knob" in sweep:
+                out.append(Variant(f"{sweep['knob'].split('.')[-1]}={text}", preset, {},
+                                   ((sweep["knob"], text),)))
+            else:
+                out.append(Variant(f"{sweep['rule']}={text}", preset, {sweep["rule"]: text}))
+    if not out:
+        out.append(Variant("baseline", preset))
+    names = [v.name for v in out]
+    if len(set(names)) != len(names):
+        _fail(p, "variants", f"variant names must be distinct, got {names}")
+    return out

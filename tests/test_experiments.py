@@ -1,0 +1,222 @@
+"""Experiments: spec validation, determinism across processes and backends, kill-and-resume,
+precision targets and paired comparisons."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sim.experiment.paired import experiment_comparisons, paired_differences
+from sim.experiment.runner import load_variant, run_experiment
+from sim.experiment.spec import SpecError, load_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def write_spec(tmp_path, out, extra="", games=240, chunk=80, name="exp"):
+    path = tmp_path / f"{name}.toml"
+    path.write_text(f'''
+game = "all-in-ascent"
+players = [3]
+games = {games}
+seed = 5
+policy = "planner"
+chunk = {chunk}
+out = "{out}"
+{extra}
+[variants.baseline]
+[variants.tech3]
+set = {{ "characters.technician.passive.requirement_reduction" = 3 }}
+''')
+    return path
+
+
+def tables(out, variant="baseline", players=3):
+    return load_variant(out, variant, players, table="games"), load_variant(out, variant, players)
+
+
+def assert_same_results(a, b, spec):
+    for v in spec.variants:
+        for p in spec.players:
+            ga, sa = tables(a, v.name, p)
+            gb, sb = tables(b, v.name, p)
+            pd.testing.assert_frame_equal(ga, gb)
+            pd.testing.assert_frame_equal(sa, sb)
+
+
+# --- specs ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, message", [
+    ('games = 10\nout = "x"\ncolour = "red"', "colour: unknown key"),
+    ('games = "many"\nout = "x"', "games: expected a whole number"),
+    ('games = 10\nout = "x"\nplayers = [5]', "players: player counts are 1..4"),
+    ('games = 10\nout = "x"\npolicy = "genius"', "policy: unknown policy 'genius'"),
+    ('games = 10\nout = "x"\nplayers = [2]\ncharacters = ["technician", "wizard"]',
+     "characters: unknown character 'wizard'"),
+    ('games = 10\nout = "x"\n[variants.a]\nrules = { shared_pool = "on" }',
+     "variants.a: unknown switch 'shared_pool'"),
+    ('games = 10\nout = "x"\n[variants.a]\nset = { "gear.Nothing.cost" = 3 }',
+     "variants.a: knob gear.Nothing.cost: no card named 'Nothing'"),
+    ('games = 10\nout = "x"\n[variants.a]\ncolour = 1', "variants.a.colour: unknown key"),
+    ('games = 10\nout = "x"\nci_halfwidth = 2', "ci_halfwidth: expected a number between"),
+    ('games = 10\nout = "x"\n[sweep]\nknob = "xp_table.5"', "sweep: expected knob"),
+    ('games = 10', "out: required"),
+    ('games = [10', "not valid TOML"),
+])
+def test_bad_specs_get_one_clear_error_with_file_and_key(tmp_path, text, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(SpecError, match=message) as info:
+        load_spec(path)
+    assert str(path) in str(info.value)
+
+
+def test_bad_spec_on_the_command_line_is_one_line_and_exit_2(tmp_path, capsys):
+    from sim.cli import main
+    path = tmp_path / "bad.toml"
+    path.write_text('games = 10\nout = "x"\npolicy = "genius"')
+    assert main(["run", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "policy: unknown policy 'genius'" in err
+
+
+def test_sweep_makes_one_variant_per_value(tmp_path):
+    path = tmp_path / "sweep.toml"
+    path.write_text('games = 10\nout = "x"\n[sweep]\n'
+                    'knob = "characters.technician.passive.requirement_reduction"\n'
+                    'values = [3, 4, 5]')
+    spec = load_spec(path)
+    assert [v.name for v in spec.variants] == ["requirement_reduction=3",
+                                               "requirement_reduction=4",
+                                               "requirement_reduction=5"]
+
+
+def test_committed_experiments_are_valid():
+    specs = sorted((ROOT / "experiments").glob("*.toml"))
+    assert len(specs) >= 6
+    for path in specs:
+        load_spec(path)
+
+
+def test_dry_run_prints_the_plan(tmp_path, capsys):
+    from sim.cli import main
+    spec = write_spec(tmp_path, tmp_path / "out")
+    assert main(["run", str(spec), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "total: 480 games" in out and "baseline, tech3" in out
+    assert not (tmp_path / "out").exists()
+
+
+# --- running ----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """One uninterrupted single-process run."""
+    tmp = tmp_path_factory.mktemp("ref")
+    spec = load_spec(write_spec(tmp, tmp / "out"))
+    run_experiment(spec, jobs=1, quiet=True)
+    return spec
+
+
+def test_results_are_the_kernels_games(reference):
+    from sim.games.all_in_ascent.batch import run_games
+    direct = run_games(240, 5, 3, "planner")
+    games, seats = tables(reference.out)
+    assert games["game"].tolist() == list(range(240))
+    assert np.array_equal(games["seed"].to_numpy(), direct.seeds)
+    assert np.array_equal(games["winner_seat"].to_numpy(),
+                          direct.final[:, 5].astype(np.int64))  # G_WINNER
+
+
+def test_two_processes_give_the_same_results(reference, tmp_path):
+    spec = load_spec(write_spec(tmp_path, tmp_path / "out"))
+    run_experiment(spec, jobs=2, quiet=True)
+    assert_same_results(reference.out, spec.out, spec)
+
+
+def test_a_dask_local_cluster_gives_byte_identical_results(reference, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    spec = load_spec(write_spec(tmp_path, tmp_path / "out"))
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        run_experiment(spec, scheduler=cluster.scheduler_address, quiet=True)
+    for d in sorted((reference.out / "chunks").rglob("*.parquet")):
+        twin = spec.out / d.relative_to(reference.out)
+        assert twin.read_bytes() == d.read_bytes(), d
+
+
+def test_killed_and_resumed_run_equals_an_uninterrupted_one(reference, tmp_path):
+    spec_path = write_spec(tmp_path, tmp_path / "out", games=240, chunk=40)
+    env = dict(os.environ, PYTHONWARNINGS="ignore")
+    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", "run", str(spec_path), "--jobs",
+                             "1", "--quiet"], cwd=ROOT, env=env)
+    manifest = tmp_path / "out" / "experiment.json"
+    deadline = time.time() + 300
+    while time.time() < deadline and proc.poll() is None:
+        if manifest.exists() and len(json.loads(manifest.read_text())["chunks"]) >= 2:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    done_before = len(json.loads(manifest.read_text())["chunks"])
+    assert 2 <= done_before < 12, "the run should be killed partway"
+    spec = load_spec(spec_path)
+    run_experiment(spec, jobs=1, quiet=True)
+    doc = json.loads(manifest.read_text())
+    keys = [(c["variant"], c["index"]) for c in doc["chunks"]]
+    assert len(keys) == len(set(keys)) == 12            # nothing duplicated, nothing lost
+    assert not list((tmp_path / "out").rglob("*.tmp-*"))
+    # different chunk size, same games: compare the concatenated tables
+    for v in ("baseline", "tech3"):
+        ga, sa = tables(reference.out, v)
+        gb, sb = tables(spec.out, v)
+        pd.testing.assert_frame_equal(ga, gb)
+        pd.testing.assert_frame_equal(sa, sb)
+
+
+def test_resume_refuses_a_changed_spec(reference, tmp_path):
+    spec = load_spec(write_spec(tmp_path, reference.out, extra='preset = "v0.4.0"'))
+    run_experiment(spec, jobs=1, quiet=True)            # same identity: resumes, nothing to do
+    changed = load_spec(write_spec(tmp_path, reference.out).parent.joinpath("exp.toml"))
+    text = Path(changed.path).read_text().replace("seed = 5", "seed = 6")
+    Path(changed.path).write_text(text)
+    with pytest.raises(SpecError, match="seed differ"):
+        run_experiment(load_spec(changed.path), jobs=1, quiet=True)
+
+
+def test_precision_target_adds_chunks_until_the_cap(tmp_path):
+    spec = load_spec(write_spec(tmp_path, tmp_path / "out", games=80, chunk=80,
+                                extra="ci_halfwidth = 0.01\nmax_games = 240"))
+    doc = run_experiment(spec, jobs=1, quiet=True)
+    assert doc["stopping"]["3"]["games"] == 240 and not doc["stopping"]["3"]["reached_target"]
+    games, _ = tables(spec.out)
+    assert len(games) == 240
+    loose = load_spec(write_spec(tmp_path, tmp_path / "out2", games=80, chunk=80,
+                                 extra="ci_halfwidth = 0.45\nmax_games = 240", name="loose"))
+    doc = run_experiment(loose, jobs=1, quiet=True)
+    assert doc["stopping"]["3"]["games"] == 80 and doc["stopping"]["3"]["reached_target"]
+
+
+def test_paired_intervals_are_narrower_than_unpaired(reference):
+    baseline, table = experiment_comparisons(reference.out, reference)
+    assert baseline == "baseline" and set(table["variant"]) == {"tech3"}
+    paired = table["paired_ci_high"] - table["paired_ci_low"]
+    unpaired = table["unpaired_ci_high"] - table["unpaired_ci_low"]
+    assert (paired <= unpaired + 1e-12).all() and (paired < unpaired).any()
+
+
+def test_paired_difference_on_a_planted_effect():
+    games = np.repeat(np.arange(400), 1)
+    base = pd.DataFrame({"game": games, "seat": 0, "character": "technician",
+                         "won": games % 4 == 0})
+    variant = base.assign(won=(games % 4 == 0) | (games % 4 == 1))   # +25 points, same games
+    table = paired_differences(base, variant)
+    r = table.iloc[0]
+    assert r["difference"] == pytest.approx(0.25)
+    assert r["paired_ci_low"] > 0.2 and r["p_value"] < 1e-6
