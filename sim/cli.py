@@ -261,6 +261,16 @@ def cmd_run(args):
     return 0
 
 
+def cmd_report(args):
+    from sim.report.render import write_report
+    try:
+        path = write_report(args.results, args.against, args.variant, args.against_variant)
+    except (ValueError, OSError) as exc:
+        raise UsageError(f"report: {exc}") from None
+    print(f"report written: {path}")
+    return 0
+
+
 def summary_table(games, seats):
     """Win rate per character with n and a 95% Wilson interval, the no-winner rate, rounds."""
     from sim.core.stats import wilson_interval
@@ -319,6 +329,14 @@ def build_parser():
     sp.add_argument("--quiet", action="store_true")
     rules_args(sp)
     sp.set_defaults(func=cmd_simulate)
+
+    rp2 = sub.add_parser("report", help="write report.html, figures/ and tables/ for a run")
+    rp2.add_argument("results", help="a simulate folder or an experiment folder")
+    rp2.add_argument("--against", help="a baseline run to compare with (paired when the same "
+                                       "games were played)")
+    rp2.add_argument("--variant", help="which variant of an experiment folder (default baseline)")
+    rp2.add_argument("--against-variant", help="which variant of the --against folder")
+    rp2.set_defaults(func=cmd_report)
 
     xp = sub.add_parser("run", help="run (or resume) an experiment spec (experiments/*.toml)")
     xp.add_argument("spec")

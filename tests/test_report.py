@@ -1,0 +1,167 @@
+"""Designer reports: the statistics against statsmodels/scipy, planted and null effects, a real
+render (offline HTML, every section), the comparison view and the notebook."""
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sim.core.stats import binomial_p_value, holm, two_proportion_p_value, wilson_interval
+from sim.report import analysis as A
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# --- statistics -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("wins, n", [(0, 10), (3, 10), (10, 10), (412, 1000), (1, 400000)])
+def test_wilson_interval_agrees_with_statsmodels(wins, n):
+    from statsmodels.stats.proportion import proportion_confint
+    lo, hi = wilson_interval(wins, n)
+    slo, shi = proportion_confint(wins, n, alpha=0.05, method="wilson")
+    assert lo == pytest.approx(slo, abs=1e-12) and hi == pytest.approx(shi, abs=1e-12)
+
+
+def test_holm_on_a_known_case():
+    # p sorted: 0.01, 0.02, 0.04, 0.3 with m = 4 -> 0.04, 0.06, 0.08, 0.3 (monotone)
+    assert holm([0.02, 0.3, 0.01, 0.04]) == pytest.approx([0.06, 0.3, 0.04, 0.08])
+
+
+def test_binomial_and_two_proportion_tests_on_known_cases():
+    from scipy.stats import binomtest
+    assert binomial_p_value(30, 100, 0.25) == pytest.approx(binomtest(30, 100, 0.25).pvalue)
+    assert binomial_p_value(25, 100, 0.25) == pytest.approx(1.0)
+    # z = (0.6 - 0.4) / sqrt(0.5 * 0.5 * (2 / 100)) = 2.828...
+    from math import erfc, sqrt
+    assert two_proportion_p_value(60, 100, 40, 100) == pytest.approx(erfc(2.8284271 / sqrt(2)),
+                                                                     rel=1e-6)
+
+
+# --- planted and null effects -----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def real_run(tmp_path_factory):
+    from sim.cli import main
+    out = tmp_path_factory.mktemp("run") / "base"
+    assert main(["simulate", "--players", "4", "--games", "3000", "--seed", "4", "--policy",
+                 "random", "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+def with_winners(real_run, weights, seed):
+    """The real run's tables with winners drawn anew: seat weights by character."""
+    r = A.load_results(real_run)
+    rng = np.random.default_rng(seed)
+    seats = r.seats.copy()
+    w = seats["character"].astype(str).map(weights).fillna(1.0).to_numpy()
+    games = seats["game"].to_numpy()
+    u = rng.random(len(seats)) ** (1.0 / w)        # weighted choice: the largest key wins
+    seats["won"] = False
+    seats["key"] = u
+    idx = seats.groupby("game")["key"].idxmax()
+    seats.loc[idx, "won"] = True
+    seats = seats.drop(columns="key")
+    winner_seat = seats[seats["won"]].set_index("game")["seat"]
+    g = r.games.copy()
+    g["winner_seat"] = g["game"].map(winner_seat).astype(np.int64)
+    assert len(np.unique(games)) == len(g)
+    return A.Results("synthetic", g, seats, {})
+
+
+def test_a_planted_character_advantage_is_flagged(real_run):
+    r = with_winners(real_run, {"sprinter": 1.6}, seed=1)
+    chars = A.character_table(r)
+    flagged = set(chars.loc[chars["significant"], "character"])
+    assert "sprinter" in flagged
+    top = A.findings(chars, None, None)
+    assert top and "sprinter is over-powered" in top[0]
+
+
+def test_no_effect_flags_nothing_beyond_the_nominal_rate(real_run):
+    families = 40
+    with_any_flag = 0
+    for seed in range(families):
+        chars = A.character_table(with_winners(real_run, {}, seed=100 + seed))
+        with_any_flag += bool(chars["significant"].any())
+    # Holm keeps the family-wise error at 5%: allow for sampling noise over 40 families
+    assert with_any_flag <= 6
+
+
+# --- the report -------------------------------------------------------------------------------------
+
+SECTIONS = ("1. Summary", "2. Characters", "3. Gear cards", "4. Milestone draws", "5. Game flow")
+
+
+def test_the_report_renders_offline_with_every_section(real_run):
+    from sim.cli import main
+    assert main(["report", str(real_run)]) == 0
+    page = (real_run / "report.html").read_text()
+    for section in SECTIONS:
+        assert section in page
+    assert not re.search(r"(src|href)=[\"']https?://", page)        # nothing to fetch
+    assert page.count("data:image/png;base64,") >= 6
+    for name in ("characters_forest_p4", "game_length", "gear_purchase", "presence"):
+        assert (real_run / "figures" / f"{name}.png").exists()
+    chars = pd.read_csv(real_run / "tables" / "characters.csv")
+    assert set(chars.columns) >= {"n", "rate", "ci_low", "ci_high", "p_holm"}
+
+
+def test_the_comparison_view_is_paired_on_the_same_games(real_run, tmp_path):
+    from sim.cli import main
+    variant = tmp_path / "variant"
+    assert main(["simulate", "--players", "4", "--games", "3000", "--seed", "4", "--policy",
+                 "random", "--out", str(variant), "--quiet", "--rule",
+                 "sprinter_fail_xp_halved=off"]) == 0
+    assert main(["report", str(variant), "--against", str(real_run)]) == 0
+    page = (variant / "report.html").read_text()
+    assert "6. Comparison against" in page and "same games" in page
+    diff = pd.read_csv(variant / "tables" / "comparison_characters.csv")
+    assert len(diff) == 5
+    assert {"difference", "paired_ci_low", "unpaired_ci_low"} <= set(diff.columns)
+    assert ((diff["paired_ci_high"] - diff["paired_ci_low"]) <=
+            (diff["unpaired_ci_high"] - diff["unpaired_ci_low"]) + 1e-12).all()
+
+
+def test_the_comparison_view_on_an_experiment_folder(tmp_path):
+    from sim.cli import main
+    from sim.experiment.runner import run_experiment
+    from sim.experiment.spec import load_spec
+    spec_path = tmp_path / "versions.toml"
+    spec_path.write_text(f'''
+games = 400
+players = [3]
+policy = "designers-heuristic"
+chunk = 200
+out = "{tmp_path / 'versions'}"
+[variants.baseline]
+preset = "v0.4.0"
+[variants.v060]
+preset = "v0.6.0"
+''')
+    run_experiment(load_spec(spec_path), jobs=1, quiet=True)
+    out = tmp_path / "versions"
+    assert main(["report", str(out), "--variant", "v060", "--against", str(out)]) == 0
+    page = (out / "report.html").read_text()
+    assert "versions/v060" in page and "6. Comparison against versions/baseline" in page
+
+
+def test_report_on_a_missing_folder_is_a_clear_error(tmp_path, capsys):
+    from sim.cli import main
+    assert main(["report", str(tmp_path / "nothing")]) == 2
+    assert "neither a simulate folder" in capsys.readouterr().err
+
+
+def test_the_notebook_runs(tmp_path):
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    nb = nbformat.read(ROOT / "notebooks" / "designer_walkthrough.ipynb", as_version=4)
+    os.environ["ASCENT_NOTEBOOK_GAMES"] = "300"
+    try:
+        nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                                resources={"metadata": {"path": str(ROOT)}}).execute()
+    finally:
+        os.environ.pop("ASCENT_NOTEBOOK_GAMES", None)
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.get("output_type") == "error"]
