@@ -9,19 +9,23 @@ warnings.filterwarnings("ignore", message="First-class function type feature is 
 
 
 def _numba_cache_dir():
-    """A numba cache directory keyed by a hash of every source file of sim/ and policies/.
+    """A numba cache directory keyed by a hash of every source file that holds numba code.
 
     numba invalidates a cached function only when its OWN file changes, not when a function it
     calls (in another file) changes: after an edit to the engine, a cached kernel or policy
-    would silently run the old rules. Keying the whole cache on all sources rules that out.
+    would silently run the old rules. Keying the whole cache on all numba sources rules that
+    out; files without numba (CLI, experiments, reports) do not take part, so editing them costs
+    no recompile.
     """
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
-    # the folders that hold numba code (the CLI, experiments and reports hold none)
-    for package in ("sim/core", "sim/games", "policies"):
+    for package in ("sim", "policies"):
         for path in sorted((root / package).rglob("*.py")):
+            text = path.read_bytes()
+            if b"from numba import" not in text:
+                continue
             digest.update(str(path.relative_to(root)).encode())
-            digest.update(path.read_bytes())
+            digest.update(text)
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "ascent-numba"
     return str(base / digest.hexdigest()[:16])
 

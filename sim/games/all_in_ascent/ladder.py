@@ -18,7 +18,7 @@ from sim.games.all_in_ascent.batch import play_fixed_games, random_seating
 from sim.games.all_in_ascent.data import CHARACTER_KEYS
 from sim.games.all_in_ascent.state import G_WINNER
 
-EXPECTED_ORDER = ("random", "greedy", "designers-heuristic", "planner", "tuned")
+EXPECTED_ORDER = ("random", "greedy", "designers-heuristic", "planner", "tuned", "lookahead")
 
 
 def arrangement(a, b, n_players, swap):
