@@ -47,17 +47,42 @@ print(json.dumps({"peak_kb_before": before, "peak_kb_after": after,
 """
 
 
-def throughput(policy, threads, games):
+def throughput(policy, threads, games, preset="v0.4.0"):
+    import numpy as np
+
+    from sim.games.all_in_ascent.batch import run_games
+    from sim.games.all_in_ascent.rules import default_rules
+    from sim.games.all_in_ascent.state import G_N_ACTIONS
+    rules = default_rules(preset)
+    run_games(16, 1, 4, policy, threads=threads, rules=rules)        # warm
+    r = run_games(games, 1, 4, policy, threads=threads, rules=rules)
+    actions = float(np.mean(r.final[:, G_N_ACTIONS]))
+    return {"policy": policy, "threads": threads, "games": games, "preset": preset,
+            "games_per_s": games / r.seconds, "actions_per_game": actions,
+            "ns_per_action_per_thread": r.seconds * threads / (games * actions) * 1e9}
+
+
+def lookahead_decisions(games):
+    """Decisions per second of `lookahead` (every seat), default budget, 2 threads."""
     import numpy as np
 
     from sim.games.all_in_ascent.batch import run_games
     from sim.games.all_in_ascent.state import G_N_ACTIONS
-    run_games(16, 1, 4, policy, threads=threads)                     # warm
-    r = run_games(games, 1, 4, policy, threads=threads)
-    actions = float(np.mean(r.final[:, G_N_ACTIONS]))
-    return {"policy": policy, "threads": threads, "games": games,
-            "games_per_s": games / r.seconds, "actions_per_game": actions,
-            "ns_per_action_per_thread": r.seconds * threads / (games * actions) * 1e9}
+    run_games(2, 1, 4, "lookahead", threads=2)                       # warm
+    r = run_games(games, 1, 4, "lookahead", threads=2)
+    decisions = float(np.sum(r.final[:, G_N_ACTIONS]))
+    return {"games": games, "decisions": decisions, "seconds": r.seconds,
+            "decisions_per_s": decisions / r.seconds}
+
+
+def end_to_end(games):
+    """`ascent simulate` for the main job's settings, wall time of the whole command."""
+    with tempfile.TemporaryDirectory() as out:
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-W", "ignore", "-m", "sim.cli", "simulate", "--players",
+                        "4", "--games", str(games), "--seed", "1", "--policy", "tuned", "--out",
+                        out, "--quiet"], cwd=ROOT, check=True)
+        return time.perf_counter() - start
 
 
 def api_throughput(policy, games):
@@ -76,38 +101,51 @@ def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=20000)
     parser.add_argument("--memory-games", type=int, default=100000)
+    parser.add_argument("--lookahead-games", type=int, default=8)
+    parser.add_argument("--end-to-end-games", type=int, default=100000)
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory() as cache:
         cold, _ = _child(COMPILE, cache)
         warm, warm_inner = _child(COMPILE, cache)
-    rows = [throughput(p, th, args.games) for p in ("random", "greedy") for th in (1, 2)]
+    policies = ("random", "greedy", "designers-heuristic", "planner", "tuned")
+    rows = [throughput(p, th, args.games) for p in policies for th in (1, 2)]
+    v060 = [throughput(p, 2, args.games, "v0.6.0") for p in ("designers-heuristic", "tuned")]
+    look = lookahead_decisions(args.lookahead_games)
+    e2e = end_to_end(args.end_to_end_games)
     _, mem = _child(MEMORY % args.memory_games)
     api_games = 200
     api_rate = {p: api_throughput(p, api_games) for p in ("random", "greedy")}
 
     import numba
     lines = [
-        "## All-In Ascent kernel (issue 3)",
+        "## All-In Ascent kernel (issues 3, 4, 5)",
         "",
         f"Command: `python -m benchmarks.throughput --games {args.games} "
-        f"--memory-games {args.memory_games}`  ",
+        f"--memory-games {args.memory_games} --lookahead-games {args.lookahead_games} "
+        f"--end-to-end-games {args.end_to_end_games}`  ",
         f"Machine: {os.cpu_count()} cores, {platform.machine()}, Python "
-        f"{platform.python_version()}, numba {numba.__version__}. 4 players, v0.4.0 rules, "
-        f"random seating, master seed 1.",
+        f"{platform.python_version()}, numba {numba.__version__}. 4 players, random seating, "
+        f"master seed 1.",
         "",
-        "| policy | threads | games | games/s | actions/game | ns/action/thread |",
-        "|---|---|---|---|---|---|",
+        "| policy | preset | threads | games | games/s | actions/game | ns/action/thread |",
+        "|---|---|---|---|---|---|---|",
     ]
-    for r in rows:
-        lines.append(f"| {r['policy']} | {r['threads']} | {r['games']:,} | {r['games_per_s']:,.0f} | "
-                     f"{r['actions_per_game']:.0f} | {r['ns_per_action_per_thread']:,.0f} |")
+    for r in rows + v060:
+        lines.append(f"| {r['policy']} | {r['preset']} | {r['threads']} | {r['games']:,} | "
+                     f"{r['games_per_s']:,.0f} | {r['actions_per_game']:.0f} | "
+                     f"{r['ns_per_action_per_thread']:,.0f} |")
     by = {(r["policy"], r["threads"]): r["games_per_s"] for r in rows}
+    scaling = ", ".join(f"{p} {by[(p, 2)] / by[(p, 1)]:.2f}x" for p in policies)
     lines += [
         "",
-        f"- scaling 1 -> 2 threads: random {by[('random', 2)] / by[('random', 1)]:.2f}x, "
-        f"greedy {by[('greedy', 2)] / by[('greedy', 1)]:.2f}x",
+        f"- scaling 1 -> 2 threads: {scaling}",
+        f"- `lookahead` (k=4, M=4, depth 120; every seat): {look['decisions_per_s']:,.0f} "
+        f"decisions/s on 2 threads ({look['decisions']:,.0f} decisions in {look['games']} games, "
+        f"{look['seconds']:.1f} s)",
+        f"- `ascent simulate --players 4 --games {args.end_to_end_games:,} --policy tuned` end "
+        f"to end (warm cache, parquet written): {e2e:.1f} s",
         f"- cold start, empty numba cache (import + compile + 8 games): {cold:.1f} s",
         f"- start with a warm cache (same, whole process): {warm:.1f} s "
         f"(in-process import + 8 games: {warm_inner['seconds']:.2f} s)",
@@ -122,12 +160,19 @@ def main(argv=None):
         f"{api_rate['greedy']:,.0f} games/s ({by[('greedy', 1)] / api_rate['greedy']:.0f}x)",
         "",
     ]
+    if not args.no_write:
+        (ROOT / "results" / "benchmarks.json").write_text(json.dumps({
+            "games_per_second_2_threads": {p: round(by[(p, 2)], 1) for p in policies},
+            "games_per_second_2_threads_v0.6.0": {r["policy"]: round(r["games_per_s"], 1)
+                                                  for r in v060},
+            "lookahead_decisions_per_second": round(look["decisions_per_s"], 1),
+        }, indent=2) + "\n")
     text = "\n".join(lines)
     print(text)
     if not args.no_write:
         path = ROOT / "results" / "BENCHMARKS.md"
         old = path.read_text() if path.exists() else "# Benchmarks\n\n"
-        marker = "## All-In Ascent kernel (issue 3)"
+        marker = "## All-In Ascent kernel"
         if marker in old:
             head, _, rest = old.partition(marker)
             nxt = rest.find("\n## ")

@@ -165,3 +165,28 @@ def test_the_notebook_runs(tmp_path):
         os.environ.pop("ASCENT_NOTEBOOK_GAMES", None)
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
     assert not [o for o in outputs if o.get("output_type") == "error"]
+
+
+def test_an_ablation_experiment_gives_the_causal_effect_per_card(tmp_path):
+    from sim.cli import main
+    from sim.experiment.runner import run_experiment
+    from sim.experiment.spec import load_spec
+    spec_path = tmp_path / "ablation.toml"
+    spec_path.write_text(f'''
+games = 300
+players = [3]
+policy = "planner"
+chunk = 300
+out = "{tmp_path / 'ablation'}"
+[variants.baseline]
+[variants.without_shoes]
+set = {{ 'gear."Approach Shoes".in_deck' = 0 }}
+''')
+    run_experiment(load_spec(spec_path), jobs=1, quiet=True)
+    out = tmp_path / "ablation"
+    assert main(["report", str(out)]) == 0
+    page = (out / "report.html").read_text()
+    assert "Causal effect of each card" in page
+    table = pd.read_csv(out / "tables" / "gear_ablation.csv")
+    assert set(table["card_removed"]) == {"Approach Shoes"} and len(table) == 5
+    assert (table["card_effect"] == -table["difference"]).all()

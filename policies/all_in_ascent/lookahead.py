@@ -1,31 +1,35 @@
 """`lookahead`: try candidate actions in imagined continuations and keep the best.
 
-For each of up to k candidate actions (the planner's choice first, then other legal actions in an
-order drawn from this policy's own stream), it plays M continuations of `depth` actions from a
-copy of the state, every seat played by the planner, and scores the end of each: 1 for a win of
-its seat, 0 for another seat's win, otherwise its milestone and level lead over the best
-opponent, squashed into (0, 1).
+For each of up to k candidate actions (the tuned planner's choice first, then other legal
+actions in an order drawn from this policy's own stream), it plays M continuations of `depth`
+actions from a copy of the state, every seat played by the planner with the tuned knobs of its
+character, and scores the end of each: 1 for a win of its seat, 0 for another seat's win,
+otherwise its milestone and stat lead over the best opponent, squashed into (0, 1).
 
 No peeking: in the real game everything still hidden (dice, route refreshes, shop draws) comes
 from the game's RNG state. Each copy gets a fresh RNG state drawn from this policy's own stream,
 so its dice are imagined, never the real game's future. Two states that differ only in the
 game's RNG state get the same decision from the same policy stream (tested).
 
-params: 0 k (candidates), 1 M (continuations per candidate), 2 depth (actions per continuation).
+params: 0 k (candidates), 1 M (continuations per candidate), 2 depth (actions per continuation),
+then the five characters' planner knobs (tuned.py's layout) for the continuations.
 """
 import numpy as np
 from numba import njit
 
-from policies.all_in_ascent.planner import PLANNER_DEFAULTS, plan
+from policies.all_in_ascent.planner import N_PLANNER_KNOBS, plan
+from policies.all_in_ascent.tuned import load_tuned, tuned_vector
 from policies.registry import register
 from sim.core.rng import stream_below
 from sim.games.all_in_ascent.engine import apply_action, legal_actions, pbase
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE, PolicyContext
 from sim.games.all_in_ascent.state import (
     G_CURRENT, G_N_PLAYERS, G_OVER, G_RNG, G_WINNER, N_ACTIONS, N_STATS, N_TIERS, P_DONE,
-    P_STATS, P_TRAINING, STATE_SIZE, TRACE_SIZE)
+    P_CHARACTER, P_STATS, P_TRAINING, STATE_SIZE, TRACE_SIZE)
 
-LOOKAHEAD_DEFAULTS = (4.0, 4.0, 120.0)
+LOOKAHEAD_BUDGET = (4.0, 4.0, 120.0)
+N_BUDGET = len(LOOKAHEAD_BUDGET)
+LOOKAHEAD_DEFAULTS = LOOKAHEAD_BUDGET + tuple(tuned_vector(load_tuned()))
 
 
 @njit(cache=True)
@@ -56,7 +60,13 @@ def outcome_value(st, seat):
 
 
 @njit(cache=True)
-def rollout(st, t, seat, first_action, depth, imagined_rng, planner_params, work, legal, trace):
+def knobs_of(st, seat, knobs):
+    c = st[pbase(seat) + P_CHARACTER]
+    return knobs[c * N_PLANNER_KNOBS:(c + 1) * N_PLANNER_KNOBS]
+
+
+@njit(cache=True)
+def rollout(st, t, seat, first_action, depth, imagined_rng, knobs, work, legal, trace):
     """Play `first_action` then `depth` planner actions on `work`, a copy of st whose RNG state
     is `imagined_rng`; return the value for `seat`."""
     work[:] = st
@@ -67,9 +77,10 @@ def rollout(st, t, seat, first_action, depth, imagined_rng, planner_params, work
         if work[G_OVER] != 0:
             break
         n = legal_actions(work, t, legal)
-        ctx = PolicyContext(work, np.int64(work[G_CURRENT]), legal, np.int64(n), t, streams,
-                            planner_params)
-        apply_action(work, t, plan(ctx, planner_params), trace)
+        mover = work[G_CURRENT]
+        params = knobs_of(work, mover, knobs)
+        ctx = PolicyContext(work, np.int64(mover), legal, np.int64(n), t, streams, params)
+        apply_action(work, t, plan(ctx, params), trace)
     return outcome_value(work, seat)
 
 
@@ -83,8 +94,8 @@ def lookahead_policy(ctx):
     k = min(n, max(1, int(ctx.params[0])))
     m = max(1, int(ctx.params[1]))
     depth = max(0, int(ctx.params[2]))
-    planner_params = np.asarray(PLANNER_DEFAULTS, dtype=np.float64)
-    first = plan(ctx, planner_params)
+    knobs = ctx.params[N_BUDGET:N_BUDGET + 5 * N_PLANNER_KNOBS]
+    first = plan(ctx, knobs_of(ctx.state, ctx.seat, knobs))
     # candidates: the planner's choice, then others in an order from our own stream
     order = ctx.legal[:n].copy()
     for i in range(n - 1, 0, -1):
@@ -112,7 +123,7 @@ def lookahead_policy(ctx):
         total = 0.0
         for r in range(m):
             total += rollout(ctx.state, ctx.tables, ctx.seat, candidates[ci], depth, imagined[r],
-                             planner_params, work, legal, trace)
+                             knobs, work, legal, trace)
         if total > best_value:
             best_value = total
             best = candidates[ci]

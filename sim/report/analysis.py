@@ -372,3 +372,42 @@ def same_games(base, variant):
 
 def z_halfwidth(p, n):
     return Z95 * np.sqrt(p * (1 - p) / n)
+
+
+def ablation_table(path):
+    """For an experiment folder whose variants take cards out of the deck (gear."X".in_deck=0):
+    per card and character, the paired difference in win rate against the baseline. That is the
+    card's causal effect (removing it), not an association. None if there is no such variant."""
+    from sim.experiment.paired import paired_differences
+    from sim.experiment.runner import load_variant
+    path = Path(path)
+    if not (path / "experiment.json").exists():
+        return None
+    doc = json.loads((path / "experiment.json").read_text())
+    variants = doc["identity"]["variants"]
+    if "baseline" not in variants:
+        return None
+    frames = []
+    for name, v in variants.items():
+        removed = [k.split('"')[1] for k, val in v.get("set", {}).items()
+                   if k.endswith(".in_deck") and str(val) == "0" and '"' in k]
+        if not removed or len(removed) != 1:
+            continue
+        for players in doc["identity"]["players"]:
+            base = load_variant(path, "baseline", players, ["game", "seat", "character", "won"])
+            other = load_variant(path, name, players, ["game", "seat", "character", "won"])
+            if base is None or other is None:
+                continue
+            n = min(base["game"].max(), other["game"].max()) + 1
+            df = paired_differences(base[base["game"] < n], other[other["game"] < n])
+            df.insert(0, "card_removed", removed[0])
+            df.insert(1, "players", players)
+            frames.append(df)
+    if not frames:
+        return None
+    out = pd.concat(frames, ignore_index=True)
+    # the card's effect is the opposite of its removal's
+    out["card_effect"] = -out["difference"]
+    out["p_holm"] = holm(out["p_value"])
+    out["significant"] = out["p_holm"] < ALPHA
+    return out

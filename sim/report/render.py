@@ -217,6 +217,27 @@ def write_report(results_dir, against=None, variant=None, against_variant=None):
         ax.set_title("Purchase rate per card")
         page.figure(fig, "gear_purchase")
 
+    ablation = A.ablation_table(results_dir)
+    if ablation is not None and not ablation.empty:
+        page.h(3, "Causal effect of each card (ablation: the card taken out of the deck)")
+        page.p("Paired on the same games: the baseline's win rate minus the win rate without "
+               "the card. Positive = the card helps that character. * = Holm-significant.",
+               "note")
+        mat = ablation.pivot_table(index="card_removed", columns="character",
+                                   values="card_effect") * 100
+        sig = ablation.pivot_table(index="card_removed", columns="character",
+                                   values="significant", aggfunc="max")
+        annot = [[(f"{mat.iloc[i, j]:+.1f}" + ("*" if sig.iloc[i, j] == True else ""))  # noqa
+                  if np.isfinite(mat.iloc[i, j]) else "" for j in range(mat.shape[1])]
+                 for i in range(mat.shape[0])]
+        page.figure(heatmap(mat, "Card effect on win rate (points, paired)", center=0,
+                            annot=annot), "gear_ablation")
+        page.table(ablation.assign(effect=[
+            f"{100 * e:+.2f} [{-100 * hi:+.2f}, {-100 * lo:+.2f}]" for e, lo, hi in
+            zip(ablation["card_effect"], ablation["paired_ci_low"], ablation["paired_ci_high"])])[
+            ["card_removed", "players", "character", "games", "effect", "p_holm"]],
+            "gear_ablation", {"p_holm": lambda v: f"{v:.2g}"}, raw=ablation)
+
     page.h(2, "4. Milestone draws")
     draws = A.milestone_draw_table(r)
     page.table(draws.assign(completion=pct_ci(draws, "completion_rate", "completion_ci_low",

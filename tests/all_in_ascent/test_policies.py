@@ -16,8 +16,15 @@ from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, PolicyContext
 from sim.games.all_in_ascent.rules import default_rules
 
 GAME = "all-in-ascent"
+from policies.all_in_ascent.lookahead import LOOKAHEAD_DEFAULTS, N_BUDGET
+
+
+def lookahead_params(k, m, depth):
+    return {"lookahead": [k, m, depth] + list(LOOKAHEAD_DEFAULTS[N_BUDGET:])}
+
+
 # Small budgets keep the look-ahead cheap here; its logic is the same at any budget.
-CHEAP = {"lookahead": [2.0, 1.0, 12.0]}
+CHEAP = lookahead_params(2.0, 1.0, 12.0)
 
 
 @njit
@@ -100,7 +107,7 @@ def test_a_policy_seed_never_changes_the_dice_of_a_fixed_action_sequence():
 def test_lookahead_never_sees_the_real_future_dice():
     game = Game(5, ["technician", "sprinter", "ironLung", "freeSolo"])
     game.play("planner", max_actions=40)
-    params = {"lookahead": [4.0, 2.0, 40.0]}
+    params = lookahead_params(4.0, 2.0, 40.0)
     decisions = set()
     for policy_seed in (1, 2, 3):
         first = game.suggest("lookahead", params=params, policy_seed=policy_seed)

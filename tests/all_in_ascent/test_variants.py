@@ -6,7 +6,7 @@ from sim.games.all_in_ascent.batch import run_games
 from sim.games.all_in_ascent.rules import build_rules, default_rules
 from sim.games.all_in_ascent.variants import VariantError
 from tests.all_in_ascent.helpers import (
-    Climb, Game, Milestone, Rest, S, Train, climb, force_dice, give, pget, pset, put_route,
+    Buy, Climb, Game, Milestone, Rest, S, Train, climb, force_dice, give, pget, pset, put_route,
     set_milestone, set_stats, set_training)
 
 V060 = None
@@ -376,3 +376,25 @@ def test_cli_rule_and_set_reach_the_manifest(tmp_path):
     assert manifest["rules"]["knobs"] == {"characters.technician.passive.requirement_reduction": 3}
     assert main(["simulate", "--players", "2", "--games", "5", "--seed", "1", "--out",
                  str(out), "--rule", "nonsense=1"]) == 2
+
+
+def test_switch_spendable_xp_kept_at_level_up():  # R64
+    for setting, spendable in (("off", 30), ("on", 130)):
+        g = Game(1, ["technician"],
+                 rules=build_rules(switches={"spendable_xp_kept_at_level_up": setting}))
+        pset(g, 0, xp=105)
+        set_stats(g, 0, [99, 99, 99, 99])
+        pset(g, 0, endurance=500)
+        climb(g, "Beginner's Fortune", [1, 1])           # +25: 130 XP, level 2
+        p = g.as_dict()["players"][0]
+        assert (p["level"], p["spendable_xp"]) == (2, spendable)
+    # on: buying spends from the pool but never undoes the level reached by XP earned
+    give(g, 0, "Harness")
+    pset(g, 0, time=5)
+    g.step(Buy("Belay Device"))                          # 70
+    p = g.as_dict()["players"][0]
+    assert (p["level"], p["spendable_xp"], p["xp"]) == (2, 60, 60)
+    pset(g, 0, time=5)
+    pset(g, 0, xp=60 + 120)                              # earned 130 + 120 = 250: level 3
+    g.step(S.REST)
+    assert g.as_dict()["players"][0]["level"] == 3

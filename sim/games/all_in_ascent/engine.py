@@ -31,7 +31,7 @@ from sim.games.all_in_ascent.rules import (
     PARAM_VISIBLE_PER_AREA, PARAM_SPRINT_FAIL_SCALED, PARAM_SPRINT_EXTRA_NERF,
     PARAM_IRON_FAIL_XP_PCT, PARAM_FREE_SOLO_BYPASS, PARAM_TR_STATIONS, PARAM_LEAD_CAPACITY,
     PARAM_SHARED_BELAYERS, PARAM_SUCCESS_CLAMP, PARAM_POWER_TAP_BEST, PARAM_CARABINER_KEPT,
-    PARAM_TRAINING_PER_ROUND)
+    PARAM_TRAINING_PER_ROUND, PARAM_SPENDABLE_KEPT)
 from sim.games.all_in_ascent.state import (
     AREA_LOC, BUY_ACCESS, BUY_ROTATION, CLIMB, END_MAX_ROUNDS, END_TURN, END_WINNER, FREE_SOLO,
     G_BELAYERS, G_CURRENT, G_END_REASON, G_MILESTONES, G_N_ACTIONS, G_N_PLAYERS, G_N_ROTATION,
@@ -319,8 +319,11 @@ def free_solo_guarantee(st, t, seat, rid):
 
 @njit(cache=True, inline="always")
 def spendable_xp(st, t, seat):
-    """R64: xp above the current level's threshold."""
+    """R64: xp above the current level's threshold. Switch spendable_xp_kept_at_level_up: every
+    unspent XP (the xp counter, from which purchases are taken)."""
     b = pbase(seat)
+    if t[PARAM_SPENDABLE_KEPT] != 0:
+        return max(0, st[b + P_XP])
     return max(0, st[b + P_XP] - at(t, F_XP_CUMULATIVE, st[b + P_LEVEL]))
 
 
@@ -921,7 +924,10 @@ def level_up(st, t, seat):
     b = pbase(seat)
     c = st[b + P_CHARACTER]
     gained = 0
-    while st[b + P_LEVEL] < MAX_LEVEL and st[b + P_XP] >= at(t, F_XP_CUMULATIVE, st[b + P_LEVEL] + 1):
+    # the engine levels on the xp counter (purchases included); the rulebook reading on the XP
+    # earned, which adds back what was spent
+    earned = st[b + P_XP] + (st[b + P_XP_SPENT] if t[PARAM_SPENDABLE_KEPT] != 0 else 0)
+    while st[b + P_LEVEL] < MAX_LEVEL and earned >= at(t, F_XP_CUMULATIVE, st[b + P_LEVEL] + 1):
         st[b + P_LEVEL] += 1
         gained += 1
         level = st[b + P_LEVEL]

@@ -51,6 +51,7 @@ _PARAM_NAMES = (
     "POWER_TAP_BEST",        # R51: 0 = keep the lowest dice (engine), 1 = the highest (rulebook)
     "CARABINER_KEPT",        # R62: 1 = Locking Carabiner's +5 survives level-ups (rulebook)
     "TRAINING_PER_ROUND",    # R34/R82: 1 = a station is taken for the round by its first user
+    "SPENDABLE_KEPT",        # R64: 1 = level from XP earned, all unspent XP spendable (rulebook)
 )
 PARAM = {name: i for i, name in enumerate(_PARAM_NAMES)}
 # module-level ints, so numba reads them as constants
@@ -86,6 +87,7 @@ PARAM_SUCCESS_CLAMP = PARAM["SUCCESS_CLAMP"]
 PARAM_POWER_TAP_BEST = PARAM["POWER_TAP_BEST"]
 PARAM_CARABINER_KEPT = PARAM["CARABINER_KEPT"]
 PARAM_TRAINING_PER_ROUND = PARAM["TRAINING_PER_ROUND"]
+PARAM_SPENDABLE_KEPT = PARAM["SPENDABLE_KEPT"]
 
 # Gear effect kinds (RULES.md §10); a card's kind is its `effectKind`, or one derived from
 # statEffect for the cards that have none.

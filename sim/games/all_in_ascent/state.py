@@ -21,7 +21,8 @@ comparing two games is comparing rows.
                    gear bitmask (bit g = owns card g), milestone bitmask (bit t = tier t done),
                    attempted-route marks[3] (bit i of area a = route i of that area, R45),
                    belay station (v0.6.0 Top Rope, L6; -1 = none)
-                 TALLY[seat] (records only, never read by the rules):
+                 TALLY[seat] (records only; the rules read XP spent only under the
+                 spendable_xp_kept_at_level_up switch):
                    milestone round[3], XP spent, card round bought[MAX_GEAR],
                    climbs tried/succeeded per area[3+3], milestone attempts[3],
                    trainings per stat[4], rests, turns ended with time left

@@ -65,6 +65,12 @@ SWITCHES = {s.name: s for s in (
     Switch("power_tap_keeps", ("lowest", "best"), "lowest",
            "Power Tap Belt keeps the 2 lowest dice",
            "extra die, use the best 2 (here: the 2 highest)", "R51, R78", "POWER_TAP_BEST"),
+    Switch("spendable_xp_kept_at_level_up", "bool", False,
+           "spendable XP = xp above the current level's threshold: a level-up uses up that "
+           "step (130 -> 30); purchases lower the same counter that levels are read from",
+           "spendable XP does not reset at level-up ('whatever you had before, you keep'); "
+           "here: levels from XP earned, every unspent XP spendable", "R64",
+           "SPENDABLE_KEPT"),
     Switch("success_clamps_endurance", "bool", True,
            "every successful climb clamps current endurance to max",
            "Power Spotting: '+5 endurance' (no clamp mentioned)", "R56", "SUCCESS_CLAMP"),
@@ -74,7 +80,6 @@ SWITCHES = {s.name: s for s in (
 NOT_YET = (
     ("route_reader_redistribution", "Route Reader: may redistribute up to 10 stat points once "
      "per round (a new action)", "§9"),
-    ("spendable_xp_kept_at_level_up", "spendable XP does not reset at level-up", "R64"),
     ("your_choice_gear", "Crimp Sequence Decoder, Sequence Memorization and Mountain Mentor "
      "played to the player's best advantage", "R51, R52"),
 )
