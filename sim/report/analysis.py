@@ -62,8 +62,11 @@ def load_results(path, variant=None):
 
 
 def with_players(r):
-    """seats with the game's player count."""
-    return r.seats.merge(r.games[["game", "players"]], on="game", how="left")
+    """seats with the game's player count (computed once per Results)."""
+    if "players" not in r.seats.columns:
+        players = r.games.set_index("game")["players"].reindex(r.seats["game"]).to_numpy()
+        r.seats["players"] = players
+    return r.seats
 
 
 def rate_table(wins, n):
@@ -111,15 +114,28 @@ def seat_table(r):
 
 def presence_table(r):
     """Win rate of each character when another character is at the table."""
-    s = r.seats[["game", "character", "won"]]
-    pairs = s.merge(s[["game", "character"]], on="game", suffixes=("", "_other"))
-    pairs = pairs[pairs["character"].astype(str) != pairs["character_other"].astype(str)]
-    g = pairs.groupby(["character", "character_other"], observed=True)["won"]
-    out = g.agg(["sum", "count"]).reset_index()
-    t = rate_table(out["sum"], out["count"])
-    for k, v in t.items():
-        out[k] = v
-    return out.rename(columns={"character_other": "with"}).drop(columns=["sum", "count"])
+    s = r.seats
+    codes = s["character"].cat.codes.to_numpy()
+    names = list(s["character"].cat.categories)
+    game_idx, games = pd.factorize(s["game"])
+    present = np.zeros(len(games), np.int64)
+    np.bitwise_or.at(present, game_idx, 1 << codes.astype(np.int64))
+    here = present[game_idx]
+    won = s["won"].to_numpy()
+    rows = []
+    for c, name in enumerate(names):
+        mine = codes == c
+        for o, other in enumerate(names):
+            if o == c:
+                continue
+            sel = mine & ((here >> o) & 1 == 1)
+            n, w = int(sel.sum()), int(won[sel].sum())
+            if n == 0:
+                continue
+            lo, hi = wilson_interval(w, n)
+            rows.append({"character": name, "with": other, "n": n, "wins": w, "rate": w / n,
+                         "ci_low": float(lo), "ci_high": float(hi)})
+    return pd.DataFrame(rows)
 
 
 def head_to_head(r):
@@ -146,26 +162,26 @@ def card_columns(seats):
 
 def gear_table(r):
     s = r.seats
-    winners = s[s["won"]]
+    won = s["won"].to_numpy()
+    n_winners = int(won.sum())
     rows = []
     for key in card_columns(s):
-        owns = s[f"owns_{key}"]
-        rounds = s.loc[owns, f"bought_round_{key}"]
-        o = s[owns]
-        no = s[~owns]
-        ow, on = int(o["won"].sum()), len(o)
-        nw, nn = int(no["won"].sum()), len(no)
+        owns = s[f"owns_{key}"].to_numpy()
+        rounds = s[f"bought_round_{key}"].to_numpy()[owns]
+        on, ow = int(owns.sum()), int(won[owns].sum())
+        nn, nw = len(owns) - on, n_winners - ow
         olo, ohi = wilson_interval(ow, on)
         nlo, nhi = wilson_interval(nw, nn)
-        pr_lo, pr_hi = wilson_interval(int(owns.sum()), len(s))
-        wl, wh = wilson_interval(int(winners[f"owns_{key}"].sum()), len(winners))
+        pr_lo, pr_hi = wilson_interval(on, len(owns))
+        wl, wh = wilson_interval(ow, n_winners)
         rows.append({
             "card": key.replace("_", " "),
-            "purchase_rate": owns.mean(), "purchase_ci_low": pr_lo, "purchase_ci_high": pr_hi,
-            "seats": len(s),
-            "median_round": float(rounds[rounds > 0].median()) if (rounds > 0).any() else np.nan,
-            "winners_owning": winners[f"owns_{key}"].mean() if len(winners) else np.nan,
-            "winners_ci_low": wl, "winners_ci_high": wh, "winners": len(winners),
+            "purchase_rate": on / len(owns), "purchase_ci_low": pr_lo, "purchase_ci_high": pr_hi,
+            "seats": len(owns),
+            "median_round": float(np.median(rounds[rounds > 0])) if (rounds > 0).any()
+            else np.nan,
+            "winners_owning": ow / n_winners if n_winners else np.nan,
+            "winners_ci_low": wl, "winners_ci_high": wh, "winners": n_winners,
             "owner_win_rate": ow / on if on else np.nan, "owner_ci_low": olo,
             "owner_ci_high": ohi, "owners": on,
             "non_owner_win_rate": nw / nn if nn else np.nan, "non_owner_ci_low": nlo,
@@ -250,9 +266,12 @@ def milestone_set_lengths(r, top=15):
         r.games["milestone_intermediate"].astype(str) + " / " + \
         r.games["milestone_expert"].astype(str)
     grp = r.games.assign(milestones=key).groupby("milestones")["rounds"]
-    out = grp.agg(games="count", median_rounds="median", mean_rounds="mean",
-                  q25=lambda x: x.quantile(0.25), q75=lambda x: x.quantile(0.75))
-    return out.sort_values("games", ascending=False).head(top).reset_index()
+    out = grp.agg(games="count", median_rounds="median", mean_rounds="mean")
+    out = out.sort_values("games", ascending=False).head(top)
+    q = grp.quantile([0.25, 0.75]).unstack()
+    out["q25"] = q.loc[out.index, 0.25]
+    out["q75"] = q.loc[out.index, 0.75]
+    return out.reset_index()
 
 
 # --- game flow -----------------------------------------------------------------------------------
