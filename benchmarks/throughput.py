@@ -141,7 +141,7 @@ def main(argv=None):
     lines += [
         "",
         f"- scaling 1 -> 2 threads: {scaling}",
-        f"- `lookahead` (k=4, M=4, depth 120; every seat): {look['decisions_per_s']:,.0f} "
+        f"- `lookahead` (k=4, M=4, depth 120, margin 0.15; every seat): {look['decisions_per_s']:,.0f} "
         f"decisions/s on 2 threads ({look['decisions']:,.0f} decisions in {look['games']} games, "
         f"{look['seconds']:.1f} s)",
         f"- `ascent simulate --players 4 --games {args.end_to_end_games:,} --policy tuned` end "

@@ -12,7 +12,9 @@ so its dice are imagined, never the real game's future. Two states that differ o
 game's RNG state get the same decision from the same policy stream (tested).
 
 params: 0 k (candidates), 1 M (continuations per candidate), 2 depth (actions per continuation),
-then the five characters' planner knobs (tuned.py's layout) for the continuations.
+3 margin (another candidate replaces the planner's choice only if its mean value is higher by
+this much: a few noisy continuations should not overrule a good default), then the five
+characters' planner knobs (tuned.py's layout) for the continuations.
 """
 import numpy as np
 from numba import njit
@@ -27,7 +29,7 @@ from sim.games.all_in_ascent.state import (
     G_CURRENT, G_N_PLAYERS, G_OVER, G_RNG, G_WINNER, N_ACTIONS, N_STATS, N_TIERS, P_DONE,
     P_CHARACTER, P_STATS, P_TRAINING, STATE_SIZE, TRACE_SIZE)
 
-LOOKAHEAD_BUDGET = (4.0, 4.0, 120.0)
+LOOKAHEAD_BUDGET = (4.0, 4.0, 120.0, 0.15)
 N_BUDGET = len(LOOKAHEAD_BUDGET)
 LOOKAHEAD_DEFAULTS = LOOKAHEAD_BUDGET + tuple(tuned_vector(load_tuned()))
 
@@ -94,6 +96,7 @@ def lookahead_policy(ctx):
     k = min(n, max(1, int(ctx.params[0])))
     m = max(1, int(ctx.params[1]))
     depth = max(0, int(ctx.params[2]))
+    margin = ctx.params[3]
     knobs = ctx.params[N_BUDGET:N_BUDGET + 5 * N_PLANNER_KNOBS]
     first = plan(ctx, knobs_of(ctx.state, ctx.seat, knobs))
     # candidates: the planner's choice, then others in an order from our own stream
@@ -119,12 +122,17 @@ def lookahead_policy(ctx):
     trace = np.empty(TRACE_SIZE, np.int64)
     best = first
     best_value = -1.0
+    first_value = 0.0
     for ci in range(c):
         total = 0.0
         for r in range(m):
             total += rollout(ctx.state, ctx.tables, ctx.seat, candidates[ci], depth, imagined[r],
                              knobs, work, legal, trace)
-        if total > best_value:
-            best_value = total
+        mean = total / m
+        if ci == 0:
+            first_value = mean
+            best_value = mean
+        elif mean > best_value and mean >= first_value + margin:
+            best_value = mean
             best = candidates[ci]
     return best

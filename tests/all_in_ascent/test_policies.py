@@ -19,8 +19,8 @@ GAME = "all-in-ascent"
 from policies.all_in_ascent.lookahead import LOOKAHEAD_DEFAULTS, N_BUDGET
 
 
-def lookahead_params(k, m, depth):
-    return {"lookahead": [k, m, depth] + list(LOOKAHEAD_DEFAULTS[N_BUDGET:])}
+def lookahead_params(k, m, depth, margin=0.0):
+    return {"lookahead": [k, m, depth, margin] + list(LOOKAHEAD_DEFAULTS[N_BUDGET:])}
 
 
 # Small budgets keep the look-ahead cheap here; its logic is the same at any budget.
