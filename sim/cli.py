@@ -213,7 +213,7 @@ def cmd_tune(args):
     print(json.dumps(result, indent=2))
     if args.store:
         store(args.character, result, _command_line(args))
-        print(f"stored in policies/all_in_ascent/tuned.json")
+        print("stored in policies/all_in_ascent/tuned.json")
     return 0
 
 

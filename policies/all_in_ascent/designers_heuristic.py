@@ -25,17 +25,18 @@ nerf die, Mental Anchor ignores the fail penalty. The 180/200 gates are the bot'
 """
 from numba import njit
 
+from policies.all_in_ascent.helpers import needed_tag_mask
 from policies.registry import register
-from sim.games.all_in_ascent.engine import effective_stat, pbase, shop_card, spendable_xp, \
-    visible_route
+from sim.games.all_in_ascent.engine import action_route, effective_stat, pbase, shop_card, \
+    spendable_xp
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.all_in_ascent.rules import (
     F_CARD_IS_ACCESS, F_CARD_KIND, F_CARD_TAG, F_CARD_TIME_PER_ROUND, F_ROUTE_AREA, F_ROUTE_REQ,
-    F_ROUTE_SLOT_BIT, F_ROUTE_TAG, F_ROUTE_XP_FAIL, F_ROUTE_XP_SUCCESS, F_STATION_STAT,
+    F_ROUTE_SLOT_BIT, F_ROUTE_XP_FAIL, F_ROUTE_XP_SUCCESS, F_STATION_STAT,
     KIND_IGNORE_FAIL_PENALTY, KIND_MILESTONE_DICE, KIND_NEGATE_NERF, at)
 from sim.games.all_in_ascent.state import (
-    BUY_ROTATION, CLIMB, END_TURN, G_MILESTONES, IRON_LUNG, MAX_VISIBLE, MILESTONE, N_STATS,
-    N_TIERS, P_CHARACTER, P_DONE, P_ENDURANCE, P_LEVEL, P_MARKS, P_MAX_ENDURANCE, P_STATS,
+    BUY_ROTATION, CLIMB, END_TURN, G_MILESTONES, IRON_LUNG, MILESTONE, N_STATS,
+    N_TIERS, P_CHARACTER, P_ENDURANCE, P_LEVEL, P_MARKS, P_MAX_ENDURANCE, P_STATS,
     P_TRAINING, REST, TAG_NONE, TRAIN)
 
 COACH_MIN_SPENDABLE, COACH_MIN_LEVEL = 180, 3      # step 4b
@@ -66,19 +67,6 @@ def weakest_stat(st, seat):
             lowest = v
             weakest = s
     return weakest
-
-
-@njit(cache=True)
-def needed_tag_mask(st, t, seat):
-    """§3.3: bit `tag` set for the tag of each milestone this player has not completed."""
-    done = st[pbase(seat) + P_DONE]
-    mask = 0
-    for tier in range(N_TIERS):
-        if not (done >> tier) & 1:
-            tag = at(t, F_ROUTE_TAG, st[G_MILESTONES + tier])
-            if tag != TAG_NONE:
-                mask |= 1 << tag
-    return mask
 
 
 @njit(cache=True)
@@ -170,9 +158,7 @@ def designers_heuristic_policy(ctx):
             if weakest_train < 0 and at(t, F_STATION_STAT, a - TRAIN) == weakest:
                 weakest_train = a
         elif CLIMB <= a < MILESTONE:
-            area = (a - CLIMB) // MAX_VISIBLE
-            rid = visible_route(st, area, (a - CLIMB) % MAX_VISIBLE)
-            score2, ok = climb_score2(st, t, seat, rid)
+            score2, ok = climb_score2(st, t, seat, action_route(st, a))
             if score2 > best_score2:
                 best = a
                 best_score2 = score2

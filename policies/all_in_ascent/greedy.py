@@ -12,52 +12,16 @@ params[0] = milestone_value: the XP a completed milestone is worth to it (defaul
 """
 from numba import njit
 
+from policies.all_in_ascent.helpers import card_is_useful, expected_attempt_xp
 from policies.registry import register
 from sim.games.all_in_ascent.engine import (
-    ILLEGAL_NO_ENDURANCE, climb_reason, climb_xp, effective_time, milestone_reason, pbase,
-    section_reason, shop_card, visible_route)
+    ILLEGAL_NO_ENDURANCE, action_route, climb_reason, effective_time, milestone_reason, pbase,
+    section_reason, shop_card)
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
-from sim.games.all_in_ascent.probability import climb_success_probability
-from sim.games.all_in_ascent.rules import (
-    KIND_DIE_AS_ONE, KIND_EXTRA_DIE, KIND_FAIL_BONUS_XP, KIND_IGNORE_FAIL_PENALTY,
-    KIND_MILESTONE_DICE, KIND_NEGATE_NERF, KIND_REROLL_ON_TAG, at, F_AREA_ACCESS_MASK, F_CARD_COST, F_CARD_IS_ACCESS, F_CARD_KIND, F_ROUTE_AREA)
+from sim.games.all_in_ascent.rules import F_CARD_COST, F_ROUTE_AREA, at
 from sim.games.all_in_ascent.state import (
-    BUY_ROTATION, CLIMB, FREE_SOLO, G_MILESTONES, IRON_LUNG, MAX_VISIBLE, MILESTONE, N_AREAS,
-    P_CHARACTER, P_DONE, P_ENDURANCE, P_GEAR, P_MAX_ENDURANCE, REST, TECHNICIAN)
-
-
-@njit(cache=True)
-def card_is_useful(st, t, seat, card):
-    """Whether a card can help this player:
-    - access cards, while an area they open still holds an unfinished milestone, and never for
-      the Free Solo (R26);
-    - for the Free Solo, nothing that acts on dice, effective stats or failures (R52, R59);
-    - for the Technician, none of the cards that pick or drop dice (its nerfs are already 0, so
-      Mentor, Decoder, Power Tap and Sequence Memorization can only hurt its buff dice);
-    - Mental Anchor only for the Iron Lung (R55)."""
-    b = pbase(seat)
-    c = st[b + P_CHARACTER]
-    kind = at(t, F_CARD_KIND, card)
-    if at(t, F_CARD_IS_ACCESS, card):
-        if c == FREE_SOLO:
-            return False
-        for tier in range(3):
-            if (st[b + P_DONE] >> tier) & 1:
-                continue
-            area = at(t, F_ROUTE_AREA, st[G_MILESTONES + tier])
-            if (at(t, F_AREA_ACCESS_MASK, area) >> card) & 1:
-                return True
-        return False
-    dice_kinds = (kind == KIND_REROLL_ON_TAG or kind == KIND_EXTRA_DIE or
-                  kind == KIND_DIE_AS_ONE or kind == KIND_NEGATE_NERF)
-    if c == FREE_SOLO:
-        return not (dice_kinds or kind == KIND_MILESTONE_DICE or kind == KIND_FAIL_BONUS_XP
-                    or kind == KIND_IGNORE_FAIL_PENALTY)
-    if c == TECHNICIAN and dice_kinds:
-        return False
-    if kind == KIND_IGNORE_FAIL_PENALTY:
-        return c == IRON_LUNG
-    return True
+    BUY_ROTATION, CLIMB, G_MILESTONES, MAX_VISIBLE, MILESTONE, N_AREAS, P_ENDURANCE,
+    P_MAX_ENDURANCE, REST)
 
 
 @register("all-in-ascent", "greedy", params=(150.0,))
@@ -68,8 +32,6 @@ def greedy_policy(ctx):
     t = ctx.tables
     seat = ctx.seat
     b = pbase(seat)
-    c = st[b + P_CHARACTER]
-    gear = st[b + P_GEAR]
     milestone_value = ctx.params[0]
     best_buy = -1
     best_cost = 1 << 40
@@ -86,15 +48,9 @@ def greedy_policy(ctx):
                 best_cost = at(t, F_CARD_COST, card)
                 best_buy = a
         elif a >= CLIMB:
-            if a < MILESTONE:
-                area = (a - CLIMB) // MAX_VISIBLE
-                rid = visible_route(st, area, (a - CLIMB) % MAX_VISIBLE)
-                is_ms = False
-            else:
-                rid = st[G_MILESTONES + a - MILESTONE]
-                is_ms = True
-            p = climb_success_probability(st, t, seat, rid, is_ms)
-            xp = p * climb_xp(t, c, gear, rid, True) + (1.0 - p) * climb_xp(t, c, gear, rid, False)
+            rid = action_route(st, a)
+            is_ms = a >= MILESTONE
+            p, xp = expected_attempt_xp(st, t, seat, rid, is_ms)
             if is_ms:
                 xp += p * milestone_value
             score = xp / effective_time(st, t, seat, rid)

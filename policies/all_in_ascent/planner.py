@@ -11,7 +11,7 @@ Each decision, the first that applies:
    (a lower threshold in the last rounds, when waiting no longer pays);
 2. buy an access card that opens the area of a milestone still to do (never the Free Solo);
 3. buy the most useful affordable card: one whose tag matches a needed milestone first, then the
-   cheapest card its character can use (greedy.card_is_useful);
+   cheapest card its character can use (helpers.card_is_useful);
 4. rest if endurance is below a fraction of the maximum, or if endurance alone keeps it from a
    milestone it would attempt;
 5. train the stat with the largest gap to its target milestone (the one with the smallest total
@@ -30,19 +30,19 @@ params (knobs for `tuned`):
 import numpy as np
 from numba import njit
 
-from policies.all_in_ascent.greedy import card_is_useful
+from policies.all_in_ascent.helpers import card_is_useful, expected_attempt_xp, needed_tag_mask
 from policies.registry import register
 from sim.games.all_in_ascent.engine import (
-    ILLEGAL_NO_ENDURANCE, attempt_reason, climb_xp, effective_time, pbase, section_reason,
-    shop_card, visible_route)
+    ILLEGAL_NO_ENDURANCE, action_route, attempt_reason, effective_time, pbase, section_reason,
+    shop_card)
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.all_in_ascent.probability import attempt_effective_stat, climb_success_probability
 from sim.games.all_in_ascent.rules import (
-    F_CARD_COST, F_CARD_IS_ACCESS, F_CARD_TAG, F_ROUTE_AREA, F_ROUTE_REQ, F_ROUTE_TAG,
+    F_CARD_COST, F_CARD_IS_ACCESS, F_CARD_TAG, F_ROUTE_AREA, F_ROUTE_REQ,
     F_STATION_STAT, PARAM_MAX_ROUNDS, PARAM_TECH_REQ_MINUS, at)
 from sim.games.all_in_ascent.state import (
-    BUY_ROTATION, CLIMB, END_TURN, G_MILESTONES, G_ROUND, MAX_VISIBLE, MILESTONE, N_STATS,
-    N_TIERS, P_CHARACTER, P_DONE, P_ENDURANCE, P_GEAR, P_MAX_ENDURANCE, REST, ROUTE_READER,
+    BUY_ROTATION, CLIMB, END_TURN, G_MILESTONES, G_ROUND, MILESTONE, N_STATS,
+    N_TIERS, P_CHARACTER, P_DONE, P_ENDURANCE, P_MAX_ENDURANCE, REST, ROUTE_READER,
     TAG_NONE, TECHNICIAN, TRAIN)
 
 PLANNER_DEFAULTS = (0.45, 6.0, 0.15, 50.0, 0.3)
@@ -94,26 +94,12 @@ def target_tier(st, t, seat, gaps):
 
 
 @njit(cache=True)
-def needed_tags(st, t, seat):
-    done = st[pbase(seat) + P_DONE]
-    mask = 0
-    for tier in range(N_TIERS):
-        if not (done >> tier) & 1:
-            tag = at(t, F_ROUTE_TAG, st[G_MILESTONES + tier])
-            if tag != TAG_NONE:
-                mask |= 1 << tag
-    return mask
-
-
-@njit(cache=True)
 def plan(ctx, p):
     """The planner's decision with knob vector p (PLANNER_DEFAULTS' layout)."""
     st = ctx.state
     t = ctx.tables
     seat = ctx.seat
     b = pbase(seat)
-    c = st[b + P_CHARACTER]
-    gear = st[b + P_GEAR]
 
     threshold = p[MILESTONE_THRESHOLD]
     if t[PARAM_MAX_ROUNDS] > 0 and t[PARAM_MAX_ROUNDS] - st[G_ROUND] < p[LATE_ROUNDS]:
@@ -133,7 +119,7 @@ def plan(ctx, p):
         return best_ms
 
     # 2-3. purchases
-    tags = needed_tags(st, t, seat)
+    tags = needed_tag_mask(st, t, seat)
     access = -1
     tagged = -1
     cheapest = -1
@@ -189,11 +175,8 @@ def plan(ctx, p):
     for i in range(ctx.n_legal):
         a = ctx.legal[i]
         if CLIMB <= a < MILESTONE:
-            area = (a - CLIMB) // MAX_VISIBLE
-            rid = visible_route(st, area, (a - CLIMB) % MAX_VISIBLE)
-            prob = climb_success_probability(st, t, seat, rid, False)
-            xp = prob * climb_xp(t, c, gear, rid, True) + \
-                (1.0 - prob) * climb_xp(t, c, gear, rid, False)
+            rid = action_route(st, a)
+            _, xp = expected_attempt_xp(st, t, seat, rid, False)
             score = xp / effective_time(st, t, seat, rid)
             if score > best_score:
                 best_score = score

@@ -5,7 +5,6 @@ of d. The unpaired interval (as if the two runs were independent) is given along
 what pairing buys."""
 import math
 
-import numpy as np
 import pandas as pd
 
 from sim.core.stats import Z95, wilson_interval
@@ -48,19 +47,17 @@ def paired_differences(base_seats, variant_seats):
     return pd.DataFrame(rows)
 
 
-def experiment_comparisons(out, spec, baseline=None):
-    """Paired differences of every variant against the baseline, per player count."""
-    names = [v.name for v in spec.variants]
-    baseline = baseline or ("baseline" if "baseline" in names else names[0])
+def compare_to_baseline(out, baseline, names, player_counts):
+    """Paired differences of each named variant of an experiment folder against `baseline`, per
+    player count, on the games both have finished."""
+    columns = ["game", "seat", "character", "won"]
     frames = []
-    for players in spec.players:
-        base = load_variant(out, baseline, players)
+    for players in player_counts:
+        base = load_variant(out, baseline, players, columns)
         if base is None:
             continue
         for name in names:
-            if name == baseline:
-                continue
-            other = load_variant(out, name, players)
+            other = load_variant(out, name, players, columns) if name != baseline else None
             if other is None:
                 continue
             n = min(base["game"].max(), other["game"].max()) + 1
@@ -68,7 +65,14 @@ def experiment_comparisons(out, spec, baseline=None):
             df.insert(0, "variant", name)
             df.insert(1, "players", players)
             frames.append(df)
-    return baseline, (pd.concat(frames, ignore_index=True) if frames else pd.DataFrame())
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def experiment_comparisons(out, spec, baseline=None):
+    """Paired differences of every variant against the baseline, per player count."""
+    names = [v.name for v in spec.variants]
+    baseline = baseline or ("baseline" if "baseline" in names else names[0])
+    return baseline, compare_to_baseline(out, baseline, names, spec.players)
 
 
 def format_comparisons(baseline, table):

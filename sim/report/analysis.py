@@ -397,8 +397,7 @@ def ablation_table(path):
     """For an experiment folder whose variants take cards out of the deck (gear."X".in_deck=0):
     per card and character, the paired difference in win rate against the baseline. That is the
     card's causal effect (removing it), not an association. None if there is no such variant."""
-    from sim.experiment.paired import paired_differences
-    from sim.experiment.runner import load_variant
+    from sim.experiment.paired import compare_to_baseline
     path = Path(path)
     if not (path / "experiment.json").exists():
         return None
@@ -406,25 +405,16 @@ def ablation_table(path):
     variants = doc["identity"]["variants"]
     if "baseline" not in variants:
         return None
-    frames = []
+    removed = {}
     for name, v in variants.items():
-        removed = [k.split('"')[1] for k, val in v.get("set", {}).items()
-                   if k.endswith(".in_deck") and str(val) == "0" and '"' in k]
-        if not removed or len(removed) != 1:
-            continue
-        for players in doc["identity"]["players"]:
-            base = load_variant(path, "baseline", players, ["game", "seat", "character", "won"])
-            other = load_variant(path, name, players, ["game", "seat", "character", "won"])
-            if base is None or other is None:
-                continue
-            n = min(base["game"].max(), other["game"].max()) + 1
-            df = paired_differences(base[base["game"] < n], other[other["game"] < n])
-            df.insert(0, "card_removed", removed[0])
-            df.insert(1, "players", players)
-            frames.append(df)
-    if not frames:
+        cards = [k.split('"')[1] for k, val in v.get("set", {}).items()
+                 if k.endswith(".in_deck") and str(val) == "0" and '"' in k]
+        if len(cards) == 1:
+            removed[name] = cards[0]
+    out = compare_to_baseline(path, "baseline", list(removed), doc["identity"]["players"])
+    if out.empty:
         return None
-    out = pd.concat(frames, ignore_index=True)
+    out.insert(0, "card_removed", out.pop("variant").map(removed))
     # the card's effect is the opposite of its removal's
     out["card_effect"] = -out["difference"]
     out["p_holm"] = holm(out["p_value"])

@@ -175,7 +175,6 @@ def write_report(results_dir, against=None, variant=None, against_variant=None):
     presence = A.presence_table(r)
     page.h(3, "Win rate when another character is at the table")
     mat = presence.pivot(index="character", columns="with", values="rate") * 100
-    ann = presence.pivot(index="character", columns="with", values="n")
     page.figure(heatmap(mat, "Row character's win rate (%) with the column character present",
                         center=None, cmap="viridis"), "presence")
     page.table(presence.assign(win_rate=pct_ci(presence))[["character", "with", "n", "win_rate"]],

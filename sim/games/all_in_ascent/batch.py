@@ -76,7 +76,6 @@ def run_games(n_games, master_seed, n_players, policies="random", characters="ra
     names = [policies] * n_players if isinstance(policies, str) else list(policies)
     if len(names) != n_players:
         raise ValueError(f"{len(names)} seat policies for {n_players} players")
-    policy_slots(names, params)           # unknown policy names fail here, before any work
     if isinstance(characters, str):
         if characters != "random":
             characters = characters.split(",")

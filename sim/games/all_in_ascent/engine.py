@@ -431,6 +431,16 @@ def train_reason(st, t, seat, k):
 
 
 @njit(cache=True, inline="always")
+def action_route(st, action):
+    """The route a climb or milestone action names (-1 for an empty slot or another action)."""
+    if CLIMB <= action < MILESTONE:
+        return visible_route(st, (action - CLIMB) // MAX_VISIBLE, (action - CLIMB) % MAX_VISIBLE)
+    if MILESTONE <= action < BUY_ROTATION:
+        return st[G_MILESTONES + action - MILESTONE]
+    return -1
+
+
+@njit(cache=True, inline="always")
 def shop_card(st, t, action):
     """The card a buy action names, or -1 if that slot is empty."""
     if action < BUY_ACCESS:
@@ -1025,12 +1035,9 @@ def apply_action(st, t, action, trace):
     elif action < CLIMB:
         train(st, t, seat, action - TRAIN)
     elif action < MILESTONE:
-        area = (action - CLIMB) // MAX_VISIBLE
-        resolve_attempt(st, t, seat, visible_route(st, area, (action - CLIMB) % MAX_VISIBLE),
-                        -1, trace)
+        resolve_attempt(st, t, seat, action_route(st, action), -1, trace)
     elif action < BUY_ROTATION:
-        tier = action - MILESTONE
-        resolve_attempt(st, t, seat, st[G_MILESTONES + tier], tier, trace)
+        resolve_attempt(st, t, seat, action_route(st, action), action - MILESTONE, trace)
     else:
         buy(st, t, seat, action, trace)
     st[G_N_ACTIONS] += 1
