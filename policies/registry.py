@@ -19,20 +19,24 @@ class RegisteredPolicy:
     function: object
     default_params: np.ndarray = field(repr=False)
     description: str = ""
+    # Hidden-information games (Ascension): False gives the policy a view that forgets every
+    # face it has seen (sim/games/ascension/view.py).
+    remembers: bool = True
 
 
 _REGISTRY = {}
 # Modules that register each game's built-in policies; imported on first use.
-_BUILTIN_MODULES = {"all-in-ascent": "policies.all_in_ascent"}
+_BUILTIN_MODULES = {"all-in-ascent": "policies.all_in_ascent", "ascension": "policies.ascension"}
 
 
-def register(game, name, params=(), description=""):
+def register(game, name, params=(), description="", remembers=True):
     def decorate(fn):
         key = (game, name)
         if key in _REGISTRY and _REGISTRY[key].function is not fn:
             raise ValueError(f"policy {name!r} is already registered for {game}")
         _REGISTRY[key] = RegisteredPolicy(game, name, fn, np.asarray(params, np.float64),
-                                          description or (fn.__doc__ or "").strip().split("\n")[0])
+                                          description or (fn.__doc__ or "").strip().split("\n")[0],
+                                          remembers)
         return fn
     return decorate
 

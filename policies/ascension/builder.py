@@ -1,0 +1,409 @@
+"""Decisions of the goal-directed Ascension bots, on the staircase plan (staircase.py).
+
+Piece move (two stages, A14-A17): at the origin decision the bot plans the whole move on its
+view and commits to the origin; at the place decision it has seen the face (A15), re-plans on
+the board with the piece lifted and picks the destination.
+- `build`: fix the first square of its own plan whose target height differs from its height:
+  raise it with a piece of the right height (a half-cube for an odd gap: its reserve, or a
+  half-cube on the board), or lower it by taking its top. Pieces are taken from squares off its
+  plan and away from its pawn, preferring plan squares that stand too high.
+- `block` (RULES.md §7 blocker): the move after which the target has the fewest legal moves
+  after its own best single repair, among moves that take a top off, or put a piece on, one of
+  the target's neighbours (or the pillar, when the target waits next to it).
+Pawn move: the legal square with the least cost to go; ties by the most legal moves from there.
+"""
+from numba import njit
+
+from policies.ascension.climbing import (
+    copy_board, held_piece, lift_top, orientation_shows, origin_piece, placement_ok,
+    post_repair_mobility, put_on, restore)
+from policies.ascension.staircase import (
+    INF, W_PLAN, W_PLAN_G, W_STASH, cost_at, extract_plan, goal_square, plan_costs)
+from sim.core.rng import stream_below
+from sim.games.ascension.engine import count_pawn_moves
+from sim.games.ascension.rules import C_N_PLAYERS
+from sim.games.ascension.state import (
+    B_H, B_PAWN_ON, CUBE, G_DECISIONS, JOKER, JOKER_DECLINE, N_SQUARES, NB, ORIGIN_JOKER,
+    ORIGIN_NEUTRAL, ORIGIN_SHAPED, PILLAR, S_ACTIVE, S_PAWN_SQ, S_SUMMIT, STAY)
+from sim.games.ascension.view import V_MOVABLE, V_TOP_H
+
+_NO_MOVE = -1
+
+
+@njit(cache=True, inline="always")
+def chebyshev(a, b):
+    return max(abs(a // 9 - b // 9), abs(a % 9 - b % 9))
+
+
+@njit(cache=True)
+def plan_for(ctx, seat):
+    """Cost to go for seat on the scratch board; returns (climb distance, plan length)."""
+    b = ctx.work
+    d = plan_costs(b, ctx.config, seat, ctx.work, top_heights(ctx), ctx.legal, 0)
+    n = extract_plan(b, ctx.config, seat, ctx.work) if d < INF else 0
+    return d, n
+
+
+@njit(cache=True)
+def top_heights(ctx):
+    return ctx.board[V_TOP_H:V_TOP_H + N_SQUARES]
+
+
+@njit(cache=True)
+def stash(ctx, dest, n_plan):
+    """Remember the destination chosen with the origin, for the next decision (the place
+    decision). Keyed by the decision count: ctx.work starts zeroed in every game."""
+    ctx.work[W_STASH] = ctx.board[G_DECISIONS] + 1
+    ctx.work[W_STASH + 1] = dest
+    ctx.work[W_STASH + 2] = n_plan
+
+
+@njit(cache=True)
+def _on_plan(work, n, s):
+    for i in range(n):
+        if work[W_PLAN + i] == s:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _gain(need, h):
+    """How much closer a plan square gets to its target when it changes by h hu."""
+    return abs(need) - abs(need - h)
+
+
+@njit(cache=True)
+def _harmless_origin(ctx, n_plan, pawn, legal_origins, n_origins):
+    """A movable board top off the plan and away from the own pawn, far from the pillar;
+    -1 if none."""
+    best = -1
+    best_score = -1
+    ties = 0
+    for i in range(n_origins):
+        o = legal_origins[i]
+        if o >= N_SQUARES or _on_plan(ctx.work, n_plan, o) >= 0:
+            continue
+        if pawn >= 0 and chebyshev(o, pawn) <= 1:
+            continue
+        score = chebyshev(o, PILLAR)
+        if score > best_score:
+            best_score = score
+            best = o
+            ties = 1
+        elif score == best_score:
+            ties += 1
+            if stream_below(ctx.stream, ties) == 0:
+                best = o
+    return best
+
+
+@njit(cache=True)
+def _piece_fits(ctx, origin, s):
+    """Can the origin's piece (default orientation) be placed on s, with origin lifted?"""
+    view = ctx.board
+    t = ctx.config
+    b = ctx.work
+    h, kind, fshp, fsym, was_up = origin_piece(view, t, ctx.seat, origin)
+    lifted = origin < N_SQUARES
+    saved = (0, 0, 0, 0)
+    if lifted:
+        saved = lift_top(b, view, origin, h)
+    up = 0 if kind == CUBE else 1
+    allowed, shp, sym = orientation_shows(kind, fshp if fshp >= 0 else 0,
+                                          fsym if fsym >= 0 else 0, was_up, up)
+    ok = allowed and placement_ok(b, t, ctx.seat, shp, sym, s, origin)
+    if lifted:
+        restore(b, origin, saved)
+    return ok
+
+
+@njit(cache=True)
+def build_origin(ctx):
+    """Origin decision of `build`: the origin of the move that fixes the plan's first wrong
+    square (see the module text); a harmless origin when the plan needs nothing."""
+    view = ctx.board
+    t = ctx.config
+    seat = ctx.seat
+    work = ctx.work
+    copy_board(view, work)
+    dist, n = plan_for(ctx, seat)
+    pawn = view[S_PAWN_SQ + seat]
+    legal = ctx.legal
+    n_legal = ctx.n_legal
+    for i in range(1, n):
+        s = work[W_PLAN + i]
+        need = work[W_PLAN_G + i] - view[B_H + s]
+        if need == 0:
+            continue
+        if need < 0:
+            # lower: take the top of s itself, if this seat may (for an odd drop under a cube
+            # this is the first of two moves: the plan's cost counts both)
+            if view[V_MOVABLE + s]:
+                for k in range(n_legal):
+                    if legal[k] == s:
+                        stash(ctx, _raise_target(ctx, n, view[V_TOP_H + s], i), n)
+                        return s
+            continue
+        # raise: a half-cube for an odd gap, a cube otherwise (or a half if no cube fits)
+        want = 1 if need % 2 == 1 else 2
+        best = -1
+        best_score = -1e300
+        ties = 0
+        for k in range(n_legal):
+            o = legal[k]
+            if o == ORIGIN_JOKER:
+                continue
+            h, kind, fshp, fsym, was_up = origin_piece(view, t, seat, o)
+            if _gain(need, h) <= 0:
+                continue
+            j = _on_plan(work, n, o) if o < N_SQUARES else -1
+            if o < N_SQUARES:
+                if j >= 0 and not (view[B_H + o] > work[W_PLAN_G + j] and
+                                   _gain(work[W_PLAN_G + j] - view[B_H + o], -h) > 0):
+                    continue                               # would break the plan
+                if pawn >= 0 and chebyshev(o, pawn) <= 1 and j < 0:
+                    continue
+            if not _piece_fits(ctx, o, s):
+                continue
+            score = 10.0 * (h == want)
+            if j >= 0:
+                score += 5.0                               # a plan square that stands too high
+            if o == ORIGIN_NEUTRAL or o == ORIGIN_SHAPED:
+                score += 2.0 if want == 1 else 0.0
+            if o < N_SQUARES:
+                score += 3.0 * chebyshev(o, PILLAR)        # take from the rim, not the stairs
+            if score > best_score + 1e-9:
+                best_score = score
+                best = o
+                ties = 1
+            elif abs(score - best_score) <= 1e-9:
+                ties += 1
+                if stream_below(ctx.stream, ties) == 0:
+                    best = o
+        if best >= 0:
+            stash(ctx, s, n)
+            return best
+    o = _harmless_origin(ctx, n, pawn, legal, n_legal)
+    if o < 0:
+        o = legal[stream_below(ctx.stream, n_legal)]
+    h = origin_piece(view, t, seat, o)[0]
+    stash(ctx, _raise_target(ctx, n, h, -1), n)
+    return o
+
+
+@njit(cache=True)
+def _raise_target(ctx, n, h, skip):
+    """The first plan square (not index skip) that a piece of height h brings closer to its
+    target; -1 if none."""
+    work = ctx.work
+    for i in range(1, n):
+        if i == skip:
+            continue
+        s = work[W_PLAN + i]
+        need = work[W_PLAN_G + i] - ctx.board[B_H + s]
+        if need > 0 and _gain(need, h) > 0:
+            return s
+    return -1
+
+
+@njit(cache=True)
+def build_place(ctx, joker):
+    """Place decision of `build`: the plan square the held piece brings closest to its
+    target (first on the plan first); else a harmless square, far from the pillar (onto the
+    pillar when descending, to slow the climbers)."""
+    view = ctx.board
+    seat = ctx.seat
+    work = ctx.work
+    h, kind, fshp, fsym, was_up = held_piece(view)
+    if joker:                                              # A57: the joker after the move
+        h, kind = 1, JOKER
+    pawn = view[S_PAWN_SQ + seat]
+    legal = ctx.legal
+    if not joker and work[W_STASH] == view[G_DECISIONS]:
+        # the plan made at the origin decision (W_PLAN still holds it)
+        n = work[W_STASH + 2]
+        dest = work[W_STASH + 1]
+        if dest >= 0:
+            want = 2 * dest + (0 if kind == CUBE else 1)
+            for k in range(ctx.n_legal):
+                if legal[k] == want:
+                    return want
+    else:
+        copy_board(view, work)
+        dist, n = plan_for(ctx, seat)
+    for i in range(1, n):
+        s = work[W_PLAN + i]
+        need = work[W_PLAN_G + i] - view[B_H + s]
+        if need <= 0 or _gain(need, h) <= 0:
+            continue
+        for k in range(ctx.n_legal):
+            c = legal[k]
+            if c < 2 * N_SQUARES and c >> 1 == s and (c & 1) == (0 if kind == CUBE else 1):
+                return c
+    descending = view[S_SUMMIT + seat] != 0
+    best = -1
+    best_score = -1e300
+    ties = 0
+    for k in range(ctx.n_legal):
+        c = legal[k]
+        if c >= 2 * N_SQUARES:
+            continue
+        if kind == CUBE and (c & 1):
+            continue                                       # keep faces hidden
+        d = c >> 1
+        if _on_plan(work, n, d) >= 0 or (pawn >= 0 and chebyshev(d, pawn) <= 1):
+            continue
+        score = 1.0 * chebyshev(d, PILLAR)
+        if descending and d == PILLAR:
+            score = 100.0
+        if score > best_score:
+            best_score = score
+            best = c
+            ties = 1
+        elif score == best_score:
+            ties += 1
+            if stream_below(ctx.stream, ties) == 0:
+                best = c
+    if joker:
+        return JOKER_DECLINE
+    if best >= 0:
+        return best
+    return legal[stream_below(ctx.stream, ctx.n_legal)]
+
+
+@njit(cache=True)
+def pawn_decision(ctx):
+    """Pawn or spring decision: least cost to go; then the most legal moves from there."""
+    view = ctx.board
+    t = ctx.config
+    seat = ctx.seat
+    work = ctx.work
+    copy_board(view, work)
+    plan_costs(work, t, seat, work, top_heights(ctx), ctx.legal, ctx.n_legal - (1 if ctx.legal[ctx.n_legal - 1] == STAY else 0))
+    s = view[S_PAWN_SQ + seat]
+    goal = goal_square(work, t, seat)
+    best = ctx.legal[0]
+    best_score = 1e300
+    ties = 0
+    for i in range(ctx.n_legal):
+        d = ctx.legal[i]
+        if d == goal:
+            return d                                       # the summit or the win (A40, A45)
+        if d == STAY:
+            score = 1.0 * cost_at(work, work, s)
+            m = count_pawn_moves(work, t, seat, s)
+        else:
+            score = 1.0 * cost_at(work, work, d)
+            work[B_PAWN_ON + s] = -1
+            work[B_PAWN_ON + d] = seat
+            work[S_PAWN_SQ + seat] = d
+            m = count_pawn_moves(work, t, seat, d)
+            work[B_PAWN_ON + d] = -1
+            work[B_PAWN_ON + s] = seat
+            work[S_PAWN_SQ + seat] = s
+        score = score * 4.0 - min(m, 2)
+        if score < best_score - 1e-9:
+            best_score = score
+            best = d
+            ties = 1
+        elif abs(score - best_score) <= 1e-9:
+            ties += 1
+            if stream_below(ctx.stream, ties) == 0:
+                best = d
+    return best
+
+
+@njit(cache=True)
+def climb_distances(ctx, out):
+    """Every active seat's climb distance on the current view (INF if none; -1 inactive)."""
+    copy_board(ctx.board, ctx.work)
+    for q in range(ctx.config[C_N_PLAYERS]):
+        out[q] = -1
+        if ctx.board[S_ACTIVE + q]:
+            out[q] = plan_costs(ctx.work, ctx.config, q, ctx.work, top_heights(ctx), ctx.legal, 0)
+
+
+@njit(cache=True)
+def block_move(ctx, target, placing):
+    """The §7 blocker's piece move against `target`; _NO_MOVE if no candidate lowers the
+    target's post-repair mobility. Returns an origin (placing=False) or a placement code."""
+    view = ctx.board
+    t = ctx.config
+    seat = ctx.seat
+    b = ctx.work
+    copy_board(view, b)
+    ts = view[S_PAWN_SQ + target]
+    if ts < 0:
+        return _NO_MOVE
+    base = post_repair_mobility(b, view, t, target, -1)
+    best_score = base
+    best = _NO_MOVE
+    if placing:
+        h, kind, fshp, fsym, was_up = held_piece(view)
+        for k in range(ctx.n_legal):
+            c = ctx.legal[k]
+            if c >= 2 * N_SQUARES:
+                continue
+            d = c >> 1
+            if not (chebyshev(d, ts) == 1):
+                continue
+            allowed, shp, sym = orientation_shows(kind, fshp, fsym, was_up, c & 1)
+            saved = put_on(b, d, h, shp, sym)
+            m = post_repair_mobility(b, view, t, target, d)
+            restore(b, d, saved)
+            if m < best_score:
+                best_score = m
+                best = c
+        return best
+    for k in range(ctx.n_legal):
+        o = ctx.legal[k]
+        h, kind, fshp, fsym, was_up = origin_piece(view, t, seat, o)
+        if o < N_SQUARES and chebyshev(o, ts) == 1:
+            # take the top off one of the target's neighbours
+            saved = lift_top(b, view, o, h)
+            m = post_repair_mobility(b, view, t, target, -1)
+            restore(b, o, saved)
+            if m < best_score:
+                best_score = m
+                best = o
+        elif o >= N_SQUARES or chebyshev(o, ts) > 2:
+            # put this piece (face down, or as it shows) on a neighbour
+            up = 0 if kind == CUBE else 1
+            allowed, shp, sym = orientation_shows(kind, fshp if fshp >= 0 else 0,
+                                                  fsym if fsym >= 0 else 0, was_up, up)
+            if not allowed:
+                continue
+            saved_o = (0, 0, 0, 0)
+            if o < N_SQUARES:
+                saved_o = lift_top(b, view, o, h)
+            for j in range(8):
+                d = NB[ts, j]
+                if d < 0:
+                    break
+                if not placement_ok(b, t, seat, shp, sym, d, o):
+                    continue
+                saved = put_on(b, d, h, shp, sym)
+                m = post_repair_mobility(b, view, t, target, d)
+                restore(b, d, saved)
+                if m < best_score:
+                    best_score = m
+                    best = o
+            if o < N_SQUARES:
+                restore(b, o, saved_o)
+    return best
+
+
+@njit(cache=True)
+def leader_of(ctx, distances):
+    """§7: a seat with summit status (the privileged one first), else the least distance."""
+    best = -1
+    for q in range(ctx.config[C_N_PLAYERS]):
+        if q != ctx.seat and ctx.board[S_ACTIVE + q] and ctx.board[S_SUMMIT + q]:
+            return q
+    best_d = INF
+    for q in range(ctx.config[C_N_PLAYERS]):
+        if q != ctx.seat and distances[q] >= 0 and distances[q] < best_d:
+            best_d = distances[q]
+            best = q
+    return best
+

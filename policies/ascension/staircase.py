@@ -1,0 +1,221 @@
+"""The staircase plan of the Ascension bots: where to climb, and which piece move builds it.
+
+Climb distance (RULES.md §7): the least number of piece moves that make some path from the
+pawn to its goal walkable (the pillar; the own corner once the seat holds summit status).
+§7's per-edge estimate, ceil((|dH| - 1) / 2), does not see that a stair is a chain: raising the
+middle of a 2-2-9 path lowers one edge's cost exactly as much as it raises the next, so a
+greedy bot on it never starts a staircase. Here the distance is exact for a relaxed problem
+instead: choose a path and a target height g for every square on it so that each step is legal
+by height (A30: up 1, or 2 off a shown ladder; down 1, or 2 onto a shown mattress), paying
+ceil(|g - H| / 2) piece moves per square (a cube moves 2 hu). That is a shortest path over
+(square, target height) nodes, solved backwards from the goal with Dijkstra's algorithm.
+Closed squares (other pawns, foreign or unused corners) cost INF; a square showing a chasm or
+a foreign shape is open only at a changed height (a piece on it, or its top lifted, changes
+what it shows); the own pawn's square is pinned at its height (A37).
+
+`plan_costs` fills C[node] = cost to go from (square, target height) and the bots read:
+- the pawn move: the legal neighbour d with the least C[d, H(d)];
+- the piece move: walk the best plan from the pawn and fix its first square whose target
+  differs from its height, with a piece from a square off the plan (or from the plan itself,
+  where it stands too high).
+Everything reads the seat's view (view.py), never the state.
+"""
+from numba import njit
+
+from sim.games.ascension.rules import C_CORNER_OF, C_SHAPE_OF
+from sim.games.ascension.state import (
+    B_H, B_PAWN_ON, B_SHAPES, B_STACK, B_SYMBOL, N_SQUARES, NB, PILLAR, PILLAR_BASE, S_PAWN_SQ,
+    S_SUMMIT, SYM_CHASM, SYM_DRAGON, SYM_LADDER, SYM_MATTRESS)
+
+NH = 14                         # target heights 0..13 hu (the pillar: 9..11)
+N_NODES = N_SQUARES * NH
+INF = 1 << 30
+MAX_COST = 4095                 # plans dearer than this count as unreachable
+MOVE_WEIGHT = 64                # a piece move costs 64, a pawn step 1: among plans needing
+                                # equally few piece moves, the shortest walk wins
+# ctx.work layout: [0, B_STACK) a scratch copy of the view's board (climbing.copy_board), then
+W_C = B_STACK                   # C[node], cost to go
+W_SUCC = W_C + N_NODES          # the next node on a cheapest plan
+W_E = W_SUCC + N_NODES          # edit cost of each node
+W_HEAD = W_E + N_NODES          # bucket queue: first entry per cost
+POOL = 12 * N_NODES              # entries; a full pool drops pushes (deterministically)
+W_LINK = W_HEAD + MAX_COST + 1  # next entry in the same bucket
+W_ENTRY = W_LINK + POOL         # node of an entry
+W_PLAN = W_ENTRY + POOL         # plan squares, then plan targets
+W_PLAN_G = W_PLAN + N_SQUARES + 1
+W_STASH = W_PLAN_G + N_SQUARES + 1   # a move decided at the origin decision (builder.py)
+W_WANTED = W_STASH + 4         # 1 for nodes whose cost the caller needs (early stop)
+W_END = W_WANTED + N_NODES
+
+
+@njit(cache=True, inline="always")
+def _is_corner(s):
+    return s == 0 or s == 8 or s == 72 or s == 80
+
+
+@njit(cache=True)
+def edit_cost(b, t, seat, s, g, top_height):
+    """Piece moves to make square s stand at g hu and be enterable by seat (INF: never)."""
+    h = b[B_H + s]
+    occupant = b[B_PAWN_ON + s]
+    if occupant >= 0:
+        return 0 if (occupant == seat and g == h) else INF    # A37: a pawn pins its square
+    if _is_corner(s) and s != t[C_CORNER_OF + seat]:
+        return INF                                           # A29(b)
+    if s == PILLAR and (g < PILLAR_BASE or g > PILLAR_BASE + 2):
+        return INF                                           # A27
+    sym = b[B_SYMBOL + s]
+    if sym == SYM_DRAGON:
+        return 0 if g == h else INF                          # the joker's stack is frozen
+    if g == h:
+        if sym == SYM_CHASM:
+            return INF
+        shp = b[B_SHAPES + s]
+        if shp != 0 and (shp & t[C_SHAPE_OF + seat]) == 0:
+            return INF
+        return 0
+    if g > h:
+        return (g - h + 1) // 2                              # cubes, and a half-cube if odd
+    diff = h - g
+    if diff % 2 == 0 or top_height == 1:
+        return (diff + 1) // 2
+    return diff // 2 + 2        # an odd drop under a cube: lift cubes, then add a half-cube
+
+
+@njit(cache=True, inline="always")
+def _window(b, s, d, g_s, g_d):
+    """Is a step from s at g_s to d at g_d legal by height (A30), specials as they stand?"""
+    delta = g_d - g_s
+    up = 2 if (b[B_SYMBOL + s] == SYM_LADDER and g_s == b[B_H + s]) else 1
+    down = 2 if (b[B_SYMBOL + d] == SYM_MATTRESS and g_d == b[B_H + d]) else 1
+    return -down <= delta <= up
+
+
+@njit(cache=True)
+def goal_square(b, t, seat):
+    return t[C_CORNER_OF + seat] if b[S_SUMMIT + seat] else PILLAR
+
+
+@njit(cache=True)
+def plan_costs(b, t, seat, work, top_heights, wanted_squares, n_wanted):
+    """C[s * NH + g] = MOVE_WEIGHT x piece moves + pawn steps to reach the goal from standing
+    on s at g (after paying for s itself). Returns the climb distance at the pawn (piece
+    moves), INF if unreachable.
+    Costs are small integers, so Dijkstra runs on a bucket queue (Dial's algorithm). It stops
+    once the pawn's node and the nodes of `wanted_squares` at their present heights are
+    settled: their costs, and those of every node on their cheapest plans, are then final."""
+    goal = goal_square(b, t, seat)
+    for s in range(N_SQUARES):
+        th = top_heights[s]
+        for g in range(NH):
+            node = s * NH + g
+            work[W_C + node] = INF
+            work[W_SUCC + node] = -1
+            e = edit_cost(b, t, seat, s, g, th)
+            work[W_E + node] = e if e >= INF else e * MOVE_WEIGHT
+            work[W_WANTED + node] = 0
+    remaining = 0
+    pawn = b[S_PAWN_SQ + seat]
+    if pawn >= 0 and b[B_H + pawn] < NH:
+        work[W_WANTED + pawn * NH + b[B_H + pawn]] = 1
+        remaining = 1
+    for i in range(n_wanted):
+        s = wanted_squares[i]
+        if b[B_H + s] < NH and work[W_WANTED + s * NH + b[B_H + s]] == 0:
+            work[W_WANTED + s * NH + b[B_H + s]] = 1
+            remaining += 1
+    for c in range(MAX_COST + 1):
+        work[W_HEAD + c] = -1
+    used = 0
+    for g in range(NH):
+        node = goal * NH + g
+        c = work[W_E + node]
+        if c <= MAX_COST:
+            work[W_C + node] = c
+            work[W_ENTRY + used] = node
+            work[W_LINK + used] = work[W_HEAD + c]
+            work[W_HEAD + c] = used
+            used += 1
+    for cost in range(MAX_COST + 1):
+        while work[W_HEAD + cost] >= 0:
+            e = work[W_HEAD + cost]
+            work[W_HEAD + cost] = work[W_LINK + e]
+            node = work[W_ENTRY + e]
+            if work[W_C + node] != cost:
+                continue                                     # a stale entry
+            if work[W_WANTED + node]:
+                work[W_WANTED + node] = 0
+                remaining -= 1
+                if remaining == 0:
+                    break
+            d = node // NH
+            g_d = node - d * NH
+            for k in range(8):
+                s = NB[d, k]
+                if s < 0:
+                    break
+                lo = g_d - 1
+                hi = g_d + 1
+                if b[B_SYMBOL + s] == SYM_LADDER:
+                    lo = g_d - 2                             # climbing off a shown ladder
+                if b[B_SYMBOL + d] == SYM_MATTRESS and g_d == b[B_H + d]:
+                    hi = g_d + 2                             # dropping onto a shown mattress
+                if lo < 0:
+                    lo = 0
+                if hi > NH - 1:
+                    hi = NH - 1
+                for g_s in range(lo, hi + 1):
+                    if not _window(b, s, d, g_s, g_d):
+                        continue
+                    total = cost + 1 + work[W_E + s * NH + g_s]
+                    if total > MAX_COST or total >= work[W_C + s * NH + g_s]:
+                        continue
+                    work[W_C + s * NH + g_s] = total
+                    work[W_SUCC + s * NH + g_s] = node
+                    if used < POOL:
+                        work[W_ENTRY + used] = s * NH + g_s
+                        work[W_LINK + used] = work[W_HEAD + total]
+                        work[W_HEAD + total] = used
+                        used += 1
+        if remaining == 0:
+            break
+    if pawn < 0 or b[B_H + pawn] >= NH:
+        return INF
+    c = work[W_C + pawn * NH + b[B_H + pawn]]
+    return INF if c >= INF else c // MOVE_WEIGHT
+
+
+@njit(cache=True)
+def cost_at(b, work, s):
+    """Cost to go from square s as it stands (a pawn stepping there now)."""
+    h = b[B_H + s]
+    if h >= NH:
+        return INF
+    return work[W_C + s * NH + h]
+
+
+@njit(cache=True)
+def extract_plan(b, t, seat, work):
+    """Follow the cheapest plan from the pawn; its squares and target heights go to W_PLAN /
+    W_PLAN_G (pawn first). Returns the number of squares (0: no plan)."""
+    s = b[S_PAWN_SQ + seat]
+    if s < 0 or b[B_H + s] >= NH:
+        return 0
+    node = s * NH + b[B_H + s]
+    if work[W_C + node] >= INF:
+        return 0
+    n = 0
+    while node >= 0 and n < N_SQUARES:
+        work[W_PLAN + n] = node // NH
+        work[W_PLAN_G + n] = node % NH
+        n += 1
+        node = work[W_SUCC + node]
+    return n
+
+
+def _check_layout():
+    from sim.games.ascension.policy_api import WORK_SIZE
+    assert W_END <= WORK_SIZE, (W_END, WORK_SIZE)
+
+
+_check_layout()

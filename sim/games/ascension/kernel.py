@@ -1,0 +1,88 @@
+"""Play many Ascension games in parallel (the same shape as All-In Ascent's kernel).
+
+`play_game` drives one game with engine.py and per-seat policies; the single-game API uses it
+too. `play_batch` runs games over prange; each game's record is its state's prefix
+[0, RECORD_SIZE) (globals, seats and tallies; no board).
+
+Before every decision the kernel builds the deciding seat's view (view.py), so a policy can
+only read what that seat may know. Whether a slot remembers the faces it has seen is a
+per-slot flag (`slot_remembers`): a memory-less bot is an ordinary bot given a forgetful view.
+"""
+import numpy as np
+from numba import njit, prange
+
+from sim.core.seeding import policy_stream_seed
+from sim.games.ascension.engine import apply_action, end_game, legal_actions, setup
+from sim.games.ascension.policy_api import WORK_SIZE, PolicyContext
+from sim.games.ascension.state import (
+    END_POLICY_ERROR, G_CURRENT, G_OVER, G_PHASE, MAX_PLAYERS, N_ACTIONS, RECORD_SIZE,
+    STATE_SIZE)
+from sim.games.ascension.view import build_view
+
+MAX_SLOTS = 8
+
+
+@njit(cache=True)
+def seed_policy_streams(streams, seed):
+    for seat in range(MAX_PLAYERS):
+        streams[seat, 0] = policy_stream_seed(seed, seat)
+
+
+@njit(cache=True)
+def choose_action(st, t, slot_fns, seat_slots, slot_params, slot_remembers, streams, legal,
+                  n_legal, view, work):
+    """Ask the current seat's policy, through its view; -1 if the answer is not legal."""
+    seat = st[G_CURRENT]
+    slot = seat_slots[seat]
+    build_view(st, t, seat, slot_remembers[slot] != 0, view)
+    ctx = PolicyContext(view, np.int64(seat), st[G_PHASE], legal, np.int64(n_legal), t,
+                        streams[seat], slot_params[slot], work)
+    action = slot_fns[slot](ctx)
+    for i in range(n_legal):
+        if legal[i] == action:
+            return action
+    return -1
+
+
+@njit(cache=True)
+def play_game(st, t, slot_fns, seat_slots, slot_params, slot_remembers, streams, legal, view,
+              work, actions_out, max_decisions=0):
+    """Play a set-up game to its end (the turn cap, A47, always ends it), or until
+    max_decisions (> 0) decisions, leaving it running. Returns the number of decisions; if
+    actions_out has room, the actions are written there in order."""
+    taken = 0
+    while st[G_OVER] == 0 and (max_decisions <= 0 or taken < max_decisions):
+        n_legal = legal_actions(st, t, legal)
+        action = choose_action(st, t, slot_fns, seat_slots, slot_params, slot_remembers,
+                               streams, legal, n_legal, view, work)
+        if action < 0:
+            end_game(st, -1, END_POLICY_ERROR)
+            break
+        apply_action(st, t, action)
+        if taken < actions_out.shape[0]:
+            actions_out[taken] = action
+        taken += 1
+    return taken
+
+
+@njit(cache=True, parallel=True)
+def play_batch(t, seeds, slot_fns, seat_slots, slot_params, slot_remembers, out):
+    """Play games i = 0..n-1 from their seeds; write each record into out[i] (int32).
+
+    seeds: uint32 game seeds (int64); seat_slots: (n, 4) policy slot per seat.
+    A game depends only on its own row of these inputs, never on i, the thread or the chunk.
+    """
+    n = seeds.shape[0]
+    no_actions = np.empty(0, np.int64)
+    for i in prange(n):
+        st = np.empty(STATE_SIZE, np.int64)
+        view = np.empty(STATE_SIZE, np.int64)
+        legal = np.empty(N_ACTIONS, np.int64)
+        work = np.zeros(WORK_SIZE, np.int64)     # zeroed per game (policy_api.py)
+        streams = np.empty((MAX_PLAYERS, 1), np.uint64)
+        setup(st, t, seeds[i])
+        seed_policy_streams(streams, seeds[i])
+        play_game(st, t, slot_fns, seat_slots[i], slot_params, slot_remembers, streams, legal,
+                  view, work, no_actions)
+        for k in range(RECORD_SIZE):
+            out[i, k] = st[k]
