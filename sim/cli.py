@@ -46,7 +46,16 @@ def _rules(args):
         raise UsageError(str(exc)) from None
 
 
+def _ascension(args):
+    """The Ascension commands module, with its usage errors mapped to ours."""
+    from sim.games.ascension import commands
+    return commands
+
+
 def cmd_rules(args):
+    if args.game == "ascension":
+        print(_ascension(args).catalogue())
+        return 0
     from sim.games.all_in_ascent.rules import PRESETS
     from sim.games.all_in_ascent.variants import catalogue
     print(catalogue(PRESETS))
@@ -75,7 +84,7 @@ def _policies(args, players):
     from policies.registry import policy_names
     known = policy_names("all-in-ascent")
     names = [p.strip() for p in args.seat_policies.split(",")] if getattr(args, "seat_policies", None) \
-        else [args.policy] * players
+        else [args.policy or "greedy"] * players
     if len(names) != players:
         raise UsageError(f"--seat-policies: {len(names)} policies for {players} players")
     for n in names:
@@ -85,7 +94,13 @@ def _policies(args, players):
 
 
 def cmd_replay(args):
+    if args.game == "ascension":
+        return _ascension(args).replay(args)
     from sim.games.all_in_ascent.game import Game
+    if not args.characters:
+        raise UsageError("--characters: required for All-In Ascent, e.g. technician,sprinter")
+    if args.policy is None:
+        args.policy = "random"
     rules = _rules(args)
     chars = _characters(args.characters)
     if chars == "random":
@@ -101,13 +116,18 @@ def cmd_replay(args):
 
 
 def cmd_simulate(args):
+    if args.game == "ascension":
+        return _ascension(args).simulate(args, _command_line(args))
+    if args.rotate_seats:
+        raise UsageError("--rotate-seats: only for --game ascension (All-In Ascent seats "
+                         "characters at random)")
     import numba
     import pandas as pd
 
     from sim.games.all_in_ascent.batch import run_games
     from sim.games.all_in_ascent.records import RECORD_SCHEMA_VERSION, games_table, seats_table
     rules = _rules(args)
-    chars = _characters(args.characters, args.players)
+    chars = _characters(args.characters or "random", args.players)
     names = _policies(args, args.players)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -247,12 +267,12 @@ def cmd_run(args):
         run = doc["runs"][-1]
         for players in spec.players:
             for v in spec.variants:
-                seats = load_variant(spec.out, v.name, players, ["character", "won"])
+                seats = load_variant(spec.out, v.name, players, [spec.group, "won"])
                 if seats is None:
                     continue
                 print(f"{v.name}, {players} players:")
-                for char, r in character_win_rates(seats).iterrows():
-                    print(f"  {char:<12} {r.win_rate:7.2%}  [{r.ci_low:6.2%}, {r.ci_high:6.2%}]"
+                for char, r in character_win_rates(seats, spec.group).iterrows():
+                    print(f"  {str(char):<12} {r.win_rate:7.2%}  [{r.ci_low:6.2%}, {r.ci_high:6.2%}]"
                           f"  n={int(r.games):,}")
         if len(spec.variants) > 1:
             print(format_comparisons(*experiment_comparisons(spec.out, spec)))
@@ -301,13 +321,21 @@ def build_parser():
         p.add_argument("--set", action="append", metavar="PATH=VALUE",
                        help="a data knob (see `ascent rules`); repeatable")
 
+    def game_arg(p):
+        p.add_argument("--game", choices=("all-in-ascent", "ascension"), default="all-in-ascent",
+                       help="which game (default all-in-ascent)")
+
     cp = sub.add_parser("rules", help="list the presets, rule switches and data knobs")
+    game_arg(cp)
     cp.set_defaults(func=cmd_rules)
 
     rp = sub.add_parser("replay", help="play one game and print its transcript")
+    game_arg(rp)
     rp.add_argument("--seed", type=_seed, required=True)
-    rp.add_argument("--characters", required=True, help="comma-separated, one per seat")
-    rp.add_argument("--policy", default="random")
+    rp.add_argument("--characters", help="All-In Ascent: comma-separated, one per seat")
+    rp.add_argument("--players", type=int, help="Ascension: 2, 3 or 4")
+    rp.add_argument("--policy", default=None,
+                    help="random for All-In Ascent, stair-builder for Ascension by default")
     rp.add_argument("--seat-policies", help="comma-separated policy per seat")
     rp.add_argument("--format", choices=("text", "jsonl"), default="text")
     rp.add_argument("--out", help="write to this file instead of stdout")
@@ -315,13 +343,18 @@ def build_parser():
     rp.set_defaults(func=cmd_replay)
 
     sp = sub.add_parser("simulate", help="play many games in parallel, write parquet")
+    game_arg(sp)
     sp.add_argument("--players", type=int, choices=(1, 2, 3, 4), required=True)
     sp.add_argument("--games", type=_positive_int, required=True)
     sp.add_argument("--seed", type=_seed, required=True, help="master seed")
-    sp.add_argument("--policy", default="greedy")
+    sp.add_argument("--policy", default=None,
+                    help="greedy for All-In Ascent, stair-builder for Ascension by default")
     sp.add_argument("--seat-policies", help="comma-separated policy per seat")
-    sp.add_argument("--characters", default="random",
-                    help="'random' (default: distinct, random seats per game) or a list")
+    sp.add_argument("--rotate-seats", action="store_true",
+                    help="Ascension: game i shifts the seat policies by i seats")
+    sp.add_argument("--characters", default=None,
+                    help="All-In Ascent: 'random' (default: distinct, random seats per game) "
+                         "or a list")
     sp.add_argument("--threads", type=_positive_int, default=None)
     sp.add_argument("--chunk", type=_positive_int, default=20_000,
                     help="games per batch (bounds memory; results do not depend on it)")
@@ -376,12 +409,13 @@ def build_parser():
 
 def main(argv=None):
     from sim.games.all_in_ascent.data import DataError
+    from sim.games.ascension.commands import AscensionUsageError
     parser = build_parser()
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
     try:
         return args.func(args)
-    except (DataError, UsageError) as exc:
+    except (DataError, UsageError, AscensionUsageError) as exc:
         print(f"ascent: error: {exc}", file=sys.stderr)
         return 2
 

@@ -23,7 +23,8 @@ from sim.core.rng import stream_below
 from sim.games.ascension.engine import count_pawn_moves
 from sim.games.ascension.rules import C_N_PLAYERS
 from sim.games.ascension.state import (
-    B_H, B_PAWN_ON, CUBE, G_DECISIONS, JOKER, JOKER_DECLINE, N_SQUARES, NB, ORIGIN_JOKER,
+    B_H, B_PAWN_ON, CUBE, G_CURRENT, G_DECISIONS, JOKER, JOKER_DECLINE, SYM_LADDER,
+    SYM_MATTRESS, SYM_SPRING, N_SQUARES, NB, ORIGIN_JOKER,
     ORIGIN_NEUTRAL, ORIGIN_SHAPED, PILLAR, S_ACTIVE, S_PAWN_SQ, S_SUMMIT, STAY)
 from sim.games.ascension.view import V_MOVABLE, V_TOP_H
 
@@ -56,6 +57,22 @@ def stash(ctx, dest, n_plan):
     ctx.work[W_STASH] = ctx.board[G_DECISIONS] + 1
     ctx.work[W_STASH + 1] = dest
     ctx.work[W_STASH + 2] = n_plan
+    ctx.work[W_STASH + 3] = -1
+
+
+@njit(cache=True)
+def stash_target(ctx, target):
+    """Remember whom the origin decision blocked (-1: it built), for the place decision."""
+    ctx.work[W_STASH] = ctx.board[G_DECISIONS] + 1
+    ctx.work[W_STASH + 3] = target
+
+
+@njit(cache=True)
+def stashed_target(ctx):
+    """The target stashed at this turn's origin decision, -2 if there is none."""
+    if ctx.work[W_STASH] == ctx.board[G_DECISIONS]:
+        return ctx.work[W_STASH + 3]
+    return -2
 
 
 @njit(cache=True)
@@ -121,12 +138,18 @@ def _piece_fits(ctx, origin, s):
 def build_origin(ctx):
     """Origin decision of `build`: the origin of the move that fixes the plan's first wrong
     square (see the module text); a harmless origin when the plan needs nothing."""
+    copy_board(ctx.board, ctx.work)
+    dist, n = plan_for(ctx, ctx.seat)
+    return build_origin_on_plan(ctx, n)
+
+
+@njit(cache=True)
+def build_origin_on_plan(ctx, n):
+    """build_origin with the plan (length n) already in W_PLAN/W_PLAN_G."""
     view = ctx.board
     t = ctx.config
     seat = ctx.seat
     work = ctx.work
-    copy_board(view, work)
-    dist, n = plan_for(ctx, seat)
     pawn = view[S_PAWN_SQ + seat]
     legal = ctx.legal
     n_legal = ctx.n_legal
@@ -170,6 +193,8 @@ def build_origin(ctx):
                 score += 5.0                               # a plan square that stands too high
             if o == ORIGIN_NEUTRAL or o == ORIGIN_SHAPED:
                 score += 2.0 if want == 1 else 0.0
+            if h == 2 and (fsym == SYM_LADDER or fsym == SYM_SPRING) and not was_up:
+                score += 3.0                # a cube it remembers as a ladder or spring (§7)
             if o < N_SQUARES:
                 score += 3.0 * chebyshev(o, PILLAR)        # take from the rim, not the stairs
             if score > best_score + 1e-9:
@@ -225,6 +250,10 @@ def build_place(ctx, joker):
         dest = work[W_STASH + 1]
         if dest >= 0:
             want = 2 * dest + (0 if kind == CUBE else 1)
+            if kind == CUBE and _reveal_helps(view, fsym, was_up):
+                for k in range(ctx.n_legal):
+                    if legal[k] == want + 1:
+                        return want + 1
             for k in range(ctx.n_legal):
                 if legal[k] == want:
                     return want
@@ -236,9 +265,14 @@ def build_place(ctx, joker):
         need = work[W_PLAN_G + i] - view[B_H + s]
         if need <= 0 or _gain(need, h) <= 0:
             continue
+        reveal = kind == CUBE and _reveal_helps(view, fsym, was_up)
         for k in range(ctx.n_legal):
             c = legal[k]
             if c < 2 * N_SQUARES and c >> 1 == s and (c & 1) == (0 if kind == CUBE else 1):
+                if reveal:
+                    for j in range(ctx.n_legal):
+                        if legal[j] == c + 1:
+                            return c + 1
                 return c
     descending = view[S_SUMMIT + seat] != 0
     best = -1
@@ -269,6 +303,17 @@ def build_place(ctx, joker):
     if best >= 0:
         return best
     return legal[stream_below(ctx.stream, ctx.n_legal)]
+
+
+@njit(cache=True)
+def _reveal_helps(view, symbol, was_up):
+    """§7 information policy, for a cube going onto its own plan: show a ladder or a spring
+    (they speed its climb), a mattress on the way down; keep everything else hidden."""
+    if was_up:
+        return False                                       # A16: it must go face down
+    if symbol == SYM_LADDER or symbol == SYM_SPRING:
+        return True
+    return symbol == SYM_MATTRESS and view[S_SUMMIT + view[G_CURRENT]] != 0
 
 
 @njit(cache=True)
@@ -315,12 +360,16 @@ def pawn_decision(ctx):
 
 @njit(cache=True)
 def climb_distances(ctx, out):
-    """Every active seat's climb distance on the current view (INF if none; -1 inactive)."""
+    """Every active seat's climb distance on the current view (INF if none; -1 inactive).
+    The own seat goes last, so its plan is left in W_PLAN; returns the plan's length."""
     copy_board(ctx.board, ctx.work)
     for q in range(ctx.config[C_N_PLAYERS]):
         out[q] = -1
-        if ctx.board[S_ACTIVE + q]:
+        if ctx.board[S_ACTIVE + q] and q != ctx.seat:
             out[q] = plan_costs(ctx.work, ctx.config, q, ctx.work, top_heights(ctx), ctx.legal, 0)
+    d, n = plan_for(ctx, ctx.seat)
+    out[ctx.seat] = d
+    return n
 
 
 @njit(cache=True)

@@ -15,7 +15,8 @@ import numpy as np
 from numba import njit
 
 from policies.ascension.builder import (
-    block_move, build_origin, build_place, climb_distances, leader_of, pawn_decision)
+    block_move, build_origin, build_origin_on_plan, build_place, climb_distances, leader_of,
+    pawn_decision, stash_target, stashed_target)
 from policies.registry import register
 from sim.core.rng import stream_below, stream_uniform
 from sim.games.ascension.policy_api import POLICY_SIGNATURE
@@ -55,11 +56,59 @@ def stair_builder_forgetful(ctx):
 
 
 @njit(cache=True)
-def block_or_build(ctx, target):
-    if target >= 0 and (ctx.phase == PHASE_ORIGIN or ctx.phase == PHASE_PLACE):
-        code = block_move(ctx, target, ctx.phase == PHASE_PLACE)
+def block_or_build(ctx, target, n_plan):
+    """Origin decision: block `target` if a move hurts it, else build on the own plan (already
+    in W_PLAN, length n_plan). The choice is stashed for the place decision."""
+    if target >= 0:
+        code = block_move(ctx, target, False)
+        if code >= 0:
+            stash_target(ctx, target)
+            return code
+    if stream_uniform(ctx.stream) < EXPLORE:
+        stash_target(ctx, -1)
+        return ctx.legal[stream_below(ctx.stream, ctx.n_legal)]
+    return build_origin_on_plan(ctx, n_plan)
+
+
+@njit(cache=True)
+def place_after(ctx):
+    """Place decision of the blocker and the hybrid: finish the move begun at the origin."""
+    target = stashed_target(ctx)
+    if target >= 0:
+        code = block_move(ctx, target, True)
         if code >= 0:
             return code
+    return build_place(ctx, False)
+
+
+@njit(cache=True)
+def choose_target(ctx, distances, hybrid_k):
+    """The blocker's leader (hybrid_k < 0), or the hybrid's target: a privileged descender, or
+    the opponent at least k piece moves closer to its goal; -1 for none."""
+    if hybrid_k < 0:
+        return leader_of(ctx, distances)
+    view = ctx.board
+    own = distances[ctx.seat]
+    target = -1
+    for q in range(ctx.config[C_N_PLAYERS]):
+        if q == ctx.seat or not view[S_ACTIVE + q]:
+            continue
+        if view[G_PRIVILEGED] == q and view[S_SUMMIT + q]:
+            return q
+        if distances[q] >= 0 and distances[q] + hybrid_k <= own:
+            if target < 0 or distances[q] < distances[target]:
+                target = q
+    return target
+
+
+@njit(cache=True)
+def strategic_decision(ctx, hybrid_k):
+    if ctx.phase == PHASE_ORIGIN:
+        distances = np.empty(MAX_PLAYERS, np.int64)
+        n_plan = climb_distances(ctx, distances)
+        return block_or_build(ctx, choose_target(ctx, distances, hybrid_k), n_plan)
+    if ctx.phase == PHASE_PLACE:
+        return place_after(ctx)
     return build_decision(ctx)
 
 
@@ -67,31 +116,11 @@ def block_or_build(ctx, target):
 @njit(POLICY_SIGNATURE, cache=True)
 def blocker(ctx):
     """Targets the leader with the move that leaves it fewest moves after its best repair."""
-    if ctx.phase != PHASE_ORIGIN and ctx.phase != PHASE_PLACE:
-        return build_decision(ctx)
-    distances = np.empty(MAX_PLAYERS, np.int64)
-    climb_distances(ctx, distances)
-    return block_or_build(ctx, leader_of(ctx, distances))
+    return strategic_decision(ctx, -1.0)
 
 
 @register("ascension", "hybrid", params=HYBRID_PARAMS)
 @njit(POLICY_SIGNATURE, cache=True)
 def hybrid(ctx):
     """Builds; blocks an opponent k piece moves closer to its goal, or a privileged descender."""
-    if ctx.phase != PHASE_ORIGIN and ctx.phase != PHASE_PLACE:
-        return build_decision(ctx)
-    view = ctx.board
-    distances = np.empty(MAX_PLAYERS, np.int64)
-    climb_distances(ctx, distances)
-    own = distances[ctx.seat]
-    target = -1
-    for q in range(ctx.config[C_N_PLAYERS]):
-        if q == ctx.seat or not view[S_ACTIVE + q]:
-            continue
-        if view[G_PRIVILEGED] == q and view[S_SUMMIT + q]:
-            target = q
-            break
-        if distances[q] >= 0 and distances[q] + ctx.params[0] <= own:
-            if target < 0 or distances[q] < distances[target]:
-                target = q
-    return block_or_build(ctx, target)
+    return strategic_decision(ctx, ctx.params[0])

@@ -62,6 +62,8 @@ def _packed_rules(preset, rules, knobs):
 
 def play_chunk(spec_fields, variant_fields, chunk, threads):
     """Worker: play one chunk; return its (games, seats) tables. Pure function of its inputs."""
+    if len(spec_fields) == 5:
+        return play_ascension_chunk(spec_fields, variant_fields, chunk, threads)
     from sim.games.all_in_ascent.batch import run_games
     from sim.games.all_in_ascent.records import games_table, seats_table
     preset, rules, knobs = variant_fields
@@ -73,6 +75,19 @@ def play_chunk(spec_fields, variant_fields, chunk, threads):
     games = games_table(batch, packed)
     seats = seats_table(batch, packed)
     return chunk, games, seats, batch.seconds
+
+
+def play_ascension_chunk(spec_fields, variant_fields, chunk, threads):
+    from sim.games.ascension.batch import run_games
+    from sim.games.ascension.records import games_table, seats_table
+    from sim.games.ascension.rules import build_rules
+    _, rules, _ = variant_fields
+    seed, seat_policies, _, _, rotate = spec_fields
+    packed = build_rules(chunk.players, dict(rules))
+    names = [seat_policies] * chunk.players if isinstance(seat_policies, str) else seat_policies
+    batch = run_games(chunk.games, seed, packed, names, first_index=chunk.first_game,
+                      threads=threads, rotate=rotate)
+    return chunk, games_table(batch, packed), seats_table(batch, packed), batch.seconds
 
 
 def _write_json_atomic(path, doc):
@@ -154,6 +169,8 @@ def _execute(spec, todo, manifest, jobs, scheduler, progress):
     """Play `todo` chunks; write each as it finishes."""
     from joblib import Parallel, delayed, parallel_config
     spec_fields = (spec.seed, spec.seat_policies, spec.characters)
+    if spec.game == "ascension":
+        spec_fields = spec_fields + ("ascension", spec.rotate_seats)
     variants = {v.name: (v.preset, tuple(sorted(v.rules.items())), v.knobs)
                 for v in spec.variants}
     cores = os.cpu_count() or 1
@@ -203,13 +220,14 @@ def _progress_printer(quiet):
 
 
 def widest_interval(out, spec, players):
-    """The widest 95% half-width among every variant's character win rates at `players`."""
+    """The widest 95% half-width among every variant's win rates (per character, or per
+    seat/policy in Ascension) at `players`."""
     worst = 0.0
     for v in spec.variants:
-        seats = load_variant(out, v.name, players, columns=["character", "won"])
+        seats = load_variant(out, v.name, players, columns=[spec.group, "won"])
         if seats is None:
             return float("inf")
-        grp = seats.groupby("character", observed=True)["won"]
+        grp = seats.groupby(spec.group, observed=True)["won"]
         lo, hi = wilson_interval(grp.sum().to_numpy(), grp.count().to_numpy())
         worst = max(worst, float(np.max((hi - lo) / 2)))
     return worst
@@ -278,8 +296,10 @@ def dry_run_plan(spec, games_per_second=None):
              f"  variants: {', '.join(v.name for v in spec.variants)}",
              f"  players: {', '.join(str(p) for p in spec.players)}; "
              f"{spec.games:,} games per variant and player count, chunks of {spec.chunk:,}",
-             f"  policies: {spec.seat_policies}; characters: {spec.characters}; "
-             f"master seed {spec.seed}"]
+             f"  policies: {spec.seat_policies}; "
+             + (f"rotate seats: {spec.rotate_seats}; " if spec.game == "ascension"
+                else f"characters: {spec.characters}; ")
+             + f"master seed {spec.seed}"]
     total = spec.games * len(spec.variants) * len(spec.players)
     lines.append(f"  total: {total:,} games")
     if spec.ci_halfwidth is not None:

@@ -34,9 +34,13 @@ from pathlib import Path
 
 TOP_KEYS = {"name", "game", "players", "games", "seed", "policy", "seat_policies", "characters",
             "preset", "chunk", "out", "ci_halfwidth", "max_games", "scheduler", "variants",
-            "sweep", "threads", "description"}
+            "sweep", "threads", "description", "rotate_seats"}
 VARIANT_KEYS = {"preset", "rules", "set", "description"}
-GAMES = ("all-in-ascent",)
+GAMES = ("all-in-ascent", "ascension")
+# Ascension (one spec, no data file): variants are `rules = { switch = value }` only; a mixed
+# seating may rotate the seat policies with the game index (rotate_seats).
+ASCENSION_ONLY = {"rotate_seats"}
+ALL_IN_ASCENT_ONLY = {"characters", "preset"}
 
 
 class SpecError(ValueError):
@@ -74,6 +78,15 @@ class Spec:
     scheduler: str = None
     threads: int = None
     description: str = ""
+    rotate_seats: bool = False
+
+    @property
+    def group(self):
+        """The column whose win rates an experiment compares: characters in All-In Ascent;
+        seats in Ascension (policies when the seats hold different policies)."""
+        if self.game == "all-in-ascent":
+            return "character"
+        return "seat" if isinstance(self.seat_policies, str) else "policy"
 
     def policies_for(self, players):
         if isinstance(self.seat_policies, str):
@@ -87,6 +100,8 @@ class Spec:
                "seat_policies": self.seat_policies, "characters": self.characters,
                "chunk": self.chunk,
                "variants": {v.name: v.as_dict() for v in self.variants}}
+        if self.game == "ascension":
+            doc["rotate_seats"] = self.rotate_seats
         return doc
 
     def identity_hash(self):
@@ -105,9 +120,11 @@ def _int(path, key, value, low=1):
     return value
 
 
-def _value_text(value):
+def _value_text(value, bool_words=("on", "off")):
+    """A TOML value as the rule text: booleans in the game's words (on/off for All-In Ascent
+    switches, true/false for Ascension's)."""
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return bool_words[0] if value else bool_words[1]
     return str(value)
 
 
@@ -130,13 +147,18 @@ def load_spec(path):
     game = doc.get("game", "all-in-ascent")
     if game not in GAMES:
         _fail(p, "game", f"unknown game {game!r}; allowed: {', '.join(GAMES)}")
+    for key in (ASCENSION_ONLY if game == "all-in-ascent" else ALL_IN_ASCENT_ONLY):
+        if key in doc:
+            _fail(p, key, f"not a key of a {game} experiment")
     players = doc.get("players", [4])
     players = [players] if isinstance(players, int) else players
     if not isinstance(players, list) or not players:
         _fail(p, "players", "expected a player count or a list of them")
+    low = 2 if game == "ascension" else 1
     for n in players:
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 4:
-            _fail(p, "players", f"player counts are 1..4 (R10), got {n!r}")
+        if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= 4:
+            _fail(p, "players", f"player counts are {low}..4 "
+                                f"({'A1' if game == 'ascension' else 'R10'}), got {n!r}")
     if "games" not in doc:
         _fail(p, "games", "required: games per variant and player count")
     games = _int(p, "games", doc["games"])
@@ -151,7 +173,7 @@ def load_spec(path):
                 len(seat_policies) != players[0]:
             _fail(p, "seat_policies", "expected one policy per seat (and a single player count)")
     else:
-        seat_policies = doc.get("policy", "tuned")
+        seat_policies = doc.get("policy", "tuned" if game == "all-in-ascent" else "stair-builder")
     for name in [seat_policies] if isinstance(seat_policies, str) else seat_policies:
         if name not in known:
             _fail(p, "policy", f"unknown policy {name!r}; available: {', '.join(known)}")
@@ -167,15 +189,22 @@ def load_spec(path):
                                        f"{', '.join(CHARACTER_KEYS)}")
         if len(set(characters)) != len(characters):
             _fail(p, "characters", "characters must be distinct (R10)")
-    preset = doc.get("preset", "v0.4.0")
-    if preset not in PRESETS:
-        _fail(p, "preset", f"unknown preset {preset!r}; available: {', '.join(PRESETS)}")
-    variants = _variants(p, doc, preset)
-    for v in variants:
-        try:
-            build_rules(v.preset, v.rules, list(v.knobs))
-        except VariantError as exc:
-            _fail(p, f"variants.{v.name}", str(exc))
+    rotate = doc.get("rotate_seats", False)
+    if not isinstance(rotate, bool):
+        _fail(p, "rotate_seats", f"expected true or false, got {rotate!r}")
+    if game == "ascension":
+        variants = _variants(p, doc, "", ("true", "false"))
+        _check_ascension_variants(p, variants, players)
+    else:
+        preset = doc.get("preset", "v0.4.0")
+        if preset not in PRESETS:
+            _fail(p, "preset", f"unknown preset {preset!r}; available: {', '.join(PRESETS)}")
+        variants = _variants(p, doc, preset)
+        for v in variants:
+            try:
+                build_rules(v.preset, v.rules, list(v.knobs))
+            except VariantError as exc:
+                _fail(p, f"variants.{v.name}", str(exc))
     ci = doc.get("ci_halfwidth")
     if ci is not None and (isinstance(ci, bool) or not isinstance(ci, (int, float))
                            or not 0 < ci < 0.5):
@@ -198,10 +227,25 @@ def load_spec(path):
                 seat_policies=seat_policies, characters=characters, chunk=chunk,
                 out=Path(doc["out"]), variants=tuple(variants), ci_halfwidth=ci,
                 max_games=max_games, scheduler=scheduler, threads=threads,
-                description=str(doc.get("description", "")))
+                description=str(doc.get("description", "")), rotate_seats=rotate)
 
 
-def _variants(p, doc, preset):
+def _check_ascension_variants(p, variants, players):
+    from sim.games.ascension.rules import RuleError, build_rules
+    for v in variants:
+        if v.knobs:
+            _fail(p, f"variants.{v.name}.set", "Ascension has no data knobs; put switches and "
+                                                "balance knobs under rules = { name = value }")
+        if v.preset:
+            _fail(p, f"variants.{v.name}.preset", "Ascension has no presets")
+        for n in players:
+            try:
+                build_rules(n, v.rules)
+            except RuleError as exc:
+                _fail(p, f"variants.{v.name}.rules", str(exc))
+
+
+def _variants(p, doc, preset, bool_words=("on", "off")):
     out = []
     table = doc.get("variants", {})
     if not isinstance(table, dict):
@@ -218,8 +262,8 @@ def _variants(p, doc, preset):
         if not isinstance(rules, dict) or not isinstance(knobs, dict):
             _fail(p, key, "rules and set are tables of NAME = VALUE")
         out.append(Variant(name, body.get("preset", preset),
-                           {k: _value_text(v) for k, v in rules.items()},
-                           tuple((k, _value_text(v)) for k, v in knobs.items()),
+                           {k: _value_text(v, bool_words) for k, v in rules.items()},
+                           tuple((k, _value_text(v, bool_words)) for k, v in knobs.items()),
                            str(body.get("description", ""))))
     sweep = doc.get("sweep")
     if sweep is not None:
@@ -229,7 +273,7 @@ def _variants(p, doc, preset):
         if not isinstance(sweep["values"], list) or not sweep["values"]:
             _fail(p, "sweep.values", "expected a non-empty list")
         for value in sweep["values"]:
-            text = _value_text(value)
+            text = _value_text(value, bool_words)
             if "knob" in sweep:
                 out.append(Variant(f"{sweep['knob'].split('.')[-1]}={text}", preset, {},
                                    ((sweep["knob"], text),)))

@@ -53,8 +53,12 @@ def load_results(path, variant=None):
         if not games:
             raise ValueError(f"{path}: variant {variant!r} has no finished chunks yet")
         meta = {"experiment": doc["name"], "variant": variant,
+                "game": doc["identity"].get("game", "all-in-ascent"),
+                "master_seed": doc["identity"]["seed"],
                 "rules": doc["identity"]["variants"][variant],
                 "seat_policies": doc["identity"]["seat_policies"]}
+        if meta["game"] == "ascension":
+            meta["rules_changed"] = doc["identity"]["variants"][variant].get("rules", {})
         return Results(f"{doc['name']}/{variant}", pd.concat(games, ignore_index=True),
                        pd.concat(seats, ignore_index=True), meta)
     raise ValueError(f"{path}: neither a simulate folder (games.parquet) nor an experiment "

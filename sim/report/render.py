@@ -69,6 +69,36 @@ class Page:
         return self.out / "report.html"
 
 
+def _write_ascension(r, page, against, against_variant, started):
+    from sim.experiment.paired import paired_differences
+    from sim.report import ascension
+    ascension.render(page, r, plt)
+    if against:
+        base = A.load_results(against, against_variant)
+        if base.meta.get("game") != "ascension":
+            raise ValueError(f"{against}: not an Ascension run")
+        group = "seat" if r.seats["policy"].nunique() == 1 else "policy"
+        page.h(2, f"7. Against {base.label} (paired by game and seat)")
+        if not A.same_games(base, r):
+            raise ValueError(f"{against}: the two runs did not play the same games (seeds "
+                             f"differ): a paired comparison needs the same master seed and games")
+        n = min(base.games["game"].max(), r.games["game"].max()) + 1
+        diff = paired_differences(base.seats[base.seats["game"] < n],
+                                  r.seats[r.seats["game"] < n], group)
+        page.table(diff, "ascension_paired",
+                   {c: (lambda v: f"{100 * v:+.2f}%") for c in
+                    ("difference", "paired_ci_low", "paired_ci_high", "unpaired_ci_low",
+                     "unpaired_ci_high")} | {"base_win_rate": pct, "variant_win_rate": pct,
+                                              "p_value": lambda v: f"{v:.2g}"})
+        length = pd.DataFrame({"run": [base.label, r.label],
+                               "turns_mean": [base.games["turns"].mean(), r.games["turns"].mean()],
+                               "win_end_rate": [(base.games["end_reason"] == "win").mean(),
+                                                (r.games["end_reason"] == "win").mean()]})
+        page.table(length, "ascension_paired_length", {"win_end_rate": pct})
+    page.p(f"Report built in {time.perf_counter() - started:.1f} s.", "note")
+    return page.write(f"Ascension report: {r.label}")
+
+
 def pct(v):
     return f"{100 * v:.2f}%"
 
@@ -135,6 +165,8 @@ def write_report(results_dir, against=None, variant=None, against_variant=None):
     r = A.load_results(results_dir, variant)
     out = Path(results_dir)
     page = Page(out)
+    if r.meta.get("game") == "ascension":
+        return _write_ascension(r, page, against, against_variant, started)
     chars = A.character_table(r)
     gear = A.gear_table(r)
     ms_chars = A.milestone_character_table(r)

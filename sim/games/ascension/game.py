@@ -250,7 +250,8 @@ class AscensionGame:
             else:
                 self.transcript.append({"event": "turn", "turn": self.turn_count,
                                         "seat": self.current,
-                                        "kind": S.TURN_KIND_NAMES[int(self.state[S.G_TURN_KIND])]})
+                                        "kind": S.TURN_KIND_NAMES[int(self.state[S.G_TURN_KIND])],
+                                        "board": self.board_text(heading=False)})
 
     def play(self, policies, params=None, policy_seed=None, max_decisions=MAX_API_DECISIONS):
         """Play to the end with one policy name per seat (the kernel's own play_game)."""
@@ -314,7 +315,7 @@ class AscensionGame:
         return self
 
     # --- text ----------------------------------------------------------------------------
-    def board_text(self):
+    def board_text(self, heading=True):
         """The 9x9 board: height in hu, what the top shows, and pawns (seat digit)."""
         rows = []
         for r in range(9):
@@ -341,10 +342,36 @@ class AscensionGame:
                          f"{info['res_neutral']}")
         head = (f"turn {self.turn_count}, seat {self.current} to play ({self.phase}); "
                 f"privileged: {self.privileged}, joker: {self.joker_state}")
-        return "\n".join([head] + rows + seats)
+        return "\n".join(([head] if heading else []) + rows + seats)
 
     def _corner_index(self, seat):
         return [0, 8, 80, 72].index(int(self.t[E.C_CORNER_OF + seat]))
+
+    def transcript_jsonl(self):
+        import json
+        return "".join(json.dumps(e) + "\n" for e in self.transcript)
+
+    def replay_text(self):
+        """The transcript with the board drawn at the start of every turn (`ascent replay`)."""
+        lines = [self.legend()]
+        for e in self.transcript:
+            if e.get("event") == "turn":
+                lines.append(f"\n-- turn {e['turn']}: seat {e['seat']} ({e['kind']})")
+                lines.append(e["board"])
+            elif e.get("event") == "end":
+                lines.append(f"\n== game over: {e['reason']}, winner {e['winner']}, "
+                             f"{e['turns']} turns")
+                lines.append(self.board_text())
+            else:
+                lines.append(f"   {e['phase']}: {e['action']}")
+        return "\n".join(lines) + "\n"
+
+    @staticmethod
+    def legend():
+        return ("Board: each cell is the height in half-cubes (the pillar is the 9 at (4,4)), "
+                "then what its top shows (*^#o: star, triangle, square, circle shapes; L ladder, "
+                "M mattress, S spring, C cable car, X chasm, B bivouac, J joker), then @n for "
+                "seat n's pawn. Squares are (row, column) from the top left.")
 
     def transcript_text(self):
         lines = []

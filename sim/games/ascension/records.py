@@ -1,0 +1,106 @@
+"""Ascension records -> the per-game and per-seat tables (the schema downstream code reads).
+
+RECORD_SCHEMA_VERSION goes into every manifest; change it whenever a column changes meaning.
+Counters are defined in state.py (TALLY_FIELDS, global tallies); no rule reads them.
+"""
+import numpy as np
+import pandas as pd
+
+from sim.games.ascension import state as S
+
+RECORD_SCHEMA_VERSION = 1
+GAME = "ascension"
+
+
+def _col(rec, index):
+    return rec[:, index].astype(np.int64)
+
+
+def games_table(batch, rules):
+    r = batch.records
+    n = r.shape[0]
+    winner = _col(r, S.G_WINNER)
+    first = _col(r, S.G_FIRST_SUMMIT_SEAT)
+    players = _col(r, S.G_N_PLAYERS)
+    blocks = np.zeros(n, np.int64)
+    elims = np.zeros(n, np.int64)
+    for seat in range(S.MAX_PLAYERS):
+        blocks += _col(r, S.S_BLOCKS + seat)
+        elims += (_col(r, S.T_ELIM_RACE + seat) >= 0).astype(np.int64)
+    cols = {
+        "game": np.arange(batch.first_index, batch.first_index + n, dtype=np.int64),
+        "seed": batch.seeds.astype(np.int64),
+        "players": players,
+        "winner_seat": winner,
+        "winner_policy": pd.Categorical([batch.policies[batch.seat_policies[i, w]] if w >= 0
+                                         else "none" for i, w in enumerate(winner)],
+                                        categories=list(batch.policies) + ["none"]),
+        "end_reason": pd.Categorical([S.END_REASON_NAMES[int(e)] for e in r[:, S.G_END_REASON]],
+                                     categories=list(S.END_REASON_NAMES[1:])),
+        "turns": _col(r, S.G_TURN_COUNT),
+        "decisions": _col(r, S.G_DECISIONS),
+        "first_summit_seat": first,
+        "first_summit_turn": _col(r, S.G_FIRST_SUMMIT_TURN),
+        "winner_first_summiter": (winner >= 0) & (winner == first),
+        "privileged_at_end": _col(r, S.G_PRIVILEGED),
+        "privilege_losses": _col(r, S.G_PRIV_LOSSES),
+        "privilege_passes": _col(r, S.G_PRIV_PASSES),
+        "joker_removals": _col(r, S.G_JOKER_REMOVALS),
+        "pillar_raises": _col(r, S.G_PILLAR_RAISES),
+        "piece_phases_skipped": _col(r, S.G_PIECE_SKIPS),
+        "tallest_stack": _col(r, S.G_TALLEST_STACK),
+        "blocks": blocks,
+        "eliminations": elims,
+    }
+    for sym in range(1, 7):
+        cols[f"reveals_{S.SYMBOL_NAMES[sym]}"] = _col(r, S.G_REVEALS + sym)
+    return pd.DataFrame(cols)
+
+
+SEAT_COUNTERS = {
+    "turns": S.T_TURNS, "extra_turns": S.T_EXTRA_TURNS, "bonus_turns": S.T_BONUS_TURNS,
+    "piece_moves": S.T_PIECE_MOVES, "face_up_placements": S.T_FACE_UP_PLACEMENTS,
+    "specials_revealed": S.T_REVEALS_OWN, "pillar_raises": S.T_PILLAR_RAISES,
+    "half_cubes_placed": S.T_HALF_PLACED, "joker_placed": S.T_JOKER_PLACED,
+    "first_summit_turn": S.T_FIRST_SUMMIT_TURN, "summit_arrivals": S.T_SUMMIT_ARRIVALS,
+    "privileges_gained": S.T_PRIV_GAINED, "blocks_ascent": S.T_BLOCK_ASCENT,
+    "blocks_summit": S.T_BLOCK_SUMMIT, "blocks_descent": S.T_BLOCK_DESCENT,
+    "elimination_turn": S.T_ELIM_TURN, "best_height": S.T_BEST_HEIGHT,
+    "pawn_moves": S.T_PAWN_MOVES, "ladder_climbs": S.T_LADDER_CLIMBS,
+    "mattress_drops": S.T_MATTRESS_DROPS, "spring_steps": S.T_SPRING_STEPS,
+    "cable_rides": S.T_CABLE_RIDES, "bivouac_stays": S.T_BIVOUAC_STAYS,
+    "chasm_denials": S.T_CHASM_DENIALS, "corner_waits": S.T_CORNER_WAITS,
+}
+
+
+def seats_table(batch, rules):
+    r = batch.records
+    n = r.shape[0]
+    players = r[:, S.G_N_PLAYERS]
+    winner = r[:, S.G_WINNER]
+    frames = []
+    for seat in range(S.MAX_PLAYERS):
+        rows = players > seat
+        if not rows.any():
+            continue
+        sub = r[rows]
+        race = sub[:, S.T_ELIM_RACE + seat]
+        cols = {
+            "game": np.arange(batch.first_index, batch.first_index + n, dtype=np.int64)[rows],
+            "seat": np.full(rows.sum(), seat, np.int8),
+            "policy": [batch.policies[k] for k in batch.seat_policies[rows, seat]],
+            "won": winner[rows] == seat,
+            "blocks": sub[:, S.S_BLOCKS + seat].astype(np.int16),
+            "eliminated": race >= 0,
+            "elimination_phase": pd.Categorical(
+                [S.RACE_NAMES[k] if k >= 0 else "none" for k in race],
+                categories=["none"] + list(S.RACE_NAMES)),
+            "summit_at_end": sub[:, S.S_SUMMIT + seat] == 1,
+            "ever_summit": sub[:, S.S_EVER_SUMMIT + seat] == 1,
+        }
+        for name, offset in SEAT_COUNTERS.items():
+            cols[name] = sub[:, offset + seat].astype(np.int32)
+        frames.append(pd.DataFrame(cols))
+    out = pd.concat(frames, ignore_index=True).sort_values(["game", "seat"], kind="stable")
+    out["policy"] = pd.Categorical(out["policy"], categories=list(batch.policies))
+    return out.reset_index(drop=True)

@@ -1,0 +1,138 @@
+"""`ascent ... --game ascension`: simulate, replay, rules, experiments and the report section,
+and their errors (principle 5)."""
+import json
+import textwrap
+
+import pandas as pd
+import pytest
+
+from sim.cli import main
+
+
+def test_simulate_writes_parquet_and_a_manifest(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["simulate", "--game", "ascension", "--players", "3", "--games", "30",
+                 "--seed", "2", "--policy", "hybrid", "--chunk", "11", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "win rate by seat" in text and "ended by cap" in text
+    games = pd.read_parquet(out / "games.parquet")
+    seats = pd.read_parquet(out / "seats.parquet")
+    assert len(games) == 30 and len(seats) == 90
+    assert games["game"].tolist() == list(range(30))
+    assert set(games["end_reason"]) <= {"win", "cap", "all_eliminated"}
+    won = seats.groupby("game")["won"].sum()
+    assert (won.reindex(games["game"]).to_numpy() == (games["winner_seat"] >= 0)).all()
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["game"] == "ascension" and manifest["rules"]["max_turns"] == 600
+    # chunking does not change a game
+    again = tmp_path / "again"
+    assert main(["simulate", "--game", "ascension", "--players", "3", "--games", "30",
+                 "--seed", "2", "--policy", "hybrid", "--out", str(again), "--quiet"]) == 0
+    pd.testing.assert_frame_equal(games, pd.read_parquet(again / "games.parquet"))
+
+
+def test_report_has_an_ascension_section(tmp_path):
+    out = tmp_path / "run"
+    assert main(["simulate", "--game", "ascension", "--players", "4", "--games", "24",
+                 "--seed", "1", "--out", str(out), "--quiet",
+                 "--seat-policies", "stair-builder,hybrid,blocker,stair-builder-forgetful",
+                 "--rotate-seats"]) == 0
+    assert main(["report", str(out)]) == 0
+    page = (out / "report.html").read_text()
+    for heading in ("Seat advantage", "Game length", "The first summiter",
+                    "Blocks and eliminations", "Special cubes", "Player count",
+                    "Win rate by policy"):
+        assert heading in page
+    seats = pd.read_csv(out / "tables" / "ascension_seats.csv")
+    assert seats["n"].sum() == 96 and {"ci_low", "ci_high", "p_holm"} <= set(seats.columns)
+    policies = pd.read_csv(out / "tables" / "ascension_policies.csv")
+    assert sorted(policies["policy"]) == ["blocker", "hybrid", "stair-builder",
+                                          "stair-builder-forgetful"]
+    assert (policies["n"] == 24).all()          # rotation: every policy plays every game
+
+
+def test_replay_draws_the_board_every_turn(capsys):
+    assert main(["replay", "--game", "ascension", "--players", "2", "--seed", "3",
+                 "--policy", "stair-builder"]) == 0
+    text = capsys.readouterr().out
+    assert "-- turn 1: seat 0 (normal)" in text
+    assert " 9 " in text and "@0" in text and "== game over:" in text
+    assert main(["replay", "--game", "ascension", "--players", "2", "--seed", "3",
+                 "--policy", "stair-builder", "--format", "jsonl"]) == 0
+    events = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert events[-1]["event"] == "end"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--rule", "bogus=1"], "unknown Ascension rule switch 'bogus'"),
+    (["--rule", "spring_bonus=twice"], "spring_bonus: 'twice' is not allowed; allowed: step, "
+                                       "full_turn"),
+    (["--rule", "max_stack=40"], "max_stack: 40 is outside 1..32"),
+    (["--rule", "partnership=true", "--players-override", "3"], "partnership: needs 4 players"),
+    (["--characters", "technician"], "Ascension has no characters"),
+    (["--policy", "greedy"], "unknown Ascension policy 'greedy'"),
+    (["--set", "a.b=1"], "Ascension has no data knobs"),
+])
+def test_bad_input_fails_loudly(tmp_path, capsys, args, message):
+    players = "4"
+    if "--players-override" in args:
+        players = args[args.index("--players-override") + 1]
+        args = args[:args.index("--players-override")]
+    code = main(["simulate", "--game", "ascension", "--players", players, "--games", "2",
+                 "--seed", "1", "--out", str(tmp_path / "x"), *args])
+    assert code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_players_must_be_2_to_4(tmp_path, capsys):
+    assert main(["simulate", "--game", "ascension", "--players", "1", "--games", "2", "--seed",
+                 "1", "--out", str(tmp_path / "x")]) == 2
+    assert "2 to 4 players (A1)" in capsys.readouterr().err
+
+
+def test_rules_lists_every_switch(capsys):
+    from sim.games.ascension.rules import KNOBS, SWITCHES
+    assert main(["rules", "--game", "ascension"]) == 0
+    text = capsys.readouterr().out
+    assert len(SWITCHES) == 20
+    for name in list(SWITCHES) + list(KNOBS):
+        assert name in text
+
+
+def test_an_ascension_experiment_runs_resumes_and_pairs(tmp_path, capsys):
+    spec = tmp_path / "q3.toml"
+    spec.write_text(textwrap.dedent(f"""
+        game = "ascension"
+        players = [2]
+        games = 12
+        chunk = 6
+        seed = 3
+        policy = "stair-builder"
+        out = "{tmp_path / 'out'}"
+        [variants.baseline]
+        [variants.no_extra]
+        rules = {{ extra_turns_enabled = false }}
+    """))
+    from sim.experiment.runner import run_experiment
+    from sim.experiment.spec import load_spec
+    s = load_spec(spec)
+    run_experiment(s, jobs=1, quiet=True, stop_after_chunks=1)
+    assert main(["run", str(spec), "--quiet"]) == 0
+    doc = json.loads((tmp_path / "out" / "experiment.json").read_text())
+    assert sum(c["games"] for c in doc["chunks"]) == 24            # nothing played twice
+    assert main(["run", str(spec)]) == 0
+    text = capsys.readouterr().out
+    assert "paired difference in win rate against 'baseline'" in text and "seat 0" in text
+    assert main(["report", str(tmp_path / "out"), "--variant", "no_extra"]) == 0
+
+
+def test_an_ascension_spec_with_a_bad_switch_names_file_and_key(tmp_path, capsys):
+    spec = tmp_path / "bad.toml"
+    spec.write_text('game = "ascension"\ngames = 4\nout = "x"\n'
+                    '[variants.a]\nrules = { joker_on_loss = "burn" }\n')
+    assert main(["run", str(spec), "--dry-run"]) == 2
+    err = capsys.readouterr().err
+    assert "bad.toml: variants.a.rules: joker_on_loss: 'burn' is not allowed" in err
+    spec.write_text('game = "ascension"\ngames = 4\nout = "x"\ncharacters = "random"\n')
+    assert main(["run", str(spec), "--dry-run"]) == 2
+    assert "characters: not a key of a ascension experiment" in capsys.readouterr().err
