@@ -343,7 +343,10 @@ def pickable_origins(st, t, p, out, first_only=False):
             return 1
         out[n] = ORIGIN_NEUTRAL
         n += 1
-    if st[G_PRIVILEGED] == p and st[G_JOKER_STATE] == JOKER_HAND and n_shown > 0:   # A13, A41
+    # A13, A41. A57/D26: with joker_extra_move the joker is placed only straight after the
+    # ordinary piece move (PHASE_JOKER), "never before it": it is then not an origin.
+    if st[G_PRIVILEGED] == p and st[G_JOKER_STATE] == JOKER_HAND and n_shown > 0 \
+            and not t[C_JOKER_EXTRA_MOVE]:
         if first_only:
             return 1
         out[n] = ORIGIN_JOKER

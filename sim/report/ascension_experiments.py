@@ -1,0 +1,162 @@
+"""Markdown tables of Ascension experiments (the numbers behind results/ASCENSION.md).
+
+    python -m sim.report.ascension_experiments results/ascension/first_summiter [...more]
+
+For each experiment folder: per variant and player count, how games end, their length, the
+first summiter's chance, blocks; then every variant against the baseline, paired game by game
+(the same seeds): differences in length, in the chance that the first summiter wins, in the
+win-by-cap rate and in seat 0's win rate, each with a 95% interval from the per-game
+differences.
+"""
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from sim.core.stats import Z95, wilson_interval
+from sim.experiment.runner import load_variant
+
+GAME_COLUMNS = ["game", "seed", "players", "winner_seat", "end_reason", "turns",
+                "first_summit_seat", "first_summit_turn", "winner_first_summiter", "blocks",
+                "eliminations", "privilege_passes", "privilege_losses", "pillar_raises",
+                "reveals_ladder", "reveals_mattress", "reveals_spring", "reveals_cable_car",
+                "reveals_chasm", "reveals_bivouac"]
+
+
+def _pct_ci(k, n):
+    lo, hi = wilson_interval(k, n)
+    return f"{100 * k / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]" if n else "n/a"
+
+
+def _mean_ci(x):
+    x = np.asarray(x, float)
+    if len(x) < 2:
+        return "n/a"
+    half = Z95 * x.std(ddof=1) / math.sqrt(len(x))
+    return f"{x.mean():.1f} [{x.mean() - half:.1f}, {x.mean() + half:.1f}]"
+
+
+def _diff_ci(d, scale=1.0, unit=""):
+    d = np.asarray(d, float) * scale
+    if len(d) < 2:
+        return "n/a"
+    half = Z95 * d.std(ddof=1) / math.sqrt(len(d))
+    mark = " *" if abs(d.mean()) > half else ""
+    return f"{d.mean():+.2f}{unit} [{d.mean() - half:+.2f}, {d.mean() + half:+.2f}]{mark}"
+
+
+def load(folder):
+    doc = json.loads((Path(folder) / "experiment.json").read_text())
+    ident = doc["identity"]
+    out = {}
+    for v in ident["variants"]:
+        for p in ident["players"]:
+            games = load_variant(folder, v, p, GAME_COLUMNS, table="games")
+            seats = load_variant(folder, v, p, ["game", "seat", "policy", "won", "blocks",
+                                                "eliminated"])
+            if games is not None:
+                out[(v, p)] = (games, seats)
+    return doc, out
+
+
+def summary_table(data):
+    lines = ["| variant | players | games | ends in a win | cap | all eliminated | turns (mean) "
+             "| turns median / p90 | P(win \\| first to summit) | blocks/game | eliminations/game |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for (v, p), (g, s) in data.items():
+        n = len(g)
+        summ = g[g["first_summit_seat"] >= 0]
+        lines.append(
+            f"| {v} | {p} | {n:,} | {_pct_ci(int((g.end_reason == 'win').sum()), n)} | "
+            f"{_pct_ci(int((g.end_reason == 'cap').sum()), n)} | "
+            f"{_pct_ci(int((g.end_reason == 'all_eliminated').sum()), n)} | "
+            f"{_mean_ci(g.turns)} | {g.turns.median():.0f} / {g.turns.quantile(.9):.0f} | "
+            f"{_pct_ci(int(summ.winner_first_summiter.sum()), len(summ))} | "
+            f"{g.blocks.mean():.2f} | {g.eliminations.mean():.2f} |")
+    return "\n".join(lines)
+
+
+def seat_table(data):
+    lines = ["| variant | players | " + " | ".join(f"seat {k}" for k in range(4)) + " |",
+             "|---|---|---|---|---|---|"]
+    for (v, p), (g, s) in data.items():
+        cells = []
+        for k in range(4):
+            sk = s[s.seat == k]
+            cells.append(_pct_ci(int(sk.won.sum()), len(sk)) if len(sk) else "")
+        lines.append(f"| {v} | {p} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def policy_table(data):
+    lines = ["| variant | players | policy | games | win rate |", "|---|---|---|---|---|"]
+    for (v, p), (g, s) in data.items():
+        for pol, grp in s.groupby("policy", observed=True):
+            lines.append(f"| {v} | {p} | {pol} | {len(grp):,} | "
+                         f"{_pct_ci(int(grp.won.sum()), len(grp))} |")
+    return "\n".join(lines)
+
+
+def paired_table(data, baseline="baseline"):
+    """Each variant against the baseline on the same games (* = the interval excludes 0)."""
+    lines = ["| variant | players | games | turns | first summiter wins (pp) | ends by cap (pp) "
+             "| all eliminated (pp) | seat 0 wins (pp) |",
+             "|---|---|---|---|---|---|---|---|"]
+    for (v, p), (g, s) in data.items():
+        if v == baseline or (baseline, p) not in data:
+            continue
+        bg, bs = data[(baseline, p)]
+        m = bg.merge(g, on="game", suffixes=("_b", "_v"))
+        if not (m.seed_b == m.seed_v).all():
+            raise ValueError(f"{v}: not the same games as {baseline}")
+        s0 = bs[bs.seat == 0].merge(s[s.seat == 0], on="game", suffixes=("_b", "_v"))
+        lines.append(
+            f"| {v} | {p} | {len(m):,} | {_diff_ci(m.turns_v - m.turns_b)} | "
+            f"{_diff_ci(m.winner_first_summiter_v.astype(float) - m.winner_first_summiter_b, 100)} | "
+            f"{_diff_ci((m.end_reason_v == 'cap').astype(float) - (m.end_reason_b == 'cap'), 100)} | "
+            f"{_diff_ci((m.end_reason_v == 'all_eliminated').astype(float) - (m.end_reason_b == 'all_eliminated'), 100)} | "
+            f"{_diff_ci(s0.won_v.astype(float) - s0.won_b, 100)} |")
+    return "\n".join(lines)
+
+
+def specials_table(data):
+    syms = ["ladder", "mattress", "spring", "cable_car", "chasm", "bivouac"]
+    lines = ["| variant | players | " + " | ".join(f"{x} reveals/game" for x in syms) + " |",
+             "|---|---|" + "---|" * len(syms)]
+    for (v, p), (g, s) in data.items():
+        lines.append(f"| {v} | {p} | " + " | ".join(f"{g[f'reveals_{x}'].mean():.2f}"
+                                                    for x in syms) + " |")
+    return "\n".join(lines)
+
+
+def experiment_markdown(folder):
+    doc, data = load(folder)
+    ident = doc["identity"]
+    parts = [f"### {doc['name']} ({folder})", "",
+             f"Spec `{doc['spec_file']}`; policies {ident['seat_policies']}"
+             f"{', seats rotated' if ident.get('rotate_seats') else ''}; master seed "
+             f"{ident['seed']}; command `ascent run {doc['spec_file']}`.", "",
+             summary_table(data), "", seat_table(data), ""]
+    if not isinstance(ident["seat_policies"], str):
+        parts += [policy_table(data), ""]
+    if len(ident["variants"]) > 1:
+        parts += ["Against the baseline, paired by game (mean difference, 95% interval; * = the "
+                  "interval excludes 0):", "", paired_table(data), ""]
+    parts += [specials_table(data), ""]
+    return "\n".join(parts)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:
+        print(__doc__)
+        return 2
+    print("\n".join(experiment_markdown(f) for f in argv))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
