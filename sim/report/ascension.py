@@ -31,19 +31,39 @@ def _mean_row(values):
     return {"n": n, "mean": m, "ci_low": m - half, "ci_high": m + half}
 
 
+def with_rounds(games, seats):
+    """games plus `rounds` (normal turns / players) and `corner_waits`, from the seat rows."""
+    per = seats.assign(normal=seats["turns"] - seats["extra_turns"] - seats["bonus_turns"]) \
+        .groupby("game")[["normal", "corner_waits"]].sum()
+    per = per.reindex(games["game"])
+    return games.assign(rounds=per["normal"].to_numpy() / games["players"].to_numpy(),
+                        corner_waits=per["corner_waits"].to_numpy())
+
+
 def seat_table(games, seats):
-    """Win rate by seat per player count, against parity 1/N (Holm across all seats)."""
+    """Win rate by seat per player count. Games nobody wins (cap, all eliminated) would put
+    every seat below 1/N, so the test against parity uses the games that have a winner: the
+    seat's share of those wins (Holm across all seats). The unconditional rate is kept too."""
     players = games.set_index("game")["players"]
-    s = seats.assign(players=players.reindex(seats["game"]).to_numpy())
+    decided = games.set_index("game")["winner_seat"] >= 0
+    s = seats.assign(players=players.reindex(seats["game"]).to_numpy(),
+                     decided=decided.reindex(seats["game"]).to_numpy())
     rows = []
     for (p, seat), grp in s.groupby(["players", "seat"]):
         row = {"players": int(p), "seat": int(seat), **_rate_row(int(grp["won"].sum()), len(grp))}
+        won_games = grp[grp["decided"]]
+        share = _rate_row(int(won_games["won"].sum()), len(won_games))
+        row.update({"decided_games": share["n"], "share_of_wins": share["rate"],
+                    "share_ci_low": share["ci_low"], "share_ci_high": share["ci_high"]})
         row["parity"] = 1 / p
-        row["p_value"] = binomial_p_value(row["count"], row["n"], 1 / p)
+        row["p_value"] = binomial_p_value(share["count"], share["n"], 1 / p) if share["n"] \
+            else np.nan
         rows.append(row)
     out = pd.DataFrame(rows)
     if not out.empty:
-        out["p_holm"] = holm(out["p_value"].to_numpy())
+        ok = out["p_value"].notna()
+        out["p_holm"] = np.nan
+        out.loc[ok, "p_holm"] = holm(out.loc[ok, "p_value"].to_numpy())
         out["significant"] = out["p_holm"] < 0.05
     return out
 
@@ -60,28 +80,38 @@ def policy_table(games, seats):
 
 
 def ending_table(games):
-    """How games end (win, cap, all eliminated), per player count."""
+    """How games end (win, cap, all eliminated, or a bot's illegal move), per player count."""
+    if games["end_reason"].isna().any():
+        raise ValueError("a game without an end reason in the records")
     rows = []
     for p, grp in games.groupby("players"):
-        for reason in ("win", "cap", "all_eliminated"):
+        for reason in ("win", "cap", "all_eliminated", "policy_error"):
+            if reason == "policy_error" and not (grp["end_reason"] == reason).any():
+                continue
             rows.append({"players": int(p), "end": reason,
                          **_rate_row(int((grp["end_reason"] == reason).sum()), len(grp))})
     return pd.DataFrame(rows)
 
 
 def length_table(games):
-    """Turns to the first summit and to the end, per player count (§6 Q2)."""
+    """Length per player count (§6 Q2). `turns` counts every turn (normal, extra, bonus), so it
+    grows with the player count by itself; `rounds` = normal turns / players compares counts.
+    Won games and capped games are measured apart (a capped game sits at the cap)."""
     rows = []
     for p, grp in games.groupby("players"):
         won = grp[grp["end_reason"] == "win"]
         summit = grp[grp["first_summit_turn"] >= 0]
-        rows.append({"players": int(p), "games": len(grp),
-                     "turns_mean": grp["turns"].mean(), "turns_median": grp["turns"].median(),
-                     "turns_p90": grp["turns"].quantile(0.9),
-                     "win_turns_median": won["turns"].median() if len(won) else np.nan,
-                     "first_summit_median": summit["first_summit_turn"].median()
+        rows.append({"players": int(p), "games": len(grp), "won_games": len(won),
+                     "won_turns_median": won["turns"].median() if len(won) else np.nan,
+                     "won_turns_p90": won["turns"].quantile(0.9) if len(won) else np.nan,
+                     "won_rounds_median": won["rounds"].median() if len(won) else np.nan,
+                     "games_with_summit": len(summit),
+                     "first_summit_turn_median": summit["first_summit_turn"].median()
                      if len(summit) else np.nan,
-                     "no_summit_rate": 1 - len(summit) / len(grp)})
+                     "first_summit_round_median": (summit["first_summit_turn"] / p).median()
+                     if len(summit) else np.nan,
+                     "corner_waits_per_game": grp["corner_waits"].mean(),
+                     "piece_phases_skipped": int(grp["piece_phases_skipped"].sum())})
     return pd.DataFrame(rows)
 
 
@@ -93,8 +123,14 @@ def first_summiter_table(games):
         row = {"players": int(p),
                **_rate_row(int(summited["winner_first_summiter"].sum()), len(summited))}
         row["games_with_summit"] = len(summited)
-        row["privilege_lost_rate"] = (grp["privilege_losses"] > 0).mean()
-        row["privilege_passed_rate"] = (grp["privilege_passes"] > 0).mean()
+        lost = summited["privilege_losses"] > 0
+        r = _rate_row(int(lost.sum()), len(summited))
+        row.update({"privileges_lost": r["rate"], "lost_ci_low": r["ci_low"],
+                    "lost_ci_high": r["ci_high"]})
+        passed = summited.loc[lost, "privilege_passes"] > 0
+        r = _rate_row(int(passed.sum()), int(lost.sum()))
+        row.update({"games_with_a_loss": int(lost.sum()), "passed_on_after_loss": r["rate"],
+                    "passed_ci_low": r["ci_low"], "passed_ci_high": r["ci_high"]})
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -117,19 +153,25 @@ def blocking_table(games, seats):
                     if k in ("rate", "ci_low", "ci_high")})
         for phase in ("ascent", "summit", "descent"):
             row[f"eliminated_in_{phase}"] = int((grp["elimination_phase"] == phase).sum())
+        # blocks at the end of the game: a seat never blocked may simply have had a short game
         once = grp[grp["blocks"] == 1]
         never = grp[grp["blocks"] == 0]
-        row["win_rate_blocked_once"] = once["won"].mean() if len(once) else np.nan
-        row["n_blocked_once"] = len(once)
-        row["win_rate_never_blocked"] = never["won"].mean() if len(never) else np.nan
-        row["n_never_blocked"] = len(never)
+        r = _rate_row(int(once["won"].sum()), len(once))
+        row.update({"n_blocked_once": len(once), "win_rate_blocked_once": r["rate"],
+                    "blocked_once_ci_low": r["ci_low"], "blocked_once_ci_high": r["ci_high"]})
+        r = _rate_row(int(never["won"].sum()), len(never))
+        row.update({"n_never_blocked": len(never), "win_rate_never_blocked": r["rate"],
+                    "never_ci_low": r["ci_low"], "never_ci_high": r["ci_high"]})
         rows.append(row)
     return pd.DataFrame(rows)
 
 
 def specials_table(games, seats):
     """How often each special cube is revealed (placed face up) and used, per game (§6 Q5)."""
-    uses = seats.groupby("game")[[c for c in USE_COLUMNS.values()]].sum()
+    cols = list(dict.fromkeys(list(USE_COLUMNS.values()) + ["bonus_turns"]))
+    uses = seats.groupby("game")[cols].sum()
+    # under spring_bonus = full_turn a spring gives a bonus turn instead of a step
+    uses["spring_steps"] = uses["spring_steps"] + uses["bonus_turns"]
     rows = []
     for p, grp in games.groupby("players"):
         u = uses.reindex(grp["game"])
@@ -146,20 +188,25 @@ def specials_table(games, seats):
 
 
 def player_count_table(games, seats):
-    """2 vs 3 vs 4 players side by side (§6 Q8)."""
+    """2 vs 3 vs 4 players side by side (§6 Q8). Kingmaking is not measured."""
     st = seat_table(games, seats)
     rows = []
     for p, grp in games.groupby("players"):
-        skew = st[st["players"] == p]["rate"]
+        skew = st[st["players"] == p]["share_of_wins"]
+        cap = _rate_row(int((grp["end_reason"] == "cap").sum()), len(grp))
+        allx = _rate_row(int((grp["end_reason"] == "all_eliminated").sum()), len(grp))
+        won = grp[grp["end_reason"] == "win"]
         rows.append({"players": int(p), "games": len(grp),
-                     "turns_median": grp["turns"].median(),
-                     "cap_rate": (grp["end_reason"] == "cap").mean(),
-                     "all_eliminated_rate": (grp["end_reason"] == "all_eliminated").mean(),
-                     "seat_spread": float(skew.max() - skew.min()) if len(skew) else np.nan,
+                     "won_rounds_median": won["rounds"].median() if len(won) else np.nan,
+                     "cap_rate": cap["rate"], "cap_ci": (cap["ci_low"], cap["ci_high"]),
+                     "all_eliminated_rate": allx["rate"],
+                     "all_eliminated_ci": (allx["ci_low"], allx["ci_high"]),
+                     "seat_spread_of_wins": float(skew.max() - skew.min()) if len(skew)
+                     else np.nan,
                      "blocks_per_game": grp["blocks"].mean(),
                      "eliminations_per_game": grp["eliminations"].mean(),
                      "pillar_raises_per_game": grp["pillar_raises"].mean(),
-                     "tallest_stack_mean": grp["tallest_stack"].mean()})
+                     "tallest_stack_pieces_mean": grp["tallest_stack"].mean()})
     return pd.DataFrame(rows)
 
 
@@ -174,7 +221,8 @@ def _ci(df, rate="rate", lo="ci_low", hi="ci_high"):
 
 def render(page, r, plt):
     """Write the Ascension section into a render.Page."""
-    games, seats = r.games, r.seats
+    seats = r.seats
+    games = with_rounds(r.games, seats)
     policies = r.meta.get("seat_policies") or sorted(seats["policy"].astype(str).unique())
     page.h(1, f"Ascension balance report: {r.label}")
     rules = r.meta.get("rules_changed") or r.meta.get("rules") or {}
@@ -188,17 +236,27 @@ def render(page, r, plt):
 
     page.h(2, "1. Seat advantage (§6 Q1)")
     st = seat_table(games, seats)
-    page.table(st.assign(win_rate=_ci(st))[["players", "seat", "n", "win_rate", "parity",
-                                            "p_holm", "significant"]], "ascension_seats",
-               {"parity": _pct, "p_holm": lambda v: f"{v:.2g}"}, raw=st)
+    page.p("win_rate: wins over all games (n). share_of_wins: the seat's share of the games "
+           "somebody won (decided_games), tested against parity 1/N with a Holm correction "
+           "across all seats; games without a winner would otherwise push every seat below "
+           "parity.", "note")
+    if seats["policy"].nunique() > 1 and not r.meta.get("rotate_seats", True):
+        page.p("Different policies sit in fixed seats here: a seat effect is also a policy "
+               "effect. Use --rotate-seats.", "finding")
+    page.table(st.assign(win_rate=_ci(st), share_of_wins=_ci(st, "share_of_wins",
+                                                             "share_ci_low", "share_ci_high"))[
+        ["players", "seat", "n", "win_rate", "decided_games", "share_of_wins", "parity",
+         "p_holm", "significant"]], "ascension_seats",
+        {"parity": _pct, "p_holm": lambda v: f"{v:.2g}"}, raw=st)
     fig, ax = plt.subplots(figsize=(7, 3))
     for p, grp in st.groupby("players"):
-        ax.errorbar(grp["seat"] + (p - 3) * 0.08, grp["rate"] * 100,
-                    yerr=[(grp["rate"] - grp["ci_low"]) * 100, (grp["ci_high"] - grp["rate"]) * 100],
+        ax.errorbar(grp["seat"] + (p - 3) * 0.08, grp["share_of_wins"] * 100,
+                    yerr=[(grp["share_of_wins"] - grp["share_ci_low"]) * 100,
+                          (grp["share_ci_high"] - grp["share_of_wins"]) * 100],
                     fmt="o", label=f"{p} players", capsize=3)
         ax.axhline(100 / p, ls=":", lw=1, color="grey")
     ax.set_xlabel("seat (0 plays first)")
-    ax.set_ylabel("win rate (%)")
+    ax.set_ylabel("share of the games won (%)")
     ax.legend(fontsize=8)
     page.figure(fig, "ascension_seats")
     if seats["policy"].nunique() > 1:
@@ -212,29 +270,39 @@ def render(page, r, plt):
     page.table(et.assign(share=_ci(et))[["players", "end", "n", "share"]], "ascension_endings",
                raw=et)
     lt = length_table(games)
-    page.table(lt, "ascension_length", {"turns_mean": lambda v: f"{v:.1f}",
-                                        "no_summit_rate": _pct})
+    page.p("Turns count every turn (normal, extra, bonus): they grow with the player count by "
+           "themselves. Rounds = normal turns / players. Capped games are left out of the "
+           "won-game lengths.", "note")
+    page.table(lt, "ascension_length", {"corner_waits_per_game": lambda v: f"{v:.2f}",
+                                        "first_summit_round_median": lambda v: f"{v:.1f}",
+                                        "won_rounds_median": lambda v: f"{v:.1f}"})
     fig, ax = plt.subplots(figsize=(7, 3))
     for p, grp in games.groupby("players"):
-        ax.hist(grp["turns"], bins=60, histtype="step", label=f"{p} players")
-    ax.set_xlabel("turns (normal, extra and bonus)")
+        ax.hist(grp["rounds"], bins=60, histtype="step", label=f"{p} players")
+    ax.set_xlabel("rounds (normal turns / players)")
     ax.set_ylabel("games")
     ax.legend(fontsize=8)
     page.figure(fig, "ascension_length")
 
     page.h(2, "3. The first summiter (§6 Q3)")
     ft = first_summiter_table(games)
-    page.table(ft.assign(p_win_given_first=_ci(ft))[
-        ["players", "games_with_summit", "p_win_given_first", "privilege_lost_rate",
-         "privilege_passed_rate"]], "ascension_first_summiter",
-        {"privilege_lost_rate": _pct, "privilege_passed_rate": _pct}, raw=ft)
+    page.table(ft.assign(p_win_given_first=_ci(ft),
+                         privileges_lost=_ci(ft, "privileges_lost", "lost_ci_low",
+                                             "lost_ci_high"),
+                         passed_on_after_loss=_ci(ft, "passed_on_after_loss", "passed_ci_low",
+                                                  "passed_ci_high"))[
+        ["players", "games_with_summit", "p_win_given_first", "privileges_lost",
+         "games_with_a_loss", "passed_on_after_loss"]], "ascension_first_summiter", raw=ft)
 
     page.h(2, "4. Blocks and eliminations (§6 Q4)")
     bt = blocking_table(games, seats)
+    page.p("Per seat and game. Blocks and wins are counted at the end of the game: a seat never "
+           "blocked may simply have had a short game.", "note")
     page.table(bt, "ascension_blocking", {c: (lambda v: f"{v:.3f}") for c in bt.columns
                                           if c.endswith("per_seat")} |
                {c: _pct for c in bt.columns if c.startswith(("blocked_", "eliminated_r",
-                                                             "eliminated_ci", "win_rate_"))})
+                                                             "eliminated_ci", "win_rate_",
+                                                             "blocked_once_ci", "never_ci"))})
 
     page.h(2, "5. Special cubes (§6 Q5)")
     sp = specials_table(games, seats)
@@ -248,13 +316,25 @@ def render(page, r, plt):
     page.table(shown[["players", "symbol", "games", "reveals", "games_with_reveal", "use",
                       "uses"]], "ascension_specials", {"games_with_reveal": _pct},
                raw=sp.drop(columns=["reveals_ci", "uses_ci"]))
+    never = sorted(set(sp.loc[sp["reveals_per_game"] == 0, "symbol"]))
+    if never:
+        page.p(f"Never revealed in these games: {', '.join(never)}. These bots keep such cubes "
+               f"face down, so removing them cannot change these games: an ablation of them "
+               f"measures nothing about the cube itself.", "finding")
 
     page.h(2, "6. Player count (§6 Q8)")
     pc = player_count_table(games, seats)
+    page.p("Kingmaking (a trailing player's blocks deciding the winner) is not measured.", "note")
+    pc = pc.assign(cap_rate=[f"{100 * v:.1f}% [{100 * a:.1f}, {100 * b:.1f}]"
+                             for v, (a, b) in zip(pc["cap_rate"], pc["cap_ci"])],
+                   all_eliminated_rate=[f"{100 * v:.1f}% [{100 * a:.1f}, {100 * b:.1f}]" for v, (a, b)
+                                        in zip(pc["all_eliminated_rate"],
+                                               pc["all_eliminated_ci"])]).drop(
+        columns=["cap_ci", "all_eliminated_ci"])
     page.table(pc, "ascension_player_count",
-               {"cap_rate": _pct, "all_eliminated_rate": _pct, "seat_spread": _pct,
+               {"seat_spread_of_wins": _pct,
                 "blocks_per_game": lambda v: f"{v:.2f}",
                 "eliminations_per_game": lambda v: f"{v:.2f}",
                 "pillar_raises_per_game": lambda v: f"{v:.2f}",
-                "tallest_stack_mean": lambda v: f"{v:.1f}"})
+                "tallest_stack_pieces_mean": lambda v: f"{v:.1f}"})
     page.parts.append(f"<p class='note'>{html.escape('Tables are also in tables/*.csv.')}</p>")

@@ -39,13 +39,22 @@ def _mean_ci(x):
     return f"{x.mean():.1f} [{x.mean() - half:.1f}, {x.mean() + half:.1f}]"
 
 
-def _diff_ci(d, scale=1.0, unit=""):
+def _diff(d, scale=1.0):
+    """(mean, half-width, p) of per-game differences d."""
     d = np.asarray(d, float) * scale
     if len(d) < 2:
+        return (np.nan, np.nan, np.nan)
+    sd = d.std(ddof=1)
+    half = Z95 * sd / math.sqrt(len(d))
+    z = d.mean() / (sd / math.sqrt(len(d))) if sd > 0 else 0.0
+    return (d.mean(), half, math.erfc(abs(z) / math.sqrt(2.0)))
+
+
+def _diff_text(cell, significant):
+    m, half, _ = cell
+    if np.isnan(m):
         return "n/a"
-    half = Z95 * d.std(ddof=1) / math.sqrt(len(d))
-    mark = " *" if abs(d.mean()) > half else ""
-    return f"{d.mean():+.2f}{unit} [{d.mean() - half:+.2f}, {d.mean() + half:+.2f}]{mark}"
+    return f"{m:+.2f} [{m - half:+.2f}, {m + half:+.2f}]{' *' if significant else ''}"
 
 
 def load(folder):
@@ -56,15 +65,20 @@ def load(folder):
         for p in ident["players"]:
             games = load_variant(folder, v, p, GAME_COLUMNS, table="games")
             seats = load_variant(folder, v, p, ["game", "seat", "policy", "won", "blocks",
-                                                "eliminated"])
+                                                "eliminated", "turns", "extra_turns",
+                                                "bonus_turns"])
             if games is not None:
+                normal = seats.assign(n=seats.turns - seats.extra_turns - seats.bonus_turns) \
+                    .groupby("game")["n"].sum().reindex(games["game"]).to_numpy()
+                games = games.assign(rounds=normal / p)
                 out[(v, p)] = (games, seats)
     return doc, out
 
 
 def summary_table(data):
-    lines = ["| variant | players | games | ends in a win | cap | all eliminated | turns (mean) "
-             "| turns median / p90 | P(win \\| first to summit) | blocks/game | eliminations/game |",
+    lines = ["| variant | players | games | ends in a win | cap | all eliminated | rounds (mean) "
+             "| rounds of won games, median / p90 | P(win \\| first to summit) | blocks/game "
+             "| eliminations/game |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for (v, p), (g, s) in data.items():
         n = len(g)
@@ -73,7 +87,8 @@ def summary_table(data):
             f"| {v} | {p} | {n:,} | {_pct_ci(int((g.end_reason == 'win').sum()), n)} | "
             f"{_pct_ci(int((g.end_reason == 'cap').sum()), n)} | "
             f"{_pct_ci(int((g.end_reason == 'all_eliminated').sum()), n)} | "
-            f"{_mean_ci(g.turns)} | {g.turns.median():.0f} / {g.turns.quantile(.9):.0f} | "
+            f"{_mean_ci(g.rounds)} | {g.rounds[g.end_reason == 'win'].median():.1f} / "
+            f"{g.rounds[g.end_reason == 'win'].quantile(.9):.1f} | "
             f"{_pct_ci(int(summ.winner_first_summiter.sum()), len(summ))} | "
             f"{g.blocks.mean():.2f} | {g.eliminations.mean():.2f} |")
     return "\n".join(lines)
@@ -101,10 +116,10 @@ def policy_table(data):
 
 
 def paired_table(data, baseline="baseline"):
-    """Each variant against the baseline on the same games (* = the interval excludes 0)."""
-    lines = ["| variant | players | games | turns | first summiter wins (pp) | ends by cap (pp) "
-             "| all eliminated (pp) | seat 0 wins (pp) |",
-             "|---|---|---|---|---|---|---|---|"]
+    """Each variant against the baseline on the same games. * marks differences whose p-value
+    stays below 0.05 after a Holm correction across every cell of the table."""
+    from sim.core.stats import holm
+    rows = []
     for (v, p), (g, s) in data.items():
         if v == baseline or (baseline, p) not in data:
             continue
@@ -112,13 +127,32 @@ def paired_table(data, baseline="baseline"):
         m = bg.merge(g, on="game", suffixes=("_b", "_v"))
         if not (m.seed_b == m.seed_v).all():
             raise ValueError(f"{v}: not the same games as {baseline}")
+        both = m[(m.first_summit_seat_b >= 0) & (m.first_summit_seat_v >= 0)]
         s0 = bs[bs.seat == 0].merge(s[s.seat == 0], on="game", suffixes=("_b", "_v"))
-        lines.append(
-            f"| {v} | {p} | {len(m):,} | {_diff_ci(m.turns_v - m.turns_b)} | "
-            f"{_diff_ci(m.winner_first_summiter_v.astype(float) - m.winner_first_summiter_b, 100)} | "
-            f"{_diff_ci((m.end_reason_v == 'cap').astype(float) - (m.end_reason_b == 'cap'), 100)} | "
-            f"{_diff_ci((m.end_reason_v == 'all_eliminated').astype(float) - (m.end_reason_b == 'all_eliminated'), 100)} | "
-            f"{_diff_ci(s0.won_v.astype(float) - s0.won_b, 100)} |")
+        cells = [_diff(m.rounds_v - m.rounds_b),
+                 _diff(both.winner_first_summiter_v.astype(float)
+                       - both.winner_first_summiter_b, 100),
+                 _diff((m.end_reason_v == "cap").astype(float) - (m.end_reason_b == "cap"), 100),
+                 _diff((m.end_reason_v == "all_eliminated").astype(float)
+                       - (m.end_reason_b == "all_eliminated"), 100),
+                 _diff(s0.won_v.astype(float) - s0.won_b, 100)]
+        rows.append((v, p, len(m), len(both), cells))
+    ps = np.array([c[2] for *_, cells in rows for c in cells], float)
+    ok = ~np.isnan(ps)
+    adjusted = np.full(len(ps), np.nan)
+    if ok.any():
+        adjusted[ok] = holm(ps[ok])
+    lines = ["| variant | players | games | rounds | first summiter wins (pp; games with a summit "
+             "in both: n) | ends by cap (pp) | all eliminated (pp) | seat 0 wins (pp) |",
+             "|---|---|---|---|---|---|---|---|"]
+    k = 0
+    for v, p, n, n_both, cells in rows:
+        texts = []
+        for c in cells:
+            texts.append(_diff_text(c, bool(adjusted[k] < 0.05)))
+            k += 1
+        texts[1] += f" (n={n_both:,})"
+        lines.append(f"| {v} | {p} | {n:,} | " + " | ".join(texts) + " |")
     return "\n".join(lines)
 
 
@@ -143,8 +177,9 @@ def experiment_markdown(folder):
     if not isinstance(ident["seat_policies"], str):
         parts += [policy_table(data), ""]
     if len(ident["variants"]) > 1:
-        parts += ["Against the baseline, paired by game (mean difference, 95% interval; * = the "
-                  "interval excludes 0):", "", paired_table(data), ""]
+        parts += ["Against the baseline, paired by game (mean difference, 95% interval; * = "
+                  "p < 0.05 after a Holm correction across the table):", "",
+                  paired_table(data), ""]
     parts += [specials_table(data), ""]
     return "\n".join(parts)
 

@@ -82,9 +82,16 @@ def _write_ascension(r, page, against, against_variant, started):
         if not A.same_games(base, r):
             raise ValueError(f"{against}: the two runs did not play the same games (seeds "
                              f"differ): a paired comparison needs the same master seed and games")
-        n = min(base.games["game"].max(), r.games["game"].max()) + 1
-        diff = paired_differences(base.seats[base.seats["game"] < n],
-                                  r.seats[r.seats["game"] < n], group)
+        frames = []
+        for players in sorted(set(r.games["players"]) & set(base.games["players"])):
+            keep_b = base.games.loc[base.games["players"] == players, "game"]
+            keep_v = r.games.loc[r.games["players"] == players, "game"]
+            d = paired_differences(base.seats[base.seats["game"].isin(keep_b)],
+                                   r.seats[r.seats["game"].isin(keep_v)], group)
+            frames.append(d.assign(players=players))
+        diff = pd.concat(frames, ignore_index=True)
+        diff = diff[["players"] + [c for c in diff.columns if c != "players"]]
+        page.p("Per player count; p_value is not corrected for the number of rows.", "note")
         page.table(diff, "ascension_paired",
                    {c: (lambda v: f"{100 * v:+.2f}%") for c in
                     ("difference", "paired_ci_low", "paired_ci_high", "unpaired_ci_low",
