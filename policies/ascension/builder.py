@@ -14,7 +14,7 @@ Pawn move: the legal square with the least cost to go; ties by the most legal mo
 """
 from numba import njit
 
-from policies.ascension.climbing import (
+from policies.ascension.board import (
     copy_board, held_piece, lift_top, orientation_shows, origin_piece, placement_ok,
     post_repair_mobility, put_on, restore)
 from policies.ascension.staircase import (

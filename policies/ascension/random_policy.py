@@ -1,7 +1,7 @@
 """`random` and `random-safe` (RULES.md §7): the invariant and crash-test players."""
 from numba import njit
 
-from policies.ascension.climbing import (
+from policies.ascension.board import (
     copy_board, held_piece, lift_top, orientation_shows, origin_piece, placement_ok, put_on,
     restore)
 from policies.registry import register

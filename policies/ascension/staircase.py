@@ -33,7 +33,7 @@ INF = 1 << 30
 MAX_COST = 4095                 # plans dearer than this count as unreachable
 MOVE_WEIGHT = 64                # a piece move costs 64, a pawn step 1: among plans needing
                                 # equally few piece moves, the shortest walk wins
-# ctx.work layout: [0, B_STACK) a scratch copy of the view's board (climbing.copy_board), then
+# ctx.work layout: [0, B_STACK) a scratch copy of the view's board (board.copy_board), then
 W_C = B_STACK                   # C[node], cost to go
 W_SUCC = W_C + N_NODES          # the next node on a cheapest plan
 W_E = W_SUCC + N_NODES          # edit cost of each node

@@ -153,6 +153,9 @@ def blocking_table(games, seats):
                     if k in ("rate", "ci_low", "ci_high")})
         for phase in ("ascent", "summit", "descent"):
             row[f"eliminated_in_{phase}"] = int((grp["elimination_phase"] == phase).sum())
+        if "first_block_phase" in grp:
+            for phase in ("ascent", "summit", "descent"):
+                row[f"first_block_in_{phase}"] = int((grp["first_block_phase"] == phase).sum())
         # blocks at the end of the game: a seat never blocked may simply have had a short game
         once = grp[grp["blocks"] == 1]
         never = grp[grp["blocks"] == 0]

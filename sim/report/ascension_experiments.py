@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from sim.core.stats import Z95, wilson_interval
 from sim.experiment.runner import load_variant

@@ -70,3 +70,20 @@ def test_a_policy_that_returns_an_illegal_action_ends_its_game():
     rec = run_games(2, 1, build_rules(2), ["test-illegal", "random"]).records
     assert (rec[:, S.G_END_REASON] == S.END_POLICY_ERROR).all()
     assert (rec[:, S.G_WINNER] == -1).all()
+
+
+def test_seat_records_are_consistent():
+    """The per-seat tallies agree with each other (records.py reads them from state.py)."""
+    from sim.games.ascension.records import games_table, seats_table
+    rules = build_rules(4)
+    batch = run_games(40, 8, rules, "hybrid")
+    games, seats = games_table(batch, rules), seats_table(batch, rules)
+    blocked = seats["blocks"] > 0
+    assert (seats.loc[blocked, "first_block_phase"] != "none").all()
+    assert (seats.loc[~blocked, "first_block_phase"] == "none").all()
+    by_phase = seats[["blocks_ascent", "blocks_summit", "blocks_descent"]].sum(axis=1)
+    assert (by_phase == seats["blocks"]).all()
+    assert (seats["eliminated"] == (seats["blocks"] >= 2)).all()
+    per_game = seats.groupby("game")["blocks"].sum().reindex(games["game"]).to_numpy()
+    assert (per_game == games["blocks"].to_numpy()).all()
+    assert blocked.any()                       # hybrids do block: the checks above bite

@@ -27,7 +27,7 @@ from sim.games.ascension.state import (
     G_HELD_ORIGIN, G_HELD_WAS_UP, G_JOKER_REMOVALS, G_JOKER_SQ, G_JOKER_STATE, G_N_PLAYERS,
     G_OVER, G_PHASE, G_PIECE_SKIPS, G_PILLAR_RAISES, G_PRIV_DEAD, G_PRIV_LOSSES, G_PRIV_PASSES,
     G_PRIVILEGED, G_REVEALS, G_SEED, G_SEQ, G_STAY_OK, G_TALLEST_STACK, G_TURN_COUNT,
-    G_TURN_KIND, G_WINNER, HALF, JOKER, JOKER_BOARD, JOKER_BOX, JOKER_GONE, JOKER_HAND,
+    G_TURN_KIND, G_WINNER, HALF, JOKER_BOARD, JOKER_BOX, JOKER_GONE, JOKER_HAND,
     JOKER_DECLINE, JOKER_ID, MAX_PLAYERS, MAX_STACK_CAP, N_CUBES, N_PIECES, N_SQUARES, NB, ORIGIN_JOKER,
     ORIGIN_NEUTRAL, ORIGIN_SHAPED, P_HEIGHT, P_KIND, PHASE_JOKER, PHASE_ORIGIN, PHASE_PAWN,
     PHASE_PLACE, PHASE_SPRING, PHASE_TURN_END, PILLAR, PILLAR_BASE, RACE_ASCENT, RACE_DESCENT,
@@ -36,7 +36,8 @@ from sim.games.ascension.state import (
     SYM_BIVOUAC, SYM_CABLE, SYM_CHASM, SYM_DRAGON, SYM_LADDER, SYM_MATTRESS, SYM_SPRING,
     T_BEST_HEIGHT, T_BIVOUAC_STAYS, T_BLOCK_ASCENT, T_BLOCK_DESCENT, T_BLOCK_SUMMIT,
     T_BONUS_TURNS, T_CABLE_RIDES, T_CHASM_DENIALS, T_CORNER_WAITS, T_ELIM_RACE, T_ELIM_TURN,
-    T_EXTRA_TURNS, T_FACE_UP_PLACEMENTS, T_FIRST_SUMMIT_TURN, T_HALF_PLACED, T_JOKER_PLACED,
+    T_EXTRA_TURNS, T_FACE_UP_PLACEMENTS, T_FIRST_BLOCK_RACE, T_FIRST_SUMMIT_TURN,
+    T_HALF_PLACED, T_JOKER_PLACED,
     T_LADDER_CLIMBS, T_MATTRESS_DROPS, T_PAWN_MOVES, T_PIECE_MOVES, T_PILLAR_RAISES,
     T_PRIV_GAINED, T_REVEALS_OWN, T_SPRING_STEPS, T_SUMMIT_ARRIVALS, T_TURNS, TURN_BONUS,
     TURN_EXTRA, TURN_NORMAL)
@@ -490,6 +491,7 @@ def setup(st, t, seed):
         st[T_FIRST_SUMMIT_TURN + p] = -1
         st[T_ELIM_RACE + p] = -1
         st[T_ELIM_TURN + p] = -1
+        st[T_FIRST_BLOCK_RACE + p] = -1
     for p in range(n_players):
         corner = t[C_CORNER_OF + p]
         k = 0
@@ -572,21 +574,25 @@ def enter_pawn_phase(st, t, p):
 
 @njit(cache=True)
 def _tally_chasm_denials(st, t, p, s):
-    """Statistics only: neighbours a shown chasm keeps the pawn from (§6 Q5)."""
+    """Statistics only: neighbours a shown chasm keeps the pawn from, i.e. steps A29 would
+    allow but for the chasm (§6 Q5)."""
     for k in range(8):
         d = NB[s, k]
         if d < 0:
             break
-        if st[B_SYMBOL + d] == SYM_CHASM and st[B_PAWN_ON + d] < 0:
-            delta = st[B_H + d] - st[B_H + s]
-            if -1 <= delta <= 1:
+        if st[B_SYMBOL + d] == SYM_CHASM:
+            st[B_SYMBOL + d] = 0                                # as if it showed nothing
+            if step_is_legal(st, t, p, s, d):
                 st[T_CHASM_DENIALS + p] += 1
+            st[B_SYMBOL + d] = SYM_CHASM
 
 
 @njit(cache=True)
 def block(st, t, p):
     """A38: a block; A42 when the privileged seat is blocked; elimination at the second."""
     race = race_phase(st, p)
+    if st[S_BLOCKS + p] == 0:
+        st[T_FIRST_BLOCK_RACE + p] = race
     if race == RACE_ASCENT:
         st[T_BLOCK_ASCENT + p] += 1
     elif race == RACE_SUMMIT:

@@ -1,14 +1,15 @@
 """Ascension records -> the per-game and per-seat tables (the schema downstream code reads).
 
 RECORD_SCHEMA_VERSION goes into every manifest; change it whenever a column changes meaning.
-Counters are defined in state.py (TALLY_FIELDS, global tallies); no rule reads them.
+Counters are defined in state.py (TALLY_FIELDS, global tallies); no rule reads them. In the
+seat table, first_summit_turn and elimination_turn are -1 for "never".
 """
 import numpy as np
 import pandas as pd
 
 from sim.games.ascension import state as S
 
-RECORD_SCHEMA_VERSION = 1
+RECORD_SCHEMA_VERSION = 2     # 2: first_block_phase
 GAME = "ascension"
 
 
@@ -94,6 +95,9 @@ def seats_table(batch, rules):
             "eliminated": race >= 0,
             "elimination_phase": pd.Categorical(
                 [S.RACE_NAMES[k] if k >= 0 else "none" for k in race],
+                categories=["none"] + list(S.RACE_NAMES)),
+            "first_block_phase": pd.Categorical(
+                [S.RACE_NAMES[k] if k >= 0 else "none" for k in sub[:, S.T_FIRST_BLOCK_RACE + seat]],
                 categories=["none"] + list(S.RACE_NAMES)),
             "summit_at_end": sub[:, S.S_SUMMIT + seat] == 1,
             "ever_summit": sub[:, S.S_EVER_SUMMIT + seat] == 1,

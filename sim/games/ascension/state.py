@@ -12,7 +12,7 @@ the batch kernel is its prefix [0, RECORD_SIZE): globals, seats and tallies, not
                                       its origin and former orientation, game seed, decisions
                    GLOBAL TALLY       reveals per symbol [8], pillar raises, privilege passes
                                       and losses, first summit (seat, turn), skipped piece
-                                      phases, tallest stack, first winner-to-summit flag
+                                      phases, tallest stack (pieces), joker removals
     SEAT_BASE      SEAT[field] x 4    active, pawn square, blocks, summit, ever_summit,
                                       summit stamp, bivouac pending, lock, reserve counts,
                                       left-corner flag, lost-privileges flag
@@ -201,7 +201,7 @@ TALLY_FIELDS = (
     "PILLAR_RAISES", "HALF_PLACED", "JOKER_PLACED", "FIRST_SUMMIT_TURN", "SUMMIT_ARRIVALS",
     "PRIV_GAINED", "BLOCK_ASCENT", "BLOCK_SUMMIT", "BLOCK_DESCENT", "ELIM_RACE", "ELIM_TURN",
     "BEST_HEIGHT", "PAWN_MOVES", "LADDER_CLIMBS", "MATTRESS_DROPS", "SPRING_STEPS",
-    "CABLE_RIDES", "BIVOUAC_STAYS", "CHASM_DENIALS", "CORNER_WAITS")
+    "CABLE_RIDES", "BIVOUAC_STAYS", "CHASM_DENIALS", "CORNER_WAITS", "FIRST_BLOCK_RACE")
 TALLY_BASE = SEAT_BASE + MAX_PLAYERS * len(SEAT_FIELDS)
 T = {name: TALLY_BASE + MAX_PLAYERS * i for i, name in enumerate(TALLY_FIELDS)}
 RECORD_SIZE = TALLY_BASE + MAX_PLAYERS * len(TALLY_FIELDS)
@@ -231,6 +231,7 @@ T_CABLE_RIDES = T["CABLE_RIDES"]
 T_BIVOUAC_STAYS = T["BIVOUAC_STAYS"]
 T_CHASM_DENIALS = T["CHASM_DENIALS"]
 T_CORNER_WAITS = T["CORNER_WAITS"]
+T_FIRST_BLOCK_RACE = T["FIRST_BLOCK_RACE"]
 
 _B, STATE_SIZE = _layout([
     ("STACK_N", N_SQUARES), ("H", N_SQUARES), ("SHAPES", N_SQUARES), ("SYMBOL", N_SQUARES),

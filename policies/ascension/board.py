@@ -1,0 +1,131 @@
+"""Scratch-board edits the Ascension bots use to try a move on their own view.
+
+A bot copies its view's square blocks into ctx.work (`copy_board`), lifts a top (`lift_top`,
+using the view's V_UNDER_* to know what shows below), puts a piece down (`put_on`) and puts
+things back (`restore`); the engine's own rule functions (count_pawn_moves, place_is_legal)
+then read the edited copy, so a bot's idea of a legal move is the rules' idea. Also: what an
+origin offers (`origin_piece`, from the view: the face only if the seat knows it) and what a
+piece shows in an orientation (A16), and the blocker's 1-ply repair test.
+"""
+from numba import njit
+
+from sim.games.ascension.engine import count_pawn_moves, place_is_legal
+from sim.games.ascension.rules import C_SHAPE_OF
+from sim.games.ascension.state import (
+    B_H, B_PAWN_ON, B_SHAPES, B_STACK, B_STACK_N, B_SYMBOL, CUBE, HALF, JOKER, NB,
+    ORIGIN_JOKER, ORIGIN_NEUTRAL, ORIGIN_SHAPED, S_PAWN_SQ, SYM_DRAGON)
+from sim.games.ascension.view import (
+    V_FACE_SHAPES, V_FACE_SYMBOL, V_HELD_H, V_HELD_KIND, V_HELD_SHAPES, V_HELD_SYMBOL,
+    V_HELD_WAS_UP, V_TOP_H, V_TOP_KIND, V_TOP_UP, V_UNDER_SHAPES, V_UNDER_SYMBOL)
+
+
+@njit(cache=True)
+def copy_board(view, b):
+    """The view's square blocks (and globals/seats) into scratch b[0:B_STACK]."""
+    b[:B_STACK] = view[:B_STACK]
+
+
+@njit(cache=True)
+def lift_top(b, view, s, h):
+    """Scratch edit: take the top (height h) off s; returns the saved (H, shapes, symbol, n)."""
+    saved = (b[B_H + s], b[B_SHAPES + s], b[B_SYMBOL + s], b[B_STACK_N + s])
+    b[B_H + s] -= h
+    b[B_SHAPES + s] = view[V_UNDER_SHAPES + s]
+    b[B_SYMBOL + s] = view[V_UNDER_SYMBOL + s]
+    b[B_STACK_N + s] -= 1
+    return saved
+
+
+@njit(cache=True)
+def put_on(b, d, h, shp, sym):
+    saved = (b[B_H + d], b[B_SHAPES + d], b[B_SYMBOL + d], b[B_STACK_N + d])
+    b[B_H + d] += h
+    b[B_SHAPES + d] = shp
+    b[B_SYMBOL + d] = sym
+    b[B_STACK_N + d] += 1
+    return saved
+
+
+@njit(cache=True)
+def restore(b, s, saved):
+    b[B_H + s] = saved[0]
+    b[B_SHAPES + s] = saved[1]
+    b[B_SYMBOL + s] = saved[2]
+    b[B_STACK_N + s] = saved[3]
+
+
+@njit(cache=True)
+def origin_piece(view, t, seat, origin):
+    """(height, kind, known shapes, known symbol, was face up) of what an origin offers; the
+    face is -1 when this seat does not know it."""
+    if origin == ORIGIN_SHAPED:
+        return 1, HALF, t[C_SHAPE_OF + seat], 0, 1
+    if origin == ORIGIN_NEUTRAL:
+        return 1, HALF, 0, 0, 1
+    if origin == ORIGIN_JOKER:
+        return 1, JOKER, 0, SYM_DRAGON, 1
+    return (view[V_TOP_H + origin], view[V_TOP_KIND + origin], view[V_FACE_SHAPES + origin],
+            view[V_FACE_SYMBOL + origin], view[V_TOP_UP + origin])
+
+
+@njit(cache=True)
+def held_piece(view):
+    return (view[V_HELD_H], view[V_HELD_KIND], view[V_HELD_SHAPES], view[V_HELD_SYMBOL],
+            view[V_HELD_WAS_UP])
+
+
+@njit(cache=True)
+def orientation_shows(kind, shapes, symbol, was_up, up):
+    """What the piece would show placed with `up` (A16): (allowed, shapes, symbol)."""
+    if kind == CUBE:
+        if not up:
+            return True, 0, 0
+        if was_up or shapes < 0 or (shapes == 0 and symbol == 0):
+            return False, 0, 0
+        return True, shapes, symbol
+    if not up:
+        return False, 0, 0
+    if kind == JOKER:
+        return True, 0, SYM_DRAGON
+    return True, shapes, 0
+
+
+@njit(cache=True)
+def placement_ok(b, t, seat, shp, sym, d, origin):
+    if d == origin:
+        return False
+    return place_is_legal(b, t, seat, shp, sym, d)
+
+
+@njit(cache=True)
+def post_repair_mobility(b, view, t, target, locked_sq):
+    """The target's legal-move count after its best single repair (§7 blocker's 1-ply).
+
+    Repairs: take the top off a neighbour (not the piece just moved, locked by A12d), or put a
+    half-cube (+1) or a cube (+2, face down) on a neighbour that is open to it."""
+    s = b[S_PAWN_SQ + target]
+    best = count_pawn_moves(b, t, target, s)
+    for k in range(8):
+        n = NB[s, k]
+        if n < 0:
+            break
+        if best >= 2:
+            return best
+        # lower
+        if b[B_STACK_N + n] > 0 and n != locked_sq and b[B_PAWN_ON + n] < 0 \
+                and b[B_SYMBOL + n] != SYM_DRAGON:
+            h = view[V_TOP_H + n] if view[V_TOP_H + n] > 0 else 2
+            saved = lift_top(b, view, n, h)
+            m = count_pawn_moves(b, t, target, s)
+            restore(b, n, saved)
+            if m > best:
+                best = m
+        # raise by 1 or 2 with a plain piece
+        if place_is_legal(b, t, target, 0, 0, n):
+            for h in (1, 2):
+                saved = put_on(b, n, h, 0, 0)
+                m = count_pawn_moves(b, t, target, s)
+                restore(b, n, saved)
+                if m > best:
+                    best = m
+    return best
