@@ -115,7 +115,17 @@ def cmd_replay(args):
     return 0
 
 
+def _default_out(args):
+    policy = args.policy or ("stair-builder" if args.game == "ascension" else "greedy")
+    if args.seat_policies:
+        policy = "mixed"
+    return str(Path("results") / "simulate" /
+               f"{args.game}-p{args.players}-{policy}-g{args.games}-s{args.seed}")
+
+
 def cmd_simulate(args):
+    if args.out is None:
+        args.out = _default_out(args)
     if args.game == "ascension":
         return _ascension(args).simulate(args, _command_line(args))
     if args.rotate_seats:
@@ -346,7 +356,7 @@ def build_parser():
     game_arg(sp)
     sp.add_argument("--players", type=int, choices=(1, 2, 3, 4), required=True)
     sp.add_argument("--games", type=_positive_int, required=True)
-    sp.add_argument("--seed", type=_seed, required=True, help="master seed")
+    sp.add_argument("--seed", type=_seed, default=1, help="master seed (default 1)")
     sp.add_argument("--policy", default=None,
                     help="greedy for All-In Ascent, stair-builder for Ascension by default")
     sp.add_argument("--seat-policies", help="comma-separated policy per seat")
@@ -358,7 +368,8 @@ def build_parser():
     sp.add_argument("--threads", type=_positive_int, default=None)
     sp.add_argument("--chunk", type=_positive_int, default=20_000,
                     help="games per batch (bounds memory; results do not depend on it)")
-    sp.add_argument("--out", required=True)
+    sp.add_argument("--out", help="output folder (default results/simulate/GAME-pPLAYERS-POLICY-"
+                                  "gGAMES-sSEED: the same command writes the same games there)")
     sp.add_argument("--quiet", action="store_true")
     rules_args(sp)
     sp.set_defaults(func=cmd_simulate)

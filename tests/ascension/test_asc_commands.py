@@ -136,3 +136,15 @@ def test_an_ascension_spec_with_a_bad_switch_names_file_and_key(tmp_path, capsys
     spec.write_text('game = "ascension"\ngames = 4\nout = "x"\ncharacters = "random"\n')
     assert main(["run", str(spec), "--dry-run"]) == 2
     assert "characters: not a key of a ascension experiment" in capsys.readouterr().err
+
+
+def test_the_issue_command_runs_without_seed_or_out(tmp_path, monkeypatch, capsys):
+    """`ascent simulate --game ascension --players 4 --games N --policy hybrid` (issue 8) runs:
+    master seed 1, and a folder named after the command."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["simulate", "--game", "ascension", "--players", "4", "--games", "8",
+                 "--policy", "hybrid"]) == 0
+    out = tmp_path / "results" / "simulate" / "ascension-p4-hybrid-g8-s1"
+    assert "written to results/simulate/ascension-p4-hybrid-g8-s1/" in capsys.readouterr().out
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["master_seed"] == 1 and manifest["games"] == 8
