@@ -324,7 +324,8 @@ def pawn_decision(ctx):
     seat = ctx.seat
     work = ctx.work
     copy_board(view, work)
-    plan_costs(work, t, seat, work, top_heights(ctx), ctx.legal, ctx.n_legal - (1 if ctx.legal[ctx.n_legal - 1] == STAY else 0))
+    n_squares = ctx.n_legal - (1 if ctx.legal[ctx.n_legal - 1] == STAY else 0)
+    plan_costs(work, t, seat, work, top_heights(ctx), ctx.legal, n_squares)
     s = view[S_PAWN_SQ + seat]
     goal = goal_square(work, t, seat)
     best = ctx.legal[0]

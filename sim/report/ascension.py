@@ -328,11 +328,12 @@ def render(page, r, plt):
     page.h(2, "6. Player count (§6 Q8)")
     pc = player_count_table(games, seats)
     page.p("Kingmaking (a trailing player's blocks deciding the winner) is not measured.", "note")
-    pc = pc.assign(cap_rate=[f"{100 * v:.1f}% [{100 * a:.1f}, {100 * b:.1f}]"
-                             for v, (a, b) in zip(pc["cap_rate"], pc["cap_ci"])],
-                   all_eliminated_rate=[f"{100 * v:.1f}% [{100 * a:.1f}, {100 * b:.1f}]" for v, (a, b)
-                                        in zip(pc["all_eliminated_rate"],
-                                               pc["all_eliminated_ci"])]).drop(
+    def with_ci(rates, cis):
+        return [f"{100 * v:.1f}% [{100 * a:.1f}, {100 * b:.1f}]" for v, (a, b) in zip(rates, cis)]
+
+    pc = pc.assign(cap_rate=with_ci(pc["cap_rate"], pc["cap_ci"]),
+                   all_eliminated_rate=with_ci(pc["all_eliminated_rate"],
+                                               pc["all_eliminated_ci"])).drop(
         columns=["cap_ci", "all_eliminated_ci"])
     page.table(pc, "ascension_player_count",
                {"seat_spread_of_wins": _pct,

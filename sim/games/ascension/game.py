@@ -41,7 +41,9 @@ class Pick:
     reserve: str = ""           # "shaped", "neutral" or "joker"
 
     def __str__(self):
-        return f"pick {self.reserve}" if self.reserve else f"pick the top of {square_name(self.square)}"
+        if self.reserve:
+            return f"pick {self.reserve}"
+        return f"pick the top of {square_name(self.square)}"
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,7 @@ def seats_table(batch, rules):
             continue
         sub = r[rows]
         race = sub[:, S.T_ELIM_RACE + seat]
+        first_block = sub[:, S.T_FIRST_BLOCK_RACE + seat]
         cols = {
             "game": np.arange(batch.first_index, batch.first_index + n, dtype=np.int64)[rows],
             "seat": np.full(rows.sum(), seat, np.int8),
@@ -97,7 +98,7 @@ def seats_table(batch, rules):
                 [S.RACE_NAMES[k] if k >= 0 else "none" for k in race],
                 categories=["none"] + list(S.RACE_NAMES)),
             "first_block_phase": pd.Categorical(
-                [S.RACE_NAMES[k] if k >= 0 else "none" for k in sub[:, S.T_FIRST_BLOCK_RACE + seat]],
+                [S.RACE_NAMES[k] if k >= 0 else "none" for k in first_block],
                 categories=["none"] + list(S.RACE_NAMES)),
             "summit_at_end": sub[:, S.S_SUMMIT + seat] == 1,
             "ever_summit": sub[:, S.S_EVER_SUMMIT + seat] == 1,

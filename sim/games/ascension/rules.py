@@ -184,7 +184,8 @@ def build_rules(players, changes=None):
             values[name] = value
         elif allowed == "symbols":
             kept = _parse_symbols(text)
-            values[name] = "all" if len(kept) == len(SPECIAL_SYMBOLS) else (",".join(kept) or "none")
+            values[name] = "all" if len(kept) == len(SPECIAL_SYMBOLS) \
+                else (",".join(kept) or "none")
         else:
             if text not in allowed:
                 raise RuleError(f"{name}: {raw!r} is not allowed; allowed: {', '.join(allowed)}")
@@ -262,8 +263,8 @@ def catalogue():
         lines.append(f"  {name:<28} {shown:<40} {ref:<12} {meaning}")
     lines.append("Balance knobs:")
     for name, (allowed, ref, meaning) in KNOBS.items():
-        shown = {"int": "integer", "symbols": "symbol list"}.get(allowed) if isinstance(allowed, str) \
-            else " | ".join(allowed)
+        words = {"int": "integer", "symbols": "symbol list"}
+        shown = words[allowed] if isinstance(allowed, str) else " | ".join(allowed)
         lines.append(f"  {name:<28} {shown:<40} {ref:<12} {meaning}")
     return "\n".join(lines)
 
