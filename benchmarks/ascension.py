@@ -6,15 +6,16 @@ Writes the "## Ascension kernel" section of results/BENCHMARKS.md (issue 8). Tim
 compilation (each configuration is warmed up on 2 games first), except the cold-compile line.
 """
 import argparse
+import json
 import os
 import platform
 import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from benchmarks import ROOT, replace_section
+
 # (policy, players, threads, games at scale 1)
 PLAN = [("stair-builder", 4, 1, 2000), ("stair-builder", 4, 2, 4000),
         ("stair-builder", 3, 2, 4000), ("stair-builder", 2, 2, 4000),
@@ -55,6 +56,17 @@ def cold_compile():
     return float(out.stdout.strip().splitlines()[-1])
 
 
+def acceptance_run():
+    """The issue's 100,000-game hybrid run, from its manifest, if it has been run here."""
+    path = ROOT / "results" / "ascension" / "hybrid_100k" / "manifest.json"
+    if not path.exists():
+        return []
+    m = json.loads(path.read_text())
+    return [f"- The issue's acceptance run, timed by `simulate` itself (not run by this script): "
+            f"`{m['command']}` played {m['games']:,} games in {m['wall_seconds']:,.0f} s "
+            f"({m['games_per_second']:,.0f} games/s on {m['threads']} threads)."]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the game counts")
@@ -91,19 +103,11 @@ def main(argv=None):
         f"stair builder {sb2['us_per_decision']:.1f}.",
         f"- Cold compile (empty numba cache; engine, kernel and the five bots, one game each): "
         f"{compile_s:.1f} s.",
-        "",
-    ]
+    ] + acceptance_run() + [""]
     text = "\n".join(lines)
     print(text)
     if not args.no_write:
-        path = ROOT / "results" / "BENCHMARKS.md"
-        old = path.read_text() if path.exists() else "# Benchmarks\n\n"
-        marker = "## Ascension kernel"
-        if marker in old:
-            head, _, rest = old.partition(marker)
-            nxt = rest.find("\n## ")
-            old = head + (rest[nxt + 1:] if nxt >= 0 else "")
-        path.write_text(old.rstrip() + "\n\n" + text)
+        replace_section("## Ascension kernel", text)
 
 
 if __name__ == "__main__":

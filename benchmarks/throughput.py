@@ -11,9 +11,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from benchmarks import ROOT, replace_section
 
 
 def _child(code, cache_dir=None):
@@ -170,14 +169,7 @@ def main(argv=None):
     text = "\n".join(lines)
     print(text)
     if not args.no_write:
-        path = ROOT / "results" / "BENCHMARKS.md"
-        old = path.read_text() if path.exists() else "# Benchmarks\n\n"
-        marker = "## All-In Ascent kernel"
-        if marker in old:
-            head, _, rest = old.partition(marker)
-            nxt = rest.find("\n## ")
-            old = head + (rest[nxt + 1:] if nxt >= 0 else "")
-        path.write_text(old.rstrip() + "\n\n" + text)
+        replace_section("## All-In Ascent kernel", text)
 
 
 if __name__ == "__main__":

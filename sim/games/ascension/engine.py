@@ -43,10 +43,6 @@ from sim.games.ascension.state import (
     T_PRIV_GAINED, T_REVEALS_OWN, T_SPRING_STEPS, T_SUMMIT_ARRIVALS, T_TURNS, TURN_BONUS,
     TURN_EXTRA, TURN_NORMAL)
 
-# Plain-piece, symbol-piece and the corners: the destination classes of A14's pickability test.
-_CORNER_SQUARES = np.array([0, 8, 80, 72], np.int64)
-
-
 # --- small readers --------------------------------------------------------------------------
 
 @njit(cache=True, inline="always")
@@ -207,26 +203,18 @@ def piece_place_is_legal(st, t, p, x, up, d, origin, was_up):
 
 
 @njit(cache=True)
-def held_destinations(st, t, p, x, origin, was_up, out):
-    """Legal (destination, orientation) codes 2*d + up for held piece x, increasing (A17)."""
+def held_destinations(st, t, p, x, origin, was_up, out, first_only=False):
+    """Legal (destination, orientation) codes 2*d + up for held piece x, increasing (A17).
+    With first_only, returns 1 at the first one without writing `out`."""
     n = 0
     for d in range(N_SQUARES):
         for up in range(2):
             if piece_place_is_legal(st, t, p, x, up, d, origin, was_up):
+                if first_only:
+                    return 1
                 out[n] = 2 * d + up
                 n += 1
     return n
-
-
-@njit(cache=True)
-def held_has_destination(st, t, p, x):
-    origin = st[G_HELD_ORIGIN]
-    was_up = st[G_HELD_WAS_UP]
-    for d in range(N_SQUARES):
-        for up in range(2):
-            if piece_place_is_legal(st, t, p, x, up, d, origin, was_up):
-                return True
-    return False
 
 
 @njit(cache=True)
@@ -414,7 +402,9 @@ def pawn_moves(b, t, p, s, out):
 
 @njit(cache=True)
 def count_pawn_moves(b, t, p, s):
-    """How many legal moves (A32) the pawn on s has; used by blocks (A38) and by bots."""
+    """How many legal moves (A32) the pawn on s has; used by blocks (A38) and by bots.
+    pawn_moves lists the same set; this loop is kept apart because the blocking bots call it
+    thousands of times a turn and a count needs no output array."""
     n = 0
     for k in range(8):
         d = NB[s, k]
@@ -495,9 +485,7 @@ def setup(st, t, seed):
         st[T_FIRST_BLOCK_RACE + p] = -1
     for p in range(n_players):
         corner = t[C_CORNER_OF + p]
-        k = 0
-        while _CORNER_SQUARES[k] != corner:
-            k += 1
+        k = _corner_index(corner)
         st[S_ACTIVE + p] = 1
         st[S_PAWN_SQ + p] = corner                              # A6
         st[B_PAWN_ON + corner] = p
@@ -779,11 +767,7 @@ def legal_actions(st, t, out):
     if phase == PHASE_PLACE:
         return held_destinations(st, t, p, st[G_HELD], st[G_HELD_ORIGIN], st[G_HELD_WAS_UP], out)
     if phase == PHASE_JOKER:
-        n = 0
-        for d in range(N_SQUARES):
-            if piece_place_is_legal(st, t, p, JOKER_ID, 1, d, -1, 1):
-                out[n] = 2 * d + 1
-                n += 1
+        n = held_destinations(st, t, p, JOKER_ID, -1, 1, out)
         out[n] = JOKER_DECLINE                                  # after every placement code
         return n + 1
     n = pawn_moves(st, t, p, st[S_PAWN_SQ + p], out)
@@ -860,14 +844,6 @@ def place(st, t, p, x, d, up):
 
 
 @njit(cache=True)
-def joker_has_destination(st, t, p):
-    for d in range(N_SQUARES):
-        if piece_place_is_legal(st, t, p, JOKER_ID, 1, d, -1, 1):
-            return True
-    return False
-
-
-@njit(cache=True)
 def apply_action(st, t, action):
     """Apply the current seat's choice (one of legal_actions), then settle."""
     p = st[G_CURRENT]
@@ -875,7 +851,8 @@ def apply_action(st, t, action):
     st[G_DECISIONS] += 1
     if phase == PHASE_ORIGIN:
         x = pick(st, t, p, action)
-        if not held_has_destination(st, t, p, x):
+        if held_destinations(st, t, p, x, st[G_HELD_ORIGIN], st[G_HELD_WAS_UP], st[:0],
+                             True) == 0:
             # A59: a cube picked for a barred pillar with nowhere else to go stays put (A58)
             if st[G_HELD_ORIGIN] >= 0:
                 push_piece(st, t, st[G_HELD_ORIGIN], x, st[G_HELD_WAS_UP])
@@ -890,7 +867,8 @@ def apply_action(st, t, action):
         place(st, t, p, x, action >> 1, action & 1)
         st[S_LOCK + p] = x                                      # A17, A12(d)
         if t[C_JOKER_EXTRA_MOVE] and x != JOKER_ID and st[G_PRIVILEGED] == p and \
-                st[G_JOKER_STATE] == JOKER_HAND and joker_has_destination(st, t, p):
+                st[G_JOKER_STATE] == JOKER_HAND and \
+                held_destinations(st, t, p, JOKER_ID, -1, 1, st[:0], True) > 0:
             st[G_PHASE] = PHASE_JOKER                           # A57
         else:
             enter_pawn_phase(st, t, p)
