@@ -35,7 +35,7 @@ from sim.games.all_in_ascent.rules import (
     F_ROUTE_SLOT_BIT, F_ROUTE_XP_FAIL, F_ROUTE_XP_SUCCESS, F_STATION_STAT,
     KIND_IGNORE_FAIL_PENALTY, KIND_MILESTONE_DICE, KIND_NEGATE_NERF, at)
 from sim.games.all_in_ascent.state import (
-    BUY_ROTATION, CLIMB, END_TURN, G_MILESTONES, IRON_LUNG, MILESTONE, N_STATS,
+    BUY_ROTATION, REDISTRIBUTE, CLIMB, END_TURN, G_MILESTONES, IRON_LUNG, MILESTONE, N_STATS,
     N_TIERS, P_CHARACTER, P_ENDURANCE, P_LEVEL, P_MARKS, P_MAX_ENDURANCE, P_STATS,
     P_TRAINING, REST, TAG_NONE, TRAIN)
 
@@ -106,7 +106,7 @@ def designers_heuristic_policy(ctx):
     anchor = -1
     for i in range(n):
         a = legal[i]
-        if a < BUY_ROTATION:
+        if a < BUY_ROTATION or a >= REDISTRIBUTE:   # the designers' engine has no redistribution
             continue
         card = shop_card(st, t, a)
         kind = at(t, F_CARD_KIND, card)

@@ -20,7 +20,7 @@ from sim.games.all_in_ascent.engine import (
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.all_in_ascent.rules import F_CARD_COST, F_ROUTE_AREA, at
 from sim.games.all_in_ascent.state import (
-    BUY_ROTATION, CLIMB, G_MILESTONES, MAX_VISIBLE, MILESTONE, N_AREAS, P_ENDURANCE,
+    BUY_ROTATION, REDISTRIBUTE, CLIMB, G_MILESTONES, MAX_VISIBLE, MILESTONE, N_AREAS, P_ENDURANCE,
     P_MAX_ENDURANCE, REST)
 
 
@@ -42,7 +42,7 @@ def greedy_policy(ctx):
         a = ctx.legal[i]
         if a == REST:
             can_rest = True
-        elif a >= BUY_ROTATION:
+        elif BUY_ROTATION <= a < REDISTRIBUTE:
             card = shop_card(st, t, a)
             if card_is_useful(st, t, seat, card) and at(t, F_CARD_COST, card) < best_cost:
                 best_cost = at(t, F_CARD_COST, card)

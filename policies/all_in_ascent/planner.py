@@ -20,6 +20,10 @@ Each decision, the first that applies:
 6. the climb with the best expected XP per time unit;
 7. rest if it is not at full endurance, else end the turn.
 
+Under the switch route_reader_redistribution the Route Reader first moves stat points when that
+raises the success probability of the milestone (step 1) or climb (step 6) it is about to attempt
+by at least REDISTRIBUTION_GAIN; the move is the one (of all legal moves) that raises it most.
+
 params (knobs for `tuned`):
     0 milestone_threshold   success probability needed to attempt a milestone
     1 late_rounds           rounds before the cap at which the late threshold applies
@@ -33,16 +37,17 @@ from numba import njit
 from policies.all_in_ascent.helpers import card_is_useful, expected_attempt_xp, needed_tag_mask
 from policies.registry import register
 from sim.games.all_in_ascent.engine import (
-    ILLEGAL_NO_ENDURANCE, action_route, attempt_reason, effective_time, pbase, section_reason,
-    shop_card)
+    ILLEGAL_NO_ENDURANCE, action_route, attempt_reason, effective_time, pbase, redistribute,
+    section_reason, shop_card)
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.all_in_ascent.probability import attempt_effective_stat, climb_success_probability
 from sim.games.all_in_ascent.rules import (
     F_CARD_COST, F_CARD_IS_ACCESS, F_CARD_TAG, F_ROUTE_AREA, F_ROUTE_REQ,
-    F_STATION_STAT, PARAM_MAX_ROUNDS, PARAM_TECH_REQ_MINUS, at)
+    F_STATION_STAT, PARAM_MAX_ROUNDS, PARAM_REDISTRIBUTION, PARAM_TECH_REQ_MINUS, at)
 from sim.games.all_in_ascent.state import (
     BUY_ROTATION, CLIMB, END_TURN, G_MILESTONES, G_ROUND, MILESTONE, N_STATS,
-    N_TIERS, P_CHARACTER, P_DONE, P_ENDURANCE, P_MAX_ENDURANCE, REST, ROUTE_READER,
+    N_TIERS, P_CHARACTER, P_DONE, P_ENDURANCE, P_MAX_ENDURANCE, P_REDIST, P_REDIST_USED,
+    REDISTRIBUTE, REST, ROUTE_READER,
     TAG_NONE, TECHNICIAN, TRAIN)
 
 PLANNER_DEFAULTS = (0.45, 6.0, 0.15, 50.0, 0.3)
@@ -52,6 +57,38 @@ PLANNER_KNOBS = ("milestone_threshold", "late_rounds", "late_threshold", "train_
 PLANNER_BOUNDS = ((0.05, 0.95), (0.0, 20.0), (0.0, 0.9), (0.0, 60.0), (0.0, 0.8))
 MILESTONE_THRESHOLD, LATE_ROUNDS, LATE_THRESHOLD, TRAIN_VALUE, REST_FRACTION = range(5)
 N_PLANNER_KNOBS = len(PLANNER_DEFAULTS)
+# The least rise in success probability for which the Route Reader redistributes.
+REDISTRIBUTION_GAIN = 0.02
+
+
+@njit(cache=True)
+def best_redistribution(ctx, rid, is_milestone):
+    """(action, success probability after it, probability now) of the legal redistribution
+    that most raises the probability of an attempt at `rid`; action -1 when none raises it.
+    The move is tried on a copy of the state through the engine's own rule."""
+    st = ctx.state
+    t = ctx.tables
+    seat = ctx.seat
+    now = climb_success_probability(st, t, seat, rid, is_milestone)
+    b = pbase(seat)
+    if t[PARAM_REDISTRIBUTION] == 0 or st[b + P_CHARACTER] != ROUTE_READER or \
+            st[b + P_REDIST_USED] != 0:
+        return -1, now, now
+    trial = st.copy()
+    best = -1
+    best_p = now
+    for i in range(ctx.n_legal):
+        a = ctx.legal[i]
+        if a < REDISTRIBUTE:
+            continue
+        for s in range(N_STATS):
+            trial[b + P_REDIST + s] = st[b + P_REDIST + s]
+        redistribute(trial, seat, a)
+        prob = climb_success_probability(trial, t, seat, rid, is_milestone)
+        if prob > best_p:
+            best_p = prob
+            best = a
+    return best, best_p, now
 
 
 @njit(cache=True)
@@ -105,17 +142,24 @@ def plan(ctx, p):
     if t[PARAM_MAX_ROUNDS] > 0 and t[PARAM_MAX_ROUNDS] - st[G_ROUND] < p[LATE_ROUNDS]:
         threshold = p[LATE_THRESHOLD]
 
-    # 1. milestones
+    # 1. milestones (the probability after the best redistribution, where there is one)
     best_ms = -1
     best_ms_p = -1.0
+    best_ms_move = -1
+    best_ms_gain = 0.0
     for i in range(ctx.n_legal):
         a = ctx.legal[i]
         if MILESTONE <= a < BUY_ROTATION:
-            prob = climb_success_probability(st, t, seat, st[G_MILESTONES + a - MILESTONE], True)
+            rid = st[G_MILESTONES + a - MILESTONE]
+            move, prob, now = best_redistribution(ctx, rid, True)
             if prob > best_ms_p:
                 best_ms_p = prob
                 best_ms = a
+                best_ms_move = move
+                best_ms_gain = prob - now
     if best_ms >= 0 and best_ms_p >= threshold:
+        if best_ms_move >= 0 and best_ms_gain >= REDISTRIBUTION_GAIN:
+            return best_ms_move
         return best_ms
 
     # 2-3. purchases
@@ -126,7 +170,7 @@ def plan(ctx, p):
     cheapest_cost = 1 << 40
     for i in range(ctx.n_legal):
         a = ctx.legal[i]
-        if a < BUY_ROTATION:
+        if a < BUY_ROTATION or a >= REDISTRIBUTE:
             continue
         card = shop_card(st, t, a)
         if not card_is_useful(st, t, seat, card):
@@ -196,6 +240,10 @@ def plan(ctx, p):
         if best_train >= 0:
             return best_train
     if best_climb >= 0:
+        if t[PARAM_REDISTRIBUTION] != 0:
+            move, prob, now = best_redistribution(ctx, action_route(st, best_climb), False)
+            if move >= 0 and prob - now >= REDISTRIBUTION_GAIN:
+                return move
         return best_climb
     if can_rest and endurance < st[b + P_MAX_ENDURANCE]:
         return REST

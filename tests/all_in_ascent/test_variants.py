@@ -304,6 +304,30 @@ def test_knob_passive_number():  # R52 with the Technician's -5 as -3
     assert seen == [55 - 5 - 1, 55 - 3 - 1]
 
 
+def test_every_passive_knob_reaches_the_rules():
+    """Each passive number lands in the rules params, whatever order the defaults are set in
+    (three of them were once overwritten by their defaults)."""
+    from sim.games.all_in_ascent.rules import PARAM
+    from sim.games.all_in_ascent.variants import PASSIVES
+    for key, numbers in PASSIVES.items():
+        for number, (param, default, low, high) in numbers.items():
+            value = low if low != default else high
+            rules = build_rules(knobs=[f"characters.{key}.passive.{number}={value}"])
+            assert int(rules.named.params[PARAM[param]]) == value, (key, number)
+            assert int(default_rules().named.params[PARAM[param]]) == default, (key, number)
+
+
+def test_knob_route_reader_stats_needed():  # R53 with 4 of 4
+    results = []
+    for rules in (default_rules(), build_rules(
+            knobs=["characters.routeReader.passive.stats_needed=4"])):
+        g = Game(1, ["routeReader"], rules=rules)
+        set_stats(g, 0, [99, 99, 99, 0])               # flexibility fails, the rest pass
+        pset(g, 0, endurance=500)
+        results.append(climb(g, "Beginner's Fortune", [1, 1])["attempt"]["success"])
+    assert results == [True, False]
+
+
 def test_knob_gear_cost():
     rules = build_rules(knobs=['gear."Mountain Mentor".cost=150'])
     assert int(rules.named.card_cost[rules.card_id("Mountain Mentor")]) == 150

@@ -7,6 +7,7 @@ what an action did (for transcripts) and doubles as the climb's working record.
 
 All randomness is the game's mulberry32 stream in st[G_RNG], drawn in the order of R8.
 """
+import numpy as np
 from numba import njit
 
 from sim.core.rng import mulberry32_step, scale_draw
@@ -31,12 +32,13 @@ from sim.games.all_in_ascent.rules import (
     PARAM_VISIBLE_PER_AREA, PARAM_SPRINT_FAIL_SCALED, PARAM_SPRINT_EXTRA_NERF,
     PARAM_IRON_FAIL_XP_PCT, PARAM_FREE_SOLO_BYPASS, PARAM_TR_STATIONS, PARAM_LEAD_CAPACITY,
     PARAM_SHARED_BELAYERS, PARAM_SUCCESS_CLAMP, PARAM_POWER_TAP_BEST, PARAM_CARABINER_KEPT,
-    PARAM_TRAINING_PER_ROUND, PARAM_SPENDABLE_KEPT)
+    PARAM_TRAINING_PER_ROUND, PARAM_SPENDABLE_KEPT, PARAM_REDISTRIBUTION, PARAM_REDIST_POINTS,
+    PARAM_CHOICE_BEST)
 from sim.games.all_in_ascent.state import (
     AREA_LOC, BUY_ACCESS, BUY_ROTATION, CLIMB, END_MAX_ROUNDS, END_TURN, END_WINNER, FREE_SOLO,
     G_BELAYERS, G_CURRENT, G_END_REASON, G_MILESTONES, G_N_ACTIONS, G_N_PLAYERS, G_N_ROTATION,
     G_N_VISIBLE, G_OVER, G_RNG, G_ROTATION, G_ROUND, G_SEED, G_TOKEN, G_VISIBLE, G_WINNER,
-    G_STATION_CLAIM, P_BELAY_STATION,
+    G_STATION_CLAIM, P_BELAY_STATION, P_REDIST, P_REDIST_USED, REDISTRIBUTE, MAX_REDISTRIBUTION,
     GEAR_SHOP_LOC, IRON_LUNG, LEAD, LOBBY, MAX_DICE, MAX_GEAR, MAX_LEVEL, MAX_PLAYERS, MAX_VISIBLE,
     MILESTONE, N_ACTIONS, N_AREAS, N_STATIONS, N_STATS, N_TIERS, P_BETA, P_CHARACTER,
     P_CLIMBS, P_CLIMBS_OK, P_DONE, P_EARLY_ENDS, P_ENDURANCE, P_GEAR, P_GEAR_ROUND, P_LEVEL,
@@ -71,6 +73,10 @@ ILLEGAL_OWNED = 12
 ILLEGAL_NO_XP = 13
 ILLEGAL_LEVEL = 14
 ILLEGAL_PREREQUISITE = 15
+ILLEGAL_NO_REDISTRIBUTION = 16      # the switch route_reader_redistribution is off
+ILLEGAL_NOT_ROUTE_READER = 17
+ILLEGAL_REDISTRIBUTED = 18          # already this round
+ILLEGAL_REDISTRIBUTION_POINTS = 19  # more than the passive allows, or than the stat has
 
 # The Sprinter's extra effect (R50): one focus nerf.
 SPRINTER_EXTRA_STAT = 2
@@ -471,6 +477,38 @@ def buy_reason(st, t, seat, action):
     return OK
 
 
+@njit(cache=True, inline="always")
+def redistribution_move(action):
+    """A redistribution action's (from stat, to stat, points); state.py has the encoding."""
+    k = action - REDISTRIBUTE
+    points = k % MAX_REDISTRIBUTION + 1
+    pair = k // MAX_REDISTRIBUTION
+    source = pair // (N_STATS - 1)
+    target = pair % (N_STATS - 1)
+    if target >= source:
+        target += 1
+    return source, target, points
+
+
+@njit(cache=True, inline="always")
+def redistribution_reason(st, t, seat, action):
+    """Rulebook §9 (switch route_reader_redistribution): the Route Reader, once per round, moves
+    1..REDIST_POINTS points of stats + training from one stat to another; the stat it takes
+    from keeps at least 0."""
+    if t[PARAM_REDISTRIBUTION] == 0:
+        return ILLEGAL_NO_REDISTRIBUTION
+    b = pbase(seat)
+    if st[b + P_CHARACTER] != ROUTE_READER:
+        return ILLEGAL_NOT_ROUTE_READER
+    if st[b + P_REDIST_USED] != 0:
+        return ILLEGAL_REDISTRIBUTED
+    source, _, points = redistribution_move(action)
+    if points > t[PARAM_REDIST_POINTS] or \
+            points > st[b + P_STATS + source] + st[b + P_TRAINING + source]:
+        return ILLEGAL_REDISTRIBUTION_POINTS
+    return OK
+
+
 @njit(cache=True)
 def illegal_reason(st, t, action):
     """Why the current player may not take `action` now (0 = it is legal). R22-R30, R36."""
@@ -493,7 +531,9 @@ def illegal_reason(st, t, action):
         tier = action - MILESTONE
         area = at(t, F_ROUTE_AREA, st[G_MILESTONES + tier])
         return milestone_reason(st, t, seat, tier, section_reason(st, t, seat, area))
-    return buy_reason(st, t, seat, action)
+    if action < REDISTRIBUTE:
+        return buy_reason(st, t, seat, action)
+    return redistribution_reason(st, t, seat, action)
 
 
 @njit(cache=True)
@@ -532,10 +572,15 @@ def legal_actions(st, t, out):
         if milestone_reason(st, t, seat, tier, section) == OK:
             out[n] = MILESTONE + tier
             n += 1
-    for action in range(BUY_ROTATION, N_ACTIONS):
+    for action in range(BUY_ROTATION, REDISTRIBUTE):
         if buy_reason(st, t, seat, action) == OK:
             out[n] = action
             n += 1
+    if t[PARAM_REDISTRIBUTION] != 0 and st[pbase(seat) + P_CHARACTER] == ROUTE_READER:
+        for action in range(REDISTRIBUTE, N_ACTIONS):
+            if redistribution_reason(st, t, seat, action) == OK:
+                out[n] = action
+                n += 1
     return n
 
 
@@ -624,16 +669,19 @@ def dice_gear(t, gear, rid, is_milestone):
 
 
 @njit(cache=True)
-def apply_dice_gear(dice, n, reroll_value, reroll, keep, as_value, coach, trace, record):
+def apply_dice_gear(dice, n, reroll_value, reroll, reroll_at, keep, as_value, seqmem_at, coach,
+                    trace, record):
     """R51, in this exact order, with the gear's numbers from dice_gear. `reroll_value` is the
-    Decoder's new die (drawn by the caller right after the roll, R8). Returns the number of dice
+    Decoder's new die (drawn by the caller right after the roll, R8). `reroll_at` and
+    `seqmem_at` name the die the Decoder and Sequence Memorization act on; -1 = the engine's
+    first highest die (switch your_choice_gear: the player's pick). Returns the number of dice
     kept. With `record`, the dice after each stage go into the trace (for transcripts)."""
     if record:
         _snapshot(trace, STAGE_ROLLED, dice, n)
         trace[T_REROLL_INDEX] = -1
         trace[T_SEQMEM_INDEX] = -1
     if reroll:                                             # 1. Crimp Sequence Decoder
-        i = first_max_index(dice, n)
+        i = first_max_index(dice, n) if reroll_at < 0 else reroll_at
         dice[i] = reroll_value
         if record:
             trace[T_REROLL_INDEX] = i
@@ -657,7 +705,7 @@ def apply_dice_gear(dice, n, reroll_value, reroll, keep, as_value, coach, trace,
     if record:
         _snapshot(trace, STAGE_POWER_TAP, dice, n)
     if as_value > 0:                                       # 3. Sequence Memorization
-        i = first_max_index(dice, n)
+        i = first_max_index(dice, n) if seqmem_at < 0 else seqmem_at
         if dice[i] > as_value:
             dice[i] = as_value
             if record:
@@ -676,14 +724,18 @@ def apply_dice_gear(dice, n, reroll_value, reroll, keep, as_value, coach, trace,
 def modify_dice(t, gear, rid, is_milestone, dice, n, reroll_value, power_tap, trace, record):
     """R51 for a player's gear (power_tap: whether R50 rolled the Power Tap Belt's die)."""
     reroll, keep, as_value, coach = dice_gear(t, gear, rid, is_milestone)
-    return apply_dice_gear(dice, n, reroll_value, reroll, keep if power_tap else 0, as_value,
-                           coach, trace, record)
+    return apply_dice_gear(dice, n, reroll_value, reroll, -1, keep if power_tap else 0, as_value,
+                           -1, coach, trace, record)
+
+
+MENTOR_NONE, MENTOR_FIRST_NERF = -1, -2    # requirements_from_dice's mentor_at, besides k >= 0
 
 
 @njit(cache=True)
-def requirements_from_dice(t, character, rid, dice, n_dice, mentor, trace):
-    """R52: the route's requirements after the dice, into trace[T_REQ:T_REQ+4]; `mentor`:
-    whether the player owns Mountain Mentor."""
+def requirements_from_dice(t, character, rid, dice, n_dice, mentor_at, trace):
+    """R52: the route's requirements after the dice, into trace[T_REQ:T_REQ+4]. `mentor_at`:
+    MENTOR_NONE (no Mountain Mentor), MENTOR_FIRST_NERF (the engine: the first nerf effect left
+    after the character rules) or the effect the player cancels (switch your_choice_gear)."""
     for s in range(N_STATS):
         trace[T_REQ + s] = at(t, F_ROUTE_REQ, rid * N_STATS + s)
     trace[T_MENTOR_INDEX] = -1
@@ -693,9 +745,9 @@ def requirements_from_dice(t, character, rid, dice, n_dice, mentor, trace):
         stat, m = effect_stat_mod(t, rid, i)
         die = dice[i] if i < n_dice else 0                 # R78, R79: missing dice count 0
         m = character_modifier(character, m)
-        if m == 1 and mentor:
+        if m == 1 and (mentor_at == i or mentor_at == MENTOR_FIRST_NERF):
             m = 0
-            mentor = False
+            mentor_at = MENTOR_NONE
             trace[T_MENTOR_INDEX] = i
         trace[T_EFFECT_STAT + i] = stat
         trace[T_EFFECT_MOD + i] = m
@@ -710,15 +762,118 @@ def requirements_from_dice(t, character, rid, dice, n_dice, mentor, trace):
 def requirements_after_dice(t, character, gear, rid, dice, n_dice, trace):
     """R52 for a player's gear."""
     mentor = owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0
-    requirements_from_dice(t, character, rid, dice, n_dice, mentor, trace)
+    requirements_from_dice(t, character, rid, dice, n_dice,
+                           MENTOR_FIRST_NERF if mentor else MENTOR_NONE, trace)
+
+
+@njit(cache=True, inline="always")
+def stats_needed(t, character):
+    """R53: how many stats must meet their requirement (the Route Reader: three)."""
+    return t[PARAM_ROUTE_READER_NEEDS] if character == ROUTE_READER else N_STATS
+
+
+@njit(cache=True, inline="always")
+def _meets(eff, trace, need):
+    passed = 0
+    for s in range(N_STATS):
+        if eff[s] >= trace[T_REQ + s]:
+            passed += 1
+    return passed >= need
+
+
+# --- "Your choice" gear (switch your_choice_gear=best) ------------------------------------------
+# The rulebook lets the player pick the Decoder's die, Sequence Memorization's die and the nerf
+# Mountain Mentor cancels. To the player's best advantage means: a choice that makes the climb
+# succeed if any does, and the engine's own choice when that already succeeds or nothing does
+# (so the switch changes an outcome only where a choice matters). The Decoder's die is picked
+# before its new value is known: the one with the most successful new values.
+
+@njit(cache=True)
+def best_final_choice(t, c, rid, dice, n, keep, as_value, coach, mentor, eff, need, work, trace):
+    """R51.2-R52 after the re-roll, with the player's picks: returns (seqmem_at, mentor_at,
+    success). `dice` (after the re-roll) is left as it is; work holds 2 * MAX_DICE."""
+    kept = work[0:MAX_DICE]
+    final = work[MAX_DICE:2 * MAX_DICE]
+    for i in range(n):
+        kept[i] = dice[i]
+    n_kept = apply_dice_gear(kept, n, 0, False, -1, keep, 0, -1, 0, trace, False)  # Power Tap
+    n_seqmem = 1 + n_kept if as_value > 0 else 1          # -1 (the engine's) then each die
+    n_mentor = 1 + effect_count(t, c, rid) if mentor else 1
+    for a in range(n_seqmem):
+        seqmem_at = a - 1
+        for m in range(n_mentor):
+            mentor_at = MENTOR_NONE
+            if mentor:
+                mentor_at = MENTOR_FIRST_NERF if m == 0 else m - 1
+                if m > 0 and character_modifier(c, effect_stat_mod(t, rid, m - 1)[1]) != 1:
+                    continue                               # not a nerf: nothing to cancel
+            for i in range(n_kept):
+                final[i] = kept[i]
+            k = apply_dice_gear(final, n_kept, 0, False, -1, 0, as_value, seqmem_at, coach,
+                                trace, False)
+            requirements_from_dice(t, c, rid, final, k, mentor_at, trace)
+            if _meets(eff, trace, need):
+                return seqmem_at, mentor_at, True
+    return -1, (MENTOR_FIRST_NERF if mentor else MENTOR_NONE), False
+
+
+@njit(cache=True)
+def best_reroll_index(t, c, rid, dice, n, keep, as_value, coach, mentor, eff, need, work,
+                      trace):
+    """The Decoder's die (R51.1) with the most new values that end in success after the best
+    later picks; ties go to the engine's first highest die. `dice` is restored."""
+    default = first_max_index(dice, n)
+    best = default
+    best_count = -1
+    for j in range(n):
+        i = default if j == 0 else (j - 1 if j - 1 < default else j)
+        saved = dice[i]
+        count = 0
+        for v in range(1, 7):
+            dice[i] = v
+            count += best_final_choice(t, c, rid, dice, n, keep, as_value, coach, mentor, eff,
+                                       need, work, trace)[2]
+        dice[i] = saved
+        if count > best_count:
+            best_count = count
+            best = i
+    return best
+
+
+@njit(cache=True)
+def chosen_dice_requirements(t, c, gear, rid, is_milestone, dice, n, reroll_value, power_tap,
+                             trace):
+    """R51-R52 with the player's picks (switch your_choice_gear=best); the stats are already in
+    trace[T_EFF_STATS:]. Records the stages like modify_dice and requirements_after_dice."""
+    reroll, keep, as_value, coach = dice_gear(t, gear, rid, is_milestone)
+    if not power_tap:
+        keep = 0
+    mentor = owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0
+    eff = trace[T_EFF_STATS:T_EFF_STATS + N_STATS].copy()
+    need = stats_needed(t, c)
+    work = np.empty(3 * MAX_DICE, np.int64)
+    rerolled = work[2 * MAX_DICE:3 * MAX_DICE]
+    reroll_at = -1
+    for i in range(n):
+        rerolled[i] = dice[i]
+    if reroll:
+        reroll_at = best_reroll_index(t, c, rid, rerolled, n, keep, as_value, coach, mentor, eff,
+                                      need, work, trace)
+        rerolled[reroll_at] = reroll_value
+    seqmem_at, mentor_at, _ = best_final_choice(t, c, rid, rerolled, n, keep, as_value, coach,
+                                                mentor, eff, need, work, trace)
+    n_kept = apply_dice_gear(dice, n, reroll_value, reroll, reroll_at, keep, as_value, seqmem_at,
+                             coach, trace, True)
+    requirements_from_dice(t, c, rid, dice, n_kept, mentor_at, trace)
 
 
 @njit(cache=True)
 def effective_stat(st, t, seat, rid, marked, beta, s):
-    """R49 for one stat: stats + training + per-route gear (+ Beta Boost). `marked` says whether
+    """R49 for one stat: stats + training + per-route gear (+ Beta Boost, + this round's
+    redistribution shift under the switch route_reader_redistribution). `marked` says whether
     the route counts as attempted this round (cards filtered on "Repeated")."""
     b = pbase(seat)
-    value = st[b + P_STATS + s] + st[b + P_TRAINING + s] + beta
+    value = st[b + P_STATS + s] + st[b + P_TRAINING + s] + st[b + P_REDIST + s] + beta
     mask = st[b + P_GEAR] & at(t, F_ROUTE_BONUS_CARDS, rid)
     g = 0
     while mask != 0:
@@ -745,9 +900,7 @@ def climb_outcome(t, character, trace):
     for s in range(N_STATS):
         if trace[T_EFF_STATS + s] >= trace[T_REQ + s]:
             passed += 1
-    if character == ROUTE_READER:
-        return passed, passed >= t[PARAM_ROUTE_READER_NEEDS]
-    return passed, passed == N_STATS
+    return passed, passed >= stats_needed(t, character)
 
 
 @njit(cache=True)
@@ -804,9 +957,13 @@ def resolve_attempt(st, t, seat, rid, tier, trace):
     if reroll_fires(t, gear, rid):                                     # R51.1 draw
         reroll_value = roll_die(st)
     dice = st[DICE_BUF:DICE_BUF + MAX_DICE]
-    n_kept = modify_dice(t, gear, rid, is_milestone, dice, n, reroll_value, power_tap, trace,
-                         True)
-    requirements_after_dice(t, c, gear, rid, dice, n_kept, trace)      # R52
+    if t[PARAM_CHOICE_BEST] != 0:                                      # switch your_choice_gear
+        chosen_dice_requirements(t, c, gear, rid, is_milestone, dice, n, reroll_value, power_tap,
+                                 trace)
+    else:
+        n_kept = modify_dice(t, gear, rid, is_milestone, dice, n, reroll_value, power_tap, trace,
+                             True)
+        requirements_after_dice(t, c, gear, rid, dice, n_kept, trace)  # R52
     passed, success = climb_outcome(t, c, trace)                       # R53
     gained = climb_xp(t, c, gear, rid, success)                        # R54
     st[b + P_XP] += gained
@@ -929,6 +1086,17 @@ def buy(st, t, seat, action, trace):
 # --- After every action (R60-R73) ----------------------------------------------------------------
 
 @njit(cache=True)
+def redistribute(st, seat, action):
+    """Rulebook §9 (switch route_reader_redistribution): the shift lasts until the round ends
+    (R68); it takes no time and does not move the player."""
+    b = pbase(seat)
+    source, target, points = redistribution_move(action)
+    st[b + P_REDIST + source] -= points
+    st[b + P_REDIST + target] += points
+    st[b + P_REDIST_USED] = 1
+
+
+@njit(cache=True)
 def level_up(st, t, seat):
     """R61-R63: recompute stats and max endurance from the level table; returns levels gained."""
     b = pbase(seat)
@@ -979,6 +1147,9 @@ def end_round(st, t, trace):
         st[b + P_BELAY_STATION] = -1                       # L13
         for a in range(N_AREAS):
             st[b + P_MARKS + a] = 0
+        for s in range(N_STATS):                           # once-per-round abilities reset
+            st[b + P_REDIST + s] = 0
+        st[b + P_REDIST_USED] = 0
     for k in range(N_STATIONS):
         st[G_STATION_CLAIM + k] = -1
     next_round = st[G_ROUND] + 1                           # R70 (L13: no unlock)
@@ -1038,8 +1209,10 @@ def apply_action(st, t, action, trace):
         resolve_attempt(st, t, seat, action_route(st, action), -1, trace)
     elif action < BUY_ROTATION:
         resolve_attempt(st, t, seat, action_route(st, action), action - MILESTONE, trace)
-    else:
+    elif action < REDISTRIBUTE:
         buy(st, t, seat, action, trace)
+    else:
+        redistribute(st, seat, action)
     st[G_N_ACTIONS] += 1
     trace[T_TIME_AFTER] = st[b + P_TIME]
     trace[T_ENDURANCE_AFTER] = st[b + P_ENDURANCE]

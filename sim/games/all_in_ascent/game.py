@@ -75,6 +75,18 @@ class Buy:
         return f"buy {self.card}"
 
 
+@dataclass(frozen=True)
+class Redistribute:
+    """The Route Reader moves `points` from one stat to another until the round ends (switch
+    route_reader_redistribution)."""
+    source: str
+    target: str
+    points: int
+
+    def __str__(self):
+        return f"move {self.points} points from {self.source} to {self.target} this round"
+
+
 _REASONS = {
     E.ILLEGAL_GAME_OVER: "the game is over",
     E.ILLEGAL_UNKNOWN_ACTION: "there is no such action",
@@ -91,6 +103,11 @@ _REASONS = {
     E.ILLEGAL_NO_XP: "not enough spendable XP (R64)",
     E.ILLEGAL_LEVEL: "the player's level is below the card's prerequisite level",
     E.ILLEGAL_PREREQUISITE: "the player lacks a prerequisite card",
+    E.ILLEGAL_NO_REDISTRIBUTION: "the rules have no redistribution (switch "
+                                 "route_reader_redistribution is off)",
+    E.ILLEGAL_NOT_ROUTE_READER: "only the Route Reader redistributes stat points",
+    E.ILLEGAL_REDISTRIBUTED: "the Route Reader already redistributed this round",
+    E.ILLEGAL_REDISTRIBUTION_POINTS: "more points than the passive allows or than the stat has",
 }
 
 
@@ -158,6 +175,16 @@ class Game:
                 return S.BUY_ACCESS + access.index(card)
             raise IllegalActionError(f"{action}: {action.card} is not in the shop rotation now "
                                      f"(rotation: {', '.join(self.rotation_names())})")
+        if isinstance(action, Redistribute):
+            if action.source not in STATS or action.target not in STATS or \
+                    action.source == action.target or \
+                    not 1 <= action.points <= S.MAX_REDISTRIBUTION:
+                raise IllegalActionError(f"{action}: two different stats of {', '.join(STATS)} "
+                                         f"and 1..{S.MAX_REDISTRIBUTION} points")
+            source, target = STATS.index(action.source), STATS.index(action.target)
+            k = target if target < source else target - 1
+            return (S.REDISTRIBUTE + (source * (S.N_STATS - 1) + k) * S.MAX_REDISTRIBUTION
+                    + action.points - 1)
         raise TypeError(f"not an action: {action!r}")
 
     def action_value(self, code):
@@ -174,6 +201,9 @@ class Game:
             return Climb(AREAS[area], slot)
         if code < S.BUY_ROTATION:
             return Milestone(TIERS[code - S.MILESTONE])
+        if code >= S.REDISTRIBUTE:
+            source, target, points = E.redistribution_move(code)
+            return Redistribute(STATS[source], STATS[target], int(points))
         card = int(E.shop_card(self.state, self.tables, code))
         return Buy(r.card_names[card]) if card >= 0 else None
 

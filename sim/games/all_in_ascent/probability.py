@@ -15,17 +15,16 @@ import numpy as np
 from numba import njit
 
 from sim.games.all_in_ascent.engine import (
-    apply_dice_gear, character_modifier, dice_gear, dice_to_roll, effect_count, effect_stat_mod, effective_stat,
-    owned_card_of_kind, pbase, requirements_from_dice, reroll_fires)
+    MENTOR_FIRST_NERF, MENTOR_NONE, apply_dice_gear, best_final_choice, character_modifier,
+    dice_gear, dice_to_roll, effect_count, effect_stat_mod, effective_stat, owned_card_of_kind,
+    pbase, requirements_from_dice, reroll_fires, stats_needed)
 from sim.games.all_in_ascent.rules import (  # the flat tables
     at, F_CARD_VALUE, F_JOINT_ENTRIES, F_JOINT_INDEX, F_ROUTE_AREA, F_ROUTE_REQ, F_ROUTE_SLOT_BIT)
 from sim.games.all_in_ascent.rules import (
     KIND_DIE_AS_ONE, KIND_MILESTONE_DICE, KIND_NEGATE_NERF, PARAM_BETA_BOOST, PARAM_JOINT_READY,
-    PARAM_POWER_TAP_BEST,
-    PARAM_N_ROUTES, PARAM_ROUTE_READER_NEEDS, PARAM_TECH_REQ_MINUS)
+    PARAM_CHOICE_BEST, PARAM_POWER_TAP_BEST, PARAM_N_ROUTES, PARAM_TECH_REQ_MINUS)
 from sim.games.all_in_ascent.state import (
-    MAX_DICE, N_STATS, P_BETA, P_CHARACTER, P_GEAR, P_MARKS, ROUTE_READER, T_REQ,
-    TECHNICIAN, TRACE_SIZE)
+    MAX_DICE, N_STATS, P_BETA, P_CHARACTER, P_GEAR, P_MARKS, T_REQ, TECHNICIAN, TRACE_SIZE)
 
 
 @njit(cache=True)
@@ -171,13 +170,18 @@ def success_count(st, t, seat, rid, is_milestone):
            attempt_effective_stat(st, t, seat, rid, is_milestone, 1),
            attempt_effective_stat(st, t, seat, rid, is_milestone, 2),
            attempt_effective_stat(st, t, seat, rid, is_milestone, 3))
-    need = t[PARAM_ROUTE_READER_NEEDS] if c == ROUTE_READER else N_STATS   # R53
+    need = stats_needed(t, c)                                              # R53
     settled = _settled_by_bounds(t, c, rid, eff, need)
     if settled >= 0:
         return settled, 1
     n_roll, power_tap = dice_to_roll(t, c, gear, rid)
     rerolls = reroll_fires(t, gear, rid)
-    coupled = power_tap or rerolls or owned_card_of_kind(t, gear, KIND_DIE_AS_ONE, -1) >= 0
+    seqmem = owned_card_of_kind(t, gear, KIND_DIE_AS_ONE, -1) >= 0
+    if t[PARAM_CHOICE_BEST] != 0 and (rerolls or seqmem or
+                                      owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0):
+        return _chosen_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rerolls,
+                             need)
+    coupled = power_tap or rerolls or seqmem
     if not coupled:
         return _independent_count(t, rid, is_milestone, c, gear, eff, need)
     if t[PARAM_JOINT_READY]:
@@ -200,8 +204,10 @@ def outcome_requirements(t, c, rid, code, n_roll, reroll, keep, as_value, coach,
     for i in range(n_roll):
         dice[i] = x % 6 + 1
         x //= 6
-    n_kept = apply_dice_gear(dice, n_roll, x % 6 + 1, reroll, keep, as_value, coach, trace, False)
-    requirements_from_dice(t, c, rid, dice, n_kept, mentor, trace)
+    n_kept = apply_dice_gear(dice, n_roll, x % 6 + 1, reroll, -1, keep, as_value, -1, coach,
+                             trace, False)
+    requirements_from_dice(t, c, rid, dice, n_kept,
+                           MENTOR_FIRST_NERF if mentor else MENTOR_NONE, trace)
 
 
 @njit(cache=True)
@@ -226,6 +232,58 @@ def _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rer
         if passed >= need:
             good += 1
     return good, n_outcomes
+
+
+@njit(cache=True)
+def _chosen_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rerolls, need):
+    """Switch your_choice_gear=best: every outcome through the engine's best_final_choice. The
+    Decoder's pick maximises the successful new values of its die (engine.best_reroll_index),
+    so an outcome of the rolled dice contributes that maximum; each dice vector's success is
+    computed once (memo) since re-rolled vectors repeat."""
+    reroll, keep, as_value, coach = dice_gear(t, gear, rid, is_milestone)
+    if not power_tap:
+        keep = 0
+    mentor = owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0
+    eff_array = np.empty(N_STATS, np.int64)
+    for s in range(N_STATS):
+        eff_array[s] = eff[s]
+    work = np.empty(2 * MAX_DICE, np.int64)
+    dice = np.empty(MAX_DICE, np.int64)
+    trace = np.zeros(TRACE_SIZE, np.int64)
+    n_codes = 6 ** n_roll
+    memo = np.full(n_codes, -1, np.int64)
+    good = 0
+    for code in range(n_codes):
+        if not reroll:
+            good += _success_of(t, c, rid, code, n_roll, keep, as_value, coach, mentor,
+                                eff_array, need, memo, dice, work, trace)
+            continue
+        best = 0
+        place = 1
+        for i in range(n_roll):                       # the Decoder on die i: its 6 new values
+            digit = (code // place) % 6
+            count = 0
+            for v in range(6):
+                count += _success_of(t, c, rid, code + (v - digit) * place, n_roll, keep,
+                                     as_value, coach, mentor, eff_array, need, memo, dice, work,
+                                     trace)
+            best = max(best, count)
+            place *= 6
+        good += best
+    return good, n_codes * (6 if reroll else 1)
+
+
+@njit(cache=True)
+def _success_of(t, c, rid, code, n_roll, keep, as_value, coach, mentor, eff, need, memo, dice,
+                work, trace):
+    if memo[code] < 0:
+        x = code
+        for i in range(n_roll):
+            dice[i] = x % 6 + 1
+            x //= 6
+        memo[code] = 1 if best_final_choice(t, c, rid, dice, n_roll, keep, as_value, coach,
+                                            mentor, eff, need, work, trace)[2] else 0
+    return memo[code]
 
 
 # --- Joint tables for dice-coupling gear -----------------------------------------------------

@@ -52,6 +52,10 @@ _PARAM_NAMES = (
     "CARABINER_KEPT",        # R62: 1 = Locking Carabiner's +5 survives level-ups (rulebook)
     "TRAINING_PER_ROUND",    # R34/R82: 1 = a station is taken for the round by its first user
     "SPENDABLE_KEPT",        # R64: 1 = level from XP earned, all unspent XP spendable (rulebook)
+    "REDISTRIBUTION",        # §9 rulebook: 1 = the Route Reader's once-per-round redistribution
+    "REDIST_POINTS",         # §9 rulebook: the most points it moves (10)
+    "CHOICE_BEST",           # R51/R52: 1 = "your choice" gear picks its die to the player's
+                             # best advantage (rulebook), 0 = the engine's fixed choice
 )
 PARAM = {name: i for i, name in enumerate(_PARAM_NAMES)}
 # module-level ints, so numba reads them as constants
@@ -88,6 +92,9 @@ PARAM_POWER_TAP_BEST = PARAM["POWER_TAP_BEST"]
 PARAM_CARABINER_KEPT = PARAM["CARABINER_KEPT"]
 PARAM_TRAINING_PER_ROUND = PARAM["TRAINING_PER_ROUND"]
 PARAM_SPENDABLE_KEPT = PARAM["SPENDABLE_KEPT"]
+PARAM_REDISTRIBUTION = PARAM["REDISTRIBUTION"]
+PARAM_REDIST_POINTS = PARAM["REDIST_POINTS"]
+PARAM_CHOICE_BEST = PARAM["CHOICE_BEST"]
 
 # Gear effect kinds (RULES.md §10); a card's kind is its `effectKind`, or one derived from
 # statEffect for the cards that have none.
@@ -355,10 +362,10 @@ def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig()) -> Packed
     params[PARAM["SUCCESS_CLAMP"]] = 1
     params[PARAM["TR_STATIONS"]] = 1 if config.top_rope_stations else 0
     params[PARAM["LEAD_CAPACITY"]] = 1 if config.top_rope_stations else 0
-    config.apply_params(params)
     params[PARAM["IRON_FAIL_PENALTY"]] = 5
     params[PARAM["ROUTE_READER_NEEDS"]] = 3
     params[PARAM["BETA_BOOST"]] = 3
+    params[PARAM["REDIST_POINTS"]] = 10
     params[PARAM["BELAYERS_START"]] = 1
     params[PARAM["BELAYERS_2_ROUND"]] = 5
     params[PARAM["BELAYERS_3_ROUND"]] = 12
@@ -366,6 +373,7 @@ def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig()) -> Packed
     params[PARAM["TRAIN_CAPACITY"]] = 1
     params[PARAM["PURCHASE_TIME"]] = 1
     params[PARAM["REST_TIME"]] = 1
+    config.apply_params(params)      # switches and passive knobs, after every default
 
     # R61-R63: stats and max endurance by level, round half up, computed once.
     n_levels = len(data.xp_table)

@@ -20,7 +20,9 @@ comparing two games is comparing rows.
                    training bonuses[4], time left, Beta Boost flag, location,
                    gear bitmask (bit g = owns card g), milestone bitmask (bit t = tier t done),
                    attempted-route marks[3] (bit i of area a = route i of that area, R45),
-                   belay station (v0.6.0 Top Rope, L6; -1 = none)
+                   belay station (v0.6.0 Top Rope, L6; -1 = none),
+                   stat shifts[4] and used flag of this round's redistribution (switch
+                   route_reader_redistribution; always 0 otherwise)
                  TALLY[seat] (records only; the rules read XP spent only under the
                  spendable_xp_kept_at_level_up switch):
                    milestone round[3], XP spent, card round bought[MAX_GEAR],
@@ -34,7 +36,10 @@ AREA_LOC + area, STATION_LOC + station.
 
 Action codes (legal actions are always listed in increasing code, which is R22's order):
     END_TURN, REST, TRAIN + station, CLIMB + area * MAX_VISIBLE + slot, MILESTONE + tier,
-    BUY_ROTATION + slot, BUY_ACCESS + k (k-th access card in data order).
+    BUY_ROTATION + slot, BUY_ACCESS + k (k-th access card in data order),
+    REDISTRIBUTE + (from_stat * 3 + k) * MAX_REDISTRIBUTION + points - 1 (the Route Reader moves
+    `points` from from_stat to the k-th of the other three stats; only under the switch
+    route_reader_redistribution).
 """
 import numpy as np
 
@@ -49,6 +54,7 @@ MAX_ACCESS = 4
 MAX_GEAR = 20
 MAX_LEVEL = 15
 MAX_DICE = 5  # max(2, 3 effects + Sprinter's) + Power Tap Belt's extra die
+MAX_REDISTRIBUTION = 20  # the most points a redistribution action can name (the knob's bound)
 
 # Areas (RULES.md conventions)
 BOULDERING, TOP_ROPE, LEAD = 0, 1, 2
@@ -92,6 +98,7 @@ _P, PLAYER_SIZE = _layout([
     ("CHARACTER", 1), ("LEVEL", 1), ("XP", 1), ("ENDURANCE", 1), ("MAX_ENDURANCE", 1),
     ("STATS", N_STATS), ("TRAINING", N_STATS), ("TIME", 1), ("BETA", 1), ("LOCATION", 1),
     ("GEAR", 1), ("DONE", 1), ("MARKS", N_AREAS), ("BELAY_STATION", 1),
+    ("REDIST", N_STATS), ("REDIST_USED", 1),
     # tallies for the records
     ("MS_ROUND", N_TIERS), ("XP_SPENT", 1), ("GEAR_ROUND", MAX_GEAR),
     ("CLIMBS", N_AREAS), ("CLIMBS_OK", N_AREAS), ("MS_TRIES", N_TIERS),
@@ -102,6 +109,8 @@ P_ENDURANCE, P_MAX_ENDURANCE = _P["ENDURANCE"], _P["MAX_ENDURANCE"]
 P_STATS, P_TRAINING, P_TIME, P_BETA = _P["STATS"], _P["TRAINING"], _P["TIME"], _P["BETA"]
 P_LOCATION, P_GEAR, P_DONE, P_MARKS = _P["LOCATION"], _P["GEAR"], _P["DONE"], _P["MARKS"]
 P_BELAY_STATION = _P["BELAY_STATION"]     # v0.6.0 (L6): Top Rope belay station, -1 = none
+# switch route_reader_redistribution: this round's shift of each stat, and whether it was used
+P_REDIST, P_REDIST_USED = _P["REDIST"], _P["REDIST_USED"]
 P_MS_ROUND, P_XP_SPENT, P_GEAR_ROUND = _P["MS_ROUND"], _P["XP_SPENT"], _P["GEAR_ROUND"]
 P_CLIMBS, P_CLIMBS_OK, P_MS_TRIES = _P["CLIMBS"], _P["CLIMBS_OK"], _P["MS_TRIES"]
 P_TRAININGS, P_RESTS, P_EARLY_ENDS = _P["TRAININGS"], _P["RESTS"], _P["EARLY_ENDS"]
@@ -120,7 +129,8 @@ CLIMB = TRAIN + N_STATIONS
 MILESTONE = CLIMB + N_AREAS * MAX_VISIBLE
 BUY_ROTATION = MILESTONE + N_TIERS
 BUY_ACCESS = BUY_ROTATION + ROTATION_SIZE
-N_ACTIONS = BUY_ACCESS + MAX_ACCESS
+REDISTRIBUTE = BUY_ACCESS + MAX_ACCESS
+N_ACTIONS = REDISTRIBUTE + N_STATS * (N_STATS - 1) * MAX_REDISTRIBUTION
 
 # The trace: what one action did, for transcripts (written by apply_action, never read by it).
 _T, TRACE_SIZE = _layout([

@@ -59,7 +59,10 @@ class Transcript:
             event["attempt"] = _attempt_json(g, trace)
         if code == S.REST and g.characters[seat] == "routeReader":
             event["beta_boost"] = True
-        if code >= S.BUY_ROTATION:
+        if code >= S.REDISTRIBUTE:
+            event["stat_shift"] = {s: int(after[b + S.P_REDIST + i])
+                                   for i, s in enumerate(STATS)}
+        elif code >= S.BUY_ROTATION:
             card = int(trace[S.T_CARD])
             event["purchase"] = {"card": g.rules.card_names[card],
                                  "cost": int(g.rules.named.card_cost[card]),
@@ -131,6 +134,10 @@ def _action_json(g, before, code):
         rid = int(before[S.G_MILESTONES + tier])
         return {"kind": "milestone", "tier": TIERS[tier], "area": g.rules.route_areas[rid],
                 "route": g.rules.route_names[rid]}
+    if code >= S.REDISTRIBUTE:
+        source, target, points = E.redistribution_move(code)
+        return {"kind": "redistribute", "from": STATS[source], "to": STATS[target],
+                "points": int(points)}
     card = int(E.shop_card(before, g.tables, code))
     return {"kind": "buyGear", "card": g.rules.card_names[card]}
 
@@ -233,6 +240,9 @@ def render_text(records):
             line = (f"{who} {what}: {d}; {cmp}; {verdict}, +{a['xp_gained']} XP {res}")
             if a["beta_boost"]:
                 line += " [Beta Boost +3]"
+        elif kind == "redistribute":
+            line = (f"{who} moves {act['points']} points from {act['from']} to {act['to']} "
+                    f"for this round {res}")
         else:
             p = ev["purchase"]
             line = f"{who} buys {p['card']} for {p['cost']} XP {res}"

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from sim.games.all_in_ascent import data as gamedata
+from sim.games.all_in_ascent.state import MAX_REDISTRIBUTION
 
 
 class VariantError(ValueError):
@@ -74,15 +75,19 @@ SWITCHES = {s.name: s for s in (
     Switch("success_clamps_endurance", "bool", True,
            "every successful climb clamps current endurance to max",
            "Power Spotting: '+5 endurance' (no clamp mentioned)", "R56", "SUCCESS_CLAMP"),
+    Switch("route_reader_redistribution", "bool", False,
+           "not implemented: the Route Reader has no such action",
+           "'Once per round you may redistribute up to 10 stat points between any two "
+           "attributes (lasts until end of round)': an action of no time that moves 1..10 points "
+           "of stats + training from one stat to another until the round ends", "§9, R68",
+           "REDISTRIBUTION"),
+    Switch("your_choice_gear", ("engine", "best"), "engine",
+           "Crimp Sequence Decoder re-rolls the first highest die, Sequence Memorization sets "
+           "the first highest die to 1, Mountain Mentor cancels the first nerf effect",
+           "'re-roll one die of your choice', 'one die as 1, your choice', 'one nerf die as 0': "
+           "each choice made to the player's best advantage (the re-roll die before its new "
+           "value is known)", "R51, R52", "CHOICE_BEST"),
 )}
-
-# Rulebook readings we list but do not offer yet (no engine support): said, not hidden.
-NOT_YET = (
-    ("route_reader_redistribution", "Route Reader: may redistribute up to 10 stat points once "
-     "per round (a new action)", "§9"),
-    ("your_choice_gear", "Crimp Sequence Decoder, Sequence Memorization and Mountain Mentor "
-     "played to the player's best advantage", "R51, R52"),
-)
 
 # Passive numbers: knob path under characters.<key>.passive -> (rules PARAM, default, low, high)
 PASSIVES = {
@@ -94,7 +99,8 @@ PASSIVES = {
     "ironLung": {"fail_xp_bonus_percent": ("IRON_FAIL_XP_PCT", 50, 0, 200),
                  "fail_endurance_penalty": ("IRON_FAIL_PENALTY", 5, 0, 100)},
     "routeReader": {"beta_boost": ("BETA_BOOST", 3, 0, 50),
-                    "stats_needed": ("ROUTE_READER_NEEDS", 3, 1, 4)},
+                    "stats_needed": ("ROUTE_READER_NEEDS", 3, 1, 4),
+                    "redistribution_points": ("REDIST_POINTS", 10, 1, MAX_REDISTRIBUTION)},
     "freeSolo": {"access_bypass": ("FREE_SOLO_BYPASS", 1, 0, 1)},
 }
 
@@ -323,9 +329,6 @@ def catalogue(presets):
         lines.append(f"  {sw.name}={allowed}  (default {default}; {sw.rule})")
         lines.append(f"      engine:   {sw.engine}")
         lines.append(f"      rulebook: {sw.rulebook}")
-    lines += ["", "Rulebook readings not offered yet:"]
-    for name, text, rule in NOT_YET:
-        lines.append(f"  {name}: {text} ({rule})")
     lines += ["", "Knobs (--set PATH=VALUE):",
               "  characters.<key>.startingStats.<stat>, characters.<key>.startingEndurance,",
               "  characters.<key>.growth.<stat|endurance>",
