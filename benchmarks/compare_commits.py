@@ -1,7 +1,8 @@
 """Kernel speed of two commits, measured interleaved on this machine (the noise of a shared
-2-core machine drifts over minutes; interleaving and best-of-3 keep the comparison fair).
+2-core machine drifts over minutes; interleaving, best of 2 within a round and the median over
+rounds keep the comparison fair).
 
-    python -m benchmarks.compare_commits 4785744 HEAD --rounds 2
+    python -m benchmarks.compare_commits 4785744 HEAD --rounds 3
 
 Each commit is checked out into a temporary git worktree and measured in its own process (its
 own numba cache, keyed by its sources). Prints a markdown table; nothing is asserted.
@@ -9,6 +10,7 @@ own numba cache, keyed by its sources). Prints a markdown table; nothing is asse
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -21,11 +23,11 @@ import json, sim
 assert sim.__file__.startswith(%r), sim.__file__
 from sim.games.all_in_ascent.batch import run_games
 out = {}
-for pol in ("random", "greedy"):
+for pol, n in (("random", 20000), ("greedy", 8000)):
     for th in (1, 2):
         run_games(16, 1, 4, pol, threads=th)
-        out[f"{pol}/{th}"] = max(6000 / run_games(6000, 1, 4, pol, threads=th).seconds
-                                 for _ in range(3))
+        out[f"{pol}/{th}"] = max(n / run_games(n, 1, 4, pol, threads=th).seconds
+                                 for _ in range(2))
 print(json.dumps(out))
 """
 
@@ -41,7 +43,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("old")
     parser.add_argument("new")
-    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         trees = {}
@@ -60,13 +62,16 @@ def main(argv=None):
                 subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT,
                                capture_output=True)
     keys = list(runs[args.old][0])
-    lines = [f"| games/s (best of 3, mean of {args.rounds} interleaved rounds) | "
-             f"{args.old} | {args.new} | change |", "|---|---|---|---|"]
+    lines = [f"| games/s (best of 2, median of {args.rounds} interleaved rounds) | "
+             f"{args.old} | {args.new} | change | rounds ({args.old}; {args.new}) |",
+             "|---|---|---|---|---|"]
     for k in keys:
-        a = sum(r[k] for r in runs[args.old]) / args.rounds
-        b = sum(r[k] for r in runs[args.new]) / args.rounds
+        olds = [r[k] for r in runs[args.old]]
+        news = [r[k] for r in runs[args.new]]
+        a, b = statistics.median(olds), statistics.median(news)
         lines.append(f"| {k.replace('/', ', ')} threads | {a:,.0f} | {b:,.0f} | "
-                     f"{100 * (b / a - 1):+.1f}% |")
+                     f"{100 * (b / a - 1):+.1f}% | {', '.join(f'{x:,.0f}' for x in olds)}; "
+                     f"{', '.join(f'{x:,.0f}' for x in news)} |")
     print("\n".join(lines))
 
 
