@@ -1,11 +1,15 @@
-"""Kernel speed of two commits, measured interleaved on this machine (the noise of a shared
-2-core machine drifts over minutes; interleaving, best of 2 within a round and the median over
-rounds keep the comparison fair).
+"""Kernel speed of two commits on this machine, measured in pairs.
 
-    python -m benchmarks.compare_commits 4785744 HEAD --rounds 3
+    python -m benchmarks.compare_commits 4785744 HEAD --rounds 4
 
-Each commit is checked out into a temporary git worktree and measured in its own process (its
-own numba cache, keyed by its sources). Prints a markdown table; nothing is asserted.
+A shared 2-core machine drifts by 20-30% over minutes, so timing one commit after the other
+says little. Here the two commits run at the same time, one process each, pinned to the two
+cores (swapped every round), one numba thread each: both see the same interference, and the
+per-round ratio new/old is the measurement. The median ratio over rounds is reported with every
+round's figures.
+
+Each commit is checked out into a temporary git worktree and runs in its own process (its own
+numba cache, keyed by its sources). Prints a markdown table; nothing is asserted.
 """
 import argparse
 import json
@@ -17,33 +21,39 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+GAMES = {"random": 15000, "greedy": 4000}
 
 MEASURE = """
-import json, sim
+import json, sys, time, sim
 assert sim.__file__.startswith(%r), sim.__file__
 from sim.games.all_in_ascent.batch import run_games
-out = {}
-for pol, n in (("random", 20000), ("greedy", 8000)):
-    for th in (1, 2):
-        run_games(16, 1, 4, pol, threads=th)
-        out[f"{pol}/{th}"] = max(n / run_games(n, 1, 4, pol, threads=th).seconds
-                                 for _ in range(2))
-print(json.dumps(out))
+pol, n = sys.argv[1], int(sys.argv[2])
+run_games(16, 1, 4, pol, threads=1)
+t0 = time.perf_counter()
+run_games(n, 1, 4, pol, threads=1)
+print(json.dumps(n / (time.perf_counter() - t0)))
 """
 
 
-def measure(tree):
-    env = dict(os.environ, PYTHONPATH=str(tree))
-    out = subprocess.run([sys.executable, "-W", "ignore", "-c", MEASURE % str(tree)], cwd=tree,
-                         env=env, capture_output=True, text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+def start(tree, core, policy):
+    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_NUM_THREADS="1")
+    return subprocess.Popen(["taskset", "-c", str(core), sys.executable, "-W", "ignore", "-c",
+                             MEASURE % str(tree), policy, str(GAMES[policy])], cwd=tree,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def finish(proc):
+    out, err = proc.communicate()
+    if proc.returncode != 0:
+        raise RuntimeError(err)
+    return json.loads(out.strip().splitlines()[-1])
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("old")
     parser.add_argument("new")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=4)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         trees = {}
@@ -52,26 +62,27 @@ def main(argv=None):
             subprocess.run(["git", "worktree", "add", "-f", "--detach", str(tree), name],
                            cwd=ROOT, check=True, capture_output=True)
             trees[name] = tree
-        runs = {name: [] for name in trees}
+        runs = {policy: [] for policy in GAMES}
         try:
-            for _ in range(args.rounds):
-                for name, tree in trees.items():
-                    runs[name].append(measure(tree))
+            for tree in trees.values():                      # compile once, outside the timing
+                finish(start(tree, 0, "random"))
+                finish(start(tree, 0, "greedy"))
+            for r in range(args.rounds):
+                for policy in GAMES:
+                    old = start(trees[args.old], r % 2, policy)
+                    new = start(trees[args.new], 1 - r % 2, policy)
+                    runs[policy].append((finish(old), finish(new)))
         finally:
             for tree in trees.values():
                 subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT,
                                capture_output=True)
-    keys = list(runs[args.old][0])
-    lines = [f"| games/s (best of 2, median of {args.rounds} interleaved rounds) | "
-             f"{args.old} | {args.new} | change | rounds ({args.old}; {args.new}) |",
-             "|---|---|---|---|---|"]
-    for k in keys:
-        olds = [r[k] for r in runs[args.old]]
-        news = [r[k] for r in runs[args.new]]
-        a, b = statistics.median(olds), statistics.median(news)
-        lines.append(f"| {k.replace('/', ', ')} threads | {a:,.0f} | {b:,.0f} | "
-                     f"{100 * (b / a - 1):+.1f}% | {', '.join(f'{x:,.0f}' for x in olds)}; "
-                     f"{', '.join(f'{x:,.0f}' for x in news)} |")
+    lines = [f"| 1 thread, games/s | {args.old} | {args.new} | new / old (median of "
+             f"{args.rounds} paired rounds) | rounds: old / new |", "|---|---|---|---|---|"]
+    for policy, pairs in runs.items():
+        ratio = statistics.median(b / a for a, b in pairs)
+        lines.append(f"| {policy} | {statistics.median(a for a, _ in pairs):,.0f} | "
+                     f"{statistics.median(b for _, b in pairs):,.0f} | {100 * (ratio - 1):+.1f}% | "
+                     + ", ".join(f"{a:,.0f} / {b:,.0f}" for a, b in pairs) + " |")
     print("\n".join(lines))
 
 
