@@ -136,11 +136,14 @@ def main(argv=None):
                      f"{r['games_per_s']:,.0f} | {r['actions_per_game']:.0f} | "
                      f"{r['ns_per_action_per_thread']:,.0f} |")
     by = {(r["policy"], r["threads"]): r["games_per_s"] for r in rows}
+    from policies.all_in_ascent.lookahead import LOOKAHEAD_BUDGET
+    k, m, depth, margin = LOOKAHEAD_BUDGET
     scaling = ", ".join(f"{p} {by[(p, 2)] / by[(p, 1)]:.2f}x" for p in policies)
     lines += [
         "",
         f"- scaling 1 -> 2 threads: {scaling}",
-        f"- `lookahead` (k=4, M=4, depth 120, margin 0.15; every seat): {look['decisions_per_s']:,.0f} "
+        f"- `lookahead` (k={k:g}, M={m:g}, depth {depth:g}, margin {margin:g}; every seat): "
+        f"{look['decisions_per_s']:,.0f} "
         f"decisions/s on 2 threads ({look['decisions']:,.0f} decisions in {look['games']} games, "
         f"{look['seconds']:.1f} s)",
         f"- `ascent simulate --players 4 --games {args.end_to_end_games:,} --policy tuned` end "

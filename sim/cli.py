@@ -213,16 +213,22 @@ def _policy_list(text):
 
 
 def cmd_ladder(args):
-    from sim.games.all_in_ascent.ladder import ladder_markdown, run_ladder
+    from sim.games.all_in_ascent.ladder import LadderPartsError, ladder_markdown, run_ladder
     rules = _rules(args)
     policies = _policy_list(args.policies)
     started = time.perf_counter()
     log = (lambda *a: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
-    pairings, characters = run_ladder(policies, args.players, args.games, args.seed,
-                                      args.threads, rules, log)
+    parts = Path(args.out).with_name(Path(args.out).name + ".parts.json") if args.out else None
+    try:
+        pairings, characters = run_ladder(policies, args.players, args.games, args.seed,
+                                          args.threads, rules, log, parts)
+    except LadderPartsError as exc:
+        raise UsageError(str(exc)) from None
     text = ladder_markdown(policies, pairings, characters, args.players, args.games, args.seed,
                            _command_line(args))
-    text += f"\nWall time: {time.perf_counter() - started:.0f} s.\n"
+    text += f"\nWall time: {time.perf_counter() - started:.0f} s (this invocation; finished " \
+            f"pairings of an interrupted run are kept in {parts}).\n" if parts else \
+        f"\nWall time: {time.perf_counter() - started:.0f} s.\n"
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(text)
@@ -394,9 +400,12 @@ def build_parser():
     lp.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
     lp.add_argument("--games", type=_positive_int, required=True, help="games per pairing")
     lp.add_argument("--seed", type=_seed, default=1, help="master seed")
-    lp.add_argument("--policies", default="random,greedy,designers-heuristic,planner,tuned")
+    lp.add_argument("--policies",
+                    default="random,greedy,designers-heuristic,planner,tuned,lookahead")
     lp.add_argument("--threads", type=_positive_int, default=None)
-    lp.add_argument("--out", help="write the markdown table here (e.g. results/LADDER.md)")
+    lp.add_argument("--out", help="write the markdown table here (e.g. results/LADDER.md); "
+                    "finished pairings are kept beside it in OUT.parts.json, so a rerun "
+                    "resumes")
     lp.add_argument("--quiet", action="store_true")
     rules_args(lp)
     lp.set_defaults(func=cmd_ladder)

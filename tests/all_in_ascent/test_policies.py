@@ -161,3 +161,32 @@ def test_ladder_runs_end_to_end(tmp_path):
     text = out.read_text()
     assert "| random | designers-heuristic |" in text
     assert "ascent ladder" in text
+
+
+def test_an_interrupted_ladder_keeps_its_finished_pairings(tmp_path, monkeypatch):
+    from sim.cli import main
+    from sim.games.all_in_ascent import ladder
+    out = tmp_path / "LADDER.md"
+    args = ["ladder", "--players", "2", "--games", "30", "--policies",
+            "random,designers-heuristic,greedy", "--out", str(out), "--quiet"]
+    real_self_play = ladder.self_play
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(ladder, "self_play", interrupted)
+    with pytest.raises(KeyboardInterrupt):                # after all three pairings
+        main(args)
+    parts = json.loads((tmp_path / "LADDER.md.parts.json").read_text())["parts"]
+    assert sorted(parts) == ["pairing designers-heuristic greedy",
+                             "pairing random designers-heuristic", "pairing random greedy"]
+    played = []
+    monkeypatch.setattr(ladder, "self_play", real_self_play)
+    monkeypatch.setattr(ladder, "play_pairing", lambda *a, **k: played.append(a))
+    assert main(args) == 0 and played == []                # nothing played twice
+    whole = tmp_path / "whole.md"
+    monkeypatch.undo()
+    assert main(args[:-3] + ["--out", str(whole), "--quiet"]) == 0
+    table = [line for line in out.read_text().splitlines() if line.startswith("| ")]
+    assert table == [line for line in whole.read_text().splitlines() if line.startswith("| ")]
+    # other settings are refused, not mixed in
+    assert main(args[:4] + ["31"] + args[5:]) == 2

@@ -8,14 +8,18 @@ pairing's difference is the mean of d with a 95% normal interval on the same gam
 Per-character win rates under each policy come from self-play (all seats the same policy) on the
 same seeds.
 """
+import json
 import math
-from dataclasses import dataclass
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 
 from sim.core.stats import wilson_interval
 from sim.games.all_in_ascent.batch import play_fixed_games, random_seating
 from sim.games.all_in_ascent.data import CHARACTER_KEYS
+from sim.games.all_in_ascent.rules import default_rules
 from sim.games.all_in_ascent.state import G_WINNER
 
 EXPECTED_ORDER = ("random", "greedy", "designers-heuristic", "planner", "tuned", "lookahead")
@@ -82,15 +86,57 @@ def self_play(policy, n_players, seeds, chars, threads=None, rules=None):
     return out
 
 
-def run_ladder(policies, n_players, n_games, seed, threads=None, rules=None, log=print):
+def run_ladder(policies, n_players, n_games, seed, threads=None, rules=None, log=print,
+               parts=None):
+    """Every pairing and every self-play. With `parts` (a JSON file path), each finished piece is
+    saved there as soon as it ends and reused by a rerun with the same settings, so an
+    interrupted ladder loses no finished pairing and plays none twice."""
     seeds, chars = random_seating(seed, n_games, n_players)
+    key = {"players": n_players, "games": n_games, "seed": seed,
+           "rules": (rules or default_rules()).fingerprint}
+    done = _load_parts(parts, key)
     pairings = []
     for i, a in enumerate(policies):
         for b in policies[i + 1:]:
-            pairings.append(play_pairing(a, b, n_players, seeds, chars, threads, rules))
-            log(f"  {a} vs {b}: done")
-    characters = {p: self_play(p, n_players, seeds, chars, threads, rules) for p in policies}
+            name = f"pairing {a} {b}"
+            if name not in done:
+                done[name] = asdict(play_pairing(a, b, n_players, seeds, chars, threads, rules))
+                _save_parts(parts, key, done)
+                log(f"  {a} vs {b}: done")
+            pairings.append(Pairing(**done[name]))
+    characters = {}
+    for p in policies:
+        name = f"self-play {p}"
+        if name not in done:
+            done[name] = self_play(p, n_players, seeds, chars, threads, rules)
+            _save_parts(parts, key, done)
+            log(f"  {p} self-play: done")
+        characters[p] = {c: tuple(v) for c, v in done[name].items()}
     return pairings, characters
+
+
+class LadderPartsError(ValueError):
+    """A parts file left by a ladder with other settings."""
+
+
+def _load_parts(path, key):
+    if path is None or not Path(path).exists():
+        return {}
+    saved = json.loads(Path(path).read_text())
+    if saved.get("key") != key:
+        raise LadderPartsError(f"{path}: saved ladder parts are for other settings ({saved.get('key')}); "
+                         f"remove the file or choose another --out")
+    return saved["parts"]
+
+
+def _save_parts(path, key, done):
+    if path is None:
+        return
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps({"key": key, "parts": done}))
+    os.replace(tmp, path)
 
 
 def _pct(x):
