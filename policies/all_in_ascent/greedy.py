@@ -40,9 +40,11 @@ def greedy_policy(ctx):
     can_rest = False
     for i in range(ctx.n_legal):
         a = ctx.legal[i]
+        if a >= REDISTRIBUTE:             # greedy knows no redistribution
+            continue
         if a == REST:
             can_rest = True
-        elif BUY_ROTATION <= a < REDISTRIBUTE:
+        elif a >= BUY_ROTATION:
             card = shop_card(st, t, a)
             if card_is_useful(st, t, seat, card) and at(t, F_CARD_COST, card) < best_cost:
                 best_cost = at(t, F_CARD_COST, card)

@@ -95,14 +95,16 @@ def best_redistribution(ctx, rid, is_milestone):
 def stat_gaps(st, t, seat, rid, gaps):
     """How far each stat falls short of the route's printed requirement (the Technician's
     reduction included), into gaps[4]; returns the total, without the largest gap for the Route
-    Reader (it needs three of four)."""
+    Reader (it needs three of four). Training is permanent, so this round's redistribution
+    shift is left out."""
     c = st[pbase(seat) + P_CHARACTER]
     reduction = t[PARAM_TECH_REQ_MINUS] if c == TECHNICIAN else 0
     total = 0
     largest = 0
     for s in range(N_STATS):
         need = at(t, F_ROUTE_REQ, rid * N_STATS + s) - reduction
-        gap = max(0, need - attempt_effective_stat(st, t, seat, rid, True, s))
+        gap = max(0, need - attempt_effective_stat(st, t, seat, rid, True, s)
+                  + st[pbase(seat) + P_REDIST + s])
         gaps[s] = gap
         total += gap
         largest = max(largest, gap)
@@ -152,15 +154,14 @@ def plan(ctx, p):
         if MILESTONE <= a < BUY_ROTATION:
             rid = st[G_MILESTONES + a - MILESTONE]
             move, prob, now = best_redistribution(ctx, rid, True)
+            if move < 0 or prob - now < REDISTRIBUTION_GAIN:
+                move, prob = -1, now          # the odds it will really attempt at
             if prob > best_ms_p:
                 best_ms_p = prob
                 best_ms = a
                 best_ms_move = move
-                best_ms_gain = prob - now
     if best_ms >= 0 and best_ms_p >= threshold:
-        if best_ms_move >= 0 and best_ms_gain >= REDISTRIBUTION_GAIN:
-            return best_ms_move
-        return best_ms
+        return best_ms_move if best_ms_move >= 0 else best_ms
 
     # 2-3. purchases
     tags = needed_tag_mask(st, t, seat)

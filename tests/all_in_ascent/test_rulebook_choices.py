@@ -100,13 +100,22 @@ def test_the_planner_redistributes_when_it_turns_a_milestone_around():  # §9
     g.step(move)
     assert success_count(g.state, tables, 0, rid, True) == (1, 1)
     assert g.suggest("planner") == g.action_value(S.MILESTONE)   # then it attempts
-    # without the switch the same state gets no move
-    h = Game(1, ["routeReader"])
-    h.state[:] = g.state
-    pset(h, 0, redist_used=0)
-    for s in range(4):
-        h.state[S.player_offset(0) + S.P_REDIST + s] = 0
-    assert not isinstance(h.suggest("planner"), Redistribute)
+    assert g.player_dict(0)["stat_shift"]["focus"] > 0
+
+
+def test_the_planner_trains_on_permanent_stats_not_on_the_shift():  # §9, R40
+    """A shift that opens a gap in the stat it took points from is gone at the round's end;
+    the planner's training target ignores it."""
+    from policies.all_in_ascent.planner import stat_gaps
+    from sim.games.all_in_ascent.probability import attempt_effective_stat
+    g = Game(1, ["routeReader"], rules=redistribution_rules())
+    set_stats(g, 0, [32, 40, 40, 40])
+    rid = g.rules.route_id("Crimson Ladder")               # 30/28/25/22
+    gaps = np.zeros(4, np.int64)
+    assert stat_gaps(g.state, g.rules.tables, 0, rid, gaps) == 0
+    g.step(Redistribute("strength", "focus", 10))          # strength 22 for this round
+    assert attempt_effective_stat(g.state, g.rules.tables, 0, rid, True, 0) == 22
+    assert stat_gaps(g.state, g.rules.tables, 0, rid, gaps) == 0 and gaps[0] == 0
 
 
 # --- your_choice_gear ---------------------------------------------------------------------------
@@ -257,19 +266,43 @@ def test_the_engine_outcome_matches_the_exact_probability_under_choices():  # R5
     assert (good, total) == (wins, 6 ** 3) and 0 < wins < total
 
 
+def test_power_tap_and_sequence_memorization_choices_through_the_engine():  # R51.2, R51.3
+    """Fewer dice kept than rolled, then Sequence Memorization's pick: every forced outcome
+    through the engine adds up to the exact count."""
+    rules = rules_with(your_choice_gear="best")
+    base = Game(1, ["ironLung"], rules=rules)
+    give(base, 0, "Power Tap Belt", "Sequence Memorization")
+    set_stats(base, 0, [55, 40, 38, 28])                  # Dyno Dilemma 52/38/36/30
+    put_route(base, "Dyno Dilemma", 0)
+    rid = base.rules.route_id("Dyno Dilemma")
+    good, total = success_count(base.state, rules.tables, 0, rid, False)
+    engine_good, _ = success_count(base.state, rules_with().tables, 0, rid, False)
+    wins = 0
+    for dice in itertools.product(range(1, 7), repeat=4):   # three effects' dice + Power Tap
+        g = Game(1, ["ironLung"], rules=rules)
+        g.state[:] = base.state
+        pset(g, 0, endurance=500)
+        wins += climb(g, "Dyno Dilemma", list(dice))["attempt"]["success"]
+    assert (good, total) == (wins, 6 ** 4) and engine_good < good
+
+
 @pytest.mark.parametrize("switches", [
     {"route_reader_redistribution": "on"},
     {"your_choice_gear": "best"},
     {"route_reader_redistribution": "on", "your_choice_gear": "best"}])
 def test_kernel_and_single_game_api_agree_under_the_choice_switches(switches):
     rules = build_rules(switches=switches)
-    seats = ["planner", "random", "designers-heuristic"]
-    batch = run_games(40, 23, 3, seats, characters="random", rules=rules)
+    seats = ["planner", "greedy", "tuned", "designers-heuristic"]
+    batch = run_games(40, 23, 4, seats, characters="random", rules=rules)
+    moves = 0
     for i in range(0, 40, 5):
-        chars = [CHARACTER_KEYS[c] for c in batch.characters[i, :3]]
-        g = Game(int(batch.seeds[i]), chars, rules=rules, record=False)
+        chars = [CHARACTER_KEYS[c] for c in batch.characters[i, :4]]
+        g = Game(int(batch.seeds[i]), chars, rules=rules)
         g.play(seats)
         assert np.array_equal(g.state[:S.SCRATCH].astype(np.int32), batch.final[i])
+        moves += sum(ev["action"]["kind"] == "redistribute" for ev in g.transcript.events)
+    if "route_reader_redistribution" in switches:
+        assert moves > 0                                  # the action was exercised
 
 
 def test_route_readers_under_the_planner_do_redistribute():  # §9
@@ -279,6 +312,14 @@ def test_route_readers_under_the_planner_do_redistribute():  # §9
         g = Game(seed, ["routeReader", "technician", "ironLung", "sprinter"], rules=rules)
         g.play("planner")
         used += sum(ev["action"]["kind"] == "redistribute" for ev in g.transcript.events)
-        assert all(ev["seat"] == 0 for ev in g.transcript.events
-                   if ev["action"]["kind"] == "redistribute")
     assert used > 0
+
+
+def test_greedy_and_the_designers_bot_never_redistribute():
+    """Neither knows the action: greedy must not mistake its codes for climbs or purchases."""
+    rules = redistribution_rules()
+    for policy in ("greedy", "designers-heuristic"):
+        for seed in (1, 2, 3):
+            g = Game(seed, ["routeReader", "technician"], rules=rules)
+            g.play(policy)
+            assert not any(ev["action"]["kind"] == "redistribute" for ev in g.transcript.events)

@@ -22,7 +22,8 @@ from sim.games.all_in_ascent.rules import PackedRules, default_rules
 from sim.games.all_in_ascent.transcript import Transcript
 
 LOCATION_NAMES = ("lobby", "rest", "gearShop") + AREAS
-# A 45-round game has at most about 2,200 actions (every action but endTurn costs time).
+# A 45-round game has at most about 2,200 actions (every action but endTurn and the Route
+# Reader's once-per-round redistribution costs time).
 MAX_API_ACTIONS = 100_000
 
 
@@ -336,6 +337,9 @@ class Game:
             "milestones": [tier for i, tier in enumerate(TIERS) if (st[b + S.P_DONE] >> i) & 1],
             **({"belay_station": int(st[b + S.P_BELAY_STATION])}
                if self.rules.config.top_rope_stations else {}),
+            **({"stat_shift": {s: int(st[b + S.P_REDIST + i]) for i, s in enumerate(STATS)},
+                "redistributed_this_round": bool(st[b + S.P_REDIST_USED])}
+               if self.rules.config.switch("route_reader_redistribution") else {}),
         }
 
     def location_name(self, loc):

@@ -179,8 +179,7 @@ def success_count(st, t, seat, rid, is_milestone):
     seqmem = owned_card_of_kind(t, gear, KIND_DIE_AS_ONE, -1) >= 0
     if t[PARAM_CHOICE_BEST] != 0 and (rerolls or seqmem or
                                       owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0):
-        return _chosen_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rerolls,
-                             need)
+        return _chosen_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, need)
     coupled = power_tap or rerolls or seqmem
     if not coupled:
         return _independent_count(t, rid, is_milestone, c, gear, eff, need)
@@ -235,7 +234,7 @@ def _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rer
 
 
 @njit(cache=True)
-def _chosen_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rerolls, need):
+def _chosen_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, need):
     """Switch your_choice_gear=best: every outcome through the engine's best_final_choice. The
     Decoder's pick maximises the successful new values of its die (engine.best_reroll_index),
     so an outcome of the rolled dice contributes that maximum; each dice vector's success is
