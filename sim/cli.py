@@ -226,9 +226,8 @@ def cmd_ladder(args):
         raise UsageError(str(exc)) from None
     text = ladder_markdown(policies, pairings, characters, args.players, args.games, args.seed,
                            _command_line(args))
-    text += f"\nWall time: {time.perf_counter() - started:.0f} s (this invocation; finished " \
-            f"pairings of an interrupted run are kept in {parts}).\n" if parts else \
-        f"\nWall time: {time.perf_counter() - started:.0f} s.\n"
+    resumed = f" (this invocation; finished pairings are kept in {parts})" if parts else ""
+    text += f"\nWall time: {time.perf_counter() - started:.0f} s{resumed}.\n"
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(text)

@@ -148,7 +148,6 @@ def plan(ctx, p):
     best_ms = -1
     best_ms_p = -1.0
     best_ms_move = -1
-    best_ms_gain = 0.0
     for i in range(ctx.n_legal):
         a = ctx.legal[i]
         if MILESTONE <= a < BUY_ROTATION:

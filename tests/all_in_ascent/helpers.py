@@ -17,7 +17,8 @@ from sim.games.all_in_ascent.game import (Buy, Climb, EndTurn, Game, IllegalActi
 __all__ = ["Buy", "Climb", "EndTurn", "Game", "IllegalActionError", "Milestone", "Rest", "Train",
            "S", "AREAS", "STATS", "TIERS", "DATA", "PyRng", "state_for_dice", "pget", "pset",
            "set_stats", "set_training", "give", "owns", "put_route", "set_milestone",
-           "force_dice", "climb", "attempt_milestone", "route", "card", "INC", "MASK"]
+           "force_dice", "climb", "attempt_milestone", "route", "card", "INC", "MASK",
+           "reference_dice", "stats_of", "end_round_now"]
 
 AREAS = ("bouldering", "topRope", "leadClimbing")
 STATS = ("strength", "technique", "focus", "flexibility")
@@ -164,3 +165,29 @@ def attempt_milestone(game, tier, name, dice):
     set_milestone(game, tier, name)
     force_dice(game, dice)
     return game.step(Milestone(tier))
+
+
+# --- plain-Python references (written from RULES.md, independent of the engine) ---------------
+
+def reference_dice(route, character, gear):
+    """R50 for a data route: (effects as (stat index, modifier), dice rolled, Power Tap die
+    rolled, Decoder re-roll fires)."""
+    effects = [(STATS.index(e["stat"]), int(e["modifier"])) for e in route["rollEffect"]]
+    if character == "sprinter":
+        effects.append((2, 1))
+    tag = route["tag"]
+    power_tap = tag == "Dynamic" and "Power Tap Belt" in gear
+    reroll = tag == "Pinch/Crimp" and "Crimp Sequence Decoder" in gear
+    return effects, max(2, len(effects)) + (1 if power_tap else 0), power_tap, reroll
+
+
+def stats_of(att):
+    return [att["effective_stats"][s] for s in STATS]
+
+
+def end_round_now(game):
+    for seat in range(len(game.characters)):
+        pset(game, seat, time=0)
+    # the current player ends its (empty) turn: everyone is out of time, the round ends (R67)
+    pset(game, game.current_seat, time=1)
+    game.step(S.END_TURN)

@@ -15,6 +15,7 @@ from sim.games.all_in_ascent.data import CHARACTER_KEYS, STATS
 from sim.games.all_in_ascent.game import Game
 from sim.games.all_in_ascent.probability import success_count
 from sim.games.all_in_ascent.rules import PARAM_JOINT_READY
+from tests.all_in_ascent.helpers import reference_dice
 
 DICE_GEAR = ["Crimp Sequence Decoder", "Power Tap Belt", "Sequence Memorization",
              "Climbing Coach", "Mountain Mentor"]
@@ -22,14 +23,7 @@ ROUTE_GEAR = ["Harness", "Belay Device", "Lead Rope"]
 
 
 def brute_force(route, character, gear, eff, milestone):
-    effects = [(STATS.index(e["stat"]), int(e["modifier"])) for e in route["rollEffect"]]
-    if character == "sprinter":
-        effects.append((2, 1))
-    n = max(2, len(effects))
-    tag = route["tag"]
-    power_tap = tag == "Dynamic" and "Power Tap Belt" in gear
-    reroll = tag == "Pinch/Crimp" and "Crimp Sequence Decoder" in gear
-    n_roll = n + (1 if power_tap else 0)
+    effects, n_roll, power_tap, reroll = reference_dice(route, character, gear)
     good = total = 0
     for roll in itertools.product(range(1, 7), repeat=n_roll):
         for new_die in (range(1, 7) if reroll else [None]):

@@ -14,8 +14,8 @@ from sim.games.all_in_ascent.probability import success_count
 from sim.games.all_in_ascent.rules import build_rules
 from sim.games.all_in_ascent.variants import VariantError
 from tests.all_in_ascent.helpers import (
-    Game, S, climb, give, pget, pset, put_route, set_milestone, set_stats, set_training)
-from tests.all_in_ascent.test_variants import end_round_now, stats_of
+    Game, S, climb, end_round_now, give, pget, pset, put_route, reference_dice, set_milestone,
+    set_stats, set_training, stats_of)
 
 _RULES = {}
 
@@ -163,13 +163,7 @@ def reference_probability(route, character, gear, eff, milestone):
     """The "best advantage" reading written from the rulebook, independently of the engine: a
     climb succeeds if some choice of Sequence Memorization's die and Mountain Mentor's nerf
     makes it succeed; the Decoder's die is the one whose re-roll succeeds for most new values."""
-    effects = [(STATS.index(e["stat"]), int(e["modifier"])) for e in route["rollEffect"]]
-    if character == "sprinter":
-        effects.append((2, 1))
-    n = max(2, len(effects))
-    tag = route["tag"]
-    power_tap = tag == "Dynamic" and "Power Tap Belt" in gear
-    reroll = tag == "Pinch/Crimp" and "Crimp Sequence Decoder" in gear
+    effects, n_roll, power_tap, reroll = reference_dice(route, character, gear)
     need = 3 if character == "routeReader" else 4
 
     def modifier(m):
@@ -199,7 +193,6 @@ def reference_probability(route, character, gear, eff, milestone):
                     return True
         return False
 
-    n_roll = n + (1 if power_tap else 0)
     good = 0
     for roll in itertools.product(range(1, 7), repeat=n_roll):
         roll = list(roll)

@@ -6,8 +6,8 @@ from sim.games.all_in_ascent.batch import run_games
 from sim.games.all_in_ascent.rules import build_rules, default_rules
 from sim.games.all_in_ascent.variants import VariantError
 from tests.all_in_ascent.helpers import (
-    Buy, Climb, Game, Milestone, Rest, S, Train, climb, force_dice, give, pget, pset, put_route,
-    set_milestone, set_stats, set_training)
+    Buy, Climb, Game, Milestone, Rest, S, Train, climb, end_round_now, force_dice, give, pget, pset,
+    put_route, set_milestone, set_stats, set_training, stats_of)
 
 V060 = None
 
@@ -17,18 +17,6 @@ def v060():
     if V060 is None:
         V060 = build_rules("v0.6.0")
     return V060
-
-
-def stats_of(att):
-    return [att["effective_stats"][s] for s in ("strength", "technique", "focus", "flexibility")]
-
-
-def end_round_now(game):
-    for seat in range(len(game.characters)):
-        pset(game, seat, time=0)
-    # the current player ends its (empty) turn: everyone is out of time, the round ends (R67)
-    pset(game, game.current_seat, time=1)
-    game.step(S.END_TURN)
 
 
 # --- presets ----------------------------------------------------------------------------------

@@ -490,6 +490,13 @@ def redistribution_move(action):
     return source, target, points
 
 
+def redistribution_action(source, target, points):
+    """The action code of moving `points` from stat `source` to stat `target` (the inverse of
+    redistribution_move)."""
+    k = target if target < source else target - 1
+    return REDISTRIBUTE + (source * (N_STATS - 1) + k) * MAX_REDISTRIBUTION + points - 1
+
+
 @njit(cache=True, inline="always")
 def redistribution_reason(st, t, seat, action):
     """Rulebook §9 (switch route_reader_redistribution): the Route Reader, once per round, moves
@@ -773,7 +780,8 @@ def stats_needed(t, character):
 
 
 @njit(cache=True, inline="always")
-def _meets(eff, trace, need):
+def meets_requirements(eff, trace, need):
+    """R53 for stats `eff` against the requirements in trace[T_REQ:]."""
     passed = 0
     for s in range(N_STATS):
         if eff[s] >= trace[T_REQ + s]:
@@ -812,7 +820,7 @@ def best_final_choice(t, c, rid, dice, n, keep, as_value, coach, mentor, eff, ne
             k = apply_dice_gear(final, n_kept, 0, False, -1, 0, as_value, seqmem_at, coach,
                                 trace, False)
             requirements_from_dice(t, c, rid, final, k, mentor_at, trace)
-            if _meets(eff, trace, need):
+            if meets_requirements(eff, trace, need):
                 return seqmem_at, mentor_at, True
     return -1, (MENTOR_FIRST_NERF if mentor else MENTOR_NONE), False
 

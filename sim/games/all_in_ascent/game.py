@@ -182,10 +182,8 @@ class Game:
                     not 1 <= action.points <= S.MAX_REDISTRIBUTION:
                 raise IllegalActionError(f"{action}: two different stats of {', '.join(STATS)} "
                                          f"and 1..{S.MAX_REDISTRIBUTION} points")
-            source, target = STATS.index(action.source), STATS.index(action.target)
-            k = target if target < source else target - 1
-            return (S.REDISTRIBUTE + (source * (S.N_STATS - 1) + k) * S.MAX_REDISTRIBUTION
-                    + action.points - 1)
+            return E.redistribution_action(STATS.index(action.source),
+                                           STATS.index(action.target), action.points)
         raise TypeError(f"not an action: {action!r}")
 
     def action_value(self, code):

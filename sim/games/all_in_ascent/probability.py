@@ -16,8 +16,8 @@ from numba import njit
 
 from sim.games.all_in_ascent.engine import (
     MENTOR_FIRST_NERF, MENTOR_NONE, apply_dice_gear, best_final_choice, character_modifier,
-    dice_gear, dice_to_roll, effect_count, effect_stat_mod, effective_stat, owned_card_of_kind,
-    pbase, requirements_from_dice, reroll_fires, stats_needed)
+    dice_gear, dice_to_roll, effect_count, effect_stat_mod, effective_stat, meets_requirements,
+    owned_card_of_kind, pbase, requirements_from_dice, reroll_fires, stats_needed)
 from sim.games.all_in_ascent.rules import (  # the flat tables
     at, F_CARD_VALUE, F_JOINT_ENTRIES, F_JOINT_INDEX, F_ROUTE_AREA, F_ROUTE_REQ, F_ROUTE_SLOT_BIT)
 from sim.games.all_in_ascent.rules import (
@@ -224,11 +224,7 @@ def _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rer
     for code in range(n_outcomes):
         outcome_requirements(t, c, rid, code, n_roll, reroll, keep, as_value, coach, mentor,
                              dice, trace)
-        passed = 0
-        for s in range(N_STATS):
-            if eff[s] >= trace[T_REQ + s]:
-                passed += 1
-        if passed >= need:
+        if meets_requirements(eff, trace, need):
             good += 1
     return good, n_outcomes
 
