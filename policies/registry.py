@@ -26,7 +26,8 @@ class RegisteredPolicy:
 
 _REGISTRY = {}
 # Modules that register each game's built-in policies; imported on first use.
-_BUILTIN_MODULES = {"all-in-ascent": "policies.all_in_ascent", "ascension": "policies.ascension"}
+_BUILTIN_MODULES = {"all-in-ascent": "policies.all_in_ascent", "ascension": "policies.ascension",
+                    "first-ascent": "policies.first_ascent"}
 
 
 def register(game, name, params=(), description="", remembers=True):

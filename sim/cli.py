@@ -52,7 +52,15 @@ def _ascension(args):
     return commands
 
 
+def _first_ascent(args):
+    from sim.games.first_ascent import commands
+    return commands
+
+
 def cmd_rules(args):
+    if args.game == "first-ascent":
+        print(_first_ascent(args).catalogue())
+        return 0
     if args.game == "ascension":
         print(_ascension(args).catalogue())
         return 0
@@ -94,6 +102,8 @@ def _policies(args, players):
 
 
 def cmd_replay(args):
+    if args.game == "first-ascent":
+        return _first_ascent(args).replay(args)
     if args.game == "ascension":
         return _ascension(args).replay(args)
     from sim.games.all_in_ascent.game import Game
@@ -126,8 +136,12 @@ def _default_out(args):
 def cmd_simulate(args):
     if args.out is None:
         args.out = _default_out(args)
+    if args.game == "first-ascent":
+        return _first_ascent(args).simulate(args, _command_line(args))
     if args.game == "ascension":
         return _ascension(args).simulate(args, _command_line(args))
+    if args.players == 5:
+        raise UsageError("--players: All-In Ascent is for 1 to 4 players (R10)")
     if args.rotate_seats:
         raise UsageError("--rotate-seats: only for --game ascension (All-In Ascent seats "
                          "characters at random)")
@@ -337,7 +351,8 @@ def build_parser():
                        help="a data knob (see `ascent rules`); repeatable")
 
     def game_arg(p):
-        p.add_argument("--game", choices=("all-in-ascent", "ascension"), default="all-in-ascent",
+        p.add_argument("--game", choices=("all-in-ascent", "ascension", "first-ascent"),
+                       default="all-in-ascent",
                        help="which game (default all-in-ascent)")
 
     cp = sub.add_parser("rules", help="list the presets, rule switches and data knobs")
@@ -348,7 +363,7 @@ def build_parser():
     game_arg(rp)
     rp.add_argument("--seed", type=_seed, required=True)
     rp.add_argument("--characters", help="All-In Ascent: comma-separated, one per seat")
-    rp.add_argument("--players", type=int, help="Ascension: 2, 3 or 4")
+    rp.add_argument("--players", type=int, help="Ascension: 2, 3 or 4; First Ascent: 2 to 5")
     rp.add_argument("--policy", default=None,
                     help="random for All-In Ascent, stair-builder for Ascension by default")
     rp.add_argument("--seat-policies", help="comma-separated policy per seat")
@@ -359,14 +374,14 @@ def build_parser():
 
     sp = sub.add_parser("simulate", help="play many games in parallel, write parquet")
     game_arg(sp)
-    sp.add_argument("--players", type=int, choices=(1, 2, 3, 4), required=True)
+    sp.add_argument("--players", type=int, choices=(1, 2, 3, 4, 5), required=True)
     sp.add_argument("--games", type=_positive_int, required=True)
     sp.add_argument("--seed", type=_seed, default=1, help="master seed (default 1)")
     sp.add_argument("--policy", default=None,
                     help="greedy for All-In Ascent, stair-builder for Ascension by default")
     sp.add_argument("--seat-policies", help="comma-separated policy per seat")
     sp.add_argument("--rotate-seats", action="store_true",
-                    help="Ascension: game i shifts the seat policies by i seats")
+                    help="Ascension, First Ascent: game i shifts the seat policies by i seats")
     sp.add_argument("--characters", default=None,
                     help="All-In Ascent: 'random' (default: distinct, random seats per game) "
                          "or a list")
@@ -429,12 +444,13 @@ def build_parser():
 def main(argv=None):
     from sim.games.all_in_ascent.data import DataError
     from sim.games.ascension.commands import AscensionUsageError
+    from sim.games.first_ascent.commands import FirstAscentUsageError
     parser = build_parser()
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
     try:
         return args.func(args)
-    except (DataError, UsageError, AscensionUsageError) as exc:
+    except (DataError, UsageError, AscensionUsageError, FirstAscentUsageError) as exc:
         print(f"ascent: error: {exc}", file=sys.stderr)
         return 2
 

@@ -106,6 +106,16 @@ def _write_ascension(r, page, against, against_variant, started):
     return page.write(f"Ascension report: {r.label}")
 
 
+def _write_first_ascent(r, page, against, started):
+    from sim.report import first_ascent
+    if against:
+        raise ValueError("--against: paired comparisons of First Ascent runs are not built "
+                         "yet; compare the two reports side by side")
+    first_ascent.render(page, r, plt)
+    page.p(f"Report built in {time.perf_counter() - started:.1f} s.", "note")
+    return page.write(f"First Ascent report: {r.label}")
+
+
 def pct(v):
     return f"{100 * v:.2f}%"
 
@@ -174,6 +184,8 @@ def write_report(results_dir, against=None, variant=None, against_variant=None):
     page = Page(out)
     if r.meta.get("game") == "ascension":
         return _write_ascension(r, page, against, against_variant, started)
+    if r.meta.get("game") == "first-ascent":
+        return _write_first_ascent(r, page, against, started)
     chars = A.character_table(r)
     gear = A.gear_table(r)
     ms_chars = A.milestone_character_table(r)

@@ -1,0 +1,318 @@
+"""`greedy`: the most points per asset spent this turn, aware of the order-of-climbing discount.
+
+Turn: climb the destination with the best (value - N + summit) / (assets spent + 1), where N
+is the discount (F32a) and the assets are the cards, water and psych the engine's payment
+takes; risk only when nothing can be climbed; otherwise play an own-turn token, trade toward
+the cheapest destination's missing unit, or rest. Every other choice takes what the cheapest
+next climb lacks (draws, piles, rest assets), keeps what it needs (losses, gifts), and hits
+the leader (opponents). Climbing-card options are valued by a fixed table of effect worths.
+"""
+import numpy as np
+from numba import njit
+
+from policies.registry import register
+from sim.games.first_ascent import engine as E
+from sim.games.first_ascent.data import (
+    BM_SUMMIT, E_AMOUNT, E_PART, E_VERB, E_WHO, N_HEX, T_KIND_TECH, T_KIND_TYPE, T_P_VALUE)
+from sim.games.first_ascent.policy_api import POLICY_SIGNATURE
+from sim.games.first_ascent.state import (
+    A_CONTINUE, A_PASS, A_PLAY_SB, A_REST, A_RISK, A_STOP, A_TRADE, D_CARD, D_CHALKBAG,
+    D_DISCARD_PICK, D_DRAW, D_OPPONENT, D_OPTION, D_PERMANENT, D_PILE, D_REQ_TOKEN, D_REST,
+    D_SB_WINDOW, D_STEAL, D_TECHNIQUE, D_TURN, DRAW_DECK, G_AUX, G_PLAYERS, PERM_STOP,
+    REST_PSYCH, REST_WATER, S_PSYCH, S_SCORE, S_TECH, S_WATER, SEAT_FIELDS, SPREAD, TILE,
+    WITH_JESUS)
+
+# worth of one unit of each effect verb (engine V_*), for climbing-card options
+VERB_WORTH = np.array([1.0, 1.0, -1.0, -1.2, 1.0, 0.8, 1.3, 1.5, 1.2, 0.6, 0.3, 0.2, 1.0])
+
+
+@njit(cache=True)
+def climb_value(st, t, seat, h, plan):
+    """(points, assets spent, S) of climbing hex h now."""
+    s = E.plan_payment(st, t, seat, h, plan, True)
+    tile = st[TILE + h]
+    points = max(0, t[T_P_VALUE + tile] - plan[E.PL_N])
+    if (E.board_mask(st, t, BM_SUMMIT) >> h) & 1:
+        points += 1
+    spent = plan[E.PL_COST]
+    return points, spent, s
+
+
+@njit(cache=True)
+def needed_type(st, t, seat):
+    """The asset type the cheapest reachable destination lacks; else the scarcest in hand."""
+    plan = np.zeros(E.PLAN_SIZE, np.int64)
+    dest = E.legal_destinations(st, t, seat)
+    best_s = 1 << 30
+    best_kind = -1
+    for h in range(1, N_HEX):
+        if (dest >> h) & 1:
+            s = E.plan_payment(st, t, seat, h, plan, True)
+            if s > 0 and s < best_s and plan[E.PL_UNPAID] >= 0:
+                best_s = s
+                best_kind = plan[E.PL_UNPAID]
+    if 0 <= best_kind <= 3:
+        return best_kind
+    if best_kind == 4:                     # any_skill: the skill type held least
+        low = 1 << 30
+        pick = 1
+        for a in range(1, 4):
+            n = E.hand_of_type(st, t, seat, a)
+            if n < low:
+                low = n
+                pick = a
+        return pick
+    low = 1 << 30
+    pick = 0
+    for a in range(4):
+        n = E.hand_of_type(st, t, seat, a)
+        if n < low:
+            low = n
+            pick = a
+    return pick
+
+
+@njit(cache=True)
+def needs_track(st, t, seat):
+    """-1, or 5 (water) / 6 (psych) when the cheapest destination lacks that unit."""
+    plan = np.zeros(E.PLAN_SIZE, np.int64)
+    dest = E.legal_destinations(st, t, seat)
+    for h in range(1, N_HEX):
+        if (dest >> h) & 1:
+            s = E.plan_payment(st, t, seat, h, plan, True)
+            if s > 0 and plan[E.PL_UNPAID] >= 5:
+                return plan[E.PL_UNPAID]
+    return -1
+
+
+@njit(cache=True)
+def leader(st, seat):
+    best = -1
+    pick = -1
+    for q in range(st[G_PLAYERS]):
+        if q != seat and st[S_SCORE + q * SEAT_FIELDS] > best:
+            best = st[S_SCORE + q * SEAT_FIELDS]
+            pick = q
+    return pick
+
+
+@njit(cache=True)
+def trailer(st, seat):
+    worst = 1 << 30
+    pick = -1
+    for q in range(st[G_PLAYERS]):
+        if q != seat and st[S_SCORE + q * SEAT_FIELDS] < worst:
+            worst = st[S_SCORE + q * SEAT_FIELDS]
+            pick = q
+    return pick
+
+
+@njit(cache=True)
+def option_worth(t, card, option, jesus):
+    w = 0.0
+    for k in range(E.MAX_ENTRIES):
+        at = E.entry_at(card, option, k)
+        part = t[at + E_PART]
+        if part == 0:
+            break
+        if jesus and part == 1:
+            continue
+        verb = t[at + E_VERB]
+        amount = t[at + E_AMOUNT]
+        if verb <= 1:                               # water / psych
+            who = t[at + E_WHO]
+            sign = 1.0 if amount > 0 else -1.0
+            if who == 2 or who == 4:                # others / chosen opponent only
+                sign = -0.3 * sign
+            w += sign * min(abs(amount), 2) * VERB_WORTH[verb]
+        elif verb == 2 or verb == 3 or verb == 4 or verb == 6:
+            w += amount * VERB_WORTH[verb]
+        else:
+            w += VERB_WORTH[verb]
+    if jesus:
+        w -= 1.0                                     # the Jesus Piece itself is worth keeping
+    return w
+
+
+@register("first-ascent", "greedy")
+@njit(POLICY_SIGNATURE, cache=True)
+def greedy(ctx):
+    """the most points per asset spent this turn (order-of-climbing discount included)"""
+    st = ctx.state
+    t = ctx.tables
+    seat = ctx.seat
+    legal = ctx.legal
+    n = ctx.n_legal
+    d = ctx.decision
+    if d == D_TURN:
+        plan = np.zeros(E.PLAN_SIZE, np.int64)
+        best = -1.0
+        pick = -1
+        best_risk = -1.0
+        risk_pick = -1
+        trade = -1
+        token = -1
+        for i in range(n):
+            c = legal[i]
+            if c == A_REST:
+                continue
+            if c >= A_PLAY_SB:
+                token = c
+            elif c >= A_TRADE:
+                if trade < 0:
+                    trade = c
+            elif c >= A_RISK:
+                pts, spent, s = climb_value(st, t, seat, c - A_RISK, plan)
+                v = pts / (spent + 1.0)
+                if v > best_risk:
+                    best_risk = v
+                    risk_pick = c
+            else:
+                pts, spent, s = climb_value(st, t, seat, c, plan)
+                v = pts / (spent + 1.0)
+                if v > best:
+                    best = v
+                    pick = c
+        if pick >= 0:
+            return pick
+        if token >= 0:
+            return token
+        if trade >= 0:
+            want = needed_type(st, t, seat)
+            for i in range(n):
+                c = legal[i]
+                if A_TRADE <= c < A_PLAY_SB and (c - A_TRADE) % 4 == want and \
+                        (c - A_TRADE) // 4 != want:
+                    return c
+        if risk_pick >= 0:
+            return risk_pick
+        return A_REST
+    if d == D_OPTION:
+        cards = st[G_AUX]
+        best = -1e9
+        pick = legal[0]
+        for i in range(n):
+            c = legal[i]
+            if c == A_PASS:
+                v = -2.0
+            else:
+                jesus = c >= WITH_JESUS
+                cc = c % WITH_JESUS
+                card = cards % 100 if cc // 2 == 0 else cards // 100
+                v = option_worth(t, card, cc % 2, jesus)
+            if v > best:
+                best = v
+                pick = c
+        return pick
+    if d == D_OPPONENT:
+        # gifts and psych go to the trailing player, who threatens least
+        q = trailer(st, seat)
+        for i in range(n):
+            if legal[i] == q:
+                return q
+        return legal[0]
+    if d == D_PILE or d == D_DISCARD_PICK:
+        want = needed_type(st, t, seat)
+        for i in range(n):
+            c = legal[i]
+            typ = c if d == D_PILE else t[T_KIND_TYPE + c]
+            if typ == want:
+                return c
+        return legal[0]
+    if d == D_DRAW:
+        want = needed_type(st, t, seat)
+        for i in range(n):
+            c = legal[i]
+            if c != DRAW_DECK and t[T_KIND_TYPE + st[SPREAD + c]] == want:
+                return c
+        for i in range(n):
+            if legal[i] == DRAW_DECK:
+                return DRAW_DECK
+        return legal[0]
+    if d == D_REST:
+        track = needs_track(st, t, seat)
+        base = seat * SEAT_FIELDS
+        water = st[S_WATER + base]
+        psych = st[S_PSYCH + base]
+        want_w = track == 5 or water < 2
+        want_p = track == 6 or psych < 2
+        for i in range(n):
+            if legal[i] == REST_WATER and want_w and water <= psych:
+                return REST_WATER
+            if legal[i] == REST_PSYCH and want_p:
+                return REST_PSYCH
+        for i in range(n):
+            if legal[i] == REST_WATER and want_w:
+                return REST_WATER
+        want = needed_type(st, t, seat)
+        for i in range(n):
+            if legal[i] == want:
+                return want
+        for i in range(n):
+            if legal[i] < 4:
+                return legal[i]
+        return legal[0]
+    if d == D_CARD:
+        # lose or give: the card of the type held most; board face-down before face-up
+        want = needed_type(st, t, seat)
+        best = -1
+        pick = legal[0]
+        for i in range(n):
+            c = legal[i]
+            if c == A_STOP:
+                continue
+            k = c % 64
+            src = c // 64
+            typ = t[T_KIND_TYPE + k]
+            held = E.hand_of_type(st, t, seat, typ)
+            v = held * 4 - (8 if typ == want else 0) + (2 if src == 1 else 0) \
+                - (2 if t[T_KIND_TECH + k] == 5 else 0)
+            if v > best:
+                best = v
+                pick = c
+        return pick
+    if d == D_STEAL:
+        target = leader(st, seat)
+        for i in range(n):
+            if legal[i] // 256 == target:
+                return legal[i]
+        return legal[0]
+    if d == D_REQ_TOKEN:
+        # a token where the leader can go next and this seat cannot
+        target = leader(st, seat)
+        own = E.legal_destinations(st, t, seat)
+        theirs = E.legal_destinations(st, t, target) if target >= 0 else 0
+        for i in range(n):
+            h = legal[i] // 4
+            if (theirs >> h) & 1 and not (own >> h) & 1:
+                return legal[i]
+        for i in range(n):
+            h = legal[i] // 4
+            if not (own >> h) & 1:
+                return legal[i]
+        return legal[0]
+    if d == D_TECHNIQUE:
+        counts = np.zeros(6, np.int64)
+        E.technique_counts(st, t, seat, counts)
+        best = -1
+        pick = legal[0]
+        for i in range(n):
+            x = legal[i]
+            v = (counts[x] + st[S_TECH + seat * SEAT_FIELDS + x]) % 3
+            if v > best:
+                best = v
+                pick = x
+        return pick
+    if d == D_PERMANENT:
+        for i in range(n):
+            if legal[i] != PERM_STOP:
+                return legal[i]
+        return PERM_STOP
+    if d == D_CHALKBAG:
+        return 1
+    if d == D_SB_WINDOW:
+        for i in range(n):
+            if legal[i] != A_CONTINUE:
+                return legal[i]
+        return A_CONTINUE
+    return legal[0]

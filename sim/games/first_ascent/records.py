@@ -1,0 +1,113 @@
+"""First Ascent records -> the per-game and per-seat tables (the schema downstream code reads).
+
+RECORD_SCHEMA_VERSION goes into every manifest; change it whenever a column changes meaning.
+Counters are the tallies of state.py; no rule reads them.
+"""
+import numpy as np
+import pandas as pd
+
+from sim.games.first_ascent import state as S
+from sim.games.first_ascent.data import (CHARACTER_KEYS, PERSONAL_NAMES, SB_NAMES,
+                                         SHARED_NAMES)
+
+RECORD_SCHEMA_VERSION = 1
+GAME = "first-ascent"
+
+
+def _col(rec, index):
+    return rec[:, index].astype(np.int64)
+
+
+def games_table(batch, rules):
+    r = batch.records
+    n = r.shape[0]
+    cols = {
+        "game": np.arange(batch.first_index, batch.first_index + n, dtype=np.int64),
+        "seed": batch.seeds.astype(np.int64),
+        "players": _col(r, S.G_PLAYERS),
+        "board": pd.Categorical(np.where(_col(r, S.G_SIDE) == 0, "desert", "forest"),
+                                categories=["desert", "forest"]),
+        "rounds": _col(r, S.G_ROUND),
+        "end_reason": pd.Categorical([S.END_REASON_NAMES[int(e)] for e in r[:, S.G_END_REASON]],
+                                     categories=list(S.END_REASON_NAMES[1:])),
+        "winners": _col(r, S.G_N_WINNERS),
+        "decisions": _col(r, S.G_DECISIONS),
+        "deck_rebuilds": _col(r, S.G_DECK_RESHUFFLES),
+        "deck_ran_dry": _col(r, S.G_DECK_DRY) == 1,
+        "spread_stuck": _col(r, S.G_SPREAD_STUCK),
+        "summit_beta_reshuffles": _col(r, S.G_SB_RESHUFFLES),
+    }
+    for i in range(3):
+        cols[f"shared_{i + 1}"] = _col(r, S.G_SHARED + i)
+    return pd.DataFrame(cols)
+
+
+SEAT_FIELDS = {
+    "score": S.S_SCORE, "points_pitches": S.S_SC_PITCH, "points_summits": S.S_SC_SUMMIT,
+    "points_shared": S.S_SC_SHARED, "points_sets": S.S_SC_SETS,
+    "points_spider_stick": S.S_SC_SPIDER, "points_personal": S.S_SC_PERSONAL,
+    "pitches": S.S_ROUTE_N, "permanent_gained": S.S_PERM_GAINED, "water": S.S_WATER,
+    "psych": S.S_PSYCH, "personal_1": S.S_PERSONAL, "personal_2": S.S_PERSONAL + 1,
+    "personal_scored": S.S_PERSONAL_SCORED,
+}
+TALLIES = {
+    "climbs": S.T_CLIMBS, "risks": S.T_RISKS, "risk_retreats": S.T_RISK_RETREATS,
+    "risk_check": S.T_RISK_CHECK, "risk_minus_2_cards": S.T_RISK_MINUS2,
+    "risk_minus_1_card_1_psych": S.T_RISK_MINUS1, "rests": S.T_RESTS,
+    "forced_rests": S.T_FORCED_RESTS, "trades": S.T_TRADES, "card_passes": S.T_CARD_PASSES,
+    "card_rolls": S.T_CARD_ROLLS, "sets": S.T_SETS, "permanent_tokens": S.T_PERM_TOKENS,
+    "summit_beta_gained": S.T_SB_GAINED, "chalkbag_rerolls": S.T_CHALKBAG_REROLLS,
+    "jesus_piece_uses": S.T_JESUS_USES, "cards_given": S.T_CARDS_GIVEN,
+    "cards_received": S.T_CARDS_RECEIVED, "climbing_cards": S.T_CLIMB_CARDS,
+    "summits": S.T_SUMMITS, "headwall_pitches": S.T_HEADWALL, "round_of_8th": S.T_ROUND_8TH,
+    "stranded": S.T_STRANDED,
+}
+SB_KEYS = {i: SB_NAMES[i].lower().replace(" ", "_") for i in SB_NAMES}
+
+
+def seats_table(batch, rules):
+    r = batch.records
+    n = r.shape[0]
+    players = r[:, S.G_PLAYERS]
+    winners = r[:, S.G_WINNER]
+    frames = []
+    char_names = [CHARACTER_KEYS.get(i, "none") for i in range(13)]
+    for seat in range(S.MAX_PLAYERS):
+        rows = players > seat
+        if not rows.any():
+            continue
+        sub = r[rows]
+        off = seat * S.SEAT_FIELDS
+        won = (winners[rows] >> seat) & 1 == 1
+        cols = {
+            "game": np.arange(batch.first_index, batch.first_index + n, dtype=np.int64)[rows],
+            "seat": np.full(rows.sum(), seat, np.int8),
+            "policy": [batch.policies[k] for k in batch.seat_policies[rows, seat]],
+            "character": [char_names[c] for c in sub[:, S.S_CHAR + off]],
+            "won": won,
+            "won_alone": won & (sub[:, S.G_N_WINNERS] == 1),
+            "win_share": np.where(won, 1.0 / np.maximum(sub[:, S.G_N_WINNERS], 1), 0.0),
+        }
+        for name, at in SEAT_FIELDS.items():
+            cols[name] = sub[:, at + off].astype(np.int32)
+        for name, at in TALLIES.items():
+            cols[name] = sub[:, at + seat].astype(np.int32)
+        for sb, key in SB_KEYS.items():
+            cols[f"used_{key}"] = sub[:, S.T_SB_USED + seat * 13 + sb].astype(np.int16)
+        for so in range(1, 17):
+            cols[f"shared_points_{so}"] = sub[:, S.T_SHARED_POINTS + seat * 17 + so].astype(
+                np.int16)
+        frames.append(pd.DataFrame(cols))
+    out = pd.concat(frames, ignore_index=True).sort_values(["game", "seat"], kind="stable")
+    out["policy"] = pd.Categorical(out["policy"], categories=list(batch.policies))
+    out["character"] = pd.Categorical(out["character"],
+                                      categories=[CHARACTER_KEYS[i] for i in range(1, 13)])
+    return out.reset_index(drop=True)
+
+
+def shared_objective_names():
+    return dict(SHARED_NAMES)
+
+
+def personal_objective_names():
+    return dict(PERSONAL_NAMES)
