@@ -18,8 +18,9 @@ from sim.games.first_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.first_ascent.state import (
     A_CONTINUE, A_PASS, A_PLAY_SB, A_REST, A_RISK, A_STOP, A_TRADE, D_CARD, D_CHALKBAG,
     D_DISCARD_PICK, D_DRAW, D_OPPONENT, D_OPTION, D_PERMANENT, D_PILE, D_REQ_TOKEN, D_REST,
-    D_SB_WINDOW, D_STEAL, D_TECHNIQUE, D_TURN, DRAW_DECK, G_AUX, G_PLAYERS, PERM_STOP,
-    REST_PSYCH, REST_WATER, S_PSYCH, S_SCORE, S_TECH, S_WATER, SEAT_FIELDS, SPREAD, TILE,
+    D_SB_WINDOW, D_STEAL, D_TECHNIQUE, D_TURN, DRAW_DECK, G_AUX, G_PLAYERS, G_ROUND, PERM_STOP,
+    REST_PSYCH, REST_WATER, S_PSYCH, S_ROUTE_N, S_SCORE, S_TECH, S_WATER, SEAT_FIELDS, SPREAD,
+    TILE,
     WITH_JESUS)
 
 # worth of one unit of each effect verb (engine V_*), for climbing-card options
@@ -70,6 +71,24 @@ def needed_type(st, t, seat):
             low = n
             pick = a
     return pick
+
+
+NEED_CACHE = 200     # work[200..203]: key, hand count of the type, the type
+
+
+@njit(cache=True)
+def cached_need(st, t, seat, work):
+    """needed_type, remembered for the seat's current round and route until the seat's hand
+    of that type changes: draws and rest picks ask it card after card."""
+    key = 1 + seat * 100000 + st[G_ROUND] * 100 + st[S_ROUTE_N + seat * SEAT_FIELDS]
+    if work[NEED_CACHE] == key and \
+            work[NEED_CACHE + 1] == E.hand_of_type(st, t, seat, work[NEED_CACHE + 2]):
+        return work[NEED_CACHE + 2]
+    typ = needed_type(st, t, seat)
+    work[NEED_CACHE] = key
+    work[NEED_CACHE + 1] = E.hand_of_type(st, t, seat, typ)
+    work[NEED_CACHE + 2] = typ
+    return typ
 
 
 @njit(cache=True)
@@ -178,7 +197,7 @@ def greedy(ctx):
         if token >= 0:
             return token
         if trade >= 0:
-            want = needed_type(st, t, seat)
+            want = cached_need(st, t, seat, ctx.work)
             for i in range(n):
                 c = legal[i]
                 if A_TRADE <= c < A_PLAY_SB and (c - A_TRADE) % 4 == want and \
@@ -212,7 +231,7 @@ def greedy(ctx):
                 return q
         return legal[0]
     if d == D_PILE or d == D_DISCARD_PICK:
-        want = needed_type(st, t, seat)
+        want = cached_need(st, t, seat, ctx.work)
         for i in range(n):
             c = legal[i]
             typ = c if d == D_PILE else t[T_KIND_TYPE + c]
@@ -220,7 +239,7 @@ def greedy(ctx):
                 return c
         return legal[0]
     if d == D_DRAW:
-        want = needed_type(st, t, seat)
+        want = cached_need(st, t, seat, ctx.work)
         for i in range(n):
             c = legal[i]
             if c != DRAW_DECK and t[T_KIND_TYPE + st[SPREAD + c]] == want:
@@ -244,7 +263,7 @@ def greedy(ctx):
         for i in range(n):
             if legal[i] == REST_WATER and want_w:
                 return REST_WATER
-        want = needed_type(st, t, seat)
+        want = cached_need(st, t, seat, ctx.work)
         for i in range(n):
             if legal[i] == want:
                 return want
@@ -254,7 +273,7 @@ def greedy(ctx):
         return legal[0]
     if d == D_CARD:
         # lose or give: the card of the type held most; board face-down before face-up
-        want = needed_type(st, t, seat)
+        want = cached_need(st, t, seat, ctx.work)
         best = -1
         pick = legal[0]
         for i in range(n):

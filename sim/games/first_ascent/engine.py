@@ -710,10 +710,18 @@ def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, res, plan, scratch)
     for a in range(1, 4):
         use = min(need_any, res[a] - paid_tok[a])
         need_any -= use
-    for a in range(1, 4):
-        use = min(need_any, res[4 + a] - paid_card[a])
-        any_cards[a] = use
-        need_any -= use
+    while need_any > 0:                  # a skill card of the type left over most
+        best_a = 0
+        best_left = 0
+        for a in range(1, 4):
+            left = res[4 + a] - paid_card[a] - any_cards[a]
+            if left > best_left:
+                best_left = left
+                best_a = a
+        if best_a == 0:
+            break
+        any_cards[best_a] += 1
+        need_any -= 1
     unpaid[R_ANY] = need_any
     paid_w = min(req[R_WATER], res[8])
     paid_p = min(req[R_PSYCH], res[9])
@@ -826,7 +834,9 @@ def plan_payment(st, t, seat, h, plan, allow_tokens):
     res = np.zeros(10, np.int64)
     for a in range(4):
         res[a] = st[S_PERM + seat * SEAT_FIELDS + a]
-        res[4 + a] = hand_of_type(st, t, seat, a)
+    base = HAND + seat * N_KINDS
+    for k in range(1, N_KINDS):
+        res[4 + t[T_KIND_TYPE + k]] += st[base + k]
     res[8] = st[S_WATER + seat * SEAT_FIELDS]
     res[9] = st[S_PSYCH + seat * SEAT_FIELDS]
     held = st[S_SB + seat * SEAT_FIELDS] if allow_tokens else 0
@@ -1080,6 +1090,11 @@ def attempt_climb(st, t, ag, seat, h, risk):
     if risk and plan[PL_S] == 0 and t[C_RISK_WITH_TOKENS] != 0 and plan[PL_TOKENS] != 0 \
             and not ch(st, t, seat, CH_MUST_RISK):
         plan_payment(st, t, seat, h, plan, False)                # Decision 33 flag
+    if ch(st, t, seat, CH_MUST_RISK) and plan[PL_TOKENS] != 0:
+        # Phil rolls at S = 0 or 1 alike: a paying token that only lowers S to 0 is kept
+        spare = np.zeros(PLAN_SIZE, np.int64)
+        if plan_payment(st, t, seat, h, spare, False) <= 1:
+            plan[:] = spare[:]
     rolls = risk
     if ch(st, t, seat, CH_MUST_RISK):                            # F34, F71, F125
         rolls = True
@@ -1110,8 +1125,7 @@ def attempt_climb(st, t, ag, seat, h, risk):
                     st[T_JESUS_USES + seat] += 1
                     settled = True
             if not settled:
-                if not penalty_payable(st, t, seat, face, picked, plan[PL_PSYCH]):
-                    own_turn_window(st, t, ag, seat, picked)
+                own_turn_window(st, t, ag, seat, picked)         # F36(5), F116(e), F119
                 if penalty_payable(st, t, seat, face, picked, plan[PL_PSYCH]):
                     pay_penalty(st, t, ag, seat, face, picked)
                 else:                                            # F36(6): retreat
@@ -1419,6 +1433,9 @@ def resolve_climbing_cards(st, t, ag, seat):
     for i in range(n_draw):
         cards[i] = draw_climbing_card(st)
     st[T_CLIMB_CARDS + seat] += 1
+    no_reserve = np.zeros(N_KINDS, np.int64)
+    st[G_AUX] = cards[0] + 100 * cards[1]
+    own_turn_window(st, t, ag, seat, no_reserve)                 # F119: while resolving
     has_jesus = holds_sb(st, seat, SB_JESUS_PIECE)
     legal = legal_buffer(ag)
     n = 0
@@ -1662,8 +1679,7 @@ def card_risk_roll(st, t, ag, seat, jesus_available):
             use_summit_beta(st, seat, SB_JESUS_PIECE)
             st[T_JESUS_USES + seat] += 1
             return
-    if not penalty_payable(st, t, seat, face, no_reserve, 0):
-        own_turn_window(st, t, ag, seat, no_reserve)
+    own_turn_window(st, t, ag, seat, no_reserve)                  # F116(e), F119
     if penalty_payable(st, t, seat, face, no_reserve, 0):
         pay_penalty(st, t, ag, seat, face, no_reserve)
     else:
@@ -1692,7 +1708,8 @@ def turn_legal(st, t, seat, legal):
     for g in range(4):                                           # F28
         if hand_of_type(st, t, seat, g) >= 3:
             for p in range(4):
-                if pile_available(st, t, p):
+                # the 3 cards go to the discard pile first, so they can refill pile g (F122)
+                if p == g or pile_available(st, t, p):
                     legal[n] = A_TRADE + 4 * g + p
                     n += 1
     return add_own_turn_tokens(st, t, seat, legal, n)
@@ -1995,6 +2012,7 @@ def rerack(st, t, ag):
                     kk = pile_draw(st, t, code)
                     if kk > 0:
                         st[HAND + seat * N_KINDS + kk] += 1
+        own_turn_window(st, t, ag, seat, no_reserve)             # F119: before or after
     st[G_FIRST] = (st[G_FIRST] + 1) % P                          # F57, Decision 14
 
 

@@ -1,0 +1,422 @@
+"""`planner`: plans a route of up to 8 pitches toward the objectives it can complete.
+
+Route. Every hex gets a worth: its pitch points (value - N), +1 on a summit, the objectives in
+play it advances (per-pitch and Headwall points in full; a step toward a type, ridge, traverse
+or All-Arounding threshold as a share of its points, the whole of it when the step completes
+it), its personal objectives likewise, minus the pitch's requirement units at a cost per unit
+(face-down tiles: the average). A depth-limited search over the legal moves (own route
+excluded, the best `branch` neighbours first) gives each destination its best route value.
+
+Turn: climb the destination with the best now-points + future-weight x route value - spend
+weight x assets spent; risk the best such destination when nothing can be climbed and its
+value clears the risk threshold; otherwise play own-turn tokens, trade toward what the
+planned target lacks, or rest. Rests keep water and psych at a floor, then take the cards the
+planned target lacks; draws take the Spread card it lacks, then wilds, then the deck.
+Climbing-card options are valued like greedy's, with technique tokens worth more when they
+complete a set this round.
+
+Knobs (params, the `tuned` policy fits them per character):
+    0 future weight, 1 cost per requirement unit, 2 share of a threshold objective per step,
+    3 share of a personal objective per step, 4 risk threshold, 5 spend weight per asset,
+    6 water/psych floor when resting, 7 technique token worth, 8 Summit Beta worth,
+    9 card worth, 10 search depth, 11 branch
+"""
+import numpy as np
+from numba import njit
+
+from policies.first_ascent.greedy import leader, trailer, VERB_WORTH
+from policies.registry import register
+from sim.games.first_ascent import engine as E
+from sim.games.first_ascent.data import (
+    BM_HEADWALL, BM_NORTH, BM_ROW, BM_SOUTH, BM_SUMMIT, E_AMOUNT, E_PART, E_TECH, E_VERB, E_WHO,
+    N_HEX, SO_A, SO_B, SO_FIELDS, SO_KIND, SO_POINTS, T_B_NEIGH, T_B_VALUE, T_KIND_TECH,
+    T_KIND_TYPE, T_P_REQ, T_P_SHADE, T_P_TYPE, T_P_VALUE, T_PO_MASK, T_PO_POINTS, T_SO)
+from sim.games.first_ascent.policy_api import POLICY_SIGNATURE
+from sim.games.first_ascent.state import (
+    A_CONTINUE, A_PASS, A_PLAY_SB, A_REST, A_RISK, A_STOP, A_TRADE, D_CARD, D_CHALKBAG,
+    D_DISCARD_PICK, D_DRAW, D_OPPONENT, D_OPTION, D_PERMANENT, D_PILE, D_REQ_TOKEN, D_REST,
+    D_SB_WINDOW, D_STEAL, D_TECHNIQUE, D_TURN, DRAW_DECK, G_AUX, G_ROUND, G_SHARED, G_SIDE,
+    PERM_STOP, REQ_TOKENS, REST_PSYCH, REST_WATER, S_ELITIST_LOST, S_OBJ_DONE,
+    S_PERSONAL, S_PSYCH, S_ROUTE_MASK, S_ROUTE_N, S_TECH, S_TYPE_N, S_WATER, SB_ENERGY_DRINK,
+    SEAT_FIELDS, SPREAD, TILE, WITH_JESUS)
+
+DEFAULT_PARAMS = (0.6, 0.25, 0.35, 0.4, 1.5, 0.25, 2.0, 0.8, 1.3, 1.0, 4.0, 2.0)
+AVERAGE_UNITS = 6.5
+PLAN_CACHE = 210       # work[210..214]: key, planned target hex, its missing unit kind
+K_RIDGE, K_PER_PITCH, K_TYPE_COUNT, K_GRAND_TRAVERSE, K_ALL_TYPES, K_ELITIST, \
+    K_PER_HEADWALL, K_PERMANENT = range(8)
+
+
+@njit(cache=True)
+def hex_worth(st, t, seat, h, params):
+    """The planning worth of climbing hex h next (module docstring)."""
+    side = st[G_SIDE]
+    base = seat * SEAT_FIELDS
+    tile = st[TILE + h]
+    face_up = E.hex_face_up(st, t, h)
+    value = t[T_B_VALUE + N_HEX * side + h]
+    w = max(0, value - E.climbed_by_others(st, seat, h)) * 1.0
+    if (E.board_mask(st, t, BM_SUMMIT) >> h) & 1:
+        w += 1.0
+    headwall = (E.board_mask(st, t, BM_HEADWALL) >> h) & 1
+    share = params[2]
+    for i in range(3):
+        so = st[G_SHARED + i]
+        at = T_SO + SO_FIELDS * so
+        kind = t[at + SO_KIND]
+        pts = t[at + SO_POINTS]
+        if (st[S_OBJ_DONE + base] >> so) & 1:
+            continue
+        if kind == K_PER_HEADWALL and headwall:
+            w += pts
+        elif kind == K_PER_PITCH and face_up and (t[at + SO_A] >> t[T_P_SHADE + tile]) & 1:
+            w += pts
+        elif kind == K_ELITIST and face_up and t[T_P_VALUE + tile] == t[at + SO_A] and \
+                st[S_ELITIST_LOST + base] == 0:
+            w -= pts
+        elif kind == K_TYPE_COUNT and face_up:
+            if t[T_P_TYPE + tile] == t[at + SO_A] or tile == E.TRIFECTA:
+                have = st[S_TYPE_N + base + t[at + SO_A]]
+                w += pts if have + 1 >= t[at + SO_B] else pts * share
+        elif kind == K_RIDGE:
+            ridge = E.board_mask(st, t, BM_NORTH if t[at + SO_A] == 0 else BM_SOUTH)
+            if (ridge >> h) & 1:
+                have = E.popcount(st[S_ROUTE_MASK + base] & ridge)
+                w += pts if have + 1 >= t[at + SO_B] else pts * share * 0.7
+        elif kind == K_ALL_TYPES and face_up:
+            if st[S_TYPE_N + base + t[T_P_TYPE + tile]] == 0 or tile == E.TRIFECTA:
+                w += pts * share * 0.5
+        elif kind == K_GRAND_TRAVERSE:
+            row = E.board_mask(st, t, BM_ROW + E.hex_row(st, t, h) - 1)
+            if E.popcount(st[S_ROUTE_MASK + base] & row) > 0:
+                w += pts * share * 0.5
+    if face_up:
+        tiles = E.route_tiles(st, seat)
+        for i in range(2):
+            po = st[S_PERSONAL + base + i]
+            if (t[T_PO_MASK + po] >> tile) & 1 and not (tiles >> tile) & 1:
+                have = E.popcount(tiles & t[T_PO_MASK + po])
+                if have < 3:
+                    w += t[T_PO_POINTS + po] * (1.0 if have == 2 else params[3])
+        units = 0
+        for r in range(7):
+            units += t[T_P_REQ + 7 * tile + r]
+        for a in range(4):
+            units += st[REQ_TOKENS + 4 * h + a]
+    else:
+        units = AVERAGE_UNITS
+    return w - params[1] * units
+
+
+@njit(cache=True)
+def route_value(st, t, seat, h, visited, depth, params):
+    """The best worth of `depth` more climbs after standing on h (visited: route mask)."""
+    if depth <= 0:
+        return 0.0
+    moves = t[T_B_NEIGH + N_HEX * st[G_SIDE] + h] & ~visited & ~np.int64(1)
+    branch = int(params[11])
+    best = 0.0
+    # the `branch` neighbours with the highest worth, searched further
+    taken = np.int64(0)
+    for _ in range(branch):
+        pick = -1
+        pick_w = -1e9
+        m = moves & ~taken
+        while m:
+            low = m & -m
+            x = 0
+            while (low >> x) != 1:
+                x += 1
+            m ^= low
+            wx = hex_worth(st, t, seat, x, params)
+            if wx > pick_w:
+                pick_w = wx
+                pick = x
+        if pick < 0:
+            break
+        taken |= np.int64(1) << pick
+        v = pick_w + params[0] * route_value(st, t, seat, pick,
+                                             visited | (np.int64(1) << pick), depth - 1, params)
+        if v > best:
+            best = v
+    return best
+
+
+@njit(cache=True)
+def destination_value(st, t, seat, h, params):
+    base = seat * SEAT_FIELDS
+    left = 8 - st[S_ROUTE_N + base] - 1
+    depth = min(left, int(params[10]))
+    return hex_worth(st, t, seat, h, params) + params[0] * route_value(
+        st, t, seat, h, st[S_ROUTE_MASK + base] | (np.int64(1) << h), depth, params)
+
+
+@njit(cache=True)
+def planned_target(st, t, seat, params, work):
+    """(hex, missing unit kind) of the best-valued legal destination, remembered for the
+    seat's round and route."""
+    base = seat * SEAT_FIELDS
+    key = 1 + seat * 100000 + st[G_ROUND] * 100 + st[S_ROUTE_N + base]
+    if work[PLAN_CACHE] == key:
+        return work[PLAN_CACHE + 1], work[PLAN_CACHE + 2]
+    dest = E.legal_destinations(st, t, seat)
+    plan = np.zeros(E.PLAN_SIZE, np.int64)
+    best = -1e9
+    target = -1
+    kind = -1
+    for h in range(1, N_HEX):
+        if (dest >> h) & 1:
+            s = E.plan_payment(st, t, seat, h, plan, True)
+            v = destination_value(st, t, seat, h, params) - 0.8 * s
+            if v > best:
+                best = v
+                target = h
+                kind = plan[E.PL_UNPAID] if s > 0 else -1
+    work[PLAN_CACHE] = key
+    work[PLAN_CACHE + 1] = target
+    work[PLAN_CACHE + 2] = kind
+    return target, kind
+
+
+@njit(cache=True)
+def wanted_type(st, t, seat, params, work):
+    """The asset type the planned target lacks (any_skill: the skill held least); else the
+    type held least."""
+    target, kind = planned_target(st, t, seat, params, work)
+    if 0 <= kind <= 3:
+        return kind
+    low = 1 << 30
+    pick = 0
+    first = 1 if kind == 4 else 0
+    for a in range(first, 4):
+        n = E.hand_of_type(st, t, seat, a)
+        if n < low:
+            low = n
+            pick = a
+    return pick
+
+
+@njit(cache=True)
+def option_worth(st, t, seat, card, option, jesus, params):
+    counts = np.zeros(6, np.int64)
+    E.technique_counts(st, t, seat, counts)
+    w = 0.0
+    for k in range(E.MAX_ENTRIES):
+        at = E.entry_at(card, option, k)
+        part = t[at + E_PART]
+        if part == 0:
+            break
+        if jesus and part == 1:
+            continue
+        verb = t[at + E_VERB]
+        amount = t[at + E_AMOUNT]
+        if verb <= 1:
+            who = t[at + E_WHO]
+            sign = 1.0 if amount > 0 else -1.0
+            if who == 2 or who == 4:
+                sign = -0.3 * sign
+            w += sign * min(abs(amount), 2) * VERB_WORTH[verb]
+        elif verb == 2 or verb == 3:
+            w -= amount * params[9] * (1.2 if verb == 3 else 1.0)
+        elif verb == 4:
+            w += amount * params[9]
+        elif verb == 5:
+            tech = t[at + E_TECH]
+            bonus = 0.0
+            if tech > 0 and (counts[tech] + st[S_TECH + seat * SEAT_FIELDS + tech]) % 3 == 2:
+                bonus = 1.2
+            w += params[7] + bonus
+        elif verb == 6:
+            w += amount * params[8]
+        else:
+            w += VERB_WORTH[verb]
+    if jesus:
+        w -= params[8]
+    return w
+
+
+@njit(cache=True)
+def decide(ctx):
+    st = ctx.state
+    t = ctx.tables
+    seat = ctx.seat
+    legal = ctx.legal
+    n = ctx.n_legal
+    d = ctx.decision
+    params = ctx.params
+    base = seat * SEAT_FIELDS
+    if d == D_TURN:
+        plan = np.zeros(E.PLAN_SIZE, np.int64)
+        best = -1e9
+        pick = -1
+        best_risk = -1e9
+        risk_pick = -1
+        trade = False
+        token = -1
+        for i in range(n):
+            c = legal[i]
+            if c == A_REST:
+                continue
+            if c >= A_PLAY_SB:
+                if token < 0 or c - A_PLAY_SB != SB_ENERGY_DRINK:
+                    token = c
+            elif c >= A_TRADE:
+                trade = True
+            else:
+                h = c - A_RISK if c >= A_RISK else c
+                E.plan_payment(st, t, seat, h, plan, True)
+                v = destination_value(st, t, seat, h, params) - params[5] * plan[E.PL_COST]
+                if c >= A_RISK:
+                    if v > best_risk:
+                        best_risk = v
+                        risk_pick = c
+                elif v > best:
+                    best = v
+                    pick = c
+        if pick >= 0:
+            return pick
+        if token >= 0:
+            return token
+        if trade:
+            want = wanted_type(st, t, seat, params, ctx.work)
+            for i in range(n):
+                c = legal[i]
+                if A_TRADE <= c < A_PLAY_SB and (c - A_TRADE) % 4 == want and \
+                        (c - A_TRADE) // 4 != want:
+                    return c
+        if risk_pick >= 0 and best_risk >= params[4]:
+            return risk_pick
+        return A_REST
+    if d == D_OPTION:
+        cards = st[G_AUX]
+        best = -1e9
+        pick = legal[0]
+        for i in range(n):
+            c = legal[i]
+            if c == A_PASS:
+                v = -2.0
+            else:
+                jesus = c >= WITH_JESUS
+                cc = c % WITH_JESUS
+                card = cards % 100 if cc // 2 == 0 else cards // 100
+                v = option_worth(st, t, seat, card, cc % 2, jesus, params)
+            if v > best:
+                best = v
+                pick = c
+        return pick
+    if d == D_OPPONENT:
+        q = trailer(st, seat)
+        for i in range(n):
+            if legal[i] == q:
+                return q
+        return legal[0]
+    if d == D_STEAL:
+        q = leader(st, seat)
+        for i in range(n):
+            if legal[i] // 256 == q:
+                return legal[i]
+        return legal[0]
+    if d == D_PILE or d == D_DISCARD_PICK:
+        want = wanted_type(st, t, seat, params, ctx.work)
+        for i in range(n):
+            c = legal[i]
+            typ = c if d == D_PILE else t[T_KIND_TYPE + c]
+            if typ == want:
+                return c
+        return legal[0]
+    if d == D_DRAW:
+        want = wanted_type(st, t, seat, params, ctx.work)
+        for i in range(n):
+            c = legal[i]
+            if c != DRAW_DECK and t[T_KIND_TYPE + st[SPREAD + c]] == want:
+                return c
+        for i in range(n):
+            c = legal[i]
+            if c != DRAW_DECK and t[T_KIND_TECH + st[SPREAD + c]] == 5:
+                return c
+        for i in range(n):
+            if legal[i] == DRAW_DECK:
+                return DRAW_DECK
+        return legal[0]
+    if d == D_REST:
+        water = st[S_WATER + base]
+        psych = st[S_PSYCH + base]
+        floor = params[6]
+        target, kind = planned_target(st, t, seat, params, ctx.work)
+        if kind == 5 or (water < floor and water <= psych):
+            for i in range(n):
+                if legal[i] == REST_WATER:
+                    return REST_WATER
+        if kind == 6 or psych < floor:
+            for i in range(n):
+                if legal[i] == REST_PSYCH:
+                    return REST_PSYCH
+        want = wanted_type(st, t, seat, params, ctx.work)
+        for i in range(n):
+            if legal[i] == want:
+                return want
+        for i in range(n):
+            if legal[i] < 4:
+                return legal[i]
+        return legal[0]
+    if d == D_CARD:
+        want = wanted_type(st, t, seat, params, ctx.work)
+        best = -1e9
+        pick = legal[0]
+        for i in range(n):
+            c = legal[i]
+            if c == A_STOP:
+                continue
+            k = c % 64
+            src = c // 64
+            typ = t[T_KIND_TYPE + k]
+            v = E.hand_of_type(st, t, seat, typ) * 4.0 - (8.0 if typ == want else 0.0) + \
+                (2.0 if src == 1 else 0.0) - (2.0 if t[T_KIND_TECH + k] == 5 else 0.0)
+            if v > best:
+                best = v
+                pick = c
+        return pick
+    if d == D_REQ_TOKEN:
+        q = leader(st, seat)
+        own = E.legal_destinations(st, t, seat)
+        theirs = E.legal_destinations(st, t, q) if q >= 0 else 0
+        for i in range(n):
+            h = legal[i] // 4
+            if (theirs >> h) & 1 and not (own >> h) & 1:
+                return legal[i]
+        for i in range(n):
+            if not (own >> (legal[i] // 4)) & 1:
+                return legal[i]
+        return legal[0]
+    if d == D_TECHNIQUE:
+        counts = np.zeros(6, np.int64)
+        E.technique_counts(st, t, seat, counts)
+        best = -1
+        pick = legal[0]
+        for i in range(n):
+            x = legal[i]
+            v = (counts[x] + st[S_TECH + base + x]) % 3
+            if v > best:
+                best = v
+                pick = x
+        return pick
+    if d == D_PERMANENT:
+        for i in range(n):
+            if legal[i] != PERM_STOP:
+                return legal[i]
+        return PERM_STOP
+    if d == D_CHALKBAG:
+        return 1
+    if d == D_SB_WINDOW:
+        for i in range(n):
+            if legal[i] != A_CONTINUE:
+                return legal[i]
+        return A_CONTINUE
+    return legal[0]
+
+
+@register("first-ascent", "planner", params=DEFAULT_PARAMS)
+@njit(POLICY_SIGNATURE, cache=True)
+def planner(ctx):
+    """plans a route toward the objectives in play and its personal objectives"""
+    return decide(ctx)

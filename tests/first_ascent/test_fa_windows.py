@@ -1,0 +1,121 @@
+"""First Ascent: the own-turn Summit Beta windows (F119), Phil's paying tokens, trades into an
+emptied pile, the any_skill payment, hand size (F25) and the asset board (F38)."""
+import numpy as np
+
+from fa_helpers import FACE_NONE, SLAB_NONE, agents, give, logged
+from fa_states import F, blank, legal_turn, row1_hard, set_all_cards, tiles
+from sim.games.first_ascent import engine
+from sim.games.first_ascent.state import (
+    A_CONTINUE, A_PLAY_SB, A_TRADE, BOARD_DOWN, BOARD_UP, D_OPTION, D_SB_WINDOW, DISCARD,
+    G_DISCARD_N, HAND, PILE_N, S_PSYCH, S_SB, S_WATER, SB_BORROWED_RACK, SB_ENERGY_DRINK,
+    SB_EXTRA_WATER, STATUS_PENALISED, S_STATUS)
+from sim.games.first_ascent.data import N_KINDS
+
+FACE, SLAB = 1, 3
+
+
+def test_own_turn_tokens_can_be_played_while_resolving_a_climbing_card():
+    # F119, F27: Energy Drink played while resolving card 9 (A: -1 psych) makes A choosable
+    st, t = blank(players=2)
+    st[F(S_PSYCH, 0)] = 0
+    st[F(S_SB, 0)] = 1 << SB_ENERGY_DRINK
+    set_all_cards(st, 9)
+    ag = agents(script=[A_PLAY_SB + SB_ENERGY_DRINK, A_CONTINUE, 0])
+    engine.resolve_climbing_cards(st, t, ag, 0)
+    rows = logged(ag, st)
+    assert rows[0][1] == D_SB_WINDOW and rows[0][2] == A_PLAY_SB + SB_ENERGY_DRINK
+    option = [r for r in rows if r[1] == D_OPTION][0]
+    assert option[2] == 0                          # option A
+    assert st[F(S_PSYCH, 0)] == 0                  # +1 from the drink, -1 for option A
+    assert st[F(S_SB, 0)] != 0                     # option A drew a Summit Beta token
+    assert st[F(S_STATUS, 0)] != STATUS_PENALISED
+
+
+def test_without_the_window_the_card_is_passed():
+    # F41, F119: the same card without a token to play: A blocked, B still choosable
+    st, t = blank(players=2)
+    st[F(S_PSYCH, 0)] = 0
+    set_all_cards(st, 9)
+    ag = agents()
+    engine.resolve_climbing_cards(st, t, ag, 0)
+    option = [r for r in logged(ag, st) if r[1] == D_OPTION][0]
+    assert option[3] == 1 and option[2] == 1        # only B offered
+
+
+def test_phil_keeps_a_paying_token_he_does_not_need():
+    # F34, F71, F123: Phil rolls at S = 0 or 1 alike, so Extra Water that would only lower S
+    # from 1 to 0 stays in his hand
+    st, t = blank(players=2, chars=(8, 4), rules={"risk_die_odds": "1:0:0"})
+    row1_hard(st)
+    tiles(st, {1: 1})                              # Dinkus Dog: S2 A1 W1
+    give(st, 0, SLAB_NONE, 3)
+    st[F(S_WATER, 0)] = 0
+    st[F(S_SB, 0)] = 1 << SB_EXTRA_WATER
+    assert engine.attempt_climb(st, t, agents(), 0, 1, True)
+    assert (st[F(S_SB, 0)] >> SB_EXTRA_WATER) & 1
+
+
+def test_phil_uses_a_paying_token_when_it_makes_the_roll_possible():
+    # F34, F77: without Borrowed Rack Phil is 2 short; with it he may roll
+    st, t = blank(players=2, chars=(8, 4), rules={"risk_die_odds": "1:0:0"})
+    row1_hard(st)
+    tiles(st, {2: 2})                              # Roger's Roof: G2 A1 W1
+    give(st, 0, FACE_NONE, 1)
+    st[F(S_WATER, 0)] = 1
+    st[F(S_SB, 0)] = 1 << SB_BORROWED_RACK
+    assert engine.attempt_climb(st, t, agents(), 0, 2, True)
+    assert not (st[F(S_SB, 0)] >> SB_BORROWED_RACK) & 1
+
+
+def test_a_trade_may_draw_from_the_pile_its_own_cards_refill():
+    # F28, F122: the 3 traded cards reach the discard pile before the draw
+    st, t = blank(players=2)
+    st[PILE_N + SLAB] = 0
+    st[DISCARD:DISCARD + N_KINDS] = 0
+    st[G_DISCARD_N] = 0
+    deck_has_slab = any(t[engine.T_KIND_TYPE + st[engine.DECK + i]] == SLAB
+                        for i in range(st[engine.G_DECK_N]))
+    for i in range(st[engine.G_DECK_N]):          # no slab left in the deck either
+        if t[engine.T_KIND_TYPE + st[engine.DECK + i]] == SLAB:
+            st[engine.DECK + i] = FACE_NONE
+    assert deck_has_slab
+    give(st, 0, SLAB_NONE, 3)
+    codes = legal_turn(st, t, 0)
+    assert A_TRADE + 4 * SLAB + SLAB in codes
+    assert A_TRADE + 4 * FACE + SLAB not in codes   # no slab card anywhere for a face trade
+
+
+def test_any_skill_is_paid_with_the_skill_type_left_over_most():
+    # F33, F123: any_skill units take the skill cards held in the largest number
+    st, t = blank(players=2)
+    row1_hard(st)
+    tiles(st, {1: 1})                              # S2 A1 W1
+    give(st, 0, SLAB_NONE, 4)
+    give(st, 0, FACE_NONE, 1)
+    plan = np.zeros(engine.PLAN_SIZE, np.int64)
+    assert engine.plan_payment(st, t, 0, 1, plan, True) == 0
+    assert plan[engine.PL_CARDS + SLAB] == 3 and plan[engine.PL_CARDS + FACE] == 0
+
+
+def test_no_hand_limit():
+    # F25: a hand may grow without limit (draws keep adding)
+    st, t = blank(players=2)
+    ag = agents()
+    for _ in range(8):
+        engine.draw_cards(st, t, ag, 0, 3, False)
+    assert st[HAND:HAND + N_KINDS].sum() == 24
+
+
+def test_board_cards_never_pay_but_count_for_permanent_tokens():
+    # F38, F33, F50: four face-down slab cards on the board pay nothing; they earn a token
+    st, t = blank(players=2)
+    row1_hard(st)
+    tiles(st, {1: 1})
+    st[F(S_WATER, 0)] = 1
+    give(st, 0, SLAB_NONE, 4, where=BOARD_DOWN)
+    plan = np.zeros(engine.PLAN_SIZE, np.int64)
+    assert engine.plan_payment(st, t, 0, 1, plan, True) == 3
+    engine.permanent_tokens(st, t, agents(), 0)
+    assert st[F(engine.S_PERM, 0) + SLAB] == 1
+    assert st[BOARD_DOWN:BOARD_DOWN + N_KINDS].sum() == 0
+    assert st[BOARD_UP:BOARD_UP + N_KINDS].sum() == 0
