@@ -251,18 +251,28 @@ def cmd_ladder(args):
 
 
 def cmd_tune(args):
-    from policies.all_in_ascent.tuning import store, tune
-    from sim.games.all_in_ascent.data import CHARACTER_KEYS
-    if args.character not in CHARACTER_KEYS:
+    if args.game == "first-ascent":
+        from policies.first_ascent.tuning import KEYS, store, tune
+        where = "policies/first_ascent/tuned.json"
+        keys = KEYS
+        if args.players not in (2, 3, 4, 5):
+            raise UsageError(f"--players: First Ascent is for 2 to 5 players, got {args.players}")
+    else:
+        from policies.all_in_ascent.tuning import store, tune
+        from sim.games.all_in_ascent.data import CHARACTER_KEYS as keys
+        where = "policies/all_in_ascent/tuned.json"
+        if args.players == 5:
+            raise UsageError("--players: All-In Ascent is for 2 to 4 players")
+    if args.character not in keys:
         raise UsageError(f"--character: unknown character {args.character!r}; allowed: "
-                         f"{', '.join(CHARACTER_KEYS)}")
+                         f"{', '.join(keys)}")
     log = (lambda *a: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
     result = tune(args.character, args.players, args.budget, args.games, args.seed,
                   args.validation_games, args.threads, log)
     print(json.dumps(result, indent=2))
     if args.store:
         store(args.character, result, _command_line(args))
-        print("stored in policies/all_in_ascent/tuned.json")
+        print(f"stored in {where}")
     return 0
 
 
@@ -425,8 +435,9 @@ def build_parser():
     lp.set_defaults(func=cmd_ladder)
 
     tp = sub.add_parser("tune", help="tune the planner's knobs for one character (CMA-ES)")
+    tp.add_argument("--game", choices=("all-in-ascent", "first-ascent"), default="all-in-ascent")
     tp.add_argument("--character", required=True)
-    tp.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    tp.add_argument("--players", type=int, choices=(2, 3, 4, 5), default=4)
     tp.add_argument("--budget", type=_positive_int, required=True,
                     help="candidate evaluations")
     tp.add_argument("--games", type=_positive_int, default=2000,

@@ -10,10 +10,10 @@ and the defaults play the same validation games and the paired difference is rep
 """
 import datetime
 import json
-import math
 
 import numpy as np
 
+from policies import cmaes
 from policies.all_in_ascent.planner import PLANNER_BOUNDS, PLANNER_DEFAULTS, PLANNER_KNOBS
 from policies.all_in_ascent.tuned import TUNED_PATH, load_tuned, tuned_vector
 from sim.games.all_in_ascent.batch import play_fixed_games, random_seating
@@ -69,41 +69,20 @@ def character_wins(character, knobs, n_players, seeds, chars, threads=None):
     return won
 
 
-def _to_unit(x):
-    return [(v - lo) / (hi - lo) for v, (lo, hi) in zip(x, PLANNER_BOUNDS)]
-
-
-def _from_unit(u):
-    return [lo + min(1.0, max(0.0, v)) * (hi - lo) for v, (lo, hi) in zip(u, PLANNER_BOUNDS)]
-
-
 def tune(character, n_players=4, budget=200, games=2000, seed=1, validation_games=20000,
          threads=None, log=print):
     """Run CMA-ES for `budget` evaluations of `games` games each; return a result dict."""
-    import cma
     if character not in CHARACTER_KEYS:
         raise ValueError(f"unknown character {character!r}; allowed: {', '.join(CHARACTER_KEYS)}")
     seeds, chars = tuning_games(character, n_players, games, seed)
     start = load_tuned().get(character, list(PLANNER_DEFAULTS))
-    options = {"bounds": [0.0, 1.0], "seed": seed % (2**32 - 1) + 1, "maxfevals": budget,
-               "popsize": max(4, min(10, budget // 4)), "verbose": -9}
-    es = cma.CMAEvolutionStrategy(_to_unit(start), 0.25, options)
-    best_knobs, best_rate = list(start), -1.0
-    while not es.stop():
-        candidates = es.ask()
-        rates = [float(character_wins(character, _from_unit(u), n_players, seeds, chars,
-                                      threads).mean()) for u in candidates]
-        es.tell(candidates, [-r for r in rates])
-        k = int(np.argmax(rates))
-        if rates[k] > best_rate:
-            best_rate, best_knobs = rates[k], _from_unit(candidates[k])
-        log(f"  {es.countevals:5d} evaluations: best win rate {best_rate:.4f}")
+    best_knobs, best_rate = cmaes.search(
+        lambda knobs: character_wins(character, knobs, n_players, seeds, chars, threads),
+        start, PLANNER_BOUNDS, budget, seed, log)
     # validation on unseen games, paired against the defaults
     vseeds, vchars = tuning_games(character, n_players, validation_games, seed + 1_000_003)
     tuned_won = character_wins(character, best_knobs, n_players, vseeds, vchars, threads)
     default_won = character_wins(character, PLANNER_DEFAULTS, n_players, vseeds, vchars, threads)
-    diff = tuned_won.astype(float) - default_won
-    half = 1.96 * diff.std(ddof=1) / math.sqrt(len(diff))
     return {
         "knobs": dict(zip(PLANNER_KNOBS, [round(v, 6) for v in best_knobs])),
         "players": n_players,
@@ -111,14 +90,7 @@ def tune(character, n_players=4, budget=200, games=2000, seed=1, validation_game
         "games_per_evaluation": games,
         "seed": seed,
         "training_win_rate": round(best_rate, 6),
-        "validation": {
-            "games": validation_games,
-            "win_rate_tuned": round(float(tuned_won.mean()), 6),
-            "win_rate_planner_defaults": round(float(default_won.mean()), 6),
-            "paired_difference": round(float(diff.mean()), 6),
-            "paired_difference_95ci": [round(float(diff.mean() - half), 6),
-                                       round(float(diff.mean() + half), 6)],
-        },
+        "validation": cmaes.paired_validation(tuned_won, default_won),
         "opponents": list(OPPONENTS),
         "date": datetime.date.today().isoformat(),
     }

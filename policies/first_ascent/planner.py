@@ -40,7 +40,15 @@ from sim.games.first_ascent.state import (
     S_PERSONAL, S_PSYCH, S_ROUTE_MASK, S_ROUTE_N, S_TECH, S_TYPE_N, S_WATER, SB_ENERGY_DRINK,
     SEAT_FIELDS, SPREAD, TILE, WITH_JESUS)
 
+PLANNER_KNOBS = ("future_weight", "cost_per_unit", "objective_step_share",
+                 "personal_step_share", "risk_threshold", "spend_weight", "track_floor",
+                 "technique_token_worth", "summit_beta_worth", "card_worth", "search_depth",
+                 "branch")
 DEFAULT_PARAMS = (0.6, 0.25, 0.35, 0.4, 1.5, 0.25, 2.0, 0.8, 1.3, 1.0, 4.0, 2.0)
+# the range each knob is searched over when tuning (depth and branch stay small for speed)
+PLANNER_BOUNDS = ((0.0, 1.2), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (-2.0, 6.0), (0.0, 1.0),
+                  (0.0, 5.0), (0.0, 3.0), (0.0, 3.0), (0.0, 2.5), (1.0, 5.0), (1.0, 3.0))
+N_KNOBS = len(PLANNER_KNOBS)
 AVERAGE_UNITS = 6.5
 PLAN_CACHE = 210       # work[210..214]: key, planned target hex, its missing unit kind
 K_RIDGE, K_PER_PITCH, K_TYPE_COUNT, K_GRAND_TRAVERSE, K_ALL_TYPES, K_ELITIST, \
@@ -109,7 +117,14 @@ def hex_worth(st, t, seat, h, params):
 
 
 @njit(cache=True)
-def route_value(st, t, seat, h, visited, depth, params):
+def all_worths(st, t, seat, params, w):
+    """hex_worth of every hex, once per decision (the search reads this table)."""
+    for h in range(1, N_HEX):
+        w[h] = hex_worth(st, t, seat, h, params) if st[TILE + h] > 0 else -1e9
+
+
+@njit(cache=True)
+def route_value(st, t, w, h, visited, depth, params):
     """The best worth of `depth` more climbs after standing on h (visited: route mask)."""
     if depth <= 0:
         return 0.0
@@ -120,7 +135,7 @@ def route_value(st, t, seat, h, visited, depth, params):
     taken = np.int64(0)
     for _ in range(branch):
         pick = -1
-        pick_w = -1e9
+        pick_w = -1e8
         m = moves & ~taken
         while m:
             low = m & -m
@@ -128,27 +143,26 @@ def route_value(st, t, seat, h, visited, depth, params):
             while (low >> x) != 1:
                 x += 1
             m ^= low
-            wx = hex_worth(st, t, seat, x, params)
-            if wx > pick_w:
-                pick_w = wx
+            if w[x] > pick_w:
+                pick_w = w[x]
                 pick = x
         if pick < 0:
             break
         taken |= np.int64(1) << pick
-        v = pick_w + params[0] * route_value(st, t, seat, pick,
-                                             visited | (np.int64(1) << pick), depth - 1, params)
+        v = pick_w + params[0] * route_value(st, t, w, pick, visited | (np.int64(1) << pick),
+                                             depth - 1, params)
         if v > best:
             best = v
     return best
 
 
 @njit(cache=True)
-def destination_value(st, t, seat, h, params):
+def destination_value(st, t, seat, w, h, params):
     base = seat * SEAT_FIELDS
     left = 8 - st[S_ROUTE_N + base] - 1
     depth = min(left, int(params[10]))
-    return hex_worth(st, t, seat, h, params) + params[0] * route_value(
-        st, t, seat, h, st[S_ROUTE_MASK + base] | (np.int64(1) << h), depth, params)
+    return w[h] + params[0] * route_value(
+        st, t, w, h, st[S_ROUTE_MASK + base] | (np.int64(1) << h), depth, params)
 
 
 @njit(cache=True)
@@ -161,13 +175,15 @@ def planned_target(st, t, seat, params, work):
         return work[PLAN_CACHE + 1], work[PLAN_CACHE + 2]
     dest = E.legal_destinations(st, t, seat)
     plan = np.zeros(E.PLAN_SIZE, np.int64)
+    w = np.empty(N_HEX, np.float64)
+    all_worths(st, t, seat, params, w)
     best = -1e9
     target = -1
     kind = -1
     for h in range(1, N_HEX):
         if (dest >> h) & 1:
             s = E.plan_payment(st, t, seat, h, plan, True)
-            v = destination_value(st, t, seat, h, params) - 0.8 * s
+            v = destination_value(st, t, seat, w, h, params) - 0.8 * s
             if v > best:
                 best = v
                 target = h
@@ -236,17 +252,19 @@ def option_worth(st, t, seat, card, option, jesus, params):
 
 
 @njit(cache=True)
-def decide(ctx):
+def decide(ctx, params):
+    """The planner's answer with the knob vector `params` (module docstring)."""
     st = ctx.state
     t = ctx.tables
     seat = ctx.seat
     legal = ctx.legal
     n = ctx.n_legal
     d = ctx.decision
-    params = ctx.params
     base = seat * SEAT_FIELDS
     if d == D_TURN:
         plan = np.zeros(E.PLAN_SIZE, np.int64)
+        w = np.empty(N_HEX, np.float64)
+        all_worths(st, t, seat, params, w)
         best = -1e9
         pick = -1
         best_risk = -1e9
@@ -265,7 +283,7 @@ def decide(ctx):
             else:
                 h = c - A_RISK if c >= A_RISK else c
                 E.plan_payment(st, t, seat, h, plan, True)
-                v = destination_value(st, t, seat, h, params) - params[5] * plan[E.PL_COST]
+                v = destination_value(st, t, seat, w, h, params) - params[5] * plan[E.PL_COST]
                 if c >= A_RISK:
                     if v > best_risk:
                         best_risk = v
@@ -419,4 +437,4 @@ def decide(ctx):
 @njit(POLICY_SIGNATURE, cache=True)
 def planner(ctx):
     """plans a route toward the objectives in play and its personal objectives"""
-    return decide(ctx)
+    return decide(ctx, ctx.params)

@@ -92,9 +92,16 @@ def run_games(n_games, master_seed, rules: FirstAscentRules = None, seat_policie
             char_rows[k, seat] = chars[(seat - shift) % players]
     seeds = np.array([game_seed(np.int64(master_seed), np.int64(first_index + k))
                       for k in range(n_games)], np.int64)
+    return play_rows(rules, seeds, char_rows, slots, distinct, params, threads, first_index)
+
+
+def play_rows(rules, seeds, char_rows, slots, distinct, params=None, threads=None,
+              first_index=0):
+    """Play one game per row: its seed, characters per seat (0 = F22's draw) and policy slot
+    per seat (-1 empty) into `distinct` policy names. The tuning loop calls this directly."""
     fns, slot_params = policy_slots(distinct, params)
     seat_slots = np.where(slots >= 0, slots, 0)
-    out = np.empty((n_games, RECORD_SIZE), np.int32)
+    out = np.empty((len(seeds), RECORD_SIZE), np.int32)
     previous = numba.get_num_threads()
     start = time.perf_counter()
     try:

@@ -30,7 +30,7 @@ from sim.games.first_ascent.state import MAX_LEGAL, STATE_SIZE
 
 PolicyContext = namedtuple("PolicyContext", ["state", "seat", "decision", "legal", "n_legal",
                                              "tables", "stream", "params", "work"])
-MAX_POLICY_PARAMS = 16
+MAX_POLICY_PARAMS = 160       # tuned: 12 characters x 12 planner knobs
 WORK_SIZE = 256
 
 

@@ -1,0 +1,57 @@
+"""`tuned`: the planner with knobs optimised per character (CMA-ES, `ascent tune --game
+first-ascent`). policies/first_ascent/tuned.json holds, per character, the planner's knobs
+(planner.PLANNER_KNOBS) and the command and figures that produced them; a character without
+a stored vector plays the planner's defaults. The parameter vector is the twelve characters'
+knob vectors end to end; the policy reads the slice of the character it plays.
+"""
+import json
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from policies.first_ascent.planner import DEFAULT_PARAMS, N_KNOBS, PLANNER_KNOBS, decide
+from policies.registry import register
+from sim.games.first_ascent.data import CHARACTER_KEYS
+from sim.games.first_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE
+from sim.games.first_ascent.state import S_CHAR, SEAT_FIELDS
+
+TUNED_PATH = Path(__file__).with_name("tuned.json")
+KEYS = [CHARACTER_KEYS[i] for i in range(1, 13)]        # character id i at slice i - 1
+assert len(KEYS) * N_KNOBS <= MAX_POLICY_PARAMS
+
+
+def load_tuned(path=TUNED_PATH):
+    """{character key: knob vector} from the stored file; a clear error if it is malformed."""
+    if not Path(path).exists():
+        return {}
+    try:
+        doc = json.loads(Path(path).read_text())
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: not valid JSON ({e})") from None
+    vectors = {}
+    for key, entry in doc.get("characters", {}).items():
+        if key not in KEYS:
+            raise ValueError(f"{path}: characters.{key}: unknown character; "
+                             f"allowed: {', '.join(KEYS)}")
+        knobs = entry.get("knobs", {})
+        if set(knobs) != set(PLANNER_KNOBS):
+            raise ValueError(f"{path}: characters.{key}.knobs: needs exactly "
+                             f"{', '.join(PLANNER_KNOBS)}")
+        vectors[key] = [float(knobs[k]) for k in PLANNER_KNOBS]
+    return vectors
+
+
+def tuned_vector(vectors):
+    out = []
+    for key in KEYS:
+        out.extend(vectors.get(key, DEFAULT_PARAMS))
+    return np.asarray(out, np.float64)
+
+
+@register("first-ascent", "tuned", params=tuned_vector(load_tuned()))
+@njit(POLICY_SIGNATURE, cache=True)
+def tuned_policy(ctx):
+    """the planner with per-character tuned knobs (policies/first_ascent/tuned.json)"""
+    c = ctx.state[S_CHAR + ctx.seat * SEAT_FIELDS]
+    return decide(ctx, ctx.params[(c - 1) * N_KNOBS:c * N_KNOBS])

@@ -1,0 +1,84 @@
+"""Tune the First Ascent planner's knobs for one character (CMA-ES, policies/cmaes.py).
+
+The objective is the character's win rate (a shared win counts) when its seat plays the
+candidate knobs against `planner` opponents with random characters (F22's draw for the other
+seats). Every candidate plays the same games; the character sits in each seat equally often.
+The result is checked on unseen games (another master seed), paired against the defaults.
+"""
+import datetime
+import json
+
+import numpy as np
+
+from policies import cmaes
+from policies.first_ascent.planner import DEFAULT_PARAMS, PLANNER_BOUNDS, PLANNER_KNOBS
+from policies.first_ascent.tuned import KEYS, TUNED_PATH, load_tuned, tuned_vector
+from sim.core.seeding import game_seed
+from sim.games.first_ascent.batch import play_rows
+from sim.games.first_ascent.rules import build_rules
+from sim.games.first_ascent.state import G_WINNER, MAX_PLAYERS
+
+OPPONENT = "planner"
+
+
+def tuning_games(character, n_players, n_games, master_seed):
+    """Seeds and character rows: `character` in seat i % n_players; the other seats draw."""
+    c = KEYS.index(character) + 1
+    seeds = np.array([game_seed(np.int64(master_seed), np.int64(i)) for i in range(n_games)],
+                     np.int64)
+    chars = np.zeros((n_games, MAX_PLAYERS), np.int64)
+    rng = np.random.default_rng(master_seed)
+    others = [k for k in range(1, 13) if (k + 1) // 2 != (c + 1) // 2]   # not its board's pair
+    for i in range(n_games):
+        row = list(rng.choice(others, n_players - 1, replace=False))
+        row.insert(i % n_players, c)
+        chars[i, :n_players] = row
+    return seeds, chars
+
+
+def character_wins(character, knobs, n_players, seeds, chars, threads=None):
+    vectors = dict(load_tuned())
+    vectors[character] = list(knobs)
+    params = {"tuned": tuned_vector(vectors)}
+    n = len(seeds)
+    slots = np.full((n, MAX_PLAYERS), -1, np.int64)
+    slots[:, :n_players] = 1
+    seat = np.arange(n) % n_players
+    slots[np.arange(n), seat] = 0
+    batch = play_rows(build_rules(n_players), seeds, chars, slots, ["tuned", OPPONENT],
+                      params=params, threads=threads)
+    return ((batch.records[:, G_WINNER] >> seat) & 1).astype(np.int8)
+
+
+def tune(character, n_players=4, budget=40, games=1000, seed=1, validation_games=4000,
+         threads=None, log=print):
+    if character not in KEYS:
+        raise ValueError(f"unknown First Ascent character {character!r}; allowed: "
+                         f"{', '.join(KEYS)}")
+    seeds, chars = tuning_games(character, n_players, games, seed)
+    start = load_tuned().get(character, list(DEFAULT_PARAMS))
+    best_knobs, best_rate = cmaes.search(
+        lambda knobs: character_wins(character, knobs, n_players, seeds, chars, threads),
+        start, PLANNER_BOUNDS, budget, seed, log)
+    vseeds, vchars = tuning_games(character, n_players, validation_games, seed + 1_000_003)
+    tuned_won = character_wins(character, best_knobs, n_players, vseeds, vchars, threads)
+    default_won = character_wins(character, DEFAULT_PARAMS, n_players, vseeds, vchars, threads)
+    return {
+        "knobs": dict(zip(PLANNER_KNOBS, [round(v, 6) for v in best_knobs])),
+        "players": n_players,
+        "budget": budget,
+        "games_per_evaluation": games,
+        "seed": seed,
+        "training_win_rate": round(best_rate, 6),
+        "validation": cmaes.paired_validation(tuned_won, default_won),
+        "opponents": [OPPONENT],
+        "date": datetime.date.today().isoformat(),
+    }
+
+
+def store(character, result, command, path=TUNED_PATH):
+    doc = json.loads(path.read_text()) if path.exists() else {"characters": {}}
+    doc.setdefault("characters", {})[character] = dict(result, command=command)
+    doc["about"] = ("First Ascent planner knobs tuned per character with CMA-ES against "
+                    "planner opponents; see policies/first_ascent/tuning.py.")
+    path.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
