@@ -1,5 +1,10 @@
 """Throughput and compile-time measurements; each script writes its own section of
 results/BENCHMARKS.md (replace_section)."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -15,3 +20,24 @@ def replace_section(marker, text):
         nxt = rest.find("\n## ")
         old = head + (rest[nxt + 1:] if nxt >= 0 else "")
     path.write_text(old.rstrip() + "\n\n" + text)
+
+
+def cold_compile_seconds(code):
+    """Seconds for `code` (which prints its own timing last) in a fresh interpreter with an
+    empty numba cache."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, NUMBA_CACHE_DIR=tmp)
+        out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, check=True,
+                             capture_output=True, text=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def acceptance_lines(relpath):
+    """A bullet for an acceptance run timed by `simulate` itself, from its manifest."""
+    path = ROOT / relpath / "manifest.json"
+    if not path.exists():
+        return []
+    m = json.loads(path.read_text())
+    return [f"- The issue's acceptance run, timed by `simulate` itself (not run by this script): "
+            f"`{m['command']}` played {m['games']:,} games in {m['wall_seconds']:,.0f} s "
+            f"({m['games_per_second']:,.0f} games/s on {m['threads']} threads)."]

@@ -6,15 +6,11 @@ Writes the "## Ascension kernel" section of results/BENCHMARKS.md (issue 8). Tim
 compilation (each configuration is warmed up on 2 games first), except the cold-compile line.
 """
 import argparse
-import json
 import os
 import platform
-import subprocess
-import sys
-import tempfile
 import time
 
-from benchmarks import ROOT, replace_section
+from benchmarks import acceptance_lines, cold_compile_seconds, replace_section
 
 # (policy, players, threads, games at scale 1)
 PLAN = [("stair-builder", 4, 1, 2000), ("stair-builder", 4, 2, 4000),
@@ -45,26 +41,11 @@ def measure(policy, players, threads, games):
 def cold_compile():
     """Seconds to import and compile the Ascension engine, kernel and bots with an empty cache,
     and to play one 4-player game of each bot."""
-    code = ("import time; t=time.perf_counter(); from sim.games.ascension.batch import run_games;"
-            "from sim.games.ascension.rules import build_rules; r=build_rules(4);"
-            "[run_games(1, 1, r, p) for p in ('random','random-safe','stair-builder','hybrid',"
-            "'blocker')]; print(time.perf_counter()-t)")
-    with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, NUMBA_CACHE_DIR=tmp)
-        out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, check=True,
-                             capture_output=True, text=True)
-    return float(out.stdout.strip().splitlines()[-1])
-
-
-def acceptance_run():
-    """The issue's 100,000-game hybrid run, from its manifest, if it has been run here."""
-    path = ROOT / "results" / "ascension" / "hybrid_100k" / "manifest.json"
-    if not path.exists():
-        return []
-    m = json.loads(path.read_text())
-    return [f"- The issue's acceptance run, timed by `simulate` itself (not run by this script): "
-            f"`{m['command']}` played {m['games']:,} games in {m['wall_seconds']:,.0f} s "
-            f"({m['games_per_second']:,.0f} games/s on {m['threads']} threads)."]
+    return cold_compile_seconds(
+        "import time; t=time.perf_counter(); from sim.games.ascension.batch import run_games;"
+        "from sim.games.ascension.rules import build_rules; r=build_rules(4);"
+        "[run_games(1, 1, r, p) for p in ('random','random-safe','stair-builder','hybrid',"
+        "'blocker')]; print(time.perf_counter()-t)")
 
 
 def main(argv=None):
@@ -103,7 +84,7 @@ def main(argv=None):
         f"stair builder {sb2['us_per_decision']:.1f}.",
         f"- Cold compile (empty numba cache; engine, kernel and the five bots, one game each): "
         f"{compile_s:.1f} s.",
-    ] + acceptance_run() + [""]
+    ] + acceptance_lines("results/ascension/hybrid_100k") + [""]
     text = "\n".join(lines)
     print(text)
     if not args.no_write:
