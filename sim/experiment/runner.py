@@ -63,6 +63,8 @@ def _packed_rules(preset, rules, knobs):
 def play_chunk(spec_fields, variant_fields, chunk, threads):
     """Worker: play one chunk; return its (games, seats) tables. Pure function of its inputs."""
     if len(spec_fields) == 5:
+        if spec_fields[3] == "first-ascent":
+            return play_first_ascent_chunk(spec_fields, variant_fields, chunk, threads)
         return play_ascension_chunk(spec_fields, variant_fields, chunk, threads)
     from sim.games.all_in_ascent.batch import run_games
     from sim.games.all_in_ascent.records import games_table, seats_table
@@ -86,6 +88,26 @@ def play_ascension_chunk(spec_fields, variant_fields, chunk, threads):
     packed = build_rules(chunk.players, dict(rules))
     names = [seat_policies] * chunk.players if isinstance(seat_policies, str) else seat_policies
     batch = run_games(chunk.games, seed, packed, names, first_index=chunk.first_game,
+                      threads=threads, rotate=rotate)
+    return chunk, games_table(batch, packed), seats_table(batch, packed), batch.seconds
+
+
+@lru_cache(maxsize=64)
+def _first_ascent_rules(players, rules):
+    from sim.games.first_ascent.rules import build_rules
+    return build_rules(players, dict(rules))
+
+
+def play_first_ascent_chunk(spec_fields, variant_fields, chunk, threads):
+    from sim.games.first_ascent.batch import run_games
+    from sim.games.first_ascent.records import games_table, seats_table
+    _, rules, _ = variant_fields
+    seed, seat_policies, characters, _, rotate = spec_fields
+    packed = _first_ascent_rules(chunk.players, rules)
+    names = [seat_policies] * chunk.players if isinstance(seat_policies, str) \
+        else list(seat_policies)
+    chars = characters if characters == "random" else list(characters)
+    batch = run_games(chunk.games, seed, packed, names, chars, first_index=chunk.first_game,
                       threads=threads, rotate=rotate)
     return chunk, games_table(batch, packed), seats_table(batch, packed), batch.seconds
 
@@ -146,9 +168,16 @@ class Manifest:
             self.doc = {"result_format": RESULT_FORMAT, "identity": identity,
                         "identity_sha256": self.spec.identity_hash(), "spec_file": self.spec.path,
                         "name": self.spec.name, "chunks": [], "runs": []}
+        # the spec's order (identity's variants are written sorted): a sweep's first value is
+        # its baseline when no variant is named "baseline"
+        self.doc["variant_order"] = [v.name for v in self.spec.variants]
         return self
 
     def add_chunk(self, chunk, seconds):
+        # a chunk replayed because its folder was removed replaces its old entry
+        self.doc["chunks"] = [c for c in self.doc["chunks"]
+                              if (c["variant"], c["players"], c["index"]) !=
+                              (chunk.variant, chunk.players, chunk.index)]
         self.doc["chunks"].append({"variant": chunk.variant, "players": chunk.players,
                                    "index": chunk.index, "first_game": chunk.first_game,
                                    "games": chunk.games, "seconds": round(seconds, 3)})
@@ -169,8 +198,8 @@ def _execute(spec, todo, manifest, jobs, scheduler, progress):
     """Play `todo` chunks; write each as it finishes."""
     from joblib import Parallel, delayed, parallel_config
     spec_fields = (spec.seed, spec.seat_policies, spec.characters)
-    if spec.game == "ascension":
-        spec_fields = spec_fields + ("ascension", spec.rotate_seats)
+    if spec.game in ("ascension", "first-ascent"):
+        spec_fields = spec_fields + (spec.game, spec.rotate_seats)
     variants = {v.name: (v.preset, tuple(sorted(v.rules.items())), v.knobs)
                 for v in spec.variants}
     cores = os.cpu_count() or 1
@@ -220,8 +249,8 @@ def _progress_printer(quiet):
 
 
 def widest_interval(out, spec, players):
-    """The widest 95% half-width among every variant's win rates (per character, or per
-    seat/policy in Ascension) at `players`."""
+    """The widest 95% half-width among every variant's win rates (per character in All-In
+    Ascent and First Ascent, per seat/policy in Ascension) at `players`."""
     worst = 0.0
     for v in spec.variants:
         seats = load_variant(out, v.name, players, columns=[spec.group, "won"])
@@ -298,7 +327,8 @@ def dry_run_plan(spec, games_per_second=None):
              f"{spec.games:,} games per variant and player count, chunks of {spec.chunk:,}",
              f"  policies: {spec.seat_policies}; "
              + (f"rotate seats: {spec.rotate_seats}; " if spec.game == "ascension"
-                else f"characters: {spec.characters}; ")
+                else f"characters: {spec.characters}; rotate seats: {spec.rotate_seats}; "
+                if spec.game == "first-ascent" else f"characters: {spec.characters}; ")
              + f"master seed {spec.seed}"]
     total = spec.games * len(spec.variants) * len(spec.players)
     lines.append(f"  total: {total:,} games")
@@ -306,7 +336,7 @@ def dry_run_plan(spec, games_per_second=None):
         cap = spec.max_games or spec.games
         lines.append(f"  precision target: half-width <= {spec.ci_halfwidth}, up to {cap:,} "
                      f"games per variant ({cap * len(spec.variants) * len(spec.players):,} all)")
-    if games_per_second:
+    if games_per_second and spec.game == "all-in-ascent":   # results/benchmarks.json: All-In Ascent
         lines.append(f"  estimated time: {total / games_per_second / 60:.1f} min at "
                      f"{games_per_second:,.0f} games/s (results/benchmarks.json)")
     done = done_chunks(spec.out)

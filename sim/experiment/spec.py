@@ -24,6 +24,12 @@
     knob = "characters.technician.passive.requirement_reduction"
     values = [3, 4, 5, 6, 7]
 
+First Ascent (`game = "first-ascent"`, 2..5 players, default policy greedy): like Ascension,
+variants are `rules = { option = value }` only (`ascent rules --game first-ascent`; readings =
+"bga" sets every Decision 6 reading at once); `characters` is "random" (F22's draw) or one key
+per seat, and `rotate_seats = true` shifts the seat policies (and fixed characters) by one seat
+per game.
+
 Every error names the file and the key, and says what is allowed; never a traceback.
 """
 import hashlib
@@ -36,11 +42,16 @@ TOP_KEYS = {"name", "game", "players", "games", "seed", "policy", "seat_policies
             "preset", "chunk", "out", "ci_halfwidth", "max_games", "scheduler", "variants",
             "sweep", "threads", "description", "rotate_seats"}
 VARIANT_KEYS = {"preset", "rules", "set", "description"}
-GAMES = ("all-in-ascent", "ascension")
-# Ascension (one spec, no data file): variants are `rules = { switch = value }` only; a mixed
-# seating may rotate the seat policies with the game index (rotate_seats).
-ASCENSION_ONLY = {"rotate_seats"}
-ALL_IN_ASCENT_ONLY = {"characters", "preset"}
+GAMES = ("all-in-ascent", "ascension", "first-ascent")
+# Ascension and First Ascent (one spec each, no data file): variants are `rules = { name = value }`
+# only; a mixed seating may rotate the seat policies with the game index (rotate_seats).
+# The keys a game does not take:
+NOT_KEYS = {"all-in-ascent": {"rotate_seats"}, "ascension": {"characters", "preset"},
+            "first-ascent": {"preset"}}
+PLAYER_RANGE = {"all-in-ascent": (1, 4, "R10"), "ascension": (2, 4, "A1"),
+                "first-ascent": (2, 5, "F1")}
+DEFAULT_POLICY = {"all-in-ascent": "tuned", "ascension": "stair-builder",
+                  "first-ascent": "greedy"}
 
 
 class SpecError(ValueError):
@@ -82,9 +93,9 @@ class Spec:
 
     @property
     def group(self):
-        """The column whose win rates an experiment compares: characters in All-In Ascent;
-        seats in Ascension (policies when the seats hold different policies)."""
-        if self.game == "all-in-ascent":
+        """The column whose win rates an experiment compares: characters in All-In Ascent and
+        First Ascent; seats in Ascension (policies when the seats hold different policies)."""
+        if self.game in ("all-in-ascent", "first-ascent"):
             return "character"
         return "seat" if isinstance(self.seat_policies, str) else "policy"
 
@@ -100,7 +111,7 @@ class Spec:
                "seat_policies": self.seat_policies, "characters": self.characters,
                "chunk": self.chunk,
                "variants": {v.name: v.as_dict() for v in self.variants}}
-        if self.game == "ascension":
+        if self.game in ("ascension", "first-ascent"):
             doc["rotate_seats"] = self.rotate_seats
         return doc
 
@@ -147,18 +158,17 @@ def load_spec(path):
     game = doc.get("game", "all-in-ascent")
     if game not in GAMES:
         _fail(p, "game", f"unknown game {game!r}; allowed: {', '.join(GAMES)}")
-    for key in (ASCENSION_ONLY if game == "all-in-ascent" else ALL_IN_ASCENT_ONLY):
+    for key in sorted(NOT_KEYS[game]):
         if key in doc:
             _fail(p, key, f"not a key of a {game} experiment")
     players = doc.get("players", [4])
     players = [players] if isinstance(players, int) else players
     if not isinstance(players, list) or not players:
         _fail(p, "players", "expected a player count or a list of them")
-    low = 2 if game == "ascension" else 1
+    low, high, ref = PLAYER_RANGE[game]
     for n in players:
-        if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= 4:
-            _fail(p, "players", f"player counts are {low}..4 "
-                                f"({'A1' if game == 'ascension' else 'R10'}), got {n!r}")
+        if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
+            _fail(p, "players", f"player counts are {low}..{high} ({ref}), got {n!r}")
     if "games" not in doc:
         _fail(p, "games", "required: games per variant and player count")
     games = _int(p, "games", doc["games"])
@@ -173,28 +183,36 @@ def load_spec(path):
                 len(seat_policies) != players[0]:
             _fail(p, "seat_policies", "expected one policy per seat (and a single player count)")
     else:
-        seat_policies = doc.get("policy", "tuned" if game == "all-in-ascent" else "stair-builder")
+        seat_policies = doc.get("policy", DEFAULT_POLICY[game])
     for name in [seat_policies] if isinstance(seat_policies, str) else seat_policies:
         if name not in known:
             _fail(p, "policy", f"unknown policy {name!r}; available: {', '.join(known)}")
     characters = doc.get("characters", "random")
     if characters != "random":
+        if game == "first-ascent":
+            from sim.games.first_ascent.data import CHARACTER_KEYS as FA_KEYS
+            allowed, ref = sorted(FA_KEYS.values()), "F22"
+        else:
+            allowed, ref = list(CHARACTER_KEYS), "R10"
         if not isinstance(characters, list) or len(players) != 1 or \
                 len(characters) != players[0]:
             _fail(p, "characters", "'random', or one character per seat (and a single player "
                                    "count)")
         for c in characters:
-            if c not in CHARACTER_KEYS:
+            if c not in allowed:
                 _fail(p, "characters", f"unknown character {c!r}; allowed: "
-                                       f"{', '.join(CHARACTER_KEYS)}")
+                                       f"{', '.join(allowed)}")
         if len(set(characters)) != len(characters):
-            _fail(p, "characters", "characters must be distinct (R10)")
+            _fail(p, "characters", f"characters must be distinct ({ref})")
     rotate = doc.get("rotate_seats", False)
     if not isinstance(rotate, bool):
         _fail(p, "rotate_seats", f"expected true or false, got {rotate!r}")
     if game == "ascension":
         variants = _variants(p, doc, "", ("true", "false"))
         _check_ascension_variants(p, variants, players)
+    elif game == "first-ascent":
+        variants = _variants(p, doc, "", ("true", "false"))
+        _check_first_ascent_variants(p, doc, variants, players)
     else:
         preset = doc.get("preset", "v0.4.0")
         if preset not in PRESETS:
@@ -243,6 +261,24 @@ def _check_ascension_variants(p, variants, players):
                 build_rules(n, v.rules)
             except RuleError as exc:
                 _fail(p, f"variants.{v.name}.rules", str(exc))
+
+
+def _check_first_ascent_variants(p, doc, variants, players):
+    from sim.games.first_ascent.rules import RuleError, build_rules
+    for v in variants:
+        # a sweep's variants have no table of their own: name the sweep
+        key = f"variants.{v.name}" if v.name in doc.get("variants", {}) else "sweep"
+        if v.knobs:
+            _fail(p, f"{key}.set" if key != "sweep" else "sweep.knob",
+                  "First Ascent has no data knobs; put its options under rules = { name = "
+                  "value }, or sweep rule = NAME (ascent rules --game first-ascent)")
+        if v.preset:
+            _fail(p, f"{key}.preset", "First Ascent has no presets")
+        for n in players:
+            try:
+                build_rules(n, v.rules)
+            except RuleError as exc:
+                _fail(p, f"{key}.rules" if key != "sweep" else "sweep.values", str(exc))
 
 
 def _variants(p, doc, preset, bool_words=("on", "off")):

@@ -37,7 +37,7 @@ def load_results(path, variant=None):
                        pd.read_parquet(path / "seats.parquet"), meta)
     if (path / "experiment.json").exists():
         doc = json.loads((path / "experiment.json").read_text())
-        variants = list(doc["identity"]["variants"])
+        variants = list(doc.get("variant_order") or doc["identity"]["variants"])
         variant = variant or ("baseline" if "baseline" in variants else variants[0])
         if variant not in variants:
             raise ValueError(f"{path}: no variant {variant!r}; variants: {', '.join(variants)}")
@@ -59,10 +59,26 @@ def load_results(path, variant=None):
                 "seat_policies": doc["identity"]["seat_policies"]}
         if meta["game"] == "ascension":
             meta["rules_changed"] = doc["identity"]["variants"][variant].get("rules", {})
+        if meta["game"] == "first-ascent":
+            meta["rules_changed"] = _first_ascent_changed(
+                doc["identity"]["variants"][variant].get("rules", {}), doc["identity"]["players"])
+            meta["characters"] = doc["identity"]["characters"]
+            meta["rotate_seats"] = doc["identity"].get("rotate_seats", False)
         return Results(f"{doc['name']}/{variant}", pd.concat(games, ignore_index=True),
                        pd.concat(seats, ignore_index=True), meta)
     raise ValueError(f"{path}: neither a simulate folder (games.parquet) nor an experiment "
                      f"folder (experiment.json)")
+
+
+def _first_ascent_changed(rules, players):
+    """A First Ascent variant's options as they differ from the defaults (readings=bga spelled
+    out; an option given at its default value left out); the spec's words if they no longer
+    build."""
+    from sim.games.first_ascent.rules import RuleError, build_rules
+    try:
+        return build_rules(int(players[0]), dict(rules)).changed()
+    except (RuleError, IndexError, ValueError, TypeError):
+        return dict(rules)
 
 
 def with_players(r):

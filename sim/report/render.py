@@ -106,14 +106,72 @@ def _write_ascension(r, page, against, against_variant, started):
     return page.write(f"Ascension report: {r.label}")
 
 
-def _write_first_ascent(r, page, against, started):
+def _write_first_ascent(r, page, against, against_variant, started):
     from sim.report import first_ascent
-    if against:
-        raise ValueError("--against: paired comparisons of First Ascent runs are not built "
-                         "yet; compare the two reports side by side")
     first_ascent.render(page, r, plt)
+    if against:
+        _first_ascent_against(r, page, A.load_results(against, against_variant), against)
     page.p(f"Report built in {time.perf_counter() - started:.1f} s.", "note")
     return page.write(f"First Ascent report: {r.label}")
+
+
+def _first_ascent_against(r, page, base, against):
+    """Paired per-character win-rate differences against `base` (the same games: an experiment's
+    variants replay the baseline's seeds and seatings), per player count."""
+    from sim.experiment.paired import paired_differences
+    if base.meta.get("game") != "first-ascent":
+        raise ValueError(f"{against}: not a First Ascent run")
+    if not A.same_games(base, r):
+        raise ValueError(f"{against}: the two runs did not play the same games (seeds differ): "
+                         f"a paired comparison needs the same master seed and games")
+    page.h(2, f"9. Against {base.label} (paired by game and seat)")
+    frames = []
+    for players in sorted(set(r.games["players"]) & set(base.games["players"])):
+        gb = base.games.loc[base.games["players"] == players, "game"]
+        gv = r.games.loc[r.games["players"] == players, "game"]
+        common = np.intersect1d(gb.to_numpy(), gv.to_numpy())
+        try:
+            d = paired_differences(base.seats[base.seats["game"].isin(common)],
+                                   r.seats[r.seats["game"].isin(common)], "character")
+        except ValueError as exc:
+            raise ValueError(f"{against}: {exc}") from None
+        frames.append(d.assign(players=players))
+    if not frames:
+        page.p("No player count in common: nothing to pair.", "note")
+        return
+    diff = pd.concat(frames, ignore_index=True)
+    diff = diff[["players"] + [c for c in diff.columns if c != "players"]]
+    diff["p_holm"] = A.holm(diff["p_value"].to_numpy())
+    diff["significant"] = diff["p_holm"] < A.ALPHA
+    page.p("Variant minus baseline on the same games; a tied win counts for each winner. "
+           "p_holm: Holm across every row.", "note")
+    sig = diff[diff["significant"]]
+    page.p("Changed significantly: " + (", ".join(
+        f"{row.character} ({100 * row.difference:+.2f} points, {row.players}p)"
+        for row in sig.itertuples()) if len(sig) else "nothing."))
+    signed = {c: (lambda v: f"{100 * v:+.2f}%") for c in
+              ("difference", "paired_ci_low", "paired_ci_high", "unpaired_ci_low",
+               "unpaired_ci_high")}
+    page.table(diff, "first_ascent_paired",
+               signed | {"base_win_rate": pct, "variant_win_rate": pct,
+                         "p_value": lambda v: f"{v:.2g}", "p_holm": lambda v: f"{v:.2g}"})
+    fig = forest(diff.assign(rate=diff["difference"], ci_low=diff["paired_ci_low"],
+                             ci_high=diff["paired_ci_high"],
+                             label=diff["character"] + " " + diff["players"].astype(str) + "p"),
+                 "label", "Paired difference in win rate (variant - baseline)", 0.0)
+    fig.axes[0].set_xlabel("difference, points (95% paired interval)")
+    page.figure(fig, "first_ascent_paired_forest")
+    rows = []
+    for run in (base, r):
+        g, s = run.games, run.seats
+        rows.append({"run": run.label, "games": len(g), "mean_rounds": g["rounds"].mean(),
+                     "eight_pitches": (g["end_reason"] == "eight_pitches").mean(),
+                     "stranded": (g["end_reason"] == "stranded").mean(),
+                     "round_cap": (g["end_reason"] == "round_cap").mean(),
+                     "mean_score": s["score"].mean()})
+    page.table(pd.DataFrame(rows), "first_ascent_paired_length",
+               {"mean_rounds": lambda v: f"{v:.2f}", "mean_score": lambda v: f"{v:.2f}",
+                "eight_pitches": pct, "stranded": pct, "round_cap": pct})
 
 
 def pct(v):
@@ -185,7 +243,7 @@ def write_report(results_dir, against=None, variant=None, against_variant=None):
     if r.meta.get("game") == "ascension":
         return _write_ascension(r, page, against, against_variant, started)
     if r.meta.get("game") == "first-ascent":
-        return _write_first_ascent(r, page, against, started)
+        return _write_first_ascent(r, page, against, against_variant, started)
     chars = A.character_table(r)
     gear = A.gear_table(r)
     ms_chars = A.milestone_character_table(r)
