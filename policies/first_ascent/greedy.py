@@ -13,12 +13,14 @@ from numba import njit
 from policies.registry import register
 from sim.games.first_ascent import engine as E
 from sim.games.first_ascent.data import (
-    BM_SUMMIT, E_AMOUNT, E_PART, E_VERB, E_WHO, N_HEX, T_KIND_TECH, T_KIND_TYPE, T_P_VALUE)
+    BM_SUMMIT, E_AMOUNT, E_PART, E_VERB, E_WHO, N_HEX, N_KINDS, T_KIND_TECH, T_KIND_TYPE,
+    T_P_VALUE)
 from sim.games.first_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.first_ascent.state import (
     A_CONTINUE, A_PASS, A_PLAY_SB, A_REST, A_RISK, A_STOP, A_TRADE, D_CARD, D_CHALKBAG,
     D_DISCARD_PICK, D_DRAW, D_OPPONENT, D_OPTION, D_PERMANENT, D_PILE, D_REQ_TOKEN, D_REST,
-    D_SB_WINDOW, D_STEAL, D_TECHNIQUE, D_TURN, DRAW_DECK, G_AUX, G_PLAYERS, G_ROUND, PERM_STOP,
+    D_SB_WINDOW, D_STEAL, D_TECHNIQUE, D_TURN, DRAW_DECK, G_AUX, G_PLAYERS, G_ROUND, HAND,
+    PERM_STOP,
     REST_PSYCH, REST_WATER, S_PSYCH, S_ROUTE_N, S_SCORE, S_TECH, S_WATER, SEAT_FIELDS, SPREAD,
     TILE,
     WITH_JESUS)
@@ -39,69 +41,59 @@ def climb_value(st, t, seat, h, plan):
     return points, spent, s
 
 
+TARGET_CACHE = 200     # work[200..201]: key (seat, round, route length), target hex
+
+
 @njit(cache=True)
-def needed_type(st, t, seat):
-    """The asset type the cheapest reachable destination lacks; else the scarcest in hand."""
+def target_hex(st, t, seat, work):
+    """The legal destination closest to affordable (the smallest S > 0), found once per seat,
+    round and route; -1 if every destination is affordable or there is none."""
+    key = 1 + seat * 100000 + st[G_ROUND] * 100 + st[S_ROUTE_N + seat * SEAT_FIELDS]
+    if work[TARGET_CACHE] == key:
+        return work[TARGET_CACHE + 1]
     plan = np.zeros(E.PLAN_SIZE, np.int64)
     dest = E.legal_destinations(st, t, seat)
     best_s = 1 << 30
-    best_kind = -1
+    target = -1
     for h in range(1, N_HEX):
         if (dest >> h) & 1:
             s = E.plan_payment(st, t, seat, h, plan, True)
-            if s > 0 and s < best_s and plan[E.PL_UNPAID] >= 0:
+            if 0 < s < best_s:
                 best_s = s
-                best_kind = plan[E.PL_UNPAID]
-    if 0 <= best_kind <= 3:
-        return best_kind
-    if best_kind == 4:                     # any_skill: the skill type held least
-        low = 1 << 30
-        pick = 1
-        for a in range(1, 4):
-            n = E.hand_of_type(st, t, seat, a)
-            if n < low:
-                low = n
-                pick = a
-        return pick
-    low = 1 << 30
-    pick = 0
-    for a in range(4):
-        n = E.hand_of_type(st, t, seat, a)
-        if n < low:
-            low = n
+                target = h
+    work[TARGET_CACHE] = key
+    work[TARGET_CACHE + 1] = target
+    return target
+
+
+@njit(cache=True)
+def missing_unit(st, t, seat, work):
+    """The unit kind (0..6) the target still lacks now, or -1."""
+    h = target_hex(st, t, seat, work)
+    if h < 0:
+        return -1
+    plan = np.zeros(E.PLAN_SIZE, np.int64)
+    if E.plan_payment(st, t, seat, h, plan, True) == 0:
+        return -1
+    return plan[E.PL_UNPAID]
+
+
+@njit(cache=True)
+def needed_type(st, t, seat, work):
+    """The asset type the target lacks (any_skill: the skill type held least); else the type
+    held least."""
+    kind = missing_unit(st, t, seat, work)
+    if 0 <= kind <= 3:
+        return kind
+    counts = np.zeros(4, np.int64)
+    for k in range(1, N_KINDS):
+        counts[t[T_KIND_TYPE + k]] += st[HAND + seat * N_KINDS + k]
+    first = 1 if kind == 4 else 0
+    pick = first
+    for a in range(first, 4):
+        if counts[a] < counts[pick]:
             pick = a
     return pick
-
-
-NEED_CACHE = 200     # work[200..203]: key, hand count of the type, the type
-
-
-@njit(cache=True)
-def cached_need(st, t, seat, work):
-    """needed_type, remembered for the seat's current round and route until the seat's hand
-    of that type changes: draws and rest picks ask it card after card."""
-    key = 1 + seat * 100000 + st[G_ROUND] * 100 + st[S_ROUTE_N + seat * SEAT_FIELDS]
-    if work[NEED_CACHE] == key and \
-            work[NEED_CACHE + 1] == E.hand_of_type(st, t, seat, work[NEED_CACHE + 2]):
-        return work[NEED_CACHE + 2]
-    typ = needed_type(st, t, seat)
-    work[NEED_CACHE] = key
-    work[NEED_CACHE + 1] = E.hand_of_type(st, t, seat, typ)
-    work[NEED_CACHE + 2] = typ
-    return typ
-
-
-@njit(cache=True)
-def needs_track(st, t, seat):
-    """-1, or 5 (water) / 6 (psych) when the cheapest destination lacks that unit."""
-    plan = np.zeros(E.PLAN_SIZE, np.int64)
-    dest = E.legal_destinations(st, t, seat)
-    for h in range(1, N_HEX):
-        if (dest >> h) & 1:
-            s = E.plan_payment(st, t, seat, h, plan, True)
-            if s > 0 and plan[E.PL_UNPAID] >= 5:
-                return plan[E.PL_UNPAID]
-    return -1
 
 
 @njit(cache=True)
@@ -197,7 +189,7 @@ def greedy(ctx):
         if token >= 0:
             return token
         if trade >= 0:
-            want = cached_need(st, t, seat, ctx.work)
+            want = needed_type(st, t, seat, ctx.work)
             for i in range(n):
                 c = legal[i]
                 if A_TRADE <= c < A_PLAY_SB and (c - A_TRADE) % 4 == want and \
@@ -231,7 +223,7 @@ def greedy(ctx):
                 return q
         return legal[0]
     if d == D_PILE or d == D_DISCARD_PICK:
-        want = cached_need(st, t, seat, ctx.work)
+        want = needed_type(st, t, seat, ctx.work)
         for i in range(n):
             c = legal[i]
             typ = c if d == D_PILE else t[T_KIND_TYPE + c]
@@ -239,7 +231,7 @@ def greedy(ctx):
                 return c
         return legal[0]
     if d == D_DRAW:
-        want = cached_need(st, t, seat, ctx.work)
+        want = needed_type(st, t, seat, ctx.work)
         for i in range(n):
             c = legal[i]
             if c != DRAW_DECK and t[T_KIND_TYPE + st[SPREAD + c]] == want:
@@ -249,7 +241,7 @@ def greedy(ctx):
                 return DRAW_DECK
         return legal[0]
     if d == D_REST:
-        track = needs_track(st, t, seat)
+        track = missing_unit(st, t, seat, ctx.work)
         base = seat * SEAT_FIELDS
         water = st[S_WATER + base]
         psych = st[S_PSYCH + base]
@@ -263,7 +255,7 @@ def greedy(ctx):
         for i in range(n):
             if legal[i] == REST_WATER and want_w:
                 return REST_WATER
-        want = cached_need(st, t, seat, ctx.work)
+        want = needed_type(st, t, seat, ctx.work)
         for i in range(n):
             if legal[i] == want:
                 return want
@@ -273,7 +265,10 @@ def greedy(ctx):
         return legal[0]
     if d == D_CARD:
         # lose or give: the card of the type held most; board face-down before face-up
-        want = cached_need(st, t, seat, ctx.work)
+        want = needed_type(st, t, seat, ctx.work)
+        counts = np.zeros(4, np.int64)
+        for k in range(1, N_KINDS):
+            counts[t[T_KIND_TYPE + k]] += st[HAND + seat * N_KINDS + k]
         best = -1
         pick = legal[0]
         for i in range(n):
@@ -283,7 +278,7 @@ def greedy(ctx):
             k = c % 64
             src = c // 64
             typ = t[T_KIND_TYPE + k]
-            held = E.hand_of_type(st, t, seat, typ)
+            held = counts[typ]
             v = held * 4 - (8 if typ == want else 0) + (2 if src == 1 else 0) \
                 - (2 if t[T_KIND_TECH + k] == 5 else 0)
             if v > best:
