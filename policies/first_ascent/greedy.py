@@ -21,7 +21,8 @@ from sim.games.first_ascent.state import (
     D_DISCARD_PICK, D_DRAW, D_OPPONENT, D_OPTION, D_PERMANENT, D_PILE, D_REQ_TOKEN, D_REST,
     D_SB_WINDOW, D_STEAL, D_TECHNIQUE, D_TURN, DRAW_DECK, G_AUX, G_PLAYERS, G_ROUND, HAND,
     PERM_STOP,
-    REST_PSYCH, REST_WATER, S_PSYCH, S_ROUTE_N, S_SCORE, S_TECH, S_WATER, SEAT_FIELDS, SPREAD,
+    REST_PSYCH, REST_WATER, S_PERM, S_PSYCH, S_ROUTE_N, S_SCORE, S_TECH, S_WATER, SEAT_FIELDS,
+    SPREAD,
     TILE,
     WITH_JESUS)
 
@@ -30,9 +31,9 @@ VERB_WORTH = np.array([1.0, 1.0, -1.0, -1.2, 1.0, 0.8, 1.3, 1.5, 1.2, 0.6, 0.3, 
 
 
 @njit(cache=True)
-def climb_value(st, t, seat, h, plan):
-    """(points, assets spent, S) of climbing hex h now."""
-    s = E.plan_payment(st, t, seat, h, plan, True)
+def climb_value(st, t, seat, h, plan, res, buffer):
+    """(points, assets spent, S) of climbing hex h now (res: E.payment_resources)."""
+    s = E.plan_payment_from(st, t, seat, h, plan, True, res, buffer)
     tile = st[TILE + h]
     points = max(0, t[T_P_VALUE + tile] - plan[E.PL_N])
     if (E.board_mask(st, t, BM_SUMMIT) >> h) & 1:
@@ -52,12 +53,15 @@ def target_hex(st, t, seat, work):
     if work[TARGET_CACHE] == key:
         return work[TARGET_CACHE + 1]
     plan = np.zeros(E.PLAN_SIZE, np.int64)
+    buffer = np.zeros(E.PAYMENT_BUFFER, np.int64)
+    res = buffer[0:E.RES_SIZE]
+    E.payment_resources(st, t, seat, res)
     dest = E.legal_destinations(st, t, seat)
     best_s = 1 << 30
     target = -1
     for h in range(1, N_HEX):
         if (dest >> h) & 1:
-            s = E.plan_payment(st, t, seat, h, plan, True)
+            s = E.plan_payment_from(st, t, seat, h, plan, True, res, buffer)
             if 0 < s < best_s:
                 best_s = s
                 target = h
@@ -68,14 +72,32 @@ def target_hex(st, t, seat, work):
 
 @njit(cache=True)
 def missing_unit(st, t, seat, work):
-    """The unit kind (0..6) the target still lacks now, or -1."""
+    """The first unit kind (0..6) the target's printed requirement and tokens exceed the
+    seat's permanent tokens, hand and tracks by; -1 if none. A cheap reading: it ignores the
+    discount and character effects, which the turn's own payment check applies."""
     h = target_hex(st, t, seat, work)
     if h < 0:
         return -1
-    plan = np.zeros(E.PLAN_SIZE, np.int64)
-    if E.plan_payment(st, t, seat, h, plan, True) == 0:
-        return -1
-    return plan[E.PL_UNPAID]
+    req = np.zeros(7, np.int64)
+    E.pitch_requirement(st, t, h, req)
+    have = np.zeros(4, np.int64)
+    base = seat * SEAT_FIELDS
+    for k in range(1, N_KINDS):
+        have[t[T_KIND_TYPE + k]] += st[HAND + seat * N_KINDS + k]
+    spare_skill = 0
+    for a in range(4):
+        have[a] += st[S_PERM + base + a]
+        if req[a] > have[a]:
+            return a
+        if a > 0:
+            spare_skill += have[a] - req[a]
+    if req[4] > spare_skill:
+        return 4
+    if req[5] > st[S_WATER + base]:
+        return 5
+    if req[6] > st[S_PSYCH + base]:
+        return 6
+    return -1
 
 
 @njit(cache=True)
@@ -157,6 +179,9 @@ def greedy(ctx):
     d = ctx.decision
     if d == D_TURN:
         plan = np.zeros(E.PLAN_SIZE, np.int64)
+        buffer = np.zeros(E.PAYMENT_BUFFER, np.int64)
+        res = buffer[0:E.RES_SIZE]
+        E.payment_resources(st, t, seat, res)
         best = -1.0
         pick = -1
         best_risk = -1.0
@@ -173,13 +198,13 @@ def greedy(ctx):
                 if trade < 0:
                     trade = c
             elif c >= A_RISK:
-                pts, spent, s = climb_value(st, t, seat, c - A_RISK, plan)
+                pts, spent, s = climb_value(st, t, seat, c - A_RISK, plan, res, buffer)
                 v = pts / (spent + 1.0)
                 if v > best_risk:
                     best_risk = v
                     risk_pick = c
             else:
-                pts, spent, s = climb_value(st, t, seat, c, plan)
+                pts, spent, s = climb_value(st, t, seat, c, plan, res, buffer)
                 v = pts / (spent + 1.0)
                 if v > best:
                     best = v

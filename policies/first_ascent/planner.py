@@ -139,9 +139,7 @@ def route_value(st, t, w, h, visited, depth, params):
         m = moves & ~taken
         while m:
             low = m & -m
-            x = 0
-            while (low >> x) != 1:
-                x += 1
+            x = E.bit_index(low)
             m ^= low
             if w[x] > pick_w:
                 pick_w = w[x]
@@ -175,6 +173,9 @@ def planned_target(st, t, seat, params, work):
         return work[PLAN_CACHE + 1], work[PLAN_CACHE + 2]
     dest = E.legal_destinations(st, t, seat)
     plan = np.zeros(E.PLAN_SIZE, np.int64)
+    buffer = np.zeros(E.PAYMENT_BUFFER, np.int64)
+    res = buffer[0:E.RES_SIZE]
+    E.payment_resources(st, t, seat, res)
     w = np.empty(N_HEX, np.float64)
     all_worths(st, t, seat, params, w)
     best = -1e9
@@ -182,7 +183,7 @@ def planned_target(st, t, seat, params, work):
     kind = -1
     for h in range(1, N_HEX):
         if (dest >> h) & 1:
-            s = E.plan_payment(st, t, seat, h, plan, True)
+            s = E.plan_payment_from(st, t, seat, h, plan, True, res, buffer)
             v = destination_value(st, t, seat, w, h, params) - 0.8 * s
             if v > best:
                 best = v
@@ -263,6 +264,9 @@ def decide(ctx, params):
     base = seat * SEAT_FIELDS
     if d == D_TURN:
         plan = np.zeros(E.PLAN_SIZE, np.int64)
+        buffer = np.zeros(E.PAYMENT_BUFFER, np.int64)
+        res = buffer[0:E.RES_SIZE]
+        E.payment_resources(st, t, seat, res)
         w = np.empty(N_HEX, np.float64)
         all_worths(st, t, seat, params, w)
         best = -1e9
@@ -282,7 +286,7 @@ def decide(ctx, params):
                 trade = True
             else:
                 h = c - A_RISK if c >= A_RISK else c
-                E.plan_payment(st, t, seat, h, plan, True)
+                E.plan_payment_from(st, t, seat, h, plan, True, res, buffer)
                 v = destination_value(st, t, seat, w, h, params) - params[5] * plan[E.PL_COST]
                 if c >= A_RISK:
                     if v > best_risk:

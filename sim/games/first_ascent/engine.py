@@ -115,6 +115,30 @@ def ch(st, t, seat, field):
 
 
 @njit(cache=True, inline="always")
+def bit_index(low):
+    """The index of the single set bit of `low` (a power of two), by halving: 6 steps."""
+    x = 0
+    if low >> 32:
+        x += 32
+        low >>= 32
+    if low >> 16:
+        x += 16
+        low >>= 16
+    if low >> 8:
+        x += 8
+        low >>= 8
+    if low >> 4:
+        x += 4
+        low >>= 4
+    if low >> 2:
+        x += 2
+        low >>= 2
+    if low >> 1:
+        x += 1
+    return x
+
+
+@njit(cache=True, inline="always")
 def board_mask(st, t, m):
     return t[T_B_MASK + N_BOARD_MASKS * st[G_SIDE] + m]
 
@@ -626,9 +650,7 @@ def legal_destinations(st, t, seat):
     m = mask
     while m:
         low = m & -m
-        x = 0
-        while (low >> x) != 1:
-            x += 1
+        x = bit_index(low)
         if hex_face_up(st, t, x):
             out |= low
         m ^= low
@@ -660,8 +682,8 @@ def pitch_requirement(st, t, h, req):
 @njit(cache=True)
 def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, res, plan, scratch):
     """S and the payment for one choice of waiver tokens (bitmask) and Bionic conversion
-    (-1 none, else 1..3). `res` = [perm x4, hand x4, water, psych]. Writes `plan`.
-    `scratch` (32 int64) holds the working vectors, so the hot path allocates nothing."""
+    (-1 none, else 1..3). `res`: payment_resources. Writes `plan`.
+    `scratch` (26 int64) holds the working vectors, so the hot path allocates nothing."""
     scratch[:] = 0
     req = scratch[0:7]
     paid_tok = scratch[7:11]
@@ -671,15 +693,15 @@ def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, res, plan, scratch)
     pitch_requirement(st, t, h, req)
     tile = st[TILE + h]
     # F32b: character effects
-    minus = ch(st, t, seat, CH_WATER_MINUS)                      # F64
+    minus = res[R_WATER_MINUS]                                   # F64
     if req[R_WATER] > 0 and minus > 0:
         req[R_WATER] = max(0, req[R_WATER] - minus)
     converted = 0
-    if ch(st, t, seat, CH_FS_CONVERT):                           # F65
+    if res[R_FS_CONVERT]:                                        # F65
         converted = req[GEAR]
         req[R_ANY] += req[GEAR]
         req[GEAR] = 0
-    cap = ch(st, t, seat, CH_GEAR_CAP)                           # F70
+    cap = res[R_GEAR_CAP]                                        # F70
     if cap >= 0 and req[GEAR] > cap:
         req[GEAR] = cap
     if bionic > 0:                                               # F74
@@ -732,7 +754,7 @@ def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, res, plan, scratch)
         if not _cover(unpaid, 0b0011110):
             # a Guidebook that covers nothing unpaid pays a skill card unit instead
             _uncover_card(paid_card, any_cards, 0b1110)
-    crag = ch(st, t, seat, CH_IGNORE_BELOW_LEDGE)
+    crag = res[R_CRAG]
     crag_left = 0
     if crag > 0 and (board_mask(st, t, BM_BELOW_LEDGE) >> h) & 1:  # F72
         any_unit = t[C_CRAG_MAMA_ANY] != 0
@@ -744,21 +766,21 @@ def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, res, plan, scratch)
                     _uncover_card(paid_card, any_cards, 0b1110)    # only a skill card
     extra_gear = 0
     extra_psych = 0
-    sub = ch(st, t, seat, CH_SUB_KIND)
+    sub = res[R_SUB_KIND]
     if sub == SUB_GEAR_CARD:                                     # F66
         spare = res[4 + GEAR] - paid_card[GEAR]
-        if spare > 0 and _cover(unpaid, ch(st, t, seat, CH_SUB_REPLACES)):
+        if spare > 0 and _cover(unpaid, res[R_SUB_REPLACES]):
             extra_gear = 1
     elif sub == SUB_PSYCH:                                       # F68
         spare = res[9] - paid_p
-        if spare > 0 and _cover(unpaid, ch(st, t, seat, CH_SUB_REPLACES)):
+        if spare > 0 and _cover(unpaid, res[R_SUB_REPLACES]):
             extra_psych = 1
     ignores = n_others + crag_left                               # F32a, F75
     value = t[T_P_VALUE + tile]
     if value == 4:
-        ignores += ch(st, t, seat, CH_IGNORE_V4)
+        ignores += res[R_IGNORE_V4]
     elif value == 5:
-        ignores += ch(st, t, seat, CH_IGNORE_V5)
+        ignores += res[R_IGNORE_V5]
     ignored = 0
     while ignores > 0 and _cover(unpaid, 0b1111111):
         ignores -= 1
@@ -827,26 +849,58 @@ def _uncover_card(paid_card, any_cards, type_mask):
     return False
 
 
+# payment_resources layout: what a seat can pay with, and its character's payment numbers
+R_PERM, R_HAND, R_TRACK_W, R_TRACK_P = 0, 4, 8, 9
+(R_WATER_MINUS, R_FS_CONVERT, R_GEAR_CAP, R_CRAG, R_SUB_KIND, R_SUB_REPLACES, R_IGNORE_V4,
+ R_IGNORE_V5, R_BIONIC) = range(10, 19)
+RES_SIZE = 20
+PAYMENT_BUFFER = RES_SIZE + 20 + 26       # res, a trial plan (PLAN_SIZE), scratch
+
+
+@njit(cache=True)
+def payment_resources(st, t, seat, res):
+    """Fill `res` (RES_SIZE) once for a seat; plan_payment_from reads it for any hex."""
+    for a in range(4):
+        res[R_PERM + a] = st[S_PERM + seat * SEAT_FIELDS + a]
+        res[R_HAND + a] = 0
+    base = HAND + seat * N_KINDS
+    for k in range(1, N_KINDS):
+        res[R_HAND + t[T_KIND_TYPE + k]] += st[base + k]
+    res[R_TRACK_W] = st[S_WATER + seat * SEAT_FIELDS]
+    res[R_TRACK_P] = st[S_PSYCH + seat * SEAT_FIELDS]
+    res[R_WATER_MINUS] = ch(st, t, seat, CH_WATER_MINUS)
+    res[R_FS_CONVERT] = ch(st, t, seat, CH_FS_CONVERT)
+    res[R_GEAR_CAP] = ch(st, t, seat, CH_GEAR_CAP)
+    res[R_CRAG] = ch(st, t, seat, CH_IGNORE_BELOW_LEDGE)
+    res[R_SUB_KIND] = ch(st, t, seat, CH_SUB_KIND)
+    res[R_SUB_REPLACES] = ch(st, t, seat, CH_SUB_REPLACES)
+    res[R_IGNORE_V4] = ch(st, t, seat, CH_IGNORE_V4)
+    res[R_IGNORE_V5] = ch(st, t, seat, CH_IGNORE_V5)
+    res[R_BIONIC] = ch(st, t, seat, CH_BIONIC)
+
+
 @njit(cache=True)
 def plan_payment(st, t, seat, h, plan, allow_tokens):
     """F123: the smallest shortfall S over every legal choice, and a payment reaching it.
     Returns S. allow_tokens=False ignores the paying Summit Beta tokens (Decision 33 flag)."""
-    res = np.zeros(10, np.int64)
-    for a in range(4):
-        res[a] = st[S_PERM + seat * SEAT_FIELDS + a]
-    base = HAND + seat * N_KINDS
-    for k in range(1, N_KINDS):
-        res[4 + t[T_KIND_TYPE + k]] += st[base + k]
-    res[8] = st[S_WATER + seat * SEAT_FIELDS]
-    res[9] = st[S_PSYCH + seat * SEAT_FIELDS]
+    buffer = np.zeros(PAYMENT_BUFFER, np.int64)
+    res = buffer[0:RES_SIZE]
+    payment_resources(st, t, seat, res)
+    return plan_payment_from(st, t, seat, h, plan, allow_tokens, res, buffer)
+
+
+@njit(cache=True)
+def plan_payment_from(st, t, seat, h, plan, allow_tokens, res, buffer):
+    """plan_payment with the seat's payment_resources already in `res`; `buffer`
+    (PAYMENT_BUFFER int64, whose first RES_SIZE may be `res` itself) is scratch space."""
+    trial = buffer[RES_SIZE:RES_SIZE + PLAN_SIZE]
+    scratch = buffer[RES_SIZE + PLAN_SIZE:RES_SIZE + PLAN_SIZE + 26]
     held = st[S_SB + seat * SEAT_FIELDS] if allow_tokens else 0
     paying = held & ((1 << SB_BORROWED_RACK) | (1 << SB_JUMAR) | (1 << SB_EXTRA_WATER) |
                      (1 << SB_GUIDEBOOK))
     n_others = climbed_by_others(st, seat, h)
-    bionic_max = 3 if ch(st, t, seat, CH_BIONIC) else 0
+    bionic_max = 3 if res[R_BIONIC] else 0
     best = INF
-    trial = np.zeros(PLAN_SIZE, np.int64)
-    scratch = np.zeros(32, np.int64)
     sub = paying
     while True:
         for b in range(-1, bionic_max + 1):
@@ -863,27 +917,17 @@ def plan_payment(st, t, seat, h, plan, allow_tokens):
 
 
 @njit(cache=True)
-def technique_value(st, t, seat, k, chosen):
-    """How much a card of kind k adds to this round's sets if it goes on the board now:
-    the engine's own pick among hand cards of one type (module docstring)."""
-    tech = t[T_KIND_TECH + k]
-    if t[T_KIND_TYPE + k] == GEAR and ch(st, t, seat, CH_GEAR_WILD):
-        tech = WILD
-    if tech == 0:
-        return 0
-    if tech == WILD:
-        return 50
-    same = st[S_TECH + seat * SEAT_FIELDS + tech] + chosen[tech]
-    for q in range(1, N_KINDS):
-        if t[T_KIND_TECH + q] == tech:
-            same += st[BOARD_UP + seat * N_KINDS + q]
-    return 10 + same
-
-
-@njit(cache=True)
 def pick_payment_cards(st, t, seat, plan, picked):
-    """Which hand cards pay: per type, the plan's count, best technique value first."""
-    chosen = np.zeros(6, np.int64)
+    """Which hand cards pay: per type, the plan's count, the engine's own pick among kinds
+    (module docstring): a wild card first (Sendy Jammer: any gear card), then a card whose
+    symbol this round already shows most (face-up board by printed symbol, tokens, the cards
+    already picked), then any card with a symbol."""
+    have = np.zeros(6, np.int64)
+    for q in range(1, N_KINDS):
+        have[t[T_KIND_TECH + q]] += st[BOARD_UP + seat * N_KINDS + q]
+    for x in range(1, 5):
+        have[x] += st[S_TECH + seat * SEAT_FIELDS + x]
+    gear_wild = ch(st, t, seat, CH_GEAR_WILD)
     for k in range(N_KINDS):
         picked[k] = 0
     for a in range(4):
@@ -892,7 +936,13 @@ def pick_payment_cards(st, t, seat, plan, picked):
             best_v = -1
             for k in range(1, N_KINDS):
                 if t[T_KIND_TYPE + k] == a and st[HAND + seat * N_KINDS + k] - picked[k] > 0:
-                    v = technique_value(st, t, seat, k, chosen)
+                    tech = t[T_KIND_TECH + k]
+                    if tech == WILD or (gear_wild and a == GEAR):
+                        v = 50
+                    elif tech == 0:
+                        v = 0
+                    else:
+                        v = 10 + have[tech]
                     if v > best_v:
                         best_v = v
                         best_k = k
@@ -900,7 +950,8 @@ def pick_payment_cards(st, t, seat, plan, picked):
                 break
             picked[best_k] += 1
             tech = t[T_KIND_TECH + best_k]
-            chosen[tech] += 1
+            if tech != WILD:
+                have[tech] += 1
 
 
 @njit(cache=True)
@@ -932,24 +983,25 @@ def climb_options(st, t, seat, climbs, risks):
     as hex bitmasks (F29, F34, F126)."""
     dest = legal_destinations(st, t, seat)
     plan = np.zeros(PLAN_SIZE, np.int64)
+    buffer = np.zeros(PAYMENT_BUFFER, np.int64)
+    res = buffer[0:RES_SIZE]
+    payment_resources(st, t, seat, res)
     must_risk = ch(st, t, seat, CH_MUST_RISK)
     c = np.int64(0)
     r = np.int64(0)
     m = dest
     while m:
         low = m & -m
-        h = 0
-        while (low >> h) != 1:
-            h += 1
+        h = bit_index(low)
         m ^= low
-        s = plan_payment(st, t, seat, h, plan, True)
+        s = plan_payment_from(st, t, seat, h, plan, True, res, buffer)
         if must_risk:
             if s <= 1:
                 r |= low
         elif s == 0:
             c |= low
             if t[C_RISK_WITH_TOKENS] != 0 and plan[PL_TOKENS] != 0:
-                if plan_payment(st, t, seat, h, plan, False) == 1:
+                if plan_payment_from(st, t, seat, h, plan, False, res, buffer) == 1:
                     r |= low
         elif s == 1:
             r |= low
@@ -1220,9 +1272,7 @@ def type_count(st, t, seat, so, ptype):
     m = tiles
     while m:
         low = m & -m
-        k = 0
-        while (low >> k) != 1:
-            k += 1
+        k = bit_index(low)
         m ^= low
         if t[T_P_TYPE + k] == ptype or k == TRIFECTA:
             n += 1
@@ -1288,9 +1338,7 @@ def all_types_met(st, t, seat, types_mask, trifecta_fills):
     m = tiles
     while m:
         low = m & -m
-        k = 0
-        while (low >> k) != 1:
-            k += 1
+        k = bit_index(low)
         m ^= low
         have |= 1 << t[T_P_TYPE + k]
     missing = popcount(types_mask & ~have)
