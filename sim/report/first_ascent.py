@@ -221,6 +221,7 @@ def render(page, r, plt):
         ax.errorbar(x, grp["rate"] * 100, yerr=[(grp["rate"] - grp["ci_low"]) * 100,
                                                  (grp["ci_high"] - grp["rate"]) * 100],
                     fmt="o", capsize=2, label=f"{p} players")
+        ax.axhline(100 / p, ls=":", lw=1, color="grey")      # the even share 1/N
         ax.set_xticks(np.arange(len(grp)))
         ax.set_xticklabels(grp["character"], rotation=60, ha="right", fontsize=7)
     ax.set_ylabel("win rate (%)")
