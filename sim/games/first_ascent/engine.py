@@ -263,7 +263,7 @@ def ask(st, t, ag, seat, decision, n):
         code = legal[0]
     else:
         slot = seat_slots[seat]
-        ctx = PolicyContext(st, np.int64(seat), np.int64(decision), legal, np.int64(n), t,
+        ctx = PolicyContext(st, t, np.int64(seat), np.int64(decision), legal, np.int64(n),
                             streams[seat], slot_params[slot], work)
         code = fns[slot](ctx)
         ok = False

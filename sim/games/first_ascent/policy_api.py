@@ -11,11 +11,11 @@ is taken without asking.
                            tiles) and its own seat's hand, Summit Beta tokens and personal
                            objectives. It must not read other hands, the deck orders or the
                            rng field; no bundled policy does.
+      tables   int64[:]    the data tables and rule options (data.py T_*, rules.py C_*)
       seat     int64       the deciding seat
       decision int64       state.D_*
       legal    int64[:]    legal action codes, valid up to n_legal
       n_legal  int64
-      tables   int64[:]    the data tables and rule options (data.py T_*, rules.py C_*)
       stream   uint64[:1]  this seat's own random stream (never the game's)
       params   float64[:]  this seat's parameter vector
       work     int64[:]    scratch memory, zeroed at the start of every game
@@ -28,16 +28,19 @@ from numba import types, typeof
 from sim.games.first_ascent.rules import RULES_SIZE
 from sim.games.first_ascent.state import MAX_LEGAL, STATE_SIZE
 
-PolicyContext = namedtuple("PolicyContext", ["state", "seat", "decision", "legal", "n_legal",
-                                             "tables", "stream", "params", "work"])
+# `tables` comes second on purpose: numba conflates two namedtuple types of one name whose
+# field types print alike, and Ascension's context has (array, int, int, array, int, array,
+# ...) too. A different layout keeps the two policy signatures apart in one process.
+PolicyContext = namedtuple("PolicyContext", ["state", "tables", "seat", "decision", "legal",
+                                             "n_legal", "stream", "params", "work"])
 MAX_POLICY_PARAMS = 160       # tuned: 12 characters x 12 planner knobs
 WORK_SIZE = 256
 
 
 def _example_context():
-    return PolicyContext(np.zeros(STATE_SIZE, np.int64), np.int64(0), np.int64(0),
-                         np.zeros(MAX_LEGAL, np.int64), np.int64(0),
-                         np.zeros(RULES_SIZE, np.int64), np.zeros(1, np.uint64),
+    return PolicyContext(np.zeros(STATE_SIZE, np.int64), np.zeros(RULES_SIZE, np.int64),
+                         np.int64(0), np.int64(0), np.zeros(MAX_LEGAL, np.int64), np.int64(0),
+                         np.zeros(1, np.uint64),
                          np.zeros(MAX_POLICY_PARAMS, np.float64), np.zeros(WORK_SIZE, np.int64))
 
 
