@@ -185,3 +185,23 @@ def test_a_sweeps_first_value_is_its_baseline(tmp_path):
     assert r.label == "fa/risk_die_odds=1:1:1" and r.meta["rules_changed"] == {}
     assert load_results(spec.out, "risk_die_odds=0:1:1").meta["rules_changed"] == \
         {"risk_die_odds": "0:1:1"}
+
+
+def test_the_summary_tables_read_experiment_folders(tmp_path, capsys):
+    # results/FIRST_ASCENT.md's tables: the baseline per character and an ability's paired worth
+    from sim.report.first_ascent_summary import main as summary
+    root = tmp_path / "results"
+    base = write_spec(tmp_path, root / "baseline_planner", games=40, chunk=40,
+                      variants="[variants.baseline]\n", name="base")
+    abil = write_spec(tmp_path, root / "abilities_off", games=40, chunk=40, name="abil",
+                      variants='[variants.baseline]\n[variants.no_phil]\n'
+                               'rules = { abilities_off = "phil" }\n')
+    assert main(["run", str(base), "--quiet"]) == 0
+    assert main(["run", str(abil), "--quiet"]) == 0
+    capsys.readouterr()
+    assert summary([str(root)]) == 0
+    text = capsys.readouterr().out
+    assert "**2 players**" in text and "| phil |" in text
+    assert "What each ability is worth" in text
+    rows = [line for line in text.splitlines() if line.startswith("| phil | ")]
+    assert len(rows) == 2            # one character row, one ability row
