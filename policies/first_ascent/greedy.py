@@ -14,13 +14,13 @@ from policies.registry import register
 from sim.games.first_ascent import engine as E
 from sim.games.first_ascent.data import (
     BM_SUMMIT, E_AMOUNT, E_PART, E_VERB, E_WHO, N_HEX, N_KINDS, T_KIND_TECH, T_KIND_TYPE,
-    T_P_VALUE)
+    T_P_REQ, T_P_VALUE)
 from sim.games.first_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.first_ascent.state import (
     A_CONTINUE, A_PASS, A_PLAY_SB, A_REST, A_RISK, A_STOP, A_TRADE, D_CARD, D_CHALKBAG,
     D_DISCARD_PICK, D_DRAW, D_OPPONENT, D_OPTION, D_PERMANENT, D_PILE, D_REQ_TOKEN, D_REST,
     D_SB_WINDOW, D_STEAL, D_TECHNIQUE, D_TURN, DRAW_DECK, G_AUX, G_PLAYERS, G_ROUND, HAND,
-    PERM_STOP,
+    PERM_STOP, REQ_TOKENS,
     REST_PSYCH, REST_WATER, S_PERM, S_PSYCH, S_ROUTE_N, S_SCORE, S_TECH, S_WATER, SEAT_FIELDS,
     SPREAD,
     TILE,
@@ -78,24 +78,24 @@ def missing_unit(st, t, seat, work):
     h = target_hex(st, t, seat, work)
     if h < 0:
         return -1
-    req = np.zeros(7, np.int64)
-    E.pitch_requirement(st, t, h, req)
-    have = np.zeros(4, np.int64)
+    tile = st[TILE + h]
     base = seat * SEAT_FIELDS
+    have = np.zeros(4, np.int64)
     for k in range(1, N_KINDS):
         have[t[T_KIND_TYPE + k]] += st[HAND + seat * N_KINDS + k]
     spare_skill = 0
     for a in range(4):
-        have[a] += st[S_PERM + base + a]
-        if req[a] > have[a]:
+        need = t[T_P_REQ + 7 * tile + a] + st[REQ_TOKENS + 4 * h + a]
+        have_a = have[a] + st[S_PERM + base + a]
+        if need > have_a:
             return a
         if a > 0:
-            spare_skill += have[a] - req[a]
-    if req[4] > spare_skill:
+            spare_skill += have_a - need
+    if t[T_P_REQ + 7 * tile + 4] > spare_skill:
         return 4
-    if req[5] > st[S_WATER + base]:
+    if t[T_P_REQ + 7 * tile + 5] > st[S_WATER + base]:
         return 5
-    if req[6] > st[S_PSYCH + base]:
+    if t[T_P_REQ + 7 * tile + 6] > st[S_PSYCH + base]:
         return 6
     return -1
 

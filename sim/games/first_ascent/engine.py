@@ -6,7 +6,7 @@ calls `ask`, which puts the legal codes to that seat's policy (policy_api.py). `
 agents bundle, carries the policies and their streams:
     ag = (policy functions, slot of each seat, parameters per slot, stream per seat,
           work memory, decision log (rows: seat, decision, code, n_legal, round, context),
-          legal buffer)
+          legal buffer, an all-zero reservation per asset kind (never written))
 
 Choices the engine makes itself (documented in docs/first-ascent.md, "What the engine
 chooses"): which hand cards of a type pay a pitch (the ones whose technique symbols help
@@ -258,7 +258,7 @@ def ask(st, t, ag, seat, decision, n):
     """Put the first n codes of ag's legal buffer to `seat`'s policy; return the chosen code.
     A single legal code is taken without asking. An answer that is not legal ends the game
     (END_POLICY_ERROR) and the first legal code is used so the engine can unwind."""
-    fns, seat_slots, slot_params, streams, work, log, legal = ag
+    fns, seat_slots, slot_params, streams, work, log, legal, _ = ag
     if n == 1:
         code = legal[0]
     else:
@@ -289,6 +289,12 @@ def ask(st, t, ag, seat, decision, n):
 @njit(cache=True, inline="always")
 def legal_buffer(ag):
     return ag[6]
+
+
+@njit(cache=True, inline="always")
+def no_reservation(ag):
+    """Zeros per asset kind: no hand card is committed to a pitch (shared, never written)."""
+    return ag[7]
 
 
 # === asset deck, discard, Spread, Portaledge (F17-F18, F46-F47, F120-F122) ==================
@@ -1481,7 +1487,7 @@ def resolve_climbing_cards(st, t, ag, seat):
     for i in range(n_draw):
         cards[i] = draw_climbing_card(st)
     st[T_CLIMB_CARDS + seat] += 1
-    no_reserve = np.zeros(N_KINDS, np.int64)
+    no_reserve = no_reservation(ag)
     st[G_AUX] = cards[0] + 100 * cards[1]
     own_turn_window(st, t, ag, seat, no_reserve)                 # F119: while resolving
     has_jesus = holds_sb(st, seat, SB_JESUS_PIECE)
@@ -1581,7 +1587,7 @@ def resolve_option(st, t, ag, seat, card, option, jesus):
     if option_needs_opponent(t, card, option):
         opp = choose_opponent(st, t, ag, seat)
     who_list = np.zeros(MAX_PLAYERS, np.int64)
-    no_reserve = np.zeros(N_KINDS, np.int64)
+    no_reserve = no_reservation(ag)
     jesus_left = not jesus and holds_sb(st, seat, SB_JESUS_PIECE)
     for k in range(MAX_ENTRIES):
         at = entry_at(card, option, k)
@@ -1718,7 +1724,7 @@ def card_risk_roll(st, t, ag, seat, jesus_available):
         for _ in range(3):
             gain_portaledge(st, t, ag, seat, 0b1111)
         return
-    no_reserve = np.zeros(N_KINDS, np.int64)
+    no_reserve = no_reservation(ag)
     if jesus_available and holds_sb(st, seat, SB_JESUS_PIECE):
         legal = legal_buffer(ag)
         legal[0] = A_CONTINUE
@@ -1765,7 +1771,7 @@ def turn_legal(st, t, seat, legal):
 
 @njit(cache=True)
 def play_turn(st, t, ag, seat):
-    no_reserve = np.zeros(N_KINDS, np.int64)
+    no_reserve = no_reservation(ag)
     base = seat * SEAT_FIELDS
     st[S_STATUS + base] = STATUS_NONE
     while True:
@@ -2024,7 +2030,7 @@ def permanent_tokens(st, t, ag, seat):
 @njit(cache=True)
 def rerack(st, t, ag):
     P = n_players(st)
-    no_reserve = np.zeros(N_KINDS, np.int64)
+    no_reserve = no_reservation(ag)
     for k in range(P):
         seat = (st[G_FIRST] + k) % P
         base = seat * SEAT_FIELDS
