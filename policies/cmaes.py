@@ -1,10 +1,14 @@
-"""The game-agnostic part of tuning a policy's knobs: CMA-ES (the `cma` package) over a box,
-and a paired validation of the result on unseen games.
+"""The game-agnostic part of tuning a policy's knobs per character: CMA-ES (the `cma` package)
+over a box, a paired validation of the result on unseen games, and the stored records
+(`tuned.json`) both games' `tuned` policies read.
 
 A game's tuning module supplies `evaluate(knobs) -> per-game wins (0/1 array)` on a fixed set of
 games, so every candidate plays the same games and two candidates' difference is paired.
 """
+import datetime
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 
@@ -46,3 +50,58 @@ def paired_validation(tuned_won, default_won):
             "paired_difference": round(float(diff.mean()), 6),
             "paired_difference_95ci": [round(float(diff.mean() - half), 6),
                                        round(float(diff.mean() + half), 6)]}
+
+
+def tune_and_validate(wins, games_for, start, defaults, bounds, knob_names, budget, games,
+                      seed, validation_games, log, players, opponents):
+    """The whole tuning run of one character: CMA-ES on `games` fixed games, then the tuned and
+    default knobs on `validation_games` unseen ones (another seed), paired.
+
+    wins(knobs, games) -> per-game wins (0/1) of the tuned seat; games_for(n, seed) -> the
+    games (whatever `wins` takes). Returns the record `store_record` keeps."""
+    train = games_for(games, seed)
+    best_knobs, best_rate = search(lambda knobs: wins(knobs, train), start, bounds, budget,
+                                   seed, log)
+    validation = games_for(validation_games, seed + 1_000_003)
+    return {
+        "knobs": dict(zip(knob_names, [round(v, 6) for v in best_knobs])),
+        "players": players,
+        "budget": budget,
+        "games_per_evaluation": games,
+        "seed": seed,
+        "training_win_rate": round(best_rate, 6),
+        "validation": paired_validation(wins(best_knobs, validation),
+                                        wins(defaults, validation)),
+        "opponents": list(opponents),
+        "date": datetime.date.today().isoformat(),
+    }
+
+
+def load_knob_vectors(path, keys, knob_names):
+    """{character: knob vector} from a stored tuning file; a clear error if it is malformed."""
+    if not Path(path).exists():
+        return {}
+    try:
+        doc = json.loads(Path(path).read_text())
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: not valid JSON ({e})") from None
+    vectors = {}
+    for key, entry in doc.get("characters", {}).items():
+        if key not in keys:
+            raise ValueError(f"{path}: characters.{key}: unknown character; "
+                             f"allowed: {', '.join(keys)}")
+        knobs = entry.get("knobs", {})
+        if set(knobs) != set(knob_names):
+            raise ValueError(f"{path}: characters.{key}.knobs: needs exactly "
+                             f"{', '.join(knob_names)}")
+        vectors[key] = [float(knobs[k]) for k in knob_names]
+    return vectors
+
+
+def store_record(path, character, result, command, about):
+    """Write one character's tuning record (and the command that made it) into `path`."""
+    path = Path(path)
+    doc = json.loads(path.read_text()) if path.exists() else {"characters": {}}
+    doc.setdefault("characters", {})[character] = dict(result, command=command)
+    doc["about"] = about
+    path.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")

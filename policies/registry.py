@@ -61,3 +61,19 @@ def get_policy(game, name):
 def policy_names(game):
     _load(game)
     return sorted(n for g, n in _REGISTRY if g == game)
+
+
+def policy_slots(game, names, max_slots, max_params, params=None):
+    """Distinct policy names of a run -> (function tuple padded to max_slots, one parameter row
+    per slot: the policy's defaults or params[name], the registered policies)."""
+    if len(names) > max_slots:
+        raise ValueError(f"at most {max_slots} distinct policies per run")
+    registered = [get_policy(game, n) for n in names]
+    fns = tuple(p.function for p in registered)
+    fns = fns + (fns[0],) * (max_slots - len(fns))
+    slot_params = np.zeros((max_slots, max_params), np.float64)
+    for k, p in enumerate(registered):
+        vec = p.default_params if params is None or names[k] not in params else \
+            np.asarray(params[names[k]], np.float64)
+        slot_params[k, :len(vec)] = vec
+    return fns, slot_params, registered

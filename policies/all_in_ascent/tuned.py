@@ -5,12 +5,12 @@ The vectors are data: policies/all_in_ascent/tuned.json holds, per character, th
 stored vector plays the planner's defaults. The parameter vector handed to the policy is the five
 characters' knob vectors end to end; the policy reads the slice of the character it plays.
 """
-import json
 from pathlib import Path
 
 import numpy as np
 from numba import njit
 
+from policies import cmaes
 from policies.all_in_ascent.planner import N_PLANNER_KNOBS, PLANNER_DEFAULTS, PLANNER_KNOBS, plan
 from policies.registry import register
 from sim.games.all_in_ascent.data import CHARACTER_KEYS
@@ -24,23 +24,7 @@ assert len(CHARACTER_KEYS) * N_PLANNER_KNOBS <= MAX_POLICY_PARAMS
 
 def load_tuned(path=TUNED_PATH):
     """{character: knob vector} from the stored file; a clear error if it is malformed."""
-    if not Path(path).exists():
-        return {}
-    try:
-        doc = json.loads(Path(path).read_text())
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{path}: not valid JSON ({e})") from None
-    vectors = {}
-    for key, entry in doc.get("characters", {}).items():
-        if key not in CHARACTER_KEYS:
-            raise ValueError(f"{path}: characters.{key}: unknown character; "
-                             f"allowed: {', '.join(CHARACTER_KEYS)}")
-        knobs = entry.get("knobs", {})
-        if set(knobs) != set(PLANNER_KNOBS):
-            raise ValueError(f"{path}: characters.{key}.knobs: needs exactly "
-                             f"{', '.join(PLANNER_KNOBS)}")
-        vectors[key] = [float(knobs[k]) for k in PLANNER_KNOBS]
-    return vectors
+    return cmaes.load_knob_vectors(path, CHARACTER_KEYS, PLANNER_KNOBS)
 
 
 def tuned_vector(vectors):

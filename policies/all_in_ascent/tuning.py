@@ -8,9 +8,6 @@ candidates' difference is paired. The character sits in each seat equally often.
 The result is checked on games the optimiser never saw (another master seed): the tuned vector
 and the defaults play the same validation games and the paired difference is reported.
 """
-import datetime
-import json
-
 import numpy as np
 
 from policies import cmaes
@@ -74,31 +71,14 @@ def tune(character, n_players=4, budget=200, games=2000, seed=1, validation_game
     """Run CMA-ES for `budget` evaluations of `games` games each; return a result dict."""
     if character not in CHARACTER_KEYS:
         raise ValueError(f"unknown character {character!r}; allowed: {', '.join(CHARACTER_KEYS)}")
-    seeds, chars = tuning_games(character, n_players, games, seed)
-    start = load_tuned().get(character, list(PLANNER_DEFAULTS))
-    best_knobs, best_rate = cmaes.search(
-        lambda knobs: character_wins(character, knobs, n_players, seeds, chars, threads),
-        start, PLANNER_BOUNDS, budget, seed, log)
-    # validation on unseen games, paired against the defaults
-    vseeds, vchars = tuning_games(character, n_players, validation_games, seed + 1_000_003)
-    tuned_won = character_wins(character, best_knobs, n_players, vseeds, vchars, threads)
-    default_won = character_wins(character, PLANNER_DEFAULTS, n_players, vseeds, vchars, threads)
-    return {
-        "knobs": dict(zip(PLANNER_KNOBS, [round(v, 6) for v in best_knobs])),
-        "players": n_players,
-        "budget": budget,
-        "games_per_evaluation": games,
-        "seed": seed,
-        "training_win_rate": round(best_rate, 6),
-        "validation": cmaes.paired_validation(tuned_won, default_won),
-        "opponents": list(OPPONENTS),
-        "date": datetime.date.today().isoformat(),
-    }
+    return cmaes.tune_and_validate(
+        lambda knobs, g: character_wins(character, knobs, n_players, g[0], g[1], threads),
+        lambda n, s: tuning_games(character, n_players, n, s),
+        load_tuned().get(character, list(PLANNER_DEFAULTS)), PLANNER_DEFAULTS, PLANNER_BOUNDS,
+        PLANNER_KNOBS, budget, games, seed, validation_games, log, n_players, OPPONENTS)
 
 
 def store(character, result, command, path=TUNED_PATH):
-    doc = json.loads(path.read_text()) if path.exists() else {"characters": {}}
-    doc.setdefault("characters", {})[character] = dict(result, command=command)
-    doc["about"] = ("Planner knobs tuned per character with CMA-ES against a mixed field "
-                    "(planner, designers-heuristic); see policies/all_in_ascent/tuning.py.")
-    path.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+    cmaes.store_record(path, character, result, command,
+                       "Planner knobs tuned per character with CMA-ES against a mixed field "
+                       "(planner, designers-heuristic); see policies/all_in_ascent/tuning.py.")

@@ -167,6 +167,82 @@ def option_worth(t, card, option, jesus):
     return w
 
 
+@njit(cache=True)
+def pick_of_type(t, legal, n, d, want):
+    """D_PILE / D_DISCARD_PICK: the first legal pile or kind of the wanted asset type."""
+    for i in range(n):
+        c = legal[i]
+        typ = c if d == D_PILE else t[T_KIND_TYPE + c]
+        if typ == want:
+            return c
+    return legal[0]
+
+
+@njit(cache=True)
+def common_choice(ctx):
+    """The choices greedy and planner make alike: gifts to the trailing opponent, steals and
+    requirement tokens against the leader, the technique closest to a set, every permanent
+    token, every reroll and token offered."""
+    st = ctx.state
+    t = ctx.tables
+    seat = ctx.seat
+    legal = ctx.legal
+    n = ctx.n_legal
+    d = ctx.decision
+    if d == D_OPPONENT:
+        # gifts and psych go to the trailing player, who threatens least
+        q = trailer(st, seat)
+        for i in range(n):
+            if legal[i] == q:
+                return q
+        return legal[0]
+    if d == D_STEAL:
+        target = leader(st, seat)
+        for i in range(n):
+            if legal[i] // 256 == target:
+                return legal[i]
+        return legal[0]
+    if d == D_REQ_TOKEN:
+        # a token where the leader can go next and this seat cannot
+        target = leader(st, seat)
+        own = E.legal_destinations(st, t, seat)
+        theirs = E.legal_destinations(st, t, target) if target >= 0 else 0
+        for i in range(n):
+            h = legal[i] // 4
+            if (theirs >> h) & 1 and not (own >> h) & 1:
+                return legal[i]
+        for i in range(n):
+            h = legal[i] // 4
+            if not (own >> h) & 1:
+                return legal[i]
+        return legal[0]
+    if d == D_TECHNIQUE:
+        counts = np.zeros(6, np.int64)
+        E.technique_counts(st, t, seat, counts)
+        best = -1
+        pick = legal[0]
+        for i in range(n):
+            x = legal[i]
+            v = (counts[x] + st[S_TECH + seat * SEAT_FIELDS + x]) % 3
+            if v > best:
+                best = v
+                pick = x
+        return pick
+    if d == D_PERMANENT:
+        for i in range(n):
+            if legal[i] != PERM_STOP:
+                return legal[i]
+        return PERM_STOP
+    if d == D_CHALKBAG:
+        return 1
+    if d == D_SB_WINDOW:
+        for i in range(n):
+            if legal[i] != A_CONTINUE:
+                return legal[i]
+        return A_CONTINUE
+    return legal[0]
+
+
 @register("first-ascent", "greedy")
 @njit(POLICY_SIGNATURE, cache=True)
 def greedy(ctx):
@@ -240,21 +316,6 @@ def greedy(ctx):
                 best = v
                 pick = c
         return pick
-    if d == D_OPPONENT:
-        # gifts and psych go to the trailing player, who threatens least
-        q = trailer(st, seat)
-        for i in range(n):
-            if legal[i] == q:
-                return q
-        return legal[0]
-    if d == D_PILE or d == D_DISCARD_PICK:
-        want = needed_type(st, t, seat, ctx.work)
-        for i in range(n):
-            c = legal[i]
-            typ = c if d == D_PILE else t[T_KIND_TYPE + c]
-            if typ == want:
-                return c
-        return legal[0]
     if d == D_DRAW:
         want = needed_type(st, t, seat, ctx.work)
         for i in range(n):
@@ -288,6 +349,8 @@ def greedy(ctx):
             if legal[i] < 4:
                 return legal[i]
         return legal[0]
+    if d == D_PILE or d == D_DISCARD_PICK:
+        return pick_of_type(t, legal, n, d, needed_type(st, t, seat, ctx.work))
     if d == D_CARD:
         # lose or give: the card of the type held most; board face-down before face-up
         want = needed_type(st, t, seat, ctx.work)
@@ -310,48 +373,4 @@ def greedy(ctx):
                 best = v
                 pick = c
         return pick
-    if d == D_STEAL:
-        target = leader(st, seat)
-        for i in range(n):
-            if legal[i] // 256 == target:
-                return legal[i]
-        return legal[0]
-    if d == D_REQ_TOKEN:
-        # a token where the leader can go next and this seat cannot
-        target = leader(st, seat)
-        own = E.legal_destinations(st, t, seat)
-        theirs = E.legal_destinations(st, t, target) if target >= 0 else 0
-        for i in range(n):
-            h = legal[i] // 4
-            if (theirs >> h) & 1 and not (own >> h) & 1:
-                return legal[i]
-        for i in range(n):
-            h = legal[i] // 4
-            if not (own >> h) & 1:
-                return legal[i]
-        return legal[0]
-    if d == D_TECHNIQUE:
-        counts = np.zeros(6, np.int64)
-        E.technique_counts(st, t, seat, counts)
-        best = -1
-        pick = legal[0]
-        for i in range(n):
-            x = legal[i]
-            v = (counts[x] + st[S_TECH + seat * SEAT_FIELDS + x]) % 3
-            if v > best:
-                best = v
-                pick = x
-        return pick
-    if d == D_PERMANENT:
-        for i in range(n):
-            if legal[i] != PERM_STOP:
-                return legal[i]
-        return PERM_STOP
-    if d == D_CHALKBAG:
-        return 1
-    if d == D_SB_WINDOW:
-        for i in range(n):
-            if legal[i] != A_CONTINUE:
-                return legal[i]
-        return A_CONTINUE
-    return legal[0]
+    return common_choice(ctx)

@@ -24,7 +24,7 @@ Knobs (params, the `tuned` policy fits them per character):
 import numpy as np
 from numba import njit
 
-from policies.first_ascent.greedy import leader, trailer, VERB_WORTH
+from policies.first_ascent.greedy import VERB_WORTH, common_choice, pick_of_type
 from policies.registry import register
 from sim.games.first_ascent import engine as E
 from sim.games.first_ascent.data import (
@@ -33,12 +33,10 @@ from sim.games.first_ascent.data import (
     T_KIND_TYPE, T_P_REQ, T_P_SHADE, T_P_TYPE, T_P_VALUE, T_PO_MASK, T_PO_POINTS, T_SO)
 from sim.games.first_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.first_ascent.state import (
-    A_CONTINUE, A_PASS, A_PLAY_SB, A_REST, A_RISK, A_STOP, A_TRADE, D_CARD, D_CHALKBAG,
-    D_DISCARD_PICK, D_DRAW, D_OPPONENT, D_OPTION, D_PERMANENT, D_PILE, D_REQ_TOKEN, D_REST,
-    D_SB_WINDOW, D_STEAL, D_TECHNIQUE, D_TURN, DRAW_DECK, G_AUX, G_ROUND, G_SHARED, G_SIDE,
-    PERM_STOP, REQ_TOKENS, REST_PSYCH, REST_WATER, S_ELITIST_LOST, S_OBJ_DONE,
-    S_PERSONAL, S_PSYCH, S_ROUTE_MASK, S_ROUTE_N, S_TECH, S_TYPE_N, S_WATER, SB_ENERGY_DRINK,
-    SEAT_FIELDS, SPREAD, TILE, WITH_JESUS)
+    A_PASS, A_PLAY_SB, A_REST, A_RISK, A_STOP, A_TRADE, D_CARD, D_DISCARD_PICK, D_DRAW, D_OPTION,
+    D_PILE, D_REST, D_TURN, DRAW_DECK, G_AUX, G_ROUND, G_SHARED, G_SIDE, REQ_TOKENS, REST_PSYCH,
+    REST_WATER, S_ELITIST_LOST, S_OBJ_DONE, S_PERSONAL, S_PSYCH, S_ROUTE_MASK, S_ROUTE_N, S_TECH,
+    S_TYPE_N, S_WATER, SB_ENERGY_DRINK, SEAT_FIELDS, SPREAD, TILE, WITH_JESUS)
 
 PLANNER_KNOBS = ("future_weight", "cost_per_unit", "objective_step_share",
                  "personal_step_share", "risk_threshold", "spend_weight", "track_floor",
@@ -326,26 +324,8 @@ def decide(ctx, params):
                 best = v
                 pick = c
         return pick
-    if d == D_OPPONENT:
-        q = trailer(st, seat)
-        for i in range(n):
-            if legal[i] == q:
-                return q
-        return legal[0]
-    if d == D_STEAL:
-        q = leader(st, seat)
-        for i in range(n):
-            if legal[i] // 256 == q:
-                return legal[i]
-        return legal[0]
     if d == D_PILE or d == D_DISCARD_PICK:
-        want = wanted_type(st, t, seat, params, ctx.work)
-        for i in range(n):
-            c = legal[i]
-            typ = c if d == D_PILE else t[T_KIND_TYPE + c]
-            if typ == want:
-                return c
-        return legal[0]
+        return pick_of_type(t, legal, n, d, wanted_type(st, t, seat, params, ctx.work))
     if d == D_DRAW:
         want = wanted_type(st, t, seat, params, ctx.work)
         for i in range(n):
@@ -398,43 +378,7 @@ def decide(ctx, params):
                 best = v
                 pick = c
         return pick
-    if d == D_REQ_TOKEN:
-        q = leader(st, seat)
-        own = E.legal_destinations(st, t, seat)
-        theirs = E.legal_destinations(st, t, q) if q >= 0 else 0
-        for i in range(n):
-            h = legal[i] // 4
-            if (theirs >> h) & 1 and not (own >> h) & 1:
-                return legal[i]
-        for i in range(n):
-            if not (own >> (legal[i] // 4)) & 1:
-                return legal[i]
-        return legal[0]
-    if d == D_TECHNIQUE:
-        counts = np.zeros(6, np.int64)
-        E.technique_counts(st, t, seat, counts)
-        best = -1
-        pick = legal[0]
-        for i in range(n):
-            x = legal[i]
-            v = (counts[x] + st[S_TECH + base + x]) % 3
-            if v > best:
-                best = v
-                pick = x
-        return pick
-    if d == D_PERMANENT:
-        for i in range(n):
-            if legal[i] != PERM_STOP:
-                return legal[i]
-        return PERM_STOP
-    if d == D_CHALKBAG:
-        return 1
-    if d == D_SB_WINDOW:
-        for i in range(n):
-            if legal[i] != A_CONTINUE:
-                return legal[i]
-        return A_CONTINUE
-    return legal[0]
+    return common_choice(ctx)
 
 
 @register("first-ascent", "planner", params=DEFAULT_PARAMS)

@@ -4,12 +4,12 @@ first-ascent`). policies/first_ascent/tuned.json holds, per character, the plann
 a stored vector plays the planner's defaults. The parameter vector is the twelve characters'
 knob vectors end to end; the policy reads the slice of the character it plays.
 """
-import json
 from pathlib import Path
 
 import numpy as np
 from numba import njit
 
+from policies import cmaes
 from policies.first_ascent.planner import DEFAULT_PARAMS, N_KNOBS, PLANNER_KNOBS, decide
 from policies.registry import register
 from sim.games.first_ascent.data import CHARACTER_KEYS
@@ -22,24 +22,8 @@ assert len(KEYS) * N_KNOBS <= MAX_POLICY_PARAMS
 
 
 def load_tuned(path=TUNED_PATH):
-    """{character key: knob vector} from the stored file; a clear error if it is malformed."""
-    if not Path(path).exists():
-        return {}
-    try:
-        doc = json.loads(Path(path).read_text())
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{path}: not valid JSON ({e})") from None
-    vectors = {}
-    for key, entry in doc.get("characters", {}).items():
-        if key not in KEYS:
-            raise ValueError(f"{path}: characters.{key}: unknown character; "
-                             f"allowed: {', '.join(KEYS)}")
-        knobs = entry.get("knobs", {})
-        if set(knobs) != set(PLANNER_KNOBS):
-            raise ValueError(f"{path}: characters.{key}.knobs: needs exactly "
-                             f"{', '.join(PLANNER_KNOBS)}")
-        vectors[key] = [float(knobs[k]) for k in PLANNER_KNOBS]
-    return vectors
+    """{character: knob vector} from the stored file; a clear error if it is malformed."""
+    return cmaes.load_knob_vectors(path, KEYS, PLANNER_KNOBS)
 
 
 def tuned_vector(vectors):

@@ -5,9 +5,6 @@ candidate knobs against `planner` opponents with random characters (F22's draw f
 seats). Every candidate plays the same games; the character sits in each seat equally often.
 The result is checked on unseen games (another master seed), paired against the defaults.
 """
-import datetime
-import json
-
 import numpy as np
 
 from policies import cmaes
@@ -55,30 +52,14 @@ def tune(character, n_players=4, budget=40, games=1000, seed=1, validation_games
     if character not in KEYS:
         raise ValueError(f"unknown First Ascent character {character!r}; allowed: "
                          f"{', '.join(KEYS)}")
-    seeds, chars = tuning_games(character, n_players, games, seed)
-    start = load_tuned().get(character, list(DEFAULT_PARAMS))
-    best_knobs, best_rate = cmaes.search(
-        lambda knobs: character_wins(character, knobs, n_players, seeds, chars, threads),
-        start, PLANNER_BOUNDS, budget, seed, log)
-    vseeds, vchars = tuning_games(character, n_players, validation_games, seed + 1_000_003)
-    tuned_won = character_wins(character, best_knobs, n_players, vseeds, vchars, threads)
-    default_won = character_wins(character, DEFAULT_PARAMS, n_players, vseeds, vchars, threads)
-    return {
-        "knobs": dict(zip(PLANNER_KNOBS, [round(v, 6) for v in best_knobs])),
-        "players": n_players,
-        "budget": budget,
-        "games_per_evaluation": games,
-        "seed": seed,
-        "training_win_rate": round(best_rate, 6),
-        "validation": cmaes.paired_validation(tuned_won, default_won),
-        "opponents": [OPPONENT],
-        "date": datetime.date.today().isoformat(),
-    }
+    return cmaes.tune_and_validate(
+        lambda knobs, g: character_wins(character, knobs, n_players, g[0], g[1], threads),
+        lambda n, s: tuning_games(character, n_players, n, s),
+        load_tuned().get(character, list(DEFAULT_PARAMS)), DEFAULT_PARAMS, PLANNER_BOUNDS,
+        PLANNER_KNOBS, budget, games, seed, validation_games, log, n_players, [OPPONENT])
 
 
 def store(character, result, command, path=TUNED_PATH):
-    doc = json.loads(path.read_text()) if path.exists() else {"characters": {}}
-    doc.setdefault("characters", {})[character] = dict(result, command=command)
-    doc["about"] = ("First Ascent planner knobs tuned per character with CMA-ES against "
-                    "planner opponents; see policies/first_ascent/tuning.py.")
-    path.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+    cmaes.store_record(path, character, result, command,
+                       "First Ascent planner knobs tuned per character with CMA-ES against "
+                       "planner opponents; see policies/first_ascent/tuning.py.")

@@ -3,27 +3,14 @@ tiles set by hand, and small readers of hands, boards and legal turn codes."""
 
 import numpy as np
 
-from fa_helpers import (CRACK_NONE, CRACK_PAIN, FACE_NONE, FACE_POWER, GEAR_NONE, GEAR_PRECISION,
-                        GEAR_WILD, SLAB_BALANCE, SLAB_NONE, agents, clear_cards, give, logged,
-                        new_game)
+from fa_helpers import clear_cards, logged, new_game
 from sim.games.first_ascent import engine
-from sim.games.first_ascent.data import N_KINDS, T_KIND_TYPE, T_P_TYPE
-from sim.games.first_ascent.rules import (C_CALL_IT_PITCHES, C_DECK_NEVER, C_ODDS, C_ROUND_CAP,
-                                          C_SETS_GREEDY, C_STRANDED_PLAY_ON, ODDS_SCALE,
-                                          RuleError, build_rules)
+from sim.games.first_ascent.data import N_KINDS
 from sim.games.first_ascent.state import (
-    A_CLIMB, A_REST, A_RISK, A_TRADE, BOARD_DOWN, BOARD_UP, CDECK, D_DRAW, D_PERMANENT,
-    D_REST, D_TURN, DECK, DISCARD, DRAW_DECK, END_EIGHT_PITCHES, END_ROUND_CAP, END_STRANDED,
-    G_CDECK_POS, G_DECK_N, G_DECK_RESHUFFLES, G_DISCARD_N, G_END_REASON, G_FIRST,
-    G_HEADWALL_UP, G_N_WINNERS, G_OVER, G_POLICY_ERROR, G_ROUND, G_SHARED,
-    G_SPREAD_STUCK, G_STRANDED_END, G_WINNER, HAND, PERM_STOP, PILE, PILE_CAP, PILE_N,
-    REQ_TOKENS, REST_PSYCH, REST_WATER, ROUTE_MAX, S_ELITIST_LOST, S_HEX, S_OBJ_DONE,
-    S_PERM, S_PERM_GAINED, S_PERSONAL, S_PERSONAL_SCORED, S_PSYCH, S_ROUTE, S_ROUTE_MASK,
-    S_ROUTE_N, S_SB, S_SC_PERSONAL, S_SC_PITCH, S_SC_SETS, S_SC_SHARED, S_SC_SPIDER,
-    S_SC_SUMMIT, S_SCORE, S_STATUS, S_TECH, S_TYPE_N, S_WATER, SB_DISCARD, SB_NEW_RUBBER,
-    SEAT_FIELDS, SPREAD, STATUS_CLIMBED, STATUS_NONE, STATUS_PENALISED,
-    STATUS_RESTED, T_CLIMB_CARDS, T_FORCED_RESTS, T_RESTS, T_RISK_CHECK, T_RISK_MINUS1,
-    T_RISK_MINUS2, T_RISK_RETREATS, T_RISKS, T_SETS, T_SHARED_POINTS, T_SUMMITS, T_TRADES, TILE)
+    BOARD_UP, CDECK, G_CDECK_POS, G_SHARED, HAND, ROUTE_MAX, S_ELITIST_LOST, S_HEX, S_OBJ_DONE,
+    S_PERM, S_PERM_GAINED, S_PSYCH, S_ROUTE, S_ROUTE_MASK, S_ROUTE_N, S_SB, S_SC_PERSONAL,
+    S_SC_PITCH, S_SC_SETS, S_SC_SHARED, S_SC_SPIDER, S_SC_SUMMIT, S_SCORE, S_TECH, S_WATER,
+    SEAT_FIELDS, T_SHARED_POINTS, TILE)
 
 GEAR, FACE, CRACK, SLAB = 0, 1, 2, 3
 P_SLAB, P_ROOF, P_CORNER, P_ARETE, P_FLAKE, P_CRACK = 0, 1, 2, 3, 4, 5

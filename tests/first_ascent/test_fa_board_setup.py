@@ -28,7 +28,7 @@ from sim.games.first_ascent.state import (
     S_PSYCH, S_ROUTE_MASK, S_ROUTE_N, S_SB, S_SC_SHARED, S_SCORE, S_WATER, SB_DISCARD,
     SB_SUPPLY, SEAT_FIELDS, SPREAD, TILE)
 
-RULES_MD = Path("/work/shared/first-ascent/RULES.md")
+RULES_MD = Path(__file__).resolve().parents[3] / "shared" / "first-ascent" / "RULES.md"
 SIDES = ("desert", "forest")
 GEAR, FACE, CRACK, SLAB = 0, 1, 2, 3
 ELITIST = 11

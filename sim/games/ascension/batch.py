@@ -33,18 +33,10 @@ class BatchResult:
 
 def policy_slots(names, params=None):
     """Distinct policy names -> (padded function tuple, parameters, remembers flags)."""
-    from policies.registry import get_policy
-    if len(names) > MAX_SLOTS:
-        raise ValueError(f"at most {MAX_SLOTS} distinct policies per run")
-    registered = [get_policy(GAME, n) for n in names]
-    fns = tuple(p.function for p in registered)
-    fns = fns + (fns[0],) * (MAX_SLOTS - len(fns))
-    slot_params = np.zeros((MAX_SLOTS, MAX_POLICY_PARAMS), np.float64)
+    from policies.registry import policy_slots as slots
+    fns, slot_params, registered = slots(GAME, names, MAX_SLOTS, MAX_POLICY_PARAMS, params)
     remembers = np.ones(MAX_SLOTS, np.int64)
     for k, p in enumerate(registered):
-        vec = p.default_params if params is None or names[k] not in params else \
-            np.asarray(params[names[k]], np.float64)
-        slot_params[k, :len(vec)] = vec
         remembers[k] = 1 if p.remembers else 0
     return fns, slot_params, remembers
 

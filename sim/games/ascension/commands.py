@@ -1,8 +1,5 @@
 """The `ascent` subcommands for Ascension (`--game ascension`): simulate, replay, rules."""
-import json
-import platform
 import sys
-import time
 from pathlib import Path
 
 DEFAULT_POLICY = "stair-builder"
@@ -45,10 +42,7 @@ def seat_policy_names(policy, seat_policies, players):
 
 
 def simulate(args, command_line):
-    import numba
-    import pandas as pd
-    from importlib.metadata import version
-
+    from sim.core.simulate import simulate_to_folder
     from sim.games.ascension.batch import run_games
     from sim.games.ascension.records import RECORD_SCHEMA_VERSION, games_table, seats_table
     if args.characters not in (None, "random"):
@@ -58,54 +52,12 @@ def simulate(args, command_line):
                                   f"{args.players}")
     rules = rules_from_args(args.players, args.rule, args.set, args.preset, args.data)
     names = seat_policy_names(args.policy, args.seat_policies, args.players)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
-    games_parts, seats_parts = [], []
-    done = 0
-    while done < args.games:
-        n = min(args.chunk, args.games - done)
-        batch = run_games(n, args.seed, rules, names, first_index=done, threads=args.threads,
-                          rotate=args.rotate_seats)
-        games_parts.append(games_table(batch, rules))
-        seats_parts.append(seats_table(batch, rules))
-        done += n
-        if args.games > args.chunk and not args.quiet:
-            rate = done / (time.perf_counter() - started)
-            print(f"\r{done:,}/{args.games:,} games  {rate:,.0f} games/s  "
-                  f"ETA {(args.games - done) / rate:,.0f} s", end="", file=sys.stderr, flush=True)
-    if args.games > args.chunk and not args.quiet:
-        print(file=sys.stderr)
-    games = pd.concat(games_parts, ignore_index=True)
-    seats = pd.concat(seats_parts, ignore_index=True)
-    games.to_parquet(out / "games.parquet", index=False)
-    seats.to_parquet(out / "seats.parquet", index=False)
-    wall = time.perf_counter() - started
-    manifest = {
-        "game": "ascension",
-        "record_schema_version": RECORD_SCHEMA_VERSION,
-        "ascent_version": version("ascent"),
-        "numba_version": numba.__version__,
-        "python": platform.python_version(),
-        "rules": rules.as_dict(),
-        "rules_changed": rules.changed(),
-        "rules_fingerprint": rules.fingerprint,
-        "master_seed": args.seed,
-        "games": args.games,
-        "players": args.players,
-        "seat_policies": names,
-        "rotate_seats": bool(args.rotate_seats),
-        "threads": args.threads or numba.get_num_threads(),
-        "command": command_line,
-        "wall_seconds": round(wall, 3),
-        "games_per_second": round(args.games / wall, 1),
-    }
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    if not args.quiet:
-        print(summary_text(games, seats))
-        print(f"{args.games:,} games in {wall:.1f} s ({args.games / wall:,.0f} games/s); "
-              f"written to {out}/")
-    return 0
+    return simulate_to_folder(
+        args, command_line, "ascension", rules, names,
+        lambda n, first: run_games(n, args.seed, rules, names, first_index=first,
+                                   threads=args.threads, rotate=args.rotate_seats),
+        lambda batch: (games_table(batch, rules), seats_table(batch, rules)),
+        RECORD_SCHEMA_VERSION, summary_text)
 
 
 def summary_text(games, seats):

@@ -34,17 +34,8 @@ class BatchResult:
 
 def policy_slots(names, params=None):
     """Distinct policy names -> (padded function tuple, parameters per slot)."""
-    from policies.registry import get_policy
-    if len(names) > MAX_SLOTS:
-        raise ValueError(f"at most {MAX_SLOTS} distinct policies per run")
-    registered = [get_policy(GAME, n) for n in names]
-    fns = tuple(p.function for p in registered)
-    fns = fns + (fns[0],) * (MAX_SLOTS - len(fns))
-    slot_params = np.zeros((MAX_SLOTS, MAX_POLICY_PARAMS), np.float64)
-    for k, p in enumerate(registered):
-        vec = p.default_params if params is None or names[k] not in params else \
-            np.asarray(params[names[k]], np.float64)
-        slot_params[k, :len(vec)] = vec
+    from policies.registry import policy_slots as slots
+    fns, slot_params, _ = slots(GAME, names, MAX_SLOTS, MAX_POLICY_PARAMS, params)
     return fns, slot_params
 
 

@@ -7,8 +7,7 @@ import numpy as np
 import pandas as pd
 
 from sim.games.first_ascent import state as S
-from sim.games.first_ascent.data import (CHARACTER_KEYS, PERSONAL_NAMES, SB_NAMES,
-                                         SHARED_NAMES)
+from sim.games.first_ascent.data import CHARACTER_KEYS, SB_NAMES
 
 RECORD_SCHEMA_VERSION = 1
 GAME = "first-ascent"
@@ -104,10 +103,3 @@ def seats_table(batch, rules):
                                       categories=[CHARACTER_KEYS[i] for i in range(1, 13)])
     return out.reset_index(drop=True)
 
-
-def shared_objective_names():
-    return dict(SHARED_NAMES)
-
-
-def personal_objective_names():
-    return dict(PERSONAL_NAMES)
