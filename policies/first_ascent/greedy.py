@@ -8,9 +8,9 @@ next climb lacks (draws, piles, rest assets), keeps what it needs (losses, gifts
 the leader (opponents). Climbing-card options are valued by a fixed table of effect worths.
 """
 import numpy as np
-from numba import njit
 
 from policies.registry import register
+from sim.core.jit import njit_noalloc
 from sim.games.first_ascent import engine as E
 from sim.games.first_ascent.data import (
     BM_SUMMIT, E_AMOUNT, E_PART, E_VERB, E_WHO, N_HEX, N_KINDS, T_KIND_TECH, T_KIND_TYPE,
@@ -30,7 +30,7 @@ from sim.games.first_ascent.state import (
 VERB_WORTH = np.array([1.0, 1.0, -1.0, -1.2, 1.0, 0.8, 1.3, 1.5, 1.2, 0.6, 0.3, 0.2, 1.0])
 
 
-@njit(cache=True)
+@njit_noalloc
 def climb_value(st, t, seat, h, plan, res, buffer):
     """(points, assets spent, S) of climbing hex h now (res: E.payment_resources)."""
     s = E.plan_payment_from(st, t, seat, h, plan, True, res, buffer)
@@ -42,19 +42,37 @@ def climb_value(st, t, seat, h, plan, res, buffer):
     return points, spent, s
 
 
+# work[0:200) is scratch for one decision (policy_api.py); greedy's vectors live there, so
+# that it never allocates (sim/core/jit.py)
+W_BUFFER = 0                          # E.PAYMENT_BUFFER: payment_resources and scratch
+W_PLAN = W_BUFFER + E.PAYMENT_BUFFER  # E.PLAN_SIZE: a trial payment
+W_COUNTS = W_PLAN + E.PLAN_SIZE       # 6: cards or symbols per type
 TARGET_CACHE = 200     # work[200..201]: key (seat, round, route length), target hex
 
 
-@njit(cache=True)
+@njit_noalloc(inline="always")
+def payment_work(work):
+    """(plan, buffer, res) views into the work memory, for plan_payment_from."""
+    buffer = work[W_BUFFER:W_BUFFER + E.PAYMENT_BUFFER]
+    return work[W_PLAN:W_PLAN + E.PLAN_SIZE], buffer, buffer[0:E.RES_SIZE]
+
+
+@njit_noalloc(inline="always")
+def zeroed_counts(work, n):
+    counts = work[W_COUNTS:W_COUNTS + n]
+    for a in range(n):
+        counts[a] = 0
+    return counts
+
+
+@njit_noalloc
 def target_hex(st, t, seat, work):
     """The legal destination closest to affordable (the smallest S > 0), found once per seat,
     round and route; -1 if every destination is affordable or there is none."""
     key = 1 + seat * 100000 + st[G_ROUND] * 100 + st[S_ROUTE_N + seat * SEAT_FIELDS]
     if work[TARGET_CACHE] == key:
         return work[TARGET_CACHE + 1]
-    plan = np.zeros(E.PLAN_SIZE, np.int64)
-    buffer = np.zeros(E.PAYMENT_BUFFER, np.int64)
-    res = buffer[0:E.RES_SIZE]
+    plan, buffer, res = payment_work(work)
     E.payment_resources(st, t, seat, res)
     dest = E.legal_destinations(st, t, seat)
     best_s = 1 << 30
@@ -70,7 +88,7 @@ def target_hex(st, t, seat, work):
     return target
 
 
-@njit(cache=True)
+@njit_noalloc
 def missing_unit(st, t, seat, work):
     """The first unit kind (0..6) the target's printed requirement and tokens exceed the
     seat's permanent tokens, hand and tracks by; -1 if none. A cheap reading: it ignores the
@@ -80,7 +98,7 @@ def missing_unit(st, t, seat, work):
         return -1
     tile = st[TILE + h]
     base = seat * SEAT_FIELDS
-    have = np.zeros(4, np.int64)
+    have = zeroed_counts(work, 4)
     for k in range(1, N_KINDS):
         have[t[T_KIND_TYPE + k]] += st[HAND + seat * N_KINDS + k]
     spare_skill = 0
@@ -100,14 +118,14 @@ def missing_unit(st, t, seat, work):
     return -1
 
 
-@njit(cache=True)
+@njit_noalloc
 def needed_type(st, t, seat, work):
     """The asset type the target lacks (any_skill: the skill type held least); else the type
     held least."""
     kind = missing_unit(st, t, seat, work)
     if 0 <= kind <= 3:
         return kind
-    counts = np.zeros(4, np.int64)
+    counts = zeroed_counts(work, 4)
     for k in range(1, N_KINDS):
         counts[t[T_KIND_TYPE + k]] += st[HAND + seat * N_KINDS + k]
     first = 1 if kind == 4 else 0
@@ -118,7 +136,7 @@ def needed_type(st, t, seat, work):
     return pick
 
 
-@njit(cache=True)
+@njit_noalloc
 def leader(st, seat):
     best = -1
     pick = -1
@@ -129,7 +147,7 @@ def leader(st, seat):
     return pick
 
 
-@njit(cache=True)
+@njit_noalloc
 def trailer(st, seat):
     worst = 1 << 30
     pick = -1
@@ -140,7 +158,7 @@ def trailer(st, seat):
     return pick
 
 
-@njit(cache=True)
+@njit_noalloc
 def option_worth(t, card, option, jesus):
     w = 0.0
     for k in range(E.MAX_ENTRIES):
@@ -167,7 +185,7 @@ def option_worth(t, card, option, jesus):
     return w
 
 
-@njit(cache=True)
+@njit_noalloc
 def pick_of_type(t, legal, n, d, want):
     """D_PILE / D_DISCARD_PICK: the first legal pile or kind of the wanted asset type."""
     for i in range(n):
@@ -178,7 +196,7 @@ def pick_of_type(t, legal, n, d, want):
     return legal[0]
 
 
-@njit(cache=True)
+@njit_noalloc
 def common_choice(ctx):
     """The choices greedy and planner make alike: gifts to the trailing opponent, steals and
     requirement tokens against the leader, the technique closest to a set, every permanent
@@ -217,7 +235,7 @@ def common_choice(ctx):
                 return legal[i]
         return legal[0]
     if d == D_TECHNIQUE:
-        counts = np.zeros(6, np.int64)
+        counts = zeroed_counts(ctx.work, 6)
         E.technique_counts(st, t, seat, counts)
         best = -1
         pick = legal[0]
@@ -244,7 +262,7 @@ def common_choice(ctx):
 
 
 @register("first-ascent", "greedy")
-@njit(POLICY_SIGNATURE, cache=True)
+@njit_noalloc(POLICY_SIGNATURE)
 def greedy(ctx):
     """the most points per asset spent this turn (order-of-climbing discount included)"""
     st = ctx.state
@@ -254,9 +272,7 @@ def greedy(ctx):
     n = ctx.n_legal
     d = ctx.decision
     if d == D_TURN:
-        plan = np.zeros(E.PLAN_SIZE, np.int64)
-        buffer = np.zeros(E.PAYMENT_BUFFER, np.int64)
-        res = buffer[0:E.RES_SIZE]
+        plan, buffer, res = payment_work(ctx.work)
         E.payment_resources(st, t, seat, res)
         best = -1.0
         pick = -1
@@ -354,7 +370,7 @@ def greedy(ctx):
     if d == D_CARD:
         # lose or give: the card of the type held most; board face-down before face-up
         want = needed_type(st, t, seat, ctx.work)
-        counts = np.zeros(4, np.int64)
+        counts = zeroed_counts(ctx.work, 4)
         for k in range(1, N_KINDS):
             counts[t[T_KIND_TYPE + k]] += st[HAND + seat * N_KINDS + k]
         best = -1

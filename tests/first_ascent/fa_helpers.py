@@ -45,7 +45,7 @@ def agents(script=(), policy=None, log_size=4096):
     return ((fn,) * 8, np.zeros(MAX_PLAYERS, np.int64),
             np.zeros((8, MAX_POLICY_PARAMS), np.float64), streams, work,
             np.zeros((log_size, 6), np.int64), np.zeros(MAX_LEGAL, np.int64),
-            np.zeros(N_KINDS, np.int64))
+            np.zeros(N_KINDS, np.int64), np.zeros(engine.SCRATCH_SIZE, np.int64))
 
 
 def logged(ag, st):

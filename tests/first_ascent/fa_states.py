@@ -90,7 +90,7 @@ def bits(mask):
 
 def legal_turn(st, t, seat):
     buf = np.zeros(640, np.int64)
-    n = engine.turn_legal(st, t, seat, buf)
+    n = engine.turn_legal(st, t, seat, buf, np.zeros(engine.CLIMB_OPTIONS_BUFFER, np.int64))
     return [int(x) for x in buf[:n]]
 
 

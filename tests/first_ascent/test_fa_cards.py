@@ -1028,10 +1028,8 @@ def test_paying_token_blocks_risk():
 
 
 def climb_sets(st, t, seat=0):
-    c = np.zeros(1, np.int64)
-    r = np.zeros(1, np.int64)
-    engine.climb_options(st, t, seat, c, r)
-    return int(c[0]), int(r[0])
+    c, r = engine.climb_options(st, t, seat, np.zeros(engine.CLIMB_OPTIONS_BUFFER, np.int64))
+    return int(c), int(r)
 
 
 def test_new_rubber():

@@ -346,7 +346,8 @@ def make_agents(seed):
     return ((checking_random,) * 8, np.zeros(MAX_PLAYERS, np.int64),
             np.zeros((8, MAX_POLICY_PARAMS), np.float64), streams,
             np.zeros(WORK_SIZE, np.int64), np.zeros((0, 6), np.int64),
-            np.zeros(MAX_LEGAL, np.int64), np.zeros(N_KINDS, np.int64))
+            np.zeros(MAX_LEGAL, np.int64), np.zeros(N_KINDS, np.int64),
+            np.zeros(engine.SCRATCH_SIZE, np.int64))
 
 
 def play(P, seed, rules=None, characters=None):

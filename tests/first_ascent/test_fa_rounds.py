@@ -466,6 +466,9 @@ def _brute(c, w, tok, nr):
     return -best[0], best[1], best[2]
 
 
+SETS_WORK = np.zeros(engine.SETS_SCRATCH, np.int64)
+
+
 def test_best_sets_matches_brute_force():
     # F49, Decision 13: most sets, then the fewest technique tokens, then keep New Rubber
     rng = np.random.default_rng(49)
@@ -477,7 +480,7 @@ def test_best_sets_matches_brute_force():
         tok[1:5] = rng.integers(0, 3, 4)
         nr = int(rng.integers(0, 2))
         out = np.zeros(5, np.int64)
-        sets = engine.best_sets(c, w, tok, nr, out)
+        sets = engine.best_sets(c, w, tok, nr, out, SETS_WORK)
         want = _brute(c, w, tok, nr)
         got = (int(sets), int(out[1:5].sum()), int(out[0]))
         assert got == want, (list(c), w, list(tok), nr, got, want)
@@ -486,7 +489,7 @@ def test_best_sets_matches_brute_force():
         sym = tuple(int(c[x] + out[x]) for x in range(1, 5))
         assert _max_sets(sym, w + int(out[0])) == sets
         g_out = np.zeros(5, np.int64)
-        g = engine.greedy_sets(c, w, tok, nr, g_out)
+        g = engine.greedy_sets(c, w, tok, nr, g_out, SETS_WORK)
         assert g <= sets                         # greedy is never better than optimal
 
 
@@ -495,8 +498,8 @@ def test_greedy_sets_differs_from_optimal():
     c = np.array([0, 4, 2, 2, 0, 0], np.int64)
     tok = np.zeros(5, np.int64)
     out = np.zeros(5, np.int64)
-    assert engine.best_sets(c, 2, tok, 0, out) == 3
-    assert engine.greedy_sets(c, 2, tok, 0, out) == 2
+    assert engine.best_sets(c, 2, tok, 0, out, SETS_WORK) == 3
+    assert engine.greedy_sets(c, 2, tok, 0, out, SETS_WORK) == 2
 
 
 def _board_for_sets(st, seat):

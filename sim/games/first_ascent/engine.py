@@ -6,7 +6,11 @@ calls `ask`, which puts the legal codes to that seat's policy (policy_api.py). `
 agents bundle, carries the policies and their streams:
     ag = (policy functions, slot of each seat, parameters per slot, stream per seat,
           work memory, decision log (rows: seat, decision, code, n_legal, round, context),
-          legal buffer, an all-zero reservation per asset kind (never written))
+          legal buffer, an all-zero reservation per asset kind (never written),
+          the engine's scratch (SCRATCH_SIZE int64, layout at SCR_PAYMENT))
+No function here allocates (sim/core/jit.py): the ones that run every action are compiled
+without numba's reference counting, and take their work vectors from the scratch. Only
+`setup` (once a game) and `plan_payment` (a convenience for tests) allocate.
 
 Choices the engine makes itself (documented in docs/first-ascent.md, "What the engine
 chooses"): which hand cards of a type pay a pitch (the ones whose technique symbols help
@@ -17,6 +21,7 @@ then the costliest paid), and which unit Phil leaves unpaid. The shortfall S its
 import numpy as np
 from numba import njit
 
+from sim.core.jit import njit_noalloc
 from sim.core.rng import mulberry32_step, scale_draw
 from sim.games.first_ascent.data import (
     BM_BELOW_LEDGE, BM_FACE_UP_START, BM_HEADWALL, BM_NORTH, BM_ROW, BM_SOUTH, BM_SUMMIT,
@@ -84,12 +89,12 @@ INF = 1 << 30
 
 # === small readers ==========================================================================
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def n_players(st):
     return st[G_PLAYERS]
 
 
-@njit(cache=True)
+@njit_noalloc
 def ch(st, t, seat, field):
     """A character number of `seat` (data.CH_*). With the character's ability switched off
     (rules `abilities_off`), the ability fields read as a character without one."""
@@ -107,7 +112,7 @@ def ch(st, t, seat, field):
     return value
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def bit_index(low):
     """The index of the single set bit of `low` (a power of two), by halving: 6 steps."""
     x = 0
@@ -131,22 +136,22 @@ def bit_index(low):
     return x
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def board_mask(st, t, m):
     return t[T_B_MASK + N_BOARD_MASKS * st[G_SIDE] + m]
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def hex_row(st, t, h):
     return t[T_B_ROW + N_HEX * st[G_SIDE] + h]
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def holds_sb(st, seat, sb):
     return (st[S_SB + seat * SEAT_FIELDS] >> sb) & 1
 
 
-@njit(cache=True)
+@njit_noalloc
 def hand_of_type(st, t, seat, typ):
     n = 0
     base = HAND + seat * N_KINDS
@@ -156,7 +161,7 @@ def hand_of_type(st, t, seat, typ):
     return n
 
 
-@njit(cache=True)
+@njit_noalloc
 def count_matching(st, t, base, ctype):
     """Cards at st[base + kind] that match a card_type (gear..slab, any_skill, any)."""
     n = 0
@@ -166,7 +171,7 @@ def count_matching(st, t, base, ctype):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def type_matches(t, k, ctype):
     typ = t[T_KIND_TYPE + k]
     if ctype == CT_ANY:
@@ -176,7 +181,7 @@ def type_matches(t, k, ctype):
     return typ == ctype
 
 
-@njit(cache=True)
+@njit_noalloc
 def hand_size(st, seat):
     n = 0
     for k in range(1, N_KINDS):
@@ -184,25 +189,25 @@ def hand_size(st, seat):
     return n
 
 
-@njit(cache=True)
+@njit_noalloc
 def track_max(st, t, seat):
     return ch(st, t, seat, CH_MAX)
 
 
-@njit(cache=True)
+@njit_noalloc
 def add_water(st, t, seat, amount):
     """F7/F107: change a track, then clamp it to 0..maximum."""
     at = S_WATER + seat * SEAT_FIELDS
     st[at] = min(max(st[at] + amount, 0), track_max(st, t, seat))
 
 
-@njit(cache=True)
+@njit_noalloc
 def add_psych(st, t, seat, amount):
     at = S_PSYCH + seat * SEAT_FIELDS
     st[at] = min(max(st[at] + amount, 0), track_max(st, t, seat))
 
 
-@njit(cache=True)
+@njit_noalloc
 def add_score(st, seat, part, points):
     st[part + seat * SEAT_FIELDS] += points
     st[S_SCORE + seat * SEAT_FIELDS] += points
@@ -210,14 +215,14 @@ def add_score(st, seat, part, points):
 
 # === randomness (the game's own stream) =====================================================
 
-@njit(cache=True)
+@njit_noalloc
 def rand_below(st, n):
     s, k = mulberry32_step(st[G_RNG])
     st[G_RNG] = s
     return scale_draw(k, n)
 
 
-@njit(cache=True)
+@njit_noalloc
 def shuffle_range(st, lo, n):
     for i in range(n - 1, 0, -1):
         j = rand_below(st, i + 1)
@@ -228,12 +233,13 @@ def shuffle_range(st, lo, n):
 
 # === asking the policies ====================================================================
 
-@njit(cache=True)
+@njit_noalloc
 def ask(st, t, ag, seat, decision, n):
     """Put the first n codes of ag's legal buffer to `seat`'s policy; return the chosen code.
     A single legal code is taken without asking. An answer that is not legal ends the game
     (END_POLICY_ERROR) and the first legal code is used so the engine can unwind."""
-    fns, seat_slots, slot_params, streams, work, log, legal, _ = ag
+    fns, seat_slots, slot_params, streams, work, log, legal = ag[0], ag[1], ag[2], ag[3], \
+        ag[4], ag[5], ag[6]
     if n == 1:
         code = legal[0]
     else:
@@ -261,26 +267,32 @@ def ask(st, t, ag, seat, decision, n):
     return code
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def legal_buffer(ag):
     return ag[6]
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def no_reservation(ag):
     """Zeros per asset kind: no hand card is committed to a pitch (shared, never written)."""
     return ag[7]
 
 
+@njit_noalloc(inline="always")
+def engine_scratch(ag):
+    """The engine's work vectors (SCR_* regions), allocated once a game."""
+    return ag[8]
+
+
 # === asset deck, discard, Spread, Portaledge (F17-F18, F46-F47, F120-F122) ==================
 
-@njit(cache=True)
+@njit_noalloc
 def discard_card(st, k):
     st[DISCARD + k] += 1
     st[G_DISCARD_N] += 1
 
 
-@njit(cache=True)
+@njit_noalloc
 def rebuild_deck(st):
     """Decision 2: an empty deck is rebuilt from the shuffled discard pile."""
     n = 0
@@ -295,12 +307,12 @@ def rebuild_deck(st):
     st[G_DECK_RESHUFFLES] += 1
 
 
-@njit(cache=True)
+@njit_noalloc
 def deck_can_draw(st, t):
     return st[G_DECK_N] > 0 or (t[C_DECK_NEVER] == 0 and st[G_DISCARD_N] > 0)
 
 
-@njit(cache=True)
+@njit_noalloc
 def deck_draw(st, t):
     """Top card of the asset deck (Decision 2 when empty); 0 if there is none."""
     if st[G_DECK_N] == 0:
@@ -312,7 +324,7 @@ def deck_draw(st, t):
     return st[DECK + st[G_DECK_N]]
 
 
-@njit(cache=True)
+@njit_noalloc
 def other_type_left(st, t, typ):
     """F121(2): a card of another type in the deck, or in the discard pile if it can refill."""
     for i in range(st[G_DECK_N]):
@@ -325,7 +337,7 @@ def other_type_left(st, t, typ):
     return False
 
 
-@njit(cache=True)
+@njit_noalloc
 def spread_single_type(st, t):
     typ = -1
     for s in range(4):
@@ -339,7 +351,7 @@ def spread_single_type(st, t):
     return typ
 
 
-@njit(cache=True)
+@njit_noalloc
 def refill_spread(st, t):
     """F121: deal up to 4, then replace the card dealt last while all 4 share a type."""
     for s in range(4):
@@ -365,7 +377,7 @@ def refill_spread(st, t):
         st[SPREAD + last] = k
 
 
-@njit(cache=True)
+@njit_noalloc
 def pile_available(st, t, typ):
     """F122: a pile may be chosen if it holds a card after its refill."""
     if st[PILE_N + typ] > 0:
@@ -379,7 +391,7 @@ def pile_available(st, t, typ):
     return False
 
 
-@njit(cache=True)
+@njit_noalloc
 def refill_pile(st, t, typ):
     """F46/F122: before a draw from a pile of 0 or 1 card, add up to 7 cards of its type:
     from the discard pile first (at random), then the first ones from the deck's top."""
@@ -414,7 +426,7 @@ def refill_pile(st, t, typ):
         i -= 1
 
 
-@njit(cache=True)
+@njit_noalloc
 def push_pile(st, typ, k):
     n = st[PILE_N + typ]
     # the card already there stays on top: new cards go underneath
@@ -424,7 +436,7 @@ def push_pile(st, typ, k):
     st[PILE_N + typ] = n + 1
 
 
-@njit(cache=True)
+@njit_noalloc
 def pile_draw(st, t, typ):
     """The top card of a Portaledge pile after F122's refill; 0 if it stays empty."""
     if st[PILE_N + typ] <= 1:
@@ -436,7 +448,7 @@ def pile_draw(st, t, typ):
     return st[PILE + typ * PILE_CAP + n - 1]
 
 
-@njit(cache=True)
+@njit_noalloc
 def gain_portaledge(st, t, ag, seat, types_mask):
     """F110: take one card from a listed pile of the seat's choice; lost if none can."""
     legal = legal_buffer(ag)
@@ -453,7 +465,7 @@ def gain_portaledge(st, t, ag, seat, types_mask):
         st[HAND + seat * N_KINDS + k] += 1
 
 
-@njit(cache=True)
+@njit_noalloc
 def draw_cards(st, t, ag, seat, n_cards, spread_only):
     """F120: take Spread cards of the seat's choice, then the rest from the deck top; refill
     the Spread once at the end (Decision 24; each card with spread_refill=each_card)."""
@@ -492,7 +504,7 @@ def draw_cards(st, t, ag, seat, n_cards, spread_only):
 
 # === Summit Beta supply (F19, F112, Decision 3) =============================================
 
-@njit(cache=True)
+@njit_noalloc
 def draw_summit_beta(st, t):
     if st[G_SB_N] == 0:
         if t[C_SB_LOST] != 0 or st[SB_DISCARD] == 0:
@@ -510,14 +522,14 @@ def draw_summit_beta(st, t):
     return st[SB_SUPPLY + st[G_SB_N]]
 
 
-@njit(cache=True)
+@njit_noalloc
 def give_summit_beta(st, seat, sb):
     if sb > 0:
         st[S_SB + seat * SEAT_FIELDS] |= 1 << sb
         st[T_SB_GAINED + seat] += 1
 
 
-@njit(cache=True)
+@njit_noalloc
 def use_summit_beta(st, seat, sb):
     st[S_SB + seat * SEAT_FIELDS] &= ~(1 << sb)
     st[SB_DISCARD] |= 1 << sb
@@ -526,7 +538,7 @@ def use_summit_beta(st, seat, sb):
 
 # === card choices: lose, give, place, steal (F42-F43, F108-F109, F113-F114) =================
 
-@njit(cache=True)
+@njit_noalloc
 def card_sources(st, t, ag, seat, ctype, from_board, reserved, exclude_fs_gear):
     """Fill the legal buffer with D_CARD codes: hand cards of ctype (minus `reserved`, the
     cards committed to a pitch), and only when there are none, board cards (F42: hand first)."""
@@ -551,7 +563,7 @@ def card_sources(st, t, ag, seat, ctype, from_board, reserved, exclude_fs_gear):
     return n
 
 
-@njit(cache=True)
+@njit_noalloc
 def take_card(st, seat, code):
     """Remove the card a D_CARD code names from the seat; return its kind."""
     k = code % 64
@@ -565,18 +577,29 @@ def take_card(st, seat, code):
     return k
 
 
-@njit(cache=True)
+@njit_noalloc
 def eligible_cards(st, t, seat, ctype, from_board, reserved):
+    """The seat's cards of ctype that may be lost or given: hand minus `reserved`, and the
+    board if from_board."""
+    n = held_cards(st, t, seat, ctype, from_board)
+    for k in range(1, N_KINDS):
+        if type_matches(t, k, ctype):
+            n -= reserved[k]
+    return n
+
+
+@njit_noalloc
+def held_cards(st, t, seat, ctype, from_board):
     n = 0
     for k in range(1, N_KINDS):
         if type_matches(t, k, ctype):
-            n += st[HAND + seat * N_KINDS + k] - reserved[k]
+            n += st[HAND + seat * N_KINDS + k]
             if from_board:
                 n += st[BOARD_DOWN + seat * N_KINDS + k] + st[BOARD_UP + seat * N_KINDS + k]
     return n
 
 
-@njit(cache=True)
+@njit_noalloc
 def move_cards(st, t, ag, seat, ctype, n_cards, from_board, to_seat, reserved):
     """Lose (to_seat < 0: to the discard pile) or give n cards, one choice at a time."""
     for _ in range(n_cards):
@@ -593,7 +616,7 @@ def move_cards(st, t, ag, seat, ctype, n_cards, from_board, to_seat, reserved):
             st[T_CARDS_RECEIVED + to_seat] += 1
 
 
-@njit(cache=True)
+@njit_noalloc
 def choose_opponent(st, t, ag, seat):
     legal = legal_buffer(ag)
     n = 0
@@ -606,7 +629,7 @@ def choose_opponent(st, t, ag, seat):
 
 # === the board (F8-F14, F30) ================================================================
 
-@njit(cache=True)
+@njit_noalloc
 def hex_face_up(st, t, h):
     """F13/F14: rows 1-3 are face up from the start; the Headwall once revealed."""
     if (board_mask(st, t, BM_FACE_UP_START) >> h) & 1:
@@ -614,7 +637,7 @@ def hex_face_up(st, t, h):
     return st[G_HEADWALL_UP] != 0 and h > 0
 
 
-@njit(cache=True)
+@njit_noalloc
 def legal_destinations(st, t, seat):
     """F30: neighbour, not on the own route, not occupied (except summits), face up."""
     h = st[S_HEX + seat * SEAT_FIELDS]
@@ -638,7 +661,7 @@ def legal_destinations(st, t, seat):
     return out
 
 
-@njit(cache=True)
+@njit_noalloc
 def climbed_by_others(st, seat, h):
     """F32a: N = the other players whose route contains hex h."""
     n = 0
@@ -650,7 +673,7 @@ def climbed_by_others(st, seat, h):
 
 # === paying a pitch (F31-F34, F64-F75, F77-F83, F123) =======================================
 
-@njit(cache=True)
+@njit_noalloc
 def pitch_requirement(st, t, h, req):
     """F31: printed requirements + requirement tokens on the tile."""
     tile = st[TILE + h]
@@ -660,7 +683,7 @@ def pitch_requirement(st, t, h, req):
         req[a] += st[REQ_TOKENS + 4 * h + a]
 
 
-@njit(cache=True)
+@njit_noalloc
 def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, res, plan, scratch):
     """S and the payment for one choice of waiver tokens (bitmask) and Bionic conversion
     (-1 none, else 1..3). `res`: payment_resources. Writes `plan`.
@@ -807,7 +830,7 @@ def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, res, plan, scratch)
     return s * 10000 + n_tok * 100 + cost
 
 
-@njit(cache=True)
+@njit_noalloc
 def _cover(unpaid, scope):
     for r in range(7):
         if (scope >> r) & 1 and unpaid[r] > 0:
@@ -816,7 +839,7 @@ def _cover(unpaid, scope):
     return False
 
 
-@njit(cache=True)
+@njit_noalloc
 def _uncover_card(paid_card, any_cards, type_mask):
     """Free one card-paid unit (any_skill first, then face/crack/slab, then gear)."""
     for a in range(1, 4):
@@ -836,9 +859,24 @@ R_PERM, R_HAND, R_TRACK_W, R_TRACK_P = 0, 4, 8, 9
  R_IGNORE_V5, R_BIONIC) = range(10, 19)
 RES_SIZE = 20
 PAYMENT_BUFFER = RES_SIZE + 20 + 26       # res, a trial plan (PLAN_SIZE), scratch
+CLIMB_OPTIONS_BUFFER = PAYMENT_BUFFER + PLAN_SIZE
+
+# The engine's scratch (ag[8]): one region per function that needs work vectors. None of
+# these functions is re-entered while its region is live (attempt_climb keeps its plan and
+# picked cards across the asks of a risk; no choice inside leads back to a climb).
+SCR_PAYMENT = 0                                  # CLIMB_OPTIONS_BUFFER: turn_legal, attempt_climb
+SCR_PLAN = SCR_PAYMENT + CLIMB_OPTIONS_BUFFER    # PLAN_SIZE: attempt_climb's payment
+SCR_SPARE = SCR_PLAN + PLAN_SIZE                 # PLAN_SIZE: Phil's plan without tokens
+SCR_PICKED = SCR_SPARE + PLAN_SIZE               # N_KINDS: the hand cards that pay
+SCR_HAVE = SCR_PICKED + N_KINDS                  # 6: pick_payment_cards' symbols shown
+SCR_WHO = SCR_HAVE + 6                           # MAX_PLAYERS: resolve_option's targets
+SCR_FOLLOW = SCR_WHO + MAX_PLAYERS               # 16: follow_phase's counts, tokens, used
+SCR_SETS = SCR_FOLLOW + 16                       # SETS_SCRATCH: best_sets / greedy_sets
+SETS_SCRATCH = 24
+SCRATCH_SIZE = SCR_SETS + SETS_SCRATCH
 
 
-@njit(cache=True)
+@njit_noalloc
 def payment_resources(st, t, seat, res):
     """Fill `res` (RES_SIZE) once for a seat; plan_payment_from reads it for any hex."""
     for a in range(4):
@@ -870,7 +908,7 @@ def plan_payment(st, t, seat, h, plan, allow_tokens):
     return plan_payment_from(st, t, seat, h, plan, allow_tokens, res, buffer)
 
 
-@njit(cache=True)
+@njit_noalloc
 def plan_payment_from(st, t, seat, h, plan, allow_tokens, res, buffer):
     """plan_payment with the seat's payment_resources already in `res`; `buffer`
     (PAYMENT_BUFFER int64, whose first RES_SIZE may be `res` itself) is scratch space."""
@@ -890,20 +928,22 @@ def plan_payment_from(st, t, seat, h, plan, allow_tokens, res, buffer):
             key = _shortfall_for(st, t, seat, h, sub, b, n_others, res, trial, scratch)
             if key < best:
                 best = key
-                plan[:] = trial[:]
+                for i in range(PLAN_SIZE):
+                    plan[i] = trial[i]
         if sub == 0:
             break
         sub = (sub - 1) & paying
     return plan[PL_S]
 
 
-@njit(cache=True)
-def pick_payment_cards(st, t, seat, plan, picked):
+@njit_noalloc
+def pick_payment_cards(st, t, seat, plan, picked, have):
     """Which hand cards pay: per type, the plan's count, the engine's own pick among kinds
     (module docstring): a wild card first (Sendy Jammer: any gear card), then a card whose
     symbol this round already shows most (face-up board by printed symbol, tokens, the cards
-    already picked), then any card with a symbol."""
-    have = np.zeros(6, np.int64)
+    already picked), then any card with a symbol. `have`: 6 int64 of work space."""
+    for x in range(6):
+        have[x] = 0
     for q in range(1, N_KINDS):
         have[t[T_KIND_TECH + q]] += st[BOARD_UP + seat * N_KINDS + q]
     for x in range(1, 5):
@@ -935,7 +975,7 @@ def pick_payment_cards(st, t, seat, plan, picked):
                 have[tech] += 1
 
 
-@njit(cache=True)
+@njit_noalloc
 def leave_one_unpaid(plan):
     """Phil (F34, F71): with S = 0 he leaves one unit unpaid, his choice; the engine leaves a
     card if it can (saving it), else psych, else water. Returns False if nothing is paid."""
@@ -958,13 +998,14 @@ def leave_one_unpaid(plan):
     return False
 
 
-@njit(cache=True)
-def climb_options(st, t, seat, climbs, risks):
-    """Destinations the seat may climb (S = 0) and risk (S = 1, or every climb for Phil)
-    as hex bitmasks (F29, F34, F126)."""
+@njit_noalloc
+def climb_options(st, t, seat, work):
+    """(climbs, risks): the destinations the seat may climb (S = 0) and risk (S = 1, or
+    every climb for Phil) as hex bitmasks (F29, F34, F126). `work`: CLIMB_OPTIONS_BUFFER
+    int64."""
     dest = legal_destinations(st, t, seat)
-    plan = np.zeros(PLAN_SIZE, np.int64)
-    buffer = np.zeros(PAYMENT_BUFFER, np.int64)
+    buffer = work[0:PAYMENT_BUFFER]
+    plan = work[PAYMENT_BUFFER:PAYMENT_BUFFER + PLAN_SIZE]
     res = buffer[0:RES_SIZE]
     payment_resources(st, t, seat, res)
     must_risk = ch(st, t, seat, CH_MUST_RISK)
@@ -986,13 +1027,12 @@ def climb_options(st, t, seat, climbs, risks):
                     r |= low
         elif s == 1:
             r |= low
-    climbs[0] = c
-    risks[0] = r
+    return c, r
 
 
 # === the Risk Die (F36, F45, F116) ==========================================================
 
-@njit(cache=True)
+@njit_noalloc
 def roll_risk_die(st, t):
     r = rand_below(st, ODDS_SCALE)
     if r < t[C_ODDS]:
@@ -1002,7 +1042,7 @@ def roll_risk_die(st, t):
     return FACE_MINUS_1
 
 
-@njit(cache=True)
+@njit_noalloc
 def penalty_payable(st, t, seat, face, reserved, psych_committed):
     cards = eligible_cards(st, t, seat, CT_ANY, True, reserved)
     if face == FACE_MINUS_2:
@@ -1010,7 +1050,7 @@ def penalty_payable(st, t, seat, face, reserved, psych_committed):
     return cards >= 1 and st[S_PSYCH + seat * SEAT_FIELDS] >= psych_committed + 1
 
 
-@njit(cache=True)
+@njit_noalloc
 def pay_penalty(st, t, ag, seat, face, reserved):
     opp = choose_opponent(st, t, ag, seat)
     if face == FACE_MINUS_2:
@@ -1022,7 +1062,7 @@ def pay_penalty(st, t, ag, seat, face, reserved):
             add_psych(st, t, opp, 1)
 
 
-@njit(cache=True)
+@njit_noalloc
 def maybe_chalkbag(st, t, ag, seat, face):
     """F86: after a penalty face the owner may reroll once; the new result stands."""
     if face != FACE_CHECK and holds_sb(st, seat, SB_LUCKY_CHALKBAG):
@@ -1036,7 +1076,7 @@ def maybe_chalkbag(st, t, ag, seat, face):
     return face
 
 
-@njit(cache=True)
+@njit_noalloc
 def own_turn_window(st, t, ag, seat, reserved):
     """F119: the own-turn tokens may be played before a penalty is settled (or in the
     Rerack step). One decision per token; CONTINUE ends the window."""
@@ -1053,7 +1093,7 @@ def own_turn_window(st, t, ag, seat, reserved):
         play_own_turn_token(st, t, ag, seat, code - A_PLAY_SB, reserved)
 
 
-@njit(cache=True)
+@njit_noalloc
 def add_own_turn_tokens(st, t, seat, legal, n):
     """F76, F79, F81, F85: own-turn tokens that can do something now."""
     legal_now = legal
@@ -1072,7 +1112,7 @@ def add_own_turn_tokens(st, t, seat, legal, n):
     return n
 
 
-@njit(cache=True)
+@njit_noalloc
 def play_own_turn_token(st, t, ag, seat, sb, reserved):
     use_summit_beta(st, seat, sb)
     if sb == SB_RERACK:                                          # F76
@@ -1115,19 +1155,24 @@ def play_own_turn_token(st, t, ag, seat, sb, reserved):
 
 # === climbing (F35-F36) =====================================================================
 
-@njit(cache=True)
+@njit_noalloc
 def attempt_climb(st, t, ag, seat, h, risk):
     """Climb (F35) or risk (F36) onto hex h. Returns True if the climber moved."""
-    plan = np.zeros(PLAN_SIZE, np.int64)
-    plan_payment(st, t, seat, h, plan, True)
+    work = engine_scratch(ag)
+    buffer = work[SCR_PAYMENT:SCR_PAYMENT + PAYMENT_BUFFER]
+    res = buffer[0:RES_SIZE]
+    plan = work[SCR_PLAN:SCR_PLAN + PLAN_SIZE]
+    payment_resources(st, t, seat, res)
+    plan_payment_from(st, t, seat, h, plan, True, res, buffer)
     if risk and plan[PL_S] == 0 and t[C_RISK_WITH_TOKENS] != 0 and plan[PL_TOKENS] != 0 \
             and not ch(st, t, seat, CH_MUST_RISK):
-        plan_payment(st, t, seat, h, plan, False)                # Decision 33 flag
+        plan_payment_from(st, t, seat, h, plan, False, res, buffer)   # Decision 33 flag
     if ch(st, t, seat, CH_MUST_RISK) and plan[PL_TOKENS] != 0:
         # Phil rolls at S = 0 or 1 alike: a paying token that only lowers S to 0 is kept
-        spare = np.zeros(PLAN_SIZE, np.int64)
-        if plan_payment(st, t, seat, h, spare, False) <= 1:
-            plan[:] = spare[:]
+        spare = work[SCR_SPARE:SCR_SPARE + PLAN_SIZE]
+        if plan_payment_from(st, t, seat, h, spare, False, res, buffer) <= 1:
+            for i in range(PLAN_SIZE):
+                plan[i] = spare[i]
     rolls = risk
     if ch(st, t, seat, CH_MUST_RISK):                            # F34, F71, F125
         rolls = True
@@ -1135,8 +1180,8 @@ def attempt_climb(st, t, ag, seat, h, risk):
             if t[C_PHIL_PAY_THEN_ROLL] == 0:
                 if not leave_one_unpaid(plan) and t[C_PHIL_NOTHING_CLIMBS] != 0:
                     rolls = False
-    picked = np.zeros(N_KINDS, np.int64)
-    pick_payment_cards(st, t, seat, plan, picked)
+    picked = work[SCR_PICKED:SCR_PICKED + N_KINDS]
+    pick_payment_cards(st, t, seat, plan, picked, work[SCR_HAVE:SCR_HAVE + 6])
     if rolls:
         st[T_RISKS + seat] += 1
         face = roll_risk_die(st, t)
@@ -1169,7 +1214,7 @@ def attempt_climb(st, t, ag, seat, h, risk):
     return True
 
 
-@njit(cache=True)
+@njit_noalloc
 def complete_climb(st, t, ag, seat, h, plan, picked):
     """F35 (1)-(7)."""
     base = seat * SEAT_FIELDS
@@ -1218,7 +1263,7 @@ def complete_climb(st, t, ag, seat, h, plan, picked):
 
 # === shared objectives (F59-F62, F88-F103, F129) ============================================
 
-@njit(cache=True)
+@njit_noalloc
 def popcount(x):
     n = 0
     while x:
@@ -1227,7 +1272,7 @@ def popcount(x):
     return n
 
 
-@njit(cache=True)
+@njit_noalloc
 def route_tiles(st, seat):
     m = np.int64(0)
     base = seat * SEAT_FIELDS
@@ -1236,13 +1281,13 @@ def route_tiles(st, seat):
     return m
 
 
-@njit(cache=True)
+@njit_noalloc
 def score_objective(st, seat, so, points):
     add_score(st, seat, S_SC_SHARED, points)
     st[T_SHARED_POINTS + seat * 17 + so] += points
 
 
-@njit(cache=True)
+@njit_noalloc
 def type_count(st, t, seat, so, ptype):
     """F92-F97 + Decision 7: tiles of the type on the route, The Trifecta counting for every
     type objective (or, flagged, BGA's tile list: crack only)."""
@@ -1260,7 +1305,7 @@ def type_count(st, t, seat, so, ptype):
     return n
 
 
-@njit(cache=True)
+@njit_noalloc
 def update_shared_objectives(st, t, seat, h):
     base = seat * SEAT_FIELDS
     tile = st[TILE + h]
@@ -1296,7 +1341,7 @@ def update_shared_objectives(st, t, seat, h):
                 score_objective(st, seat, so, points)
 
 
-@njit(cache=True)
+@njit_noalloc
 def has_traverse(st, t, route_mask, run):
     for r in range(6):
         row = board_mask(st, t, BM_ROW + r)
@@ -1312,7 +1357,7 @@ def has_traverse(st, t, route_mask, run):
     return False
 
 
-@njit(cache=True)
+@njit_noalloc
 def all_types_met(st, t, seat, types_mask, trifecta_fills):
     tiles = route_tiles(st, seat)
     have = 0
@@ -1328,7 +1373,7 @@ def all_types_met(st, t, seat, types_mask, trifecta_fills):
     return missing == 1 and trifecta_fills != 0 and (tiles >> TRIFECTA) & 1
 
 
-@njit(cache=True)
+@njit_noalloc
 def check_permanent_objectives(st, t, seat):
     """F51, F62, F102-F103: Stonemaster and Off-Width Aficionado after the grants."""
     base = seat * SEAT_FIELDS
@@ -1350,12 +1395,12 @@ def check_permanent_objectives(st, t, seat):
 
 # === climbing cards (F39-F45, F84, F106-F118, F128) =========================================
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def entry_at(card, option, k):
     return T_CC_EFF + ((card * 2 + option) * MAX_ENTRIES + k) * ENTRY_FIELDS
 
 
-@njit(cache=True)
+@njit_noalloc
 def entry_ctype(t, card, at):
     ctype = t[at + E_CTYPE]
     if card == 48 and t[at + E_VERB] == V_LOSE and t[C_CARD_48B_CRACK] != 0:
@@ -1363,7 +1408,7 @@ def entry_ctype(t, card, at):
     return ctype
 
 
-@njit(cache=True)
+@njit_noalloc
 def entry_who(t, card, at):
     who = t[at + E_WHO]
     if card == 67 and t[at + E_VERB] == V_PSYCH and t[at + E_PART] == PART_COST and \
@@ -1372,17 +1417,16 @@ def entry_who(t, card, at):
     return who
 
 
-@njit(cache=True)
+@njit_noalloc
 def is_free_soloist_gear_banned(st, t, seat):
     return ch(st, t, seat, CH_NO_GEAR_COLUMN) != 0
 
 
-@njit(cache=True)
+@njit_noalloc
 def option_choosable(st, t, seat, card, option, jesus):
     """F40, F113, F114, F118: can `seat` choose this option (with Jesus Piece: F84)?"""
     if (t[T_CC_FS_BAN + card] >> option) & 1 and is_free_soloist_gear_banned(st, t, seat):
         return False
-    no_reserve = np.zeros(N_KINDS, np.int64)
     base = seat * SEAT_FIELDS
     for k in range(MAX_ENTRIES):
         at = entry_at(card, option, k)
@@ -1399,8 +1443,8 @@ def option_choosable(st, t, seat, card, option, jesus):
                         return False
             elif verb == V_LOSE or verb == V_GIVE:
                 from_board = t[at + E_FROM] == 0
-                if eligible_cards(st, t, seat, entry_ctype(t, card, at), from_board,
-                                  no_reserve) < t[at + E_AMOUNT]:
+                if held_cards(st, t, seat, entry_ctype(t, card, at), from_board) < \
+                        t[at + E_AMOUNT]:
                     return False
         if verb == V_STEAL:
             if steal_targets(st, t, seat, t[at + E_CTYPE]) == 0:
@@ -1414,7 +1458,7 @@ def option_choosable(st, t, seat, card, option, jesus):
     return True
 
 
-@njit(cache=True)
+@njit_noalloc
 def option_has_cost(t, card, option):
     for k in range(MAX_ENTRIES):
         at = entry_at(card, option, k)
@@ -1423,7 +1467,7 @@ def option_has_cost(t, card, option):
     return False
 
 
-@njit(cache=True)
+@njit_noalloc
 def steal_targets(st, t, seat, ctype):
     n = 0
     for q in range(n_players(st)):
@@ -1433,7 +1477,7 @@ def steal_targets(st, t, seat, ctype):
     return n
 
 
-@njit(cache=True)
+@njit_noalloc
 def draw_climbing_card(st):
     """F19, Decision 4: the top climbing card; the deck is reshuffled if it ever runs out."""
     if st[G_CDECK_POS] >= 70:
@@ -1445,22 +1489,21 @@ def draw_climbing_card(st):
     return c
 
 
-@njit(cache=True)
+@njit_noalloc
 def resolve_climbing_cards(st, t, ag, seat):
     """F39-F41, F128: draw 1 (Cool-Headed Crimper 2), choose a card and an option, resolve."""
     n_draw = ch(st, t, seat, CH_CARDS_DRAWN)
-    cards = np.zeros(2, np.int64)
-    for i in range(n_draw):
-        cards[i] = draw_climbing_card(st)
+    card_0 = draw_climbing_card(st)
+    card_1 = draw_climbing_card(st) if n_draw == 2 else 0
     st[T_CLIMB_CARDS + seat] += 1
     no_reserve = no_reservation(ag)
-    st[G_AUX] = cards[0] + 100 * cards[1]
+    st[G_AUX] = card_0 + 100 * card_1
     own_turn_window(st, t, ag, seat, no_reserve)                 # F119: while resolving
     has_jesus = holds_sb(st, seat, SB_JESUS_PIECE)
     legal = legal_buffer(ag)
     n = 0
     for i in range(n_draw):
-        c = cards[i]
+        c = card_0 if i == 0 else card_1
         for o in range(t[T_CC_NOPT + c]):
             if option_choosable(st, t, seat, c, o, False):
                 legal[n] = 2 * i + o
@@ -1491,7 +1534,7 @@ def resolve_climbing_cards(st, t, ag, seat):
         return
     jesus = code >= WITH_JESUS
     code = code % WITH_JESUS
-    card = cards[code // 2]
+    card = card_0 if code // 2 == 0 else card_1
     option = code % 2
     if jesus:
         use_summit_beta(st, seat, SB_JESUS_PIECE)
@@ -1499,7 +1542,7 @@ def resolve_climbing_cards(st, t, ag, seat):
     resolve_option(st, t, ag, seat, card, option, jesus)
 
 
-@njit(cache=True)
+@njit_noalloc
 def option_needs_opponent(t, card, option):
     for k in range(MAX_ENTRIES):
         at = entry_at(card, option, k)
@@ -1511,7 +1554,7 @@ def option_needs_opponent(t, card, option):
     return False
 
 
-@njit(cache=True)
+@njit_noalloc
 def targets(st, t, seat, who, opp, out):
     """F106d: the players an entry acts on, in its order."""
     P = n_players(st)
@@ -1544,14 +1587,14 @@ def targets(st, t, seat, who, opp, out):
     return n
 
 
-@njit(cache=True)
+@njit_noalloc
 def resolve_option(st, t, ag, seat, card, option, jesus):
     """F106: the cost list, then the gain list, each in order; Jesus Piece skips the
     active player's negative part (F84)."""
     opp = -1
     if option_needs_opponent(t, card, option):
         opp = choose_opponent(st, t, ag, seat)
-    who_list = np.zeros(MAX_PLAYERS, np.int64)
+    who_list = engine_scratch(ag)[SCR_WHO:SCR_WHO + MAX_PLAYERS]
     no_reserve = no_reservation(ag)
     jesus_left = not jesus and holds_sb(st, seat, SB_JESUS_PIECE)
     for k in range(MAX_ENTRIES):
@@ -1632,7 +1675,7 @@ def resolve_option(st, t, ag, seat, card, option, jesus):
             draw_cards(st, t, ag, seat, amount, True)
 
 
-@njit(cache=True)
+@njit_noalloc
 def steal(st, t, ag, seat, ctype, to_board):
     legal = legal_buffer(ag)
     n = 0
@@ -1658,7 +1701,7 @@ def steal(st, t, ag, seat, ctype, to_board):
         st[HAND + seat * N_KINDS + k] += 1
 
 
-@njit(cache=True)
+@njit_noalloc
 def place_requirement_token(st, t, ag, seat, types_mask, target):
     legal = legal_buffer(ag)
     n = 0
@@ -1679,7 +1722,7 @@ def place_requirement_token(st, t, ag, seat, types_mask, target):
     st[REQ_TOKENS + code] += 1
 
 
-@njit(cache=True)
+@njit_noalloc
 def card_risk_roll(st, t, ag, seat, jesus_available):
     """F45, F116 on a climbing card: check = 3 Portaledge cards; a penalty is paid in full,
     cancelled by an unused Jesus Piece, or not at all (penalised)."""
@@ -1707,21 +1750,20 @@ def card_risk_roll(st, t, ag, seat, jesus_available):
 
 # === a Climb-phase turn (F28-F29) ===========================================================
 
-@njit(cache=True)
-def turn_legal(st, t, seat, legal):
-    """D_TURN codes: rest, climbs, risks, trades, own-turn tokens."""
+@njit_noalloc
+def turn_legal(st, t, seat, legal, work):
+    """D_TURN codes: rest, climbs, risks, trades, own-turn tokens. `work`:
+    CLIMB_OPTIONS_BUFFER int64."""
     n = 0
     legal[n] = A_REST
     n += 1
-    climbs = np.zeros(1, np.int64)
-    risks = np.zeros(1, np.int64)
-    climb_options(st, t, seat, climbs, risks)
+    climbs, risks = climb_options(st, t, seat, work)
     for h in range(1, N_HEX):
-        if (climbs[0] >> h) & 1:
+        if (climbs >> h) & 1:
             legal[n] = A_CLIMB + h
             n += 1
     for h in range(1, N_HEX):
-        if (risks[0] >> h) & 1:
+        if (risks >> h) & 1:
             legal[n] = A_RISK + h
             n += 1
     for g in range(4):                                           # F28
@@ -1734,14 +1776,15 @@ def turn_legal(st, t, seat, legal):
     return add_own_turn_tokens(st, t, seat, legal, n)
 
 
-@njit(cache=True)
+@njit_noalloc
 def play_turn(st, t, ag, seat):
     no_reserve = no_reservation(ag)
     base = seat * SEAT_FIELDS
     st[S_STATUS + base] = STATUS_NONE
     while True:
         legal = legal_buffer(ag)
-        n = turn_legal(st, t, seat, legal)
+        n = turn_legal(st, t, seat, legal,
+                       engine_scratch(ag)[SCR_PAYMENT:SCR_PAYMENT + CLIMB_OPTIONS_BUFFER])
         could_move = False
         for i in range(n):
             if legal[i] > A_REST and legal[i] < A_TRADE:
@@ -1776,7 +1819,7 @@ def play_turn(st, t, ag, seat):
 
 # === Follow phase (F49-F53) =================================================================
 
-@njit(cache=True)
+@njit_noalloc
 def technique_counts(st, t, seat, counts):
     """F49: face-up symbols per technique (index 5 = wild; F67 for Sendy Jammer)."""
     for x in range(6):
@@ -1792,20 +1835,25 @@ def technique_counts(st, t, seat, counts):
         counts[tech] += n
 
 
-@njit(cache=True)
-def best_sets(c, w, tok, nr, out):
+@njit_noalloc
+def best_sets(c, w, tok, nr, out, work):
     """F49 (Decision 13 default): the most sets of 3, then the fewest technique tokens, then
     keeping New Rubber. c[1..4] card symbols, w card wilds, tok[1..4] tokens, nr 0/1.
-    Writes out[1..4] tokens used and out[0] New Rubber used; returns the number of sets."""
-    lo = np.zeros(5, np.int64)
-    hi = np.zeros(5, np.int64)
+    Writes out[1..4] tokens used and out[0] New Rubber used; returns the number of sets.
+    `work`: SETS_SCRATCH int64."""
+    lo = work[0:5]
+    hi = work[5:10]
+    s = work[10:15]
+    for x in range(5):
+        lo[x] = 0
+        hi[x] = 0
+        s[x] = 0
     for x in range(1, 5):
         lo[x] = c[x] // 3
         hi[x] = (c[x] + tok[x] + w + nr) // 3
     best_sets_n = -1
     best_tokens = INF
     best_nr = INF
-    s = np.zeros(5, np.int64)
     s[1] = lo[1]
     while True:
         # evaluate s[1..4]
@@ -1854,15 +1902,20 @@ def best_sets(c, w, tok, nr, out):
     return best_sets_n
 
 
-@njit(cache=True)
-def greedy_sets(c, w, tok, nr, out):
-    """F49, BGA's greedy order (Decision 13 flag)."""
-    cc = c.copy()
+@njit_noalloc
+def greedy_sets(c, w, tok, nr, out, work):
+    """F49, BGA's greedy order (Decision 13 flag). `work`: SETS_SCRATCH int64."""
+    cc = work[0:6]
+    order = work[6:10]
+    rem = work[10:15]
+    for x in range(6):
+        cc[x] = c[x]
+    for x in range(5):
+        rem[x] = 0
     ww = w
     nrr = nr
     for x in range(5):
         out[x] = 0
-    order = np.zeros(4, np.int64)
     for i in range(4):
         order[i] = i + 1
     for i in range(4):                       # techniques by descending card count
@@ -1872,7 +1925,6 @@ def greedy_sets(c, w, tok, nr, out):
                 order[i] = order[j]
                 order[j] = a
     sets = 0
-    rem = np.zeros(5, np.int64)
     for i in range(4):
         x = order[i]
         sets += cc[x] // 3
@@ -1915,13 +1967,18 @@ def greedy_sets(c, w, tok, nr, out):
     return sets
 
 
-@njit(cache=True)
+@njit_noalloc
 def follow_phase(st, t, ag):
     """F49-F52 for every seat (turn order from the first player, Decision 23)."""
     P = n_players(st)
-    counts = np.zeros(6, np.int64)
-    tok = np.zeros(5, np.int64)
-    used = np.zeros(5, np.int64)
+    work = engine_scratch(ag)
+    counts = work[SCR_FOLLOW:SCR_FOLLOW + 6]
+    tok = work[SCR_FOLLOW + 6:SCR_FOLLOW + 11]
+    used = work[SCR_FOLLOW + 11:SCR_FOLLOW + 16]
+    sets_work = work[SCR_SETS:SCR_SETS + SETS_SCRATCH]
+    for x in range(5):
+        tok[x] = 0
+        used[x] = 0
     for k in range(P):
         seat = (st[G_FIRST] + k) % P
         base = seat * SEAT_FIELDS
@@ -1930,9 +1987,9 @@ def follow_phase(st, t, ag):
             tok[x] = st[S_TECH + base + x]
         nr = holds_sb(st, seat, SB_NEW_RUBBER)
         if t[C_SETS_GREEDY] != 0:
-            sets = greedy_sets(counts, counts[5], tok, nr, used)
+            sets = greedy_sets(counts, counts[5], tok, nr, used, sets_work)
         else:
-            sets = best_sets(counts, counts[5], tok, nr, used)
+            sets = best_sets(counts, counts[5], tok, nr, used, sets_work)
         if sets > 0:
             for x in range(1, 5):
                 st[S_TECH + base + x] -= used[x]
@@ -1948,7 +2005,7 @@ def follow_phase(st, t, ag):
             st[BOARD_UP + seat * N_KINDS + k] = 0
 
 
-@njit(cache=True)
+@njit_noalloc
 def permanent_tokens(st, t, ag, seat):
     """F50: take up to count // threshold tokens per type, within the character's limit;
     each discards `threshold` board cards of the type (face-down first, Decision 21)."""
@@ -1992,7 +2049,7 @@ def permanent_tokens(st, t, ag, seat):
 
 # === Rerack (F54-F57) =======================================================================
 
-@njit(cache=True)
+@njit_noalloc
 def rerack(st, t, ag):
     P = n_players(st)
     no_reserve = no_reservation(ag)
@@ -2161,7 +2218,7 @@ def setup(st, t, seed, characters):
                 score_objective(st, seat, so, t[T_SO + SO_FIELDS * so + SO_POINTS])
 
 
-@njit(cache=True)
+@njit_noalloc
 def deal_starting_hands(st, t, ag):
     """F24, F120: seats in order take 5/5/6/7/8 cards from the Spread or the deck."""
     for seat in range(n_players(st)):
@@ -2170,7 +2227,7 @@ def deal_starting_hands(st, t, ag):
 
 # === rounds, the end check and final scoring (F26, F53, F58-F63, F127) ======================
 
-@njit(cache=True)
+@njit_noalloc
 def anyone_can_move(st, t):
     for seat in range(n_players(st)):
         if legal_destinations(st, t, seat) != 0:
@@ -2178,7 +2235,7 @@ def anyone_can_move(st, t):
     return False
 
 
-@njit(cache=True)
+@njit_noalloc
 def play_round(st, t, ag):
     P = n_players(st)
     for k in range(P):                                           # Climb phase
@@ -2209,7 +2266,7 @@ def play_round(st, t, ag):
     st[G_ROUND] += 1
 
 
-@njit(cache=True)
+@njit_noalloc
 def personal_objective_points(st, t, seat, po):
     """F60, F105, F129: 3 distinct listed pitches (card 3: distinct route words)."""
     tiles = route_tiles(st, seat)
@@ -2223,7 +2280,7 @@ def personal_objective_points(st, t, seat, po):
     return t[T_PO_POINTS + po] if hit >= 3 else 0
 
 
-@njit(cache=True)
+@njit_noalloc
 def end_game(st, t, reason):
     """F58-F63: personal objectives, then the winner (ties: most permanent tokens gained;
     a remaining tie is shared: G_WINNER is the bitmask of winning seats)."""
@@ -2262,7 +2319,7 @@ def end_game(st, t, reason):
     st[G_OVER] = 1
 
 
-@njit(cache=True)
+@njit_noalloc
 def play_game(st, t, ag):
     """Deal the starting hands and play a set-up game to its end."""
     deal_starting_hands(st, t, ag)

@@ -10,7 +10,7 @@ from numba import njit, prange
 
 from sim.core.seeding import policy_stream_seed
 from sim.games.first_ascent.data import N_KINDS
-from sim.games.first_ascent.engine import play_game, setup
+from sim.games.first_ascent.engine import SCRATCH_SIZE, play_game, setup
 from sim.games.first_ascent.policy_api import WORK_SIZE
 from sim.games.first_ascent.state import MAX_LEGAL, MAX_PLAYERS, RECORD_SIZE, STATE_SIZE
 
@@ -25,7 +25,7 @@ def play_one(st, t, seed, characters, slot_fns, seat_slots, slot_params, log):
     work = np.zeros(WORK_SIZE, np.int64)
     legal = np.zeros(MAX_LEGAL, np.int64)
     ag = (slot_fns, seat_slots, slot_params, streams, work, log, legal,
-          np.zeros(N_KINDS, np.int64))
+          np.zeros(N_KINDS, np.int64), np.zeros(SCRATCH_SIZE, np.int64))
     setup(st, t, seed, characters)
     play_game(st, t, ag)
 

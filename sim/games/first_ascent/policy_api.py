@@ -18,7 +18,9 @@ is taken without asking.
       n_legal  int64
       stream   uint64[:1]  this seat's own random stream (never the game's)
       params   float64[:]  this seat's parameter vector
-      work     int64[:]    scratch memory, zeroed at the start of every game
+      work     int64[:]    memory shared by the game's policies, zeroed at the start of every
+                           game: work[0:200) is scratch any decision may overwrite (greedy's
+                           vectors), work[200:] holds the bots' caches (greedy 200, planner 210)
 """
 from collections import namedtuple
 
