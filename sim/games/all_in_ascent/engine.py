@@ -7,9 +7,8 @@ what an action did (for transcripts) and doubles as the climb's working record.
 
 All randomness is the game's mulberry32 stream in st[G_RNG], drawn in the order of R8.
 """
-import numpy as np
-from numba import njit
 
+from sim.core.jit import njit_noalloc
 from sim.core.rng import mulberry32_step, scale_draw
 from sim.games.all_in_ascent.rules import (  # the flat tables
     at, F_ACCESS_CARDS, F_AREA_ACCESS_MASK, F_AREA_COUNT, F_AREA_FIRST, F_BUCKET_COUNT,
@@ -50,7 +49,7 @@ from sim.games.all_in_ascent.state import (
     T_EFF_STATS, T_EFF_TIME, T_EFFECT_DIE, T_EFFECT_MOD, T_EFFECT_STAT, T_HEAL,
     T_LEVELS_GAINED, T_MENTOR_INDEX, T_N_DICE, T_N_EFFECTS, T_PASSED, T_PENALTY, T_REPLACEMENT,
     T_REQ, T_REROLL_INDEX, T_ROUND_ENDED, T_ROUTE, T_SEQMEM_INDEX, T_SUCCESS, T_XP_GAINED,
-    T_ENDURANCE_AFTER, T_LOCATION_AFTER, T_TIME_AFTER,
+    T_ENDURANCE_AFTER, T_LOCATION_AFTER, T_TIME_AFTER, T_WORK,
     TECHNICIAN, TOP_ROPE, TRAIN)
 
 DICE_BUF = SCRATCH          # the dice of the attempt being resolved
@@ -85,7 +84,7 @@ SPRINTER_EXTRA_MOD = 1
 
 # --- RNG (R5-R8) -----------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def draw(st):
     """One mulberry32 draw from the game's own stream (R5, R6)."""
     s, k = mulberry32_step(st[G_RNG])
@@ -93,19 +92,19 @@ def draw(st):
     return k
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def roll_die(st):
     """R7 rollDie: floor(next() * 6) + 1."""
     return scale_draw(draw(st), 6) + 1
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def pick_index(st, n):
     """R7 pick: the index floor(next() * n)."""
     return scale_draw(draw(st), n)
 
 
-@njit(cache=True)
+@njit_noalloc
 def shuffle_buffer(st, length):
     """R7 shuffle of the `length` items at SHUFFLE_BUF, in place: len-1 draws. pickN(list, n) is
     the first n items afterwards."""
@@ -118,12 +117,12 @@ def shuffle_buffer(st, length):
 
 # --- Small accessors ---------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def pbase(seat):
     return PLAYER_BASE + seat * PLAYER_SIZE
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def owned_card_of_kind(t, gear, kind, tag):
     """The first owned card of an effect kind (whose tag filter equals `tag` when tag >= 0),
     or -1."""
@@ -138,7 +137,7 @@ def owned_card_of_kind(t, gear, kind, tag):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def visible_route(st, area, slot):
     if slot >= st[G_N_VISIBLE + area]:
         return -1
@@ -147,7 +146,7 @@ def visible_route(st, area, slot):
 
 # --- Setup (R10-R17) ---------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit_noalloc
 def visible_count(st, t, area):
     """R15; L7: with belay stations, Top Rope shows 2 routes per station."""
     if t[PARAM_TR_STATIONS] != 0 and area == TOP_ROPE:
@@ -155,7 +154,7 @@ def visible_count(st, t, area):
     return t[PARAM_VISIBLE_PER_AREA]
 
 
-@njit(cache=True)
+@njit_noalloc
 def refresh_area(st, t, area):
     """R15/R69: the area's visible row becomes pickN(full area deck, 5)."""
     first = at(t, F_AREA_FIRST, area)
@@ -169,7 +168,7 @@ def refresh_area(st, t, area):
         st[G_VISIBLE + area * MAX_VISIBLE + j] = st[SHUFFLE_BUF + j] if j < n else -1
 
 
-@njit(cache=True)
+@njit_noalloc
 def pick_milestones(st, t):
     """R14: beginner, then intermediate outside its area, then expert outside both areas."""
     used_areas = 0
@@ -189,7 +188,7 @@ def pick_milestones(st, t):
                 k -= 1
 
 
-@njit(cache=True)
+@njit_noalloc
 def setup(st, t, seed, characters, n_players):
     """createGame (R10-R17). `characters[i]` is seat i's character id; seed is already uint32."""
     st[:] = 0
@@ -235,7 +234,7 @@ def setup(st, t, seed, characters, n_players):
 
 # --- Access, capacity, costs (R26-R36, R47-R48) -----------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def has_area_access(st, t, seat, area):
     """R26: the area's access cards are owned; the Free Solo needs none."""
     b = pbase(seat)
@@ -245,7 +244,7 @@ def has_area_access(st, t, seat, area):
     return (st[b + P_GEAR] & need) == need
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def capacity(st, t, location):
     """R32-R33."""
     if location == AREA_LOC + LEAD and t[PARAM_LEAD_CAPACITY] > 0:       # L11
@@ -257,7 +256,7 @@ def capacity(st, t, location):
     return t[PARAM_CAPACITY_OPEN]
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def can_enter(st, t, seat, location):
     """R34, R36: already there, or fewer players located there than its capacity."""
     if st[pbase(seat) + P_LOCATION] == location:
@@ -273,7 +272,7 @@ def can_enter(st, t, seat, location):
     return n < capacity(st, t, location)
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def effective_time(st, t, seat, rid):
     """R47: time cost of a climb for this player."""
     b = pbase(seat)
@@ -295,7 +294,7 @@ def effective_time(st, t, seat, rid):
     return cost
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def effective_endurance(st, t, seat, rid):
     """R48: endurance cost of a climb for this player."""
     cost = at(t, F_ROUTE_ENDURANCE, rid)
@@ -311,7 +310,7 @@ def effective_endurance(st, t, seat, rid):
     return cost
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def free_solo_guarantee(st, t, seat, rid):
     """R28: a Free Solo may only attempt routes its base + training stats already meet."""
     b = pbase(seat)
@@ -323,7 +322,7 @@ def free_solo_guarantee(st, t, seat, rid):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def spendable_xp(st, t, seat):
     """R64: xp above the current level's threshold. Switch spendable_xp_kept_at_level_up: every
     unspent XP (the xp counter, from which purchases are taken)."""
@@ -333,7 +332,7 @@ def spendable_xp(st, t, seat):
     return max(0, st[b + P_XP] - at(t, F_XP_CUMULATIVE, st[b + P_LEVEL]))
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def section_reason(st, t, seat, area):
     """R26, R36: the player may climb in this area now (access gear, room in the section)."""
     if not has_area_access(st, t, seat, area):
@@ -345,7 +344,7 @@ def section_reason(st, t, seat, area):
     return OK
 
 
-@njit(cache=True)
+@njit_noalloc
 def belay_station_taken(st, seat, station):
     """L8: another player is located at Top Rope on this belay station."""
     for other in range(st[G_N_PLAYERS]):
@@ -356,7 +355,7 @@ def belay_station_taken(st, seat, station):
     return False
 
 
-@njit(cache=True)
+@njit_noalloc
 def top_rope_station_of(st, rid):
     """L7: route i of the Top Rope row belongs to station i // 2."""
     for slot in range(st[G_N_VISIBLE + TOP_ROPE]):
@@ -365,7 +364,7 @@ def top_rope_station_of(st, rid):
     return -1
 
 
-@njit(cache=True)
+@njit_noalloc
 def milestone_belay_station(st, seat):
     """L10: the player's own station if it is at Top Rope with one, else the lowest station not
     taken by others; -1 if there is none."""
@@ -378,7 +377,7 @@ def milestone_belay_station(st, seat):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def attempt_reason(st, t, seat, rid, section):
     """What a climb and a milestone attempt share (R27, R29): the area's `section_reason`, then
     time (R47), endurance (R48) and the Free Solo guarantee (R28)."""
@@ -394,7 +393,7 @@ def attempt_reason(st, t, seat, rid, section):
     return OK
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def climb_reason(st, t, seat, area, slot, section):
     """R27: a visible route, not yet attempted this round (R46), and an attempt is possible."""
     rid = visible_route(st, area, slot)
@@ -408,7 +407,7 @@ def climb_reason(st, t, seat, area, slot, section):
     return attempt_reason(st, t, seat, rid, section)
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def milestone_reason(st, t, seat, tier, section):
     """R29: not completed yet, and an attempt is possible (no once-per-round limit)."""
     if (st[pbase(seat) + P_DONE] >> tier) & 1:
@@ -420,7 +419,7 @@ def milestone_reason(st, t, seat, tier, section):
     return attempt_reason(st, t, seat, rid, section)
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def train_reason(st, t, seat, k):
     """R25: time, endurance, and the station free (R32, R36)."""
     b = pbase(seat)
@@ -436,7 +435,7 @@ def train_reason(st, t, seat, k):
     return OK
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def action_route(st, action):
     """The route a climb or milestone action names (-1 for an empty slot or another action)."""
     if CLIMB <= action < MILESTONE:
@@ -446,7 +445,7 @@ def action_route(st, action):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def shop_card(st, t, action):
     """The card a buy action names, or -1 if that slot is empty."""
     if action < BUY_ACCESS:
@@ -456,7 +455,7 @@ def shop_card(st, t, action):
     return at(t, F_ACCESS_CARDS, k) if k < t[PARAM_N_ACCESS] else -1
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def buy_reason(st, t, seat, action):
     """R30: a card for sale, time, not owned, spendable XP (R64), level and prerequisites."""
     card = shop_card(st, t, action)
@@ -477,7 +476,7 @@ def buy_reason(st, t, seat, action):
     return OK
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def redistribution_move(action):
     """A redistribution action's (from stat, to stat, points); state.py has the encoding."""
     k = action - REDISTRIBUTE
@@ -497,7 +496,7 @@ def redistribution_action(source, target, points):
     return REDISTRIBUTE + (source * (N_STATS - 1) + k) * MAX_REDISTRIBUTION + points - 1
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def redistribution_reason(st, t, seat, action):
     """Rulebook §9 (switch route_reader_redistribution): the Route Reader, once per round, moves
     1..REDIST_POINTS points of stats + training from one stat to another; the stat it takes
@@ -516,7 +515,7 @@ def redistribution_reason(st, t, seat, action):
     return OK
 
 
-@njit(cache=True)
+@njit_noalloc
 def illegal_reason(st, t, action):
     """Why the current player may not take `action` now (0 = it is legal). R22-R30, R36."""
     if st[G_OVER] != 0:
@@ -543,7 +542,7 @@ def illegal_reason(st, t, action):
     return redistribution_reason(st, t, seat, action)
 
 
-@njit(cache=True)
+@njit_noalloc
 def legal_actions(st, t, out):
     """R22: write the current player's legal actions into `out` in the engine's order (action
     codes increase in that order, state.py); return how many. The same reason functions as
@@ -593,14 +592,14 @@ def legal_actions(st, t, out):
 
 # --- Climb resolution (R44-R59) -----------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def effect_count(t, character, rid):
     """R50: the route's effects, plus the Sprinter's focus nerf."""
     extra = 1 if character == SPRINTER and t[PARAM_SPRINT_EXTRA_NERF] != 0 else 0
     return at(t, F_ROUTE_N_EFFECTS, rid) + extra
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def effect_stat_mod(t, rid, i):
     """Effect i of the list of R50: (stat, modifier)."""
     if i < at(t, F_ROUTE_N_EFFECTS, rid):
@@ -608,7 +607,7 @@ def effect_stat_mod(t, rid, i):
     return SPRINTER_EXTRA_STAT, SPRINTER_EXTRA_MOD
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def character_modifier(character, m):
     """R52: an effect's modifier after the character rules: the Free Solo ignores every dice
     modifier, the Technician every nerf."""
@@ -619,7 +618,7 @@ def character_modifier(character, m):
     return m
 
 
-@njit(cache=True)
+@njit_noalloc
 def dice_to_roll(t, character, gear, rid):
     """R50: how many dice are rolled, and whether the Power Tap Belt's extra die is among them."""
     n = max(2, effect_count(t, character, rid))
@@ -628,14 +627,14 @@ def dice_to_roll(t, character, gear, rid):
     return (n + 1 if power_tap else n), power_tap
 
 
-@njit(cache=True)
+@njit_noalloc
 def reroll_fires(t, gear, rid):
     """R51.1: the Crimp Sequence Decoder re-rolls on its tag."""
     tag = at(t, F_ROUTE_TAG, rid)
     return tag != 0 and owned_card_of_kind(t, gear, KIND_REROLL_ON_TAG, tag) >= 0
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def first_max_index(dice, n):
     best = 0
     for i in range(1, n):
@@ -644,14 +643,14 @@ def first_max_index(dice, n):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def _snapshot(trace, stage, dice, n):
     trace[T_N_DICE + stage] = n
     for i in range(MAX_DICE):
         trace[T_DICE + stage * MAX_DICE + i] = dice[i] if i < n else 0
 
 
-@njit(cache=True)
+@njit_noalloc
 def dice_gear(t, gear, rid, is_milestone):
     """The numbers R51 needs from the gear owned, looked up once per attempt:
     (re-roll fires, Power Tap dice kept or 0, Sequence Memorization value or 0,
@@ -675,7 +674,7 @@ def dice_gear(t, gear, rid, is_milestone):
     return reroll, keep, as_value, coach
 
 
-@njit(cache=True)
+@njit_noalloc
 def apply_dice_gear(dice, n, reroll_value, reroll, reroll_at, keep, as_value, seqmem_at, coach,
                     trace, record):
     """R51, in this exact order, with the gear's numbers from dice_gear. `reroll_value` is the
@@ -727,7 +726,7 @@ def apply_dice_gear(dice, n, reroll_value, reroll, reroll_at, keep, as_value, se
     return n
 
 
-@njit(cache=True)
+@njit_noalloc
 def modify_dice(t, gear, rid, is_milestone, dice, n, reroll_value, power_tap, trace, record):
     """R51 for a player's gear (power_tap: whether R50 rolled the Power Tap Belt's die)."""
     reroll, keep, as_value, coach = dice_gear(t, gear, rid, is_milestone)
@@ -738,7 +737,7 @@ def modify_dice(t, gear, rid, is_milestone, dice, n, reroll_value, power_tap, tr
 MENTOR_NONE, MENTOR_FIRST_NERF = -1, -2    # requirements_from_dice's mentor_at, besides k >= 0
 
 
-@njit(cache=True)
+@njit_noalloc
 def requirements_from_dice(t, character, rid, dice, n_dice, mentor_at, trace):
     """R52: the route's requirements after the dice, into trace[T_REQ:T_REQ+4]. `mentor_at`:
     MENTOR_NONE (no Mountain Mentor), MENTOR_FIRST_NERF (the engine: the first nerf effect left
@@ -765,7 +764,7 @@ def requirements_from_dice(t, character, rid, dice, n_dice, mentor_at, trace):
             trace[T_REQ + s] = max(0, trace[T_REQ + s] - t[PARAM_TECH_REQ_MINUS])
 
 
-@njit(cache=True)
+@njit_noalloc
 def requirements_after_dice(t, character, gear, rid, dice, n_dice, trace):
     """R52 for a player's gear."""
     mentor = owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0
@@ -773,13 +772,13 @@ def requirements_after_dice(t, character, gear, rid, dice, n_dice, trace):
                            MENTOR_FIRST_NERF if mentor else MENTOR_NONE, trace)
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def stats_needed(t, character):
     """R53: how many stats must meet their requirement (the Route Reader: three)."""
     return t[PARAM_ROUTE_READER_NEEDS] if character == ROUTE_READER else N_STATS
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def meets_requirements(eff, trace, need):
     """R53 for stats `eff` against the requirements in trace[T_REQ:]."""
     passed = 0
@@ -796,7 +795,7 @@ def meets_requirements(eff, trace, need):
 # (so the switch changes an outcome only where a choice matters). The Decoder's die is picked
 # before its new value is known: the one with the most successful new values.
 
-@njit(cache=True)
+@njit_noalloc
 def best_final_choice(t, c, rid, dice, n, keep, as_value, coach, mentor, eff, need, work, trace):
     """R51.2-R52 after the re-roll, with the player's picks: returns (seqmem_at, mentor_at,
     success). `dice` (after the re-roll) is left as it is; work holds 2 * MAX_DICE."""
@@ -825,7 +824,7 @@ def best_final_choice(t, c, rid, dice, n, keep, as_value, coach, mentor, eff, ne
     return -1, (MENTOR_FIRST_NERF if mentor else MENTOR_NONE), False
 
 
-@njit(cache=True)
+@njit_noalloc
 def best_reroll_index(t, c, rid, dice, n, keep, as_value, coach, mentor, eff, need, work,
                       trace):
     """The Decoder's die (R51.1) with the most new values that end in success after the best
@@ -848,7 +847,7 @@ def best_reroll_index(t, c, rid, dice, n, keep, as_value, coach, mentor, eff, ne
     return best
 
 
-@njit(cache=True)
+@njit_noalloc
 def chosen_dice_requirements(t, c, gear, rid, is_milestone, dice, n, reroll_value, power_tap,
                              trace):
     """R51-R52 with the player's picks (switch your_choice_gear=best); the stats are already in
@@ -857,9 +856,11 @@ def chosen_dice_requirements(t, c, gear, rid, is_milestone, dice, n, reroll_valu
     if not power_tap:
         keep = 0
     mentor = owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0
-    eff = trace[T_EFF_STATS:T_EFF_STATS + N_STATS].copy()
+    eff = trace[T_WORK:T_WORK + N_STATS]
+    for i in range(N_STATS):
+        eff[i] = trace[T_EFF_STATS + i]
     need = stats_needed(t, c)
-    work = np.empty(3 * MAX_DICE, np.int64)
+    work = trace[T_WORK + N_STATS:T_WORK + N_STATS + 3 * MAX_DICE]
     rerolled = work[2 * MAX_DICE:3 * MAX_DICE]
     reroll_at = -1
     for i in range(n):
@@ -875,7 +876,7 @@ def chosen_dice_requirements(t, c, gear, rid, is_milestone, dice, n, reroll_valu
     requirements_from_dice(t, c, rid, dice, n_kept, mentor_at, trace)
 
 
-@njit(cache=True)
+@njit_noalloc
 def effective_stat(st, t, seat, rid, marked, beta, s):
     """R49 for one stat: stats + training + per-route gear (+ Beta Boost, + this round's
     redistribution shift under the switch route_reader_redistribution). `marked` says whether
@@ -892,7 +893,7 @@ def effective_stat(st, t, seat, rid, marked, beta, s):
     return value
 
 
-@njit(cache=True)
+@njit_noalloc
 def effective_stats(st, t, seat, rid, beta, trace):
     """R49, into trace[T_EFF_STATS:+4]."""
     b = pbase(seat)
@@ -901,7 +902,7 @@ def effective_stats(st, t, seat, rid, beta, trace):
         trace[T_EFF_STATS + s] = effective_stat(st, t, seat, rid, marked, beta, s)
 
 
-@njit(cache=True)
+@njit_noalloc
 def climb_outcome(t, character, trace):
     """R53: how many stats pass, and success (all four; the Route Reader three)."""
     passed = 0
@@ -911,7 +912,7 @@ def climb_outcome(t, character, trace):
     return passed, passed >= stats_needed(t, character)
 
 
-@njit(cache=True)
+@njit_noalloc
 def climb_xp(t, character, gear, rid, success):
     """R54: XP gained, floor(x), computed in hundredths to stay exact in integers."""
     base = at(t, F_ROUTE_XP_SUCCESS, rid) if success else at(t, F_ROUTE_XP_FAIL, rid)
@@ -927,7 +928,7 @@ def climb_xp(t, character, gear, rid, success):
     return x100 // 100
 
 
-@njit(cache=True)
+@njit_noalloc
 def resolve_attempt(st, t, seat, rid, tier, trace):
     """R44-R58: a climb (tier < 0) or a milestone attempt (tier = 0, 1, 2)."""
     b = pbase(seat)
@@ -1007,7 +1008,7 @@ def resolve_attempt(st, t, seat, rid, tier, trace):
 
 # --- Rest, train, buy (R37-R43) -----------------------------------------------------------------
 
-@njit(cache=True)
+@njit_noalloc
 def rest(st, t, seat):
     """R38-R39."""
     b = pbase(seat)
@@ -1028,7 +1029,7 @@ def rest(st, t, seat):
     st[b + P_RESTS] += 1
 
 
-@njit(cache=True)
+@njit_noalloc
 def train(st, t, seat, k):
     """R40: training bonuses are permanent."""
     b = pbase(seat)
@@ -1046,7 +1047,7 @@ def train(st, t, seat, k):
     st[b + P_TRAININGS + stat] += 1
 
 
-@njit(cache=True)
+@njit_noalloc
 def buy(st, t, seat, action, trace):
     """R41-R43."""
     b = pbase(seat)
@@ -1093,7 +1094,7 @@ def buy(st, t, seat, action, trace):
 
 # --- After every action (R60-R73) ----------------------------------------------------------------
 
-@njit(cache=True)
+@njit_noalloc
 def redistribute(st, seat, action):
     """Rulebook §9 (switch route_reader_redistribution): the shift lasts until the round ends
     (R68); it takes no time and does not move the player."""
@@ -1104,7 +1105,7 @@ def redistribute(st, seat, action):
     st[b + P_REDIST_USED] = 1
 
 
-@njit(cache=True)
+@njit_noalloc
 def level_up(st, t, seat):
     """R61-R63: recompute stats and max endurance from the level table; returns levels gained."""
     b = pbase(seat)
@@ -1131,7 +1132,7 @@ def level_up(st, t, seat):
     return gained
 
 
-@njit(cache=True)
+@njit_noalloc
 def end_round(st, t, trace):
     """R67-R72: clear an area, reset players, unlock belayers, next round, round cap."""
     token = st[G_TOKEN]
@@ -1175,7 +1176,7 @@ def end_round(st, t, trace):
         st[G_END_REASON] = END_MAX_ROUNDS
 
 
-@njit(cache=True)
+@njit_noalloc
 def advance_turn(st, t, trace):
     """R20: who acts next, or the round ends (R67)."""
     n = st[G_N_PLAYERS]
@@ -1193,7 +1194,7 @@ def advance_turn(st, t, trace):
             return
 
 
-@njit(cache=True)
+@njit_noalloc
 def apply_action(st, t, action, trace):
     """Apply a LEGAL action of the current player (R37-R59), then the housekeeping of R60.
     Callers check legality first (illegal_reason); like the designers' engine, this trusts it."""

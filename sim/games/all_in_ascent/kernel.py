@@ -14,6 +14,7 @@ and seat, the slot that plays it; each slot has its own parameter vector.
 import numpy as np
 from numba import njit, prange
 
+from sim.core.jit import njit_noalloc
 from sim.core.seeding import policy_stream_seed
 from sim.games.all_in_ascent.engine import apply_action, legal_actions, setup
 from sim.games.all_in_ascent.policy_api import PolicyContext
@@ -29,13 +30,13 @@ END_POLICY_ERROR = 4
 RECORD_SIZE = SCRATCH
 
 
-@njit(cache=True)
+@njit_noalloc
 def seed_policy_streams(streams, seed):
     for seat in range(MAX_PLAYERS):
         streams[seat, 0] = policy_stream_seed(seed, seat)
 
 
-@njit(cache=True)
+@njit_noalloc
 def choose_action(st, t, slot_fns, seat_slots, slot_params, streams, legal, n_legal):
     """Ask the current seat's policy; return its action, or -1 if it is not legal."""
     seat = st[G_CURRENT]
@@ -49,7 +50,7 @@ def choose_action(st, t, slot_fns, seat_slots, slot_params, streams, legal, n_le
     return -1
 
 
-@njit(cache=True)
+@njit_noalloc
 def play_game(st, t, slot_fns, seat_slots, slot_params, streams, legal, trace, max_actions,
               actions_out):
     """Play a set-up game to its end. Returns the number of actions taken. If actions_out has

@@ -10,8 +10,8 @@ from collections import namedtuple
 from dataclasses import dataclass, replace
 
 import numpy as np
-from numba import njit
 
+from sim.core.jit import njit_noalloc
 from sim.games.all_in_ascent import data as gamedata
 from sim.games.all_in_ascent.state import (
     AREA_LOC, MAX_ACCESS, MAX_GEAR, MAX_LEVEL, N_AREAS, N_CHARACTERS, N_STATS,
@@ -185,7 +185,7 @@ F_JOINT_INDEX = FIELD['joint_index']
 F_JOINT_ENTRIES = FIELD['joint_entries']
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def at(flat, field, i):
     """Entry i of table `field` (an F_ constant) in the flat tables."""
     return flat[flat[field] + i]

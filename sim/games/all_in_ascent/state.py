@@ -142,6 +142,7 @@ _T, TRACE_SIZE = _layout([
     ("SUCCESS", 1), ("XP_GAINED", 1), ("PENALTY", 1), ("HEAL", 1), ("BETA_USED", 1),
     ("LEVELS_GAINED", 1), ("CARD", 1), ("REPLACEMENT", 1), ("ROUND_ENDED", 1),
     ("CLEARED_AREA", 1), ("TIME_AFTER", 1), ("ENDURANCE_AFTER", 1), ("LOCATION_AFTER", 1),
+    ("WORK", N_STATS + 3 * MAX_DICE),    # chosen_dice_requirements' vectors, not a trace field
 ])
 T_ACTOR, T_ACTION, T_ROUTE = _T["ACTOR"], _T["ACTION"], _T["ROUTE"]
 T_EFF_TIME, T_EFF_ENDURANCE = _T["EFF_TIME"], _T["EFF_ENDURANCE"]
@@ -158,6 +159,7 @@ T_ROUND_ENDED, T_CLEARED_AREA = _T["ROUND_ENDED"], _T["CLEARED_AREA"]
 # the actor's time, endurance and location right after the action, before any round end
 T_TIME_AFTER, T_ENDURANCE_AFTER = _T["TIME_AFTER"], _T["ENDURANCE_AFTER"]
 T_LOCATION_AFTER = _T["LOCATION_AFTER"]
+T_WORK = _T["WORK"]
 # dice stages
 STAGE_ROLLED, STAGE_REROLL, STAGE_POWER_TAP, STAGE_SEQMEM, STAGE_FINAL = 0, 1, 2, 3, 4
 REPLACEMENT_NONE, REPLACEMENT_SLOT_REMOVED = -1, -2

@@ -1,0 +1,54 @@
+"""The per-action game code is compiled without numba's reference counting (sim/core/jit.py)."""
+import numpy as np
+import pytest
+from numba.core.registry import CPUDispatcher
+
+from sim.core.jit import njit_noalloc
+from sim.games.all_in_ascent import engine as all_in_engine
+from sim.games.all_in_ascent import kernel as all_in_kernel
+from sim.games.first_ascent import engine as fa_engine
+from policies.first_ascent import greedy as fa_greedy
+
+# the only engine functions that allocate: once a game, or a convenience for tests
+ALLOCATING = {"setup", "plan_payment"}
+
+
+def dispatchers(module):
+    return {name: f for name, f in vars(module).items()
+            if isinstance(f, CPUDispatcher) and f.py_func.__module__ == module.__name__}
+
+
+@pytest.mark.parametrize("module", [fa_engine, all_in_engine, fa_greedy])
+def test_engine_functions_are_compiled_without_refcounting(module):
+    found = dispatchers(module)
+    assert len(found) > 10
+    with_runtime = sorted(name for name, f in found.items()
+                          if f.targetoptions.get("_nrt", True) and name not in ALLOCATING)
+    assert with_runtime == []
+
+
+def test_all_in_ascent_per_action_kernel_functions_are_noalloc():
+    for name in ("choose_action", "play_game", "seed_policy_streams"):
+        assert getattr(all_in_kernel, name).targetoptions["_nrt"] is False, name
+
+
+def test_an_allocation_in_a_noalloc_function_fails_to_compile():
+    @njit_noalloc
+    def allocates(n):
+        return np.zeros(n, np.int64).sum()
+
+    with pytest.raises(Exception, match="NRT|nopython"):
+        allocates(3)
+
+
+def test_a_noalloc_function_runs_on_callers_buffers():
+    @njit_noalloc
+    def fill(out, value):
+        view = out[1:3]
+        for i in range(view.shape[0]):
+            view[i] = value
+        return out[0] + view[0]
+
+    out = np.zeros(4, np.int64)
+    assert fill(out, 5) == 5
+    assert list(out) == [0, 5, 5, 0]
