@@ -22,10 +22,11 @@ Knobs (params, the `tuned` policy fits them per character):
     9 card worth, 10 search depth, 11 branch
 """
 import numpy as np
-from numba import njit
 
-from policies.first_ascent.greedy import VERB_WORTH, common_choice, pick_of_type
+from policies.first_ascent.greedy import (
+    VERB_WORTH, W_COUNTS, common_choice, payment_work, pick_of_type, zeroed_counts)
 from policies.registry import register
+from sim.core.jit import njit_noalloc
 from sim.games.first_ascent import engine as E
 from sim.games.first_ascent.data import (
     BM_HEADWALL, BM_NORTH, BM_ROW, BM_SOUTH, BM_SUMMIT, E_AMOUNT, E_PART, E_TECH, E_VERB, E_WHO,
@@ -48,12 +49,20 @@ PLANNER_BOUNDS = ((0.0, 1.2), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (-2.0, 6.0), (
                   (0.0, 5.0), (0.0, 3.0), (0.0, 3.0), (0.0, 2.5), (1.0, 5.0), (1.0, 3.0))
 N_KNOBS = len(PLANNER_KNOBS)
 AVERAGE_UNITS = 6.5
+W_WORTH = W_COUNTS + 6  # work[W_WORTH:W_WORTH + N_HEX]: the hex worths, as float64 bits
 PLAN_CACHE = 210       # work[210..214]: key, planned target hex, its missing unit kind
 K_RIDGE, K_PER_PITCH, K_TYPE_COUNT, K_GRAND_TRAVERSE, K_ALL_TYPES, K_ELITIST, \
     K_PER_HEADWALL, K_PERMANENT = range(8)
+assert W_WORTH + N_HEX <= 200      # inside the per-decision scratch (policy_api.py)
 
 
-@njit(cache=True)
+@njit_noalloc(inline="always")
+def worth_work(work):
+    """The float64 hex-worth vector, kept in the work memory so the planner never allocates."""
+    return work[W_WORTH:W_WORTH + N_HEX].view(np.float64)
+
+
+@njit_noalloc
 def hex_worth(st, t, seat, h, params):
     """The planning worth of climbing hex h next (module docstring)."""
     side = st[G_SIDE]
@@ -114,14 +123,14 @@ def hex_worth(st, t, seat, h, params):
     return w - params[1] * units
 
 
-@njit(cache=True)
+@njit_noalloc
 def all_worths(st, t, seat, params, w):
     """hex_worth of every hex, once per decision (the search reads this table)."""
     for h in range(1, N_HEX):
         w[h] = hex_worth(st, t, seat, h, params) if st[TILE + h] > 0 else -1e9
 
 
-@njit(cache=True)
+@njit_noalloc
 def route_value(st, t, w, h, visited, depth, params):
     """The best worth of `depth` more climbs after standing on h (visited: route mask)."""
     if depth <= 0:
@@ -152,7 +161,7 @@ def route_value(st, t, w, h, visited, depth, params):
     return best
 
 
-@njit(cache=True)
+@njit_noalloc
 def destination_value(st, t, seat, w, h, params):
     base = seat * SEAT_FIELDS
     left = 8 - st[S_ROUTE_N + base] - 1
@@ -161,7 +170,7 @@ def destination_value(st, t, seat, w, h, params):
         st, t, w, h, st[S_ROUTE_MASK + base] | (np.int64(1) << h), depth, params)
 
 
-@njit(cache=True)
+@njit_noalloc
 def planned_target(st, t, seat, params, work):
     """(hex, missing unit kind) of the best-valued legal destination, remembered for the
     seat's round and route."""
@@ -170,11 +179,9 @@ def planned_target(st, t, seat, params, work):
     if work[PLAN_CACHE] == key:
         return work[PLAN_CACHE + 1], work[PLAN_CACHE + 2]
     dest = E.legal_destinations(st, t, seat)
-    plan = np.zeros(E.PLAN_SIZE, np.int64)
-    buffer = np.zeros(E.PAYMENT_BUFFER, np.int64)
-    res = buffer[0:E.RES_SIZE]
+    plan, buffer, res = payment_work(work)
     E.payment_resources(st, t, seat, res)
-    w = np.empty(N_HEX, np.float64)
+    w = worth_work(work)
     all_worths(st, t, seat, params, w)
     best = -1e9
     target = -1
@@ -193,7 +200,7 @@ def planned_target(st, t, seat, params, work):
     return target, kind
 
 
-@njit(cache=True)
+@njit_noalloc
 def wanted_type(st, t, seat, params, work):
     """The asset type the planned target lacks (any_skill: the skill held least); else the
     type held least."""
@@ -211,9 +218,9 @@ def wanted_type(st, t, seat, params, work):
     return pick
 
 
-@njit(cache=True)
-def option_worth(st, t, seat, card, option, jesus, params):
-    counts = np.zeros(6, np.int64)
+@njit_noalloc
+def option_worth(st, t, seat, card, option, jesus, params, work):
+    counts = zeroed_counts(work, 6)
     E.technique_counts(st, t, seat, counts)
     w = 0.0
     for k in range(E.MAX_ENTRIES):
@@ -250,7 +257,7 @@ def option_worth(st, t, seat, card, option, jesus, params):
     return w
 
 
-@njit(cache=True)
+@njit_noalloc
 def decide(ctx, params):
     """The planner's answer with the knob vector `params` (module docstring)."""
     st = ctx.state
@@ -261,11 +268,9 @@ def decide(ctx, params):
     d = ctx.decision
     base = seat * SEAT_FIELDS
     if d == D_TURN:
-        plan = np.zeros(E.PLAN_SIZE, np.int64)
-        buffer = np.zeros(E.PAYMENT_BUFFER, np.int64)
-        res = buffer[0:E.RES_SIZE]
+        plan, buffer, res = payment_work(ctx.work)
         E.payment_resources(st, t, seat, res)
-        w = np.empty(N_HEX, np.float64)
+        w = worth_work(ctx.work)
         all_worths(st, t, seat, params, w)
         best = -1e9
         pick = -1
@@ -319,7 +324,7 @@ def decide(ctx, params):
                 jesus = c >= WITH_JESUS
                 cc = c % WITH_JESUS
                 card = cards % 100 if cc // 2 == 0 else cards // 100
-                v = option_worth(st, t, seat, card, cc % 2, jesus, params)
+                v = option_worth(st, t, seat, card, cc % 2, jesus, params, ctx.work)
             if v > best:
                 best = v
                 pick = c
@@ -382,7 +387,7 @@ def decide(ctx, params):
 
 
 @register("first-ascent", "planner", params=DEFAULT_PARAMS)
-@njit(POLICY_SIGNATURE, cache=True)
+@njit_noalloc(POLICY_SIGNATURE)
 def planner(ctx):
     """plans a route toward the objectives in play and its personal objectives"""
     return decide(ctx, ctx.params)

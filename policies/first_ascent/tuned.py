@@ -7,11 +7,11 @@ knob vectors end to end; the policy reads the slice of the character it plays.
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from policies import cmaes
 from policies.first_ascent.planner import DEFAULT_PARAMS, N_KNOBS, PLANNER_KNOBS, decide
 from policies.registry import register
+from sim.core.jit import njit_noalloc
 from sim.games.first_ascent.data import CHARACTER_KEYS
 from sim.games.first_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE
 from sim.games.first_ascent.state import S_CHAR, SEAT_FIELDS
@@ -34,7 +34,7 @@ def tuned_vector(vectors):
 
 
 @register("first-ascent", "tuned", params=tuned_vector(load_tuned()))
-@njit(POLICY_SIGNATURE, cache=True)
+@njit_noalloc(POLICY_SIGNATURE)
 def tuned_policy(ctx):
     """the planner with per-character tuned knobs (policies/first_ascent/tuned.json)"""
     c = ctx.state[S_CHAR + ctx.seat * SEAT_FIELDS]
