@@ -345,6 +345,12 @@ def summary_table(games, seats):
     lines = ["win rate per character (95% Wilson interval):"] + rows
     lines.append(f"  {'no winner':<12} {none / n:7.2%}  [{lo:6.2%}, {hi:6.2%}]  n={n:,}")
     lines.append(f"  median rounds: {games['rounds'].median():g}")
+    capped = int((games["end_reason"] == "action_cap").sum())
+    if capped:
+        # not a rule: the kernel's safety stop. Under rules without a round cap (v0.6.0) a bot
+        # that never goes for the expert milestone (greedy) would otherwise play forever.
+        lines.append(f"  warning: {capped:,} of {n:,} games were stopped by the safety cap on "
+                     f"actions, unfinished: the policy does not end games under these rules")
     return "\n".join(lines)
 
 

@@ -85,3 +85,13 @@ def test_bad_arguments_fail_with_one_clear_line(args, needle):
     assert proc.returncode == 2
     assert needle in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_summary_warns_when_games_hit_the_action_cap():
+    from sim.cli import summary_table
+    seats = pd.DataFrame({"character": ["technician", "sprinter"] * 2, "won": [1, 0, 0, 0]})
+    games = pd.DataFrame({"winner_seat": [0, -1], "rounds": [12, 900],
+                          "end_reason": ["milestone", "action_cap"]})
+    assert "1 of 2 games were stopped by the safety cap" in summary_table(games, seats)
+    games["end_reason"] = ["milestone", "round_cap"]
+    assert "safety cap" not in summary_table(games, seats)
