@@ -35,13 +35,17 @@ def first_legal(ctx):
     return ctx.legal[0]
 
 
-def agents(script=(), policy=None, log_size=4096):
-    """An agents bundle for engine calls: every seat plays `policy` (default: scripted)."""
+def agents(script=(), policy=None, log_size=4096, streams=None, work=None):
+    """An agents bundle for engine calls (layout: engine.py's docstring): every seat plays
+    `policy` (default: scripted). `work` defaults to the script's memory, `streams` to fixed
+    per-seat streams."""
     fn = scripted if policy is None else policy
-    work = np.full(WORK_SIZE, -1, np.int64)
-    work[0] = 0
-    work[1:1 + len(script)] = script
-    streams = np.arange(1, MAX_PLAYERS + 1, dtype=np.uint64).reshape(MAX_PLAYERS, 1)
+    if work is None:
+        work = np.full(WORK_SIZE, -1, np.int64)
+        work[0] = 0
+        work[1:1 + len(script)] = script
+    if streams is None:
+        streams = np.arange(1, MAX_PLAYERS + 1, dtype=np.uint64).reshape(MAX_PLAYERS, 1)
     return ((fn,) * 8, np.zeros(MAX_PLAYERS, np.int64),
             np.zeros((8, MAX_POLICY_PARAMS), np.float64), streams, work,
             np.zeros((log_size, 6), np.int64), np.zeros(MAX_LEGAL, np.int64),

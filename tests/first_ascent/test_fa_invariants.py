@@ -19,7 +19,7 @@ from sim.games.first_ascent.data import (
     BM_FACE_UP_START, BM_HEADWALL, BM_SUMMIT, CH_FIELDS, CH_LIMIT, CH_MAX, CH_NO_GEAR_COLUMN,
     N_BOARD_MASKS, N_CARDS, N_HEX, N_KINDS, SETUP_PITCHES_TO_END, SETUP_ROPES, T_B_MASK,
     T_B_NEIGH, T_B_NHEX, T_CH, T_KIND_COUNT, T_KIND_TYPE, T_P_TYPE, T_P_VALUE, T_SETUP)
-from sim.games.first_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE, WORK_SIZE
+from sim.games.first_ascent.policy_api import POLICY_SIGNATURE, WORK_SIZE
 from sim.games.first_ascent.rules import C_ABILITY_OFF, C_ROUND_CAP, C_STRANDED_PLAY_ON, C_SUMMIT_ONCE, \
     build_rules
 from sim.games.first_ascent.state import (
@@ -27,7 +27,7 @@ from sim.games.first_ascent.state import (
     DECK, DISCARD, END_EIGHT_PITCHES, END_REASON_NAMES, END_ROUND_CAP, END_STRANDED,
     G_CDECK_POS, G_CURRENT, G_DECISIONS, G_DECK_N, G_DISCARD_N, G_END_REASON, G_FIRST,
     G_HEADWALL_UP, G_N_WINNERS, G_OVER, G_PLAYERS, G_POLICY_ERROR, G_ROUND, G_SB_N, G_SIDE,
-    G_WINNER, HAND, MAX_LEGAL, MAX_PLAYERS, PILE, PILE_CAP, PILE_N, REQ_TOKENS, ROUTE_MAX,
+    G_WINNER, HAND, MAX_PLAYERS, PILE, PILE_CAP, PILE_N, REQ_TOKENS, ROUTE_MAX,
     S_CHAR, S_HEX, S_PERM, S_PERM_GAINED, S_PSYCH, S_ROUTE, S_ROUTE_MASK, S_ROUTE_N, S_SB,
     S_SC_PERSONAL, S_SC_PITCH, S_SC_SETS, S_SC_SHARED, S_SC_SPIDER, S_SC_SUMMIT, S_SCORE,
     S_TECH, S_TYPE_N, S_WATER, SB_DISCARD, SB_SUPPLY, SEAT_FIELDS, SPREAD, STATE_SIZE, TILE)
@@ -343,11 +343,8 @@ def make_agents(seed):
     streams = np.empty((MAX_PLAYERS, 1), np.uint64)
     for s in range(MAX_PLAYERS):
         streams[s, 0] = policy_stream_seed(np.int64(seed), s)
-    return ((checking_random,) * 8, np.zeros(MAX_PLAYERS, np.int64),
-            np.zeros((8, MAX_POLICY_PARAMS), np.float64), streams,
-            np.zeros(WORK_SIZE, np.int64), np.zeros((0, 6), np.int64),
-            np.zeros(MAX_LEGAL, np.int64), np.zeros(N_KINDS, np.int64),
-            np.zeros(engine.SCRATCH_SIZE, np.int64))
+    return agents(policy=checking_random, log_size=0, streams=streams,
+                  work=np.zeros(WORK_SIZE, np.int64))
 
 
 def play(P, seed, rules=None, characters=None):
