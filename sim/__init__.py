@@ -8,26 +8,37 @@ from pathlib import Path
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
 
-def _numba_cache_dir():
-    """A numba cache directory keyed by a hash of every source file that holds numba code.
+CACHE_KEY_PACKAGES = ("sim", "policies")
+
+
+def numba_cache_key_files(root=None):
+    """Every source file the numba cache key covers: each `.py` under `sim/` and `policies/`.
 
     numba invalidates a cached function only when its OWN file changes, not when a function it
     calls (in another file) changes: after an edit to the engine, a cached kernel or policy
-    would silently run the old rules. Keying the whole cache on all numba sources rules that
-    out; files without numba (CLI, experiments, reports) do not take part, so editing them costs
-    no recompile.
+    would silently run the old rules (and after a layout change, crash). Deciding which files
+    "hold numba code" by how they import it missed the modules that import `njit_noalloc`, so
+    every module of both packages takes part: editing a report costs a recompile, never a stale
+    kernel.
     """
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parent.parent if root is None else Path(root)
+    return [path for package in CACHE_KEY_PACKAGES
+            for path in sorted((root / package).rglob("*.py"))]
+
+
+def numba_cache_key(root=None):
+    """A hash of the path and bytes of every file in `numba_cache_key_files`."""
+    root = Path(__file__).resolve().parent.parent if root is None else Path(root)
     digest = hashlib.sha256()
-    for package in ("sim", "policies"):
-        for path in sorted((root / package).rglob("*.py")):
-            text = path.read_bytes()
-            if b"from numba import" not in text:
-                continue
-            digest.update(str(path.relative_to(root)).encode())
-            digest.update(text)
+    for path in numba_cache_key_files(root):
+        digest.update(str(path.relative_to(root).as_posix()).encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _numba_cache_dir():
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "ascent-numba"
-    return str(base / digest.hexdigest()[:16])
+    return str(base / numba_cache_key())
 
 
 if "NUMBA_CACHE_DIR" not in os.environ:

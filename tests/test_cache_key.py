@@ -1,0 +1,84 @@
+"""The numba cache key (sim/__init__.py) covers every module whose code numba compiles.
+
+numba re-validates a cached function against its own file only; a stale kernel after an edit to a
+function it calls (in another file) silently ran the old rules, or crashed after a layout change.
+"""
+import importlib
+import shutil
+from pathlib import Path
+
+import pytest
+from numba.core.dispatcher import Dispatcher
+
+import policies
+import sim
+from sim import numba_cache_key, numba_cache_key_files
+
+ROOT = Path(sim.__file__).resolve().parent.parent
+
+# one module of each kind, and where in it to edit. The engine, rules and policy modules define
+# compiled functions, and two of them import numba only through sim/core/jit.py (the spelling the
+# old key missed); the registry decides which compiled policy a kernel is handed.
+KINDS = {
+    "engine": ("sim/games/all_in_ascent/engine.py", "def rest("),
+    "rules": ("sim/games/all_in_ascent/rules.py", "@njit_noalloc"),
+    "policy": ("policies/first_ascent/greedy.py", "@njit_noalloc"),
+    "registry": ("policies/registry.py", "def policy_slots("),
+}
+
+
+def _all_modules():
+    # by file, not pkgutil.walk_packages: that skips the namespace packages (no __init__.py)
+    for package in (sim, policies):
+        base = Path(package.__file__).resolve().parent
+        for path in sorted(base.rglob("*.py")):
+            parts = path.relative_to(base.parent).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            yield importlib.import_module(".".join(parts))
+
+
+def _compiled_function_files():
+    files = set()
+    for module in _all_modules():
+        for value in vars(module).values():
+            if isinstance(value, Dispatcher) and value.py_func.__module__ == module.__name__:
+                files.add(Path(module.__file__).resolve())
+    return files
+
+
+def test_every_module_with_compiled_functions_is_in_the_key():
+    compiled = _compiled_function_files()
+    keyed = {p.resolve() for p in numba_cache_key_files()}
+    # the four kinds of module really define compiled functions (so the test can fail)
+    for kind in ("engine", "rules", "policy"):
+        assert (ROOT / KINDS[kind][0]).resolve() in compiled, kind
+    assert sorted(str(p) for p in compiled - keyed) == []
+
+
+@pytest.fixture()
+def source_copy(tmp_path):
+    for package in ("sim", "policies"):
+        shutil.copytree(ROOT / package, tmp_path / package,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.json"))
+    return tmp_path
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_editing_a_compiled_module_changes_the_key(source_copy, kind):
+    before = numba_cache_key(source_copy)
+    assert numba_cache_key(source_copy) == before      # the key is a function of the sources
+    path, marker = KINDS[kind]
+    target = source_copy / path
+    text = target.read_text()
+    assert marker in text
+    # an edit at the function: its signature or decorator line gains a comment
+    line_end = text.index("\n", text.index(marker))
+    target.write_text(text[:line_end] + "  # edited" + text[line_end:])
+    assert numba_cache_key(source_copy) != before
+
+
+def test_the_key_ignores_files_outside_the_packages(source_copy):
+    before = numba_cache_key(source_copy)
+    (source_copy / "notes.py").write_text("x = 1\n")
+    assert numba_cache_key(source_copy) == before
