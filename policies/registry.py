@@ -25,6 +25,11 @@ class RegisteredPolicy:
 
 
 _REGISTRY = {}
+# The bot a run plays when none is named: each game's strongest bot that a 2,000-game run can
+# afford (results/LADDER.md, ASCENSION.md, FIRST_ASCENT.md). A baseline such as `greedy` never
+# finishes a game well, so a newcomer's first run with it reports nothing; it stays available
+# by name.
+DEFAULT_POLICY = {"all-in-ascent": "tuned", "ascension": "hybrid", "first-ascent": "tuned"}
 # Modules that register each game's built-in policies; imported on first use.
 _BUILTIN_MODULES = {"all-in-ascent": "policies.all_in_ascent", "ascension": "policies.ascension",
                     "first-ascent": "policies.first_ascent"}

@@ -89,10 +89,10 @@ def _characters(text, players=None):
 
 
 def _policies(args, players):
-    from policies.registry import policy_names
+    from policies.registry import DEFAULT_POLICY, policy_names
     known = policy_names("all-in-ascent")
     names = [p.strip() for p in args.seat_policies.split(",")] if getattr(args, "seat_policies", None) \
-        else [args.policy or "greedy"] * players
+        else [args.policy or DEFAULT_POLICY["all-in-ascent"]] * players
     if len(names) != players:
         raise UsageError(f"--seat-policies: {len(names)} policies for {players} players")
     for n in names:
@@ -126,7 +126,8 @@ def cmd_replay(args):
 
 
 def _default_out(args):
-    policy = args.policy or ("stair-builder" if args.game == "ascension" else "greedy")
+    from policies.registry import DEFAULT_POLICY
+    policy = args.policy or DEFAULT_POLICY[args.game]
     if args.seat_policies:
         policy = "mixed"
     return str(Path("results") / "simulate" /
@@ -381,7 +382,8 @@ def build_parser():
     rp.add_argument("--characters", help="All-In Ascent: comma-separated, one per seat")
     rp.add_argument("--players", type=int, help="Ascension: 2, 3 or 4; First Ascent: 2 to 5")
     rp.add_argument("--policy", default=None,
-                    help="random for All-In Ascent, stair-builder for Ascension by default")
+                    help="default: random for All-In Ascent, hybrid for Ascension, tuned for "
+                         "First Ascent")
     rp.add_argument("--seat-policies", help="comma-separated policy per seat")
     rp.add_argument("--format", choices=("text", "jsonl"), default="text")
     rp.add_argument("--out", help="write to this file instead of stdout")
@@ -394,7 +396,9 @@ def build_parser():
     sp.add_argument("--games", type=_positive_int, required=True)
     sp.add_argument("--seed", type=_seed, default=1, help="master seed (default 1)")
     sp.add_argument("--policy", default=None,
-                    help="greedy for All-In Ascent, stair-builder for Ascension by default")
+                    help="the bot in every seat; by default each game's strongest affordable "
+                         "bot: tuned for All-In Ascent, hybrid for Ascension, tuned for First "
+                         "Ascent (baselines such as greedy or random by name)")
     sp.add_argument("--seat-policies", help="comma-separated policy per seat")
     sp.add_argument("--rotate-seats", action="store_true",
                     help="Ascension, First Ascent: game i shifts the seat policies by i seats")

@@ -95,3 +95,23 @@ def test_summary_warns_when_games_hit_the_action_cap():
     assert "1 of 2 games were stopped by the safety cap" in summary_table(games, seats)
     games["end_reason"] = ["milestone", "round_cap"]
     assert "safety cap" not in summary_table(games, seats)
+
+
+@pytest.mark.parametrize("game, players, expected", [("all-in-ascent", "4", "tuned"),
+                                                     ("first-ascent", "3", "tuned"),
+                                                     ("ascension", "2", "hybrid")])
+def test_without_policy_simulate_plays_the_strongest_affordable_bot(tmp_path, game, players,
+                                                                    expected):
+    # greedy, the old default, never finishes an All-In Ascent game well: a first run was empty
+    out = tmp_path / game
+    assert main(["simulate", "--game", game, "--players", players, "--games", "3", "--seed",
+                 "2", "--out", str(out), "--quiet"]) == 0
+    assert json.loads((out / "manifest.json").read_text())["seat_policies"] == \
+        [expected] * int(players)
+
+
+def test_the_default_policy_is_stated_in_help(capsys):
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "tuned for All-In Ascent, hybrid for Ascension, tuned for First Ascent" in text

@@ -50,8 +50,6 @@ NOT_KEYS = {"all-in-ascent": {"rotate_seats"}, "ascension": {"characters", "pres
             "first-ascent": {"preset"}}
 PLAYER_RANGE = {"all-in-ascent": (1, 4, "R10"), "ascension": (2, 4, "A1"),
                 "first-ascent": (2, 5, "F1")}
-DEFAULT_POLICY = {"all-in-ascent": "tuned", "ascension": "stair-builder",
-                  "first-ascent": "greedy"}
 
 
 class SpecError(ValueError):
@@ -183,6 +181,7 @@ def load_spec(path):
                 len(seat_policies) != players[0]:
             _fail(p, "seat_policies", "expected one policy per seat (and a single player count)")
     else:
+        from policies.registry import DEFAULT_POLICY
         seat_policies = doc.get("policy", DEFAULT_POLICY[game])
     for name in [seat_policies] if isinstance(seat_policies, str) else seat_policies:
         if name not in known:

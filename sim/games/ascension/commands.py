@@ -2,8 +2,6 @@
 import sys
 from pathlib import Path
 
-DEFAULT_POLICY = "stair-builder"
-
 
 class AscensionUsageError(ValueError):
     pass
@@ -28,10 +26,10 @@ def rules_from_args(players, rule_args, set_args=None, preset=None, data=None):
 
 
 def seat_policy_names(policy, seat_policies, players):
-    from policies.registry import policy_names
+    from policies.registry import DEFAULT_POLICY, policy_names
     known = policy_names("ascension")
     names = [p.strip() for p in seat_policies.split(",")] if seat_policies \
-        else [policy or DEFAULT_POLICY] * players
+        else [policy or DEFAULT_POLICY["ascension"]] * players
     if len(names) != players:
         raise AscensionUsageError(f"--seat-policies: {len(names)} policies for {players} players")
     for n in names:

@@ -2,7 +2,6 @@
 import sys
 from pathlib import Path
 
-DEFAULT_POLICY = "greedy"
 GAME = "first-ascent"
 
 
@@ -28,10 +27,10 @@ def rules_from_args(players, rule_args, set_args=None, preset=None, data=None):
 
 
 def seat_policy_names(policy, seat_policies, players):
-    from policies.registry import policy_names
+    from policies.registry import DEFAULT_POLICY, policy_names
     known = policy_names(GAME)
     names = [p.strip() for p in seat_policies.split(",")] if seat_policies \
-        else [policy or DEFAULT_POLICY] * players
+        else [policy or DEFAULT_POLICY[GAME]] * players
     if len(names) != players:
         raise FirstAscentUsageError(f"--seat-policies: {len(names)} policies for {players} "
                                     f"players")
