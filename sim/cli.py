@@ -46,6 +46,15 @@ def _rules(args):
         raise UsageError(str(exc)) from None
 
 
+def _check_game_can_end(rules, players):
+    from sim.games.all_in_ascent.rules import check_game_can_end
+    from sim.games.all_in_ascent.variants import VariantError
+    try:
+        check_game_can_end(rules.config, players)
+    except VariantError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _ascension(args):
     """The Ascension commands module, with its usage errors mapped to ours."""
     from sim.games.ascension import commands
@@ -115,6 +124,7 @@ def cmd_replay(args):
     chars = _characters(args.characters)
     if chars == "random":
         raise UsageError("--characters: replay needs explicit characters, e.g. technician,sprinter")
+    _check_game_can_end(rules, len(chars))
     game = Game(args.seed, chars, rules=rules)
     game.play(_policies(args, len(chars)))
     text = game.transcript.to_jsonl() if args.format == "jsonl" else game.transcript.to_text()
@@ -152,6 +162,7 @@ def cmd_simulate(args):
     from sim.games.all_in_ascent.batch import run_games
     from sim.games.all_in_ascent.records import RECORD_SCHEMA_VERSION, games_table, seats_table
     rules = _rules(args)
+    _check_game_can_end(rules, args.players)
     chars = _characters(args.characters or "random", args.players)
     names = _policies(args, args.players)
     out = Path(args.out)
@@ -416,8 +427,9 @@ def build_parser():
 
     rp2 = sub.add_parser("report", help="write report.html, figures/ and tables/ for a run")
     rp2.add_argument("results", help="a simulate folder or an experiment folder")
-    rp2.add_argument("--against", help="a baseline run to compare with (paired when the same "
-                                       "games were played)")
+    rp2.add_argument("--against", help="a baseline run of the same games: writes compare.html "
+                                       "(compare-VARIANT.html in an experiment folder), the "
+                                       "paired comparison, and leaves report.html alone")
     rp2.add_argument("--variant", help="which variant of an experiment folder (default baseline)")
     rp2.add_argument("--against-variant", help="which variant of the --against folder")
     rp2.set_defaults(func=cmd_report)

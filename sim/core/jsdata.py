@@ -136,6 +136,11 @@ class _Parser:
             else:
                 self.fail(tok, "a property name or '}'")
             self.expect(":")
+            if key in out:
+                # JavaScript keeps the last value silently; a designer's typo must not change a
+                # number behind their back
+                raise JsDataError(f"{self.filename}: line {tok[2]}: key {key!r} appears twice "
+                                  f"in one object; each key may appear once")
             out[key] = self.value()
             sep = self.take()
             if sep[1] == "}" and sep[0] == "punct":

@@ -141,7 +141,7 @@ def load_spec(path):
     """Read and validate a spec; also checks every policy, character, switch and knob."""
     from policies.registry import policy_names
     from sim.games.all_in_ascent.data import CHARACTER_KEYS
-    from sim.games.all_in_ascent.rules import PRESETS, build_rules
+    from sim.games.all_in_ascent.rules import PRESETS, build_rules, check_game_can_end
     from sim.games.all_in_ascent.variants import VariantError
     p = str(path)
     try:
@@ -219,8 +219,10 @@ def load_spec(path):
         variants = _variants(p, doc, preset)
         for v in variants:
             try:
-                build_rules(v.preset, v.rules, list(v.knobs))
-            except VariantError as exc:
+                built = build_rules(v.preset, v.rules, list(v.knobs))
+                for n in players:
+                    check_game_can_end(built.config, n)
+            except (VariantError, ValueError) as exc:   # ValueError: an unknown preset, bad data
                 _fail(p, f"variants.{v.name}", str(exc))
     ci = doc.get("ci_halfwidth")
     if ci is not None and (isinstance(ci, bool) or not isinstance(ci, (int, float))

@@ -520,6 +520,70 @@ def test_key_with_newline_still_gives_one_line(tmp_path):
     load_error(tmp_path, doc)
 
 
+# --- data that used to change games silently ---------------------------------------------------
+
+def test_a_key_given_twice_is_refused(tmp_path):
+    # json keeps the last value: a pasted line once made the Technician's strength 480
+    text = DATA_FILE.read_text()
+    at = text.index('"strength"', text.index('"technician"'))
+    end = text.index(",", at)
+    bad = text[:end + 1] + ' "strength": 480,' + text[end + 1:]
+    msg = load_error(tmp_path, text=bad)
+    assert "CHARACTERS.technician.startingStats.strength" in msg and "twice" in msg
+
+
+def test_a_key_given_twice_in_data_js_is_refused(tmp_path):
+    text = FIXTURE_JS.read_text()
+    bad = text.replace("strength: 12,", "strength: 12, strength: 480,", 1)
+    assert bad != text
+    msg = load_error(tmp_path, text=bad, name="data-bad.js")
+    assert "line" in msg and "'strength' appears twice" in msg
+
+
+@pytest.mark.parametrize("path, typo, field", [
+    ("GEAR_SHOP[5]", "effectKnd", "effectKind"),
+    ("GEAR_SHOP[5]", "tagFiltr", "tagFilter"),
+    ("ROUTES.topRope[2]", "xpSucess", "xpSuccess"),
+    ("CHARACTERS.sprinter", "startingEndurence", "startingEndurance"),
+])
+def test_an_unknown_key_is_refused_with_a_did_you_mean(tmp_path, path, typo, field):
+    doc = copy.deepcopy(RAW)
+    get(path, doc)[typo] = 1
+    msg = load_error(tmp_path, doc)
+    assert f"{path}.{typo}" in msg and f"did you mean '{field}'?" in msg
+
+
+def test_a_prerequisite_cycle_is_refused(tmp_path):
+    a, b, c = (RAW["GEAR_SHOP"][i]["name"] for i in (4, 5, 6))
+    doc = edited("GEAR_SHOP[4].prerequisiteItems", [b])
+    doc = edited("GEAR_SHOP[5].prerequisiteItems", [c], doc=doc)
+    doc = edited("GEAR_SHOP[6].prerequisiteItems", [a], doc=doc)
+    msg = load_error(tmp_path, doc)
+    assert "prerequisite cycle" in msg and f"{a} -> {b} -> {c} -> {a}" in msg
+
+
+def test_card_names_equal_after_normalising_are_refused(tmp_path):
+    name = RAW["GEAR_SHOP"][5]["name"]
+    msg = load_error(tmp_path, edited("GEAR_SHOP[6].name", name.upper().replace(" ", "-")))
+    assert "GEAR_SHOP[6].name" in msg and "collide" in msg
+
+
+@pytest.mark.parametrize("path, value, words", [
+    ("ROUTES.bouldering[0].name", "Crimp\nLine", "control characters"),
+    ("ROUTES.bouldering[0].name", "   ", "blank"),
+    ("GEAR_SHOP[3].name", " Lead Rope", "spaces"),
+    ("TRAINING_AREAS[1].name", "Gym\tWall", "control characters"),
+])
+def test_names_with_control_characters_or_blanks_are_refused(tmp_path, path, value, words):
+    msg = load_error(tmp_path, edited(path, value))
+    assert path in msg and words in msg
+
+
+def test_deeply_nested_data_is_one_line(tmp_path):
+    msg = load_error(tmp_path, text="[" * 100000 + "]" * 100000)
+    assert "nested too deeply" in msg
+
+
 # --- the CLI -----------------------------------------------------------------------------------
 
 def _run_cli(bad_file):

@@ -5,9 +5,11 @@ TRAINING_AREAS, ROUTES, GEAR_SHOP. Validation is strict because every later numb
 it: each problem is reported as `file: PATH: what is wrong; what is allowed`, with PATH the
 JavaScript-style path inside the file (`ROUTES.topRope[4].rollEffect[1].stat`).
 """
+import difflib
 import hashlib
 import json
 import math
+import unicodedata
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -86,10 +88,86 @@ def load_data(path=None, counts=V040_COUNTS):
             raise DataError(str(exc)) from None
     else:
         try:
-            doc = json.loads(text)
+            doc = json.loads(text, object_pairs_hook=_KeyedObject)
         except json.JSONDecodeError as exc:
             raise DataError(f"{name}: line {exc.lineno}: not valid JSON ({exc.msg})") from None
+        except RecursionError:
+            raise DataError(f"{name}: nested too deeply to be a data file") from None
+        _refuse_duplicate_keys(doc, name)
     return validate(doc, name, counts, hashlib.sha256(raw).hexdigest())
+
+
+def record_key(card_name):
+    """The card's name in record columns (owns_KEY, bought_round_KEY)."""
+    return card_name.lower().replace(" ", "_").replace("-", "_")
+
+
+def _refuse_prerequisite_cycles(c, gear):
+    """A card that (through its prerequisites) requires itself can never be bought."""
+    requires = {card["name"]: list(card["prerequisiteItems"]) for card in gear}
+    index = {card["name"]: i for i, card in enumerate(gear)}
+    state = {}
+
+    def visit(name, chain):
+        if state.get(name) == "done":
+            return
+        if state.get(name) == "open":
+            loop = chain[chain.index(name):] + [name]
+            c.fail(f"GEAR_SHOP[{index[loop[0]]}].prerequisiteItems",
+                   f"prerequisite cycle {' -> '.join(loop)}: these cards could never be bought")
+        state[name] = "open"
+        for pre in requires.get(name, []):
+            visit(pre, chain + [name])
+        state[name] = "done"
+
+    for card in gear:
+        visit(card["name"], [])
+
+
+class _KeyedObject(dict):
+    """A JSON object that remembers keys given more than once (json keeps the last silently:
+    a pasted line once turned a strength of 12 into 480)."""
+
+    def __init__(self, pairs):
+        super().__init__(pairs)
+        seen = set()
+        self.repeated = [k for k, _ in pairs if k in seen or seen.add(k)]
+
+
+def _refuse_duplicate_keys(doc, filename, path=""):
+    if isinstance(doc, dict):
+        repeated = getattr(doc, "repeated", [])
+        if repeated:
+            where = f"{path}.{_key(repeated[0])}" if path else _key(repeated[0])
+            raise DataError(f"{filename}: {where}: key given twice in one object; each key "
+                            f"may appear once")
+        for key, value in doc.items():
+            _refuse_duplicate_keys(value, filename, f"{path}.{_key(key)}" if path else _key(key))
+    elif isinstance(doc, list):
+        for i, value in enumerate(doc):
+            _refuse_duplicate_keys(value, filename, f"{path}[{i}]")
+
+
+# The fields of each kind of object, as the designers' engine/data.js has them. A key outside
+# these is a typo until proven otherwise: a misspelt optional field ("effectKnd") would silently
+# take a card's ability away.
+KNOWN_KEYS = {
+    "character": ("name", "archetype", "specialAbility", "startingStats", "startingEndurance",
+                  "growth"),
+    "xp level": ("level", "cumulative", "needed"),
+    "training area": ("name", "description", "stat", "bonus", "time", "endurance"),
+    "route": ("name", "grade", "strength", "technique", "flexibility", "focus", "time",
+              "endurance", "xpSuccess", "xpFail", "rollEffect", "tag", "routeType",
+              "holdFeatures", "moveFeatures", "gearModifiers"),
+    "roll effect": ("stat", "modifier"),
+    "gear card": ("name", "cost", "category", "statEffect", "value", "effectKind", "effectDisplay",
+                  "tagFilter", "routeFilter", "holdFeatureFilter", "prerequisiteItems",
+                  "prerequisiteLevel", "accessRequirement", "restBonus"),
+}
+
+
+def _control_free(text):
+    return not any(unicodedata.category(ch) in ("Cc", "Cf") for ch in text)
 
 
 class _Checker:
@@ -133,6 +211,32 @@ class _Checker:
             self.fail(path, f"expected a non-empty string, found {_kind(value)} {value!r}")
         return value
 
+    def name(self, value, path):
+        """A name a designer reads in reports and transcripts: no blank or padded names, no
+        line breaks or other control characters (they break tables and one-line messages)."""
+        self.string(value, path)
+        if not value.strip():
+            self.fail(path, f"a name cannot be blank, found {value!r}")
+        if value != value.strip():
+            self.fail(path, f"a name cannot start or end with spaces, found {value!r}")
+        if not _control_free(value):
+            self.fail(path, f"a name cannot contain control characters (line breaks, tabs), "
+                            f"found {value!r}")
+        return value
+
+    def keys(self, obj, path, kind):
+        """Every key of `obj` is a field of its kind; a near miss gets a 'did you mean'."""
+        if not isinstance(obj, dict):
+            return
+        allowed = KNOWN_KEYS[kind]
+        for key in obj:
+            if key not in allowed:
+                near = difflib.get_close_matches(str(key), allowed, n=1)
+                hint = f"; did you mean {near[0]!r}?" if near else ""
+                where = f"{path}.{_key(key)}" if path else _key(key)
+                self.fail(where, f"not a field of a {kind} (allowed: "
+                                 f"{', '.join(allowed)}){hint}")
+
     def choice(self, value, path, allowed, what):
         if value not in allowed:
             shown = ", ".join("null" if a is None else str(a) for a in allowed)
@@ -168,6 +272,8 @@ def validate(doc, filename, counts=V040_COUNTS, sha256=None):
     if not isinstance(doc, dict):
         c.fail("(top level)", f"expected an object with CHARACTERS, XP_TABLE, TRAINING_AREAS, "
                               f"ROUTES, GEAR_SHOP; found {_kind(doc)}")
+    # other top-level names are allowed (data.js exports more than the game's data); a
+    # misspelt one of the five is reported as missing below
     # Characters (R2, §9). Keys are the character identities the passives are keyed on (R74).
     chars = c.field(doc, "CHARACTERS", "")
     if not isinstance(chars, dict):
@@ -177,6 +283,9 @@ def validate(doc, filename, counts=V040_COUNTS, sha256=None):
     for key, ch in chars.items():
         path = f"CHARACTERS.{_key(key)}"
         c.choice(key, path, CHARACTER_KEYS, "character key")
+        c.keys(ch, path, "character")
+        if isinstance(ch, dict) and "name" in ch:
+            c.name(ch["name"], f"{path}.name")
         stats = c.field(ch, "startingStats", path)
         for s in STATS:
             c.integer(c.field(stats, s, f"{path}.startingStats"), f"{path}.startingStats.{s}", 0, 500)
@@ -194,6 +303,7 @@ def validate(doc, filename, counts=V040_COUNTS, sha256=None):
     previous = -1
     for i, row in enumerate(table):
         path = f"XP_TABLE[{i}]"
+        c.keys(row, path, "xp level")
         level = c.integer(c.field(row, "level", path), f"{path}.level")
         if level != i + 1:
             c.fail(f"{path}.level", f"expected level {i + 1} (rows in level order), found {level}")
@@ -208,7 +318,8 @@ def validate(doc, filename, counts=V040_COUNTS, sha256=None):
                        counts["stations"] if counts else None)
     for i, st in enumerate(stations):
         path = f"TRAINING_AREAS[{i}]"
-        c.string(c.field(st, "name", path), f"{path}.name")
+        c.keys(st, path, "training area")
+        c.name(c.field(st, "name", path), f"{path}.name")
         c.choice(c.field(st, "stat", path), f"{path}.stat", STATS, "stat")
         c.integer(c.field(st, "bonus", path), f"{path}.bonus", 0, 100)
         c.integer(c.field(st, "time", path), f"{path}.time", 0, 10)
@@ -227,7 +338,8 @@ def validate(doc, filename, counts=V040_COUNTS, sha256=None):
             c.fail(f"ROUTES.{area}", f"an area needs at least 5 routes to show (R15), found {len(deck)}")
         for i, r in enumerate(deck):
             path = f"ROUTES.{area}[{i}]"
-            name = c.string(c.field(r, "name", path), f"{path}.name")
+            c.keys(r, path, "route")
+            name = c.name(c.field(r, "name", path), f"{path}.name")
             if name in seen_names:
                 c.fail(f"{path}.name", f"route name {name!r} is already used at {seen_names[name]}; "
                                        "route names must be unique (R1)")
@@ -244,6 +356,7 @@ def validate(doc, filename, counts=V040_COUNTS, sha256=None):
                 c.fail(f"{path}.rollEffect", f"at most 3 effects are supported (R3), found {len(effects)}")
             for j, eff in enumerate(effects):
                 epath = f"{path}.rollEffect[{j}]"
+                c.keys(eff, epath, "roll effect")
                 c.choice(c.field(eff, "stat", epath), f"{epath}.stat", STATS, "stat")
                 mod = c.integer(c.field(eff, "modifier", epath), f"{epath}.modifier")
                 c.choice(mod, f"{epath}.modifier", (-1, 1), "modifier (-1 buff, +1 nerf)")
@@ -255,11 +368,19 @@ def validate(doc, filename, counts=V040_COUNTS, sha256=None):
     # Gear (R30, R41-R43, §10).
     gear = c.array(c.field(doc, "GEAR_SHOP", ""), "GEAR_SHOP", counts["gear"] if counts else None)
     names = []
+    columns = {}
     for i, card in enumerate(gear):
         path = f"GEAR_SHOP[{i}]"
-        name = c.string(c.field(card, "name", path), f"{path}.name")
+        c.keys(card, path, "gear card")
+        name = c.name(c.field(card, "name", path), f"{path}.name")
         if name in names:
             c.fail(f"{path}.name", f"gear card {name!r} appears twice; card names must be unique")
+        key = record_key(name)
+        if key in columns:
+            c.fail(f"{path}.name", f"gear card {name!r} and {columns[key]!r} differ only in case, "
+                                   f"spaces or hyphens; their record columns (owns_{key}) would "
+                                   f"collide: rename one")
+        columns[key] = name
         names.append(name)
     for i, card in enumerate(gear):
         path = f"GEAR_SHOP[{i}]"
@@ -284,6 +405,7 @@ def validate(doc, filename, counts=V040_COUNTS, sha256=None):
         c.integer(c.field(card, "prerequisiteLevel", path), f"{path}.prerequisiteLevel", 1,
                   len(table))
         c.integer(c.field(card, "restBonus", path), f"{path}.restBonus", 0, 1000)
+    _refuse_prerequisite_cycles(c, gear)
     access = [n for n in names if n in ACCESS_CARDS_V040]
     if counts and len(access) != counts["access"]:
         c.fail("GEAR_SHOP", f"expected {counts['access']} access cards of "

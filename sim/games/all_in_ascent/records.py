@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from sim.games.all_in_ascent import state as S
-from sim.games.all_in_ascent.data import AREAS, CHARACTER_KEYS, STATS, TIERS
+from sim.games.all_in_ascent.data import AREAS, CHARACTER_KEYS, STATS, TIERS, record_key
 from sim.games.all_in_ascent.kernel import END_ACTION_CAP, END_POLICY_ERROR
 
 RECORD_SCHEMA_VERSION = 1
@@ -78,7 +78,7 @@ def seats_table(batch, rules):
         cols["xp_spent"] = sub[:, b + S.P_XP_SPENT].astype(np.int32)
         gear = sub[:, b + S.P_GEAR].astype(np.int64)
         for g, card in enumerate(rules.card_names):
-            key = card.lower().replace(" ", "_").replace("-", "_")
+            key = record_key(card)
             cols[f"owns_{key}"] = (gear >> g) & 1 == 1
             r = sub[:, b + S.P_GEAR_ROUND + g].astype(np.int16)
             cols[f"bought_round_{key}"] = np.where(r > 0, r, np.int16(-1))

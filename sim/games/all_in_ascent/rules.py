@@ -590,6 +590,20 @@ def build_rules(preset="v0.4.0", switches=None, knobs=(), data_path=None):
     return pack(data, config)
 
 
+def check_game_can_end(config, players):
+    """Refuse, up front, a rule set under which no game with `players` players can end.
+
+    L6/L10: with belay stations (v0.6.0) there are players - 1 of them, so alone at the table no
+    Top Rope milestone can ever be attempted; every game needs one, and without a round cap
+    (L1) nothing else ends the game: every game would run to the kernel's safety cap."""
+    from sim.games.all_in_ascent.variants import VariantError
+    if config.top_rope_stations and players == 1 and config.max_rounds is None:
+        raise VariantError(f"--players 1 with preset {config.preset}: belay stations = players - 1 "
+                           f"= 0 (L6), so no Top Rope milestone can be attempted (L10) and with "
+                           f"no round cap the game can never end; play 2 to 4 players or set a "
+                           f"round cap (--rule max_rounds=45)")
+
+
 def default_rules(preset="v0.4.0"):
     """The packed rules of a preset with its bundled data (cached per process)."""
     if preset not in _DEFAULT:
