@@ -1,26 +1,186 @@
-"""Intervals for rates and paired differences. Every rate we report carries n and a 95% interval."""
+"""Intervals and tests for rates and paired differences. Every rate we report carries n and a 95%
+interval. The known-truth checks of these functions (coverage by simulation, exact edges, type I
+error under the null) are in tests/test_stats_known_truth.py."""
 import numpy as np
 
 Z95 = 1.959963984540054
 
 
+def _scalar_or_array(a):
+    """0-d results come back as numpy scalars, n-d results as arrays."""
+    return a[()] if isinstance(a, np.ndarray) else a
+
+
 def wilson_interval(successes, n, z=Z95):
-    """Wilson score interval for a binomial proportion; works on scalars and arrays."""
-    successes = np.asarray(successes, dtype=float)
+    """Wilson score interval for a binomial proportion; works on scalars and arrays.
+
+    Why Wilson: unlike the Wald interval p +/- z*sqrt(p(1-p)/n) it does not collapse to zero
+    width at 0 or n successes, and its coverage stays near nominal down to small n*p (away from
+    the boundary; for n*p below ~1 it can dip to ~90%, see the known-truth tests).
+
+    The edges are exact, not left to float rounding: 0 successes gives a lower bound of exactly
+    0.0 and n successes an upper bound of exactly 1.0 (rounding used to leave a lower bound of
+    ~1e-20 at 0 wins, which made an error bar `rate - lo` negative and crashed matplotlib).
+    The point estimate k/n (computed as `successes / n`, the same float division callers use) is
+    guaranteed to lie in [lo, hi]: the bounds are clipped to [0, k/n] and [k/n, 1].
+    n = 0 gives (nan, nan)."""
+    k = np.asarray(successes, dtype=float)
     n = np.asarray(n, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
-        p = successes / n
+        p = k / n
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    # the bounds lie in [0, 1] mathematically; clip the float rounding (no "-0.00%")
-    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+        lo = np.where(k <= 0, 0.0, np.clip(centre - half, 0.0, p))
+        hi = np.where(k >= n, 1.0, np.clip(centre + half, p, 1.0))
+    empty = ~(n > 0)
+    lo = np.where(empty, np.nan, lo)
+    hi = np.where(empty, np.nan, hi)
+    return _scalar_or_array(lo), _scalar_or_array(hi)
 
 
 def binomial_p_value(successes, n, p0):
-    """Exact two-sided binomial test of a rate against p0 (scipy)."""
+    """Exact two-sided binomial test of a rate against p0 (scipy). n = 0 gives 1."""
     from scipy.stats import binomtest
     return float(binomtest(int(successes), int(n), float(p0)).pvalue) if n > 0 else 1.0
+
+
+def _tango_limits(x, y, n, z):
+    """Tango's score limits for one table: x = variant-only, y = baseline-only units out of n."""
+    from scipy.optimize import brentq
+    estimate = (x - y) / n
+    # closed forms where the variance vanishes at the estimate (the root finder would stop there)
+    if x == 0 and y == 0:                      # |T(d)| = sqrt(n |d| / (1 - |d|)) = z
+        w = z * z / (n + z * z)
+        return -w, w
+    if x == n:                                 # every unit won only under the variant:
+        return (n - z * z) / (n + z * z), 1.0  # T(d) = sqrt(n (1 - d) / (1 + d)) = z
+    if y == n:
+        return -1.0, -(n - z * z) / (n + z * z)
+
+    def variance(d):                           # n * Var((x - y) / n) at the constrained MLE
+        b = -x - y + (2 * n - x + y) * d
+        c = -y * d * (1 - d)
+        q = (np.sqrt(max(b * b - 8 * n * c, 0.0)) - b) / (4 * n)   # P(baseline only) under d
+        return n * max(2 * q + d * (1 - d), 0.0)
+
+    # |T(d)| = z with T(d) = (x - y - n d) / sqrt(variance(d)), T decreasing in d; written
+    # without the division so the functions are finite at d = -1 and d = 1.
+    tol = dict(xtol=1e-15, rtol=4 * np.finfo(float).eps)
+    hi = brentq(lambda d: x - y - n * d + z * np.sqrt(variance(d)), estimate, 1.0, **tol)
+    lo = brentq(lambda d: x - y - n * d - z * np.sqrt(variance(d)), -1.0, estimate, **tol)
+    return lo, hi
+
+
+def paired_proportion_difference(base_only, variant_only, n, z=Z95):
+    """Difference of two paired proportions, variant minus baseline, with Tango's score interval.
+
+    Each of `n` units (a seat in a game) is scored under both the baseline and the variant.
+    `base_only` counts the units won under the baseline but not the variant, `variant_only` the
+    units won under the variant but not the baseline; the concordant units (won under both or
+    neither) carry no information on the difference and are not needed. Returns
+    `(difference, lo, hi)` with difference = (variant_only - base_only) / n; scalars or arrays.
+
+    Why not mean(d) +/- z*sd(d)/sqrt(n): with few discordant units sd(d) is ~0 and that interval
+    collapses (zero width at 0 discordant units; 58% coverage measured on a near-null effect).
+    Tango's asymptotic score interval (Tango 1998, Stat Med 17:891-908; recommended by Fagerland,
+    Lydersen & Laake 2014, Stat Med 33:2850-2875) is the set of differences d whose score statistic
+    T(d) = (variant_only - base_only - n d) / sqrt(n (2 q(d) + d (1 - d))) has |T(d)| <= z, q(d)
+    the maximum-likelihood P(baseline only) constrained to the difference d; found by root
+    finding (scipy brentq). It keeps its width with zero or few discordant units: with none it is
+    +/- z^2 / (n + z^2), which is the Wilson upper bound of 0 events in n. Checked against the
+    published value of Fagerland et al. (Cavo et al. 2012 table, 6 vs 16 discordant of 161:
+    -0.0621, 95% CI -0.1240 to -0.0054), and by coverage: simulated in
+    tests/test_stats_known_truth.py, and exact (enumerating the multinomial) >= 93.9% on a grid
+    of n = 500 and 5000 with 0.05 to 20 expected baseline-only units and 0 to 2x as many
+    variant-only ones.
+
+    Each distinct (base_only, variant_only, n) is solved once, so long arrays of repeated small
+    counts (simulations) are cheap. n = 0 gives nan for all three."""
+    y, x, n = np.broadcast_arrays(*(np.asarray(v, dtype=np.int64)
+                                    for v in (base_only, variant_only, n)))
+    if np.any((x < 0) | (y < 0) | (x + y > n)):
+        raise ValueError("need 0 <= base_only, variant_only and base_only + variant_only <= n")
+    flat = np.stack([x.ravel(), y.ravel(), n.ravel()], axis=1)
+    lo = np.full(flat.shape[0], np.nan)
+    hi = np.full(flat.shape[0], np.nan)
+    if flat.size:
+        triples, inverse = np.unique(flat, axis=0, return_inverse=True)
+        limits = np.array([_tango_limits(int(a), int(b), int(m), z) if m > 0 else (np.nan, np.nan)
+                           for a, b, m in triples]).reshape(-1, 2)
+        lo, hi = limits[inverse.ravel(), 0], limits[inverse.ravel(), 1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        difference = np.where(n > 0, (x - y) / n, np.nan)
+    return (_scalar_or_array(difference), _scalar_or_array(lo.reshape(x.shape)),
+            _scalar_or_array(hi.reshape(x.shape)))
+
+
+def mcnemar_exact_p(base_only, variant_only):
+    """Exact (conditional) two-sided McNemar test of "no paired difference"; scalars or arrays.
+
+    Under the null each discordant unit is equally likely to favour either side, so base_only is
+    Binomial(base_only + variant_only, 1/2) and the two-sided p-value is
+    min(1, 2 P(X <= min(base_only, variant_only))): the same number as
+    statsmodels.stats.contingency_tables.mcnemar(exact=True) and scipy.stats.binomtest(p=0.5),
+    vectorised. 0 discordant units give p = 1. It is exact, hence conservative (type I error
+    <= 5%), and it does not always agree with Tango's interval at the margin: the score interval
+    can exclude 0 with p slightly above 0.05 (Cavo et al. 2012: p = 0.052)."""
+    from scipy.stats import binom
+    b = np.asarray(base_only, dtype=np.int64)
+    c = np.asarray(variant_only, dtype=np.int64)
+    if np.any((b < 0) | (c < 0)):
+        raise ValueError("discordant counts must be >= 0")
+    p = np.minimum(1.0, 2.0 * binom.cdf(np.minimum(b, c), b + c, 0.5))
+    p = np.where(b + c == 0, 1.0, p)
+    return _scalar_or_array(np.asarray(p, dtype=float))
+
+
+def fisher_exact_p(a, n_a, b, n_b, rel_tol=1e-7):
+    """Fisher's exact two-sided p-value for "a successes of n_a vs b of n_b"; arrays in and out.
+
+    Why: many sparse cells (a few events per cell) are where the z test's normal approximation
+    fails; an exact conditional test keeps the type I error at or below 5%. Same rule as
+    scipy.stats.fisher_exact (and R's fisher.test): conditional on the margins, a is
+    hypergeometric, and the p-value sums the probabilities of all tables no more likely than the
+    observed one (within a relative `rel_tol`, as R, so float noise does not split true ties).
+    scipy's function takes one table at a time (~0.6 ms per sparse table); this one works on
+    whole arrays: P(X <= a) + P(X >= j) (or the mirror) with the cut point j on the other side of
+    the mode found by vectorised bisection on the unimodal pmf (scipy.stats.hypergeom):
+    ~0.03 s for 1000 sparse cells; large dense tables (tens of thousands per row) cost about
+    as much as scipy's own, a few ms each, because of hypergeom's cdf.
+    A table with an empty row or column gives p = 1, as scipy."""
+    from scipy.stats import hypergeom
+    a, n_a, b, n_b = np.broadcast_arrays(*(np.asarray(v, dtype=np.int64)
+                                          for v in (a, n_a, b, n_b)))
+    if np.any((a < 0) | (b < 0) | (a > n_a) | (b > n_b)):
+        raise ValueError("need 0 <= a <= n_a and 0 <= b <= n_b")
+    total, events = n_a + n_b, a + b
+    degenerate = (n_a == 0) | (n_b == 0) | (events == 0) | (events == total)
+    # degenerate tables get a harmless stand-in so the distribution is well defined
+    total = np.where(degenerate, 2, total)
+    n_a_ = np.where(degenerate, 1, n_a)
+    events = np.where(degenerate, 1, events)
+    a = np.where(degenerate, 0, a)
+    dist = hypergeom(total, n_a_, events)
+    threshold = dist.pmf(a) * (1 + rel_tol)
+    mode = (events + 1) * (n_a_ + 1) // (total + 2)
+    at_mode = dist.pmf(mode) <= threshold          # the observed table is as likely as any: p = 1
+    left = a < mode
+    # bisection between `inside` (pmf > threshold) and `outside` (pmf <= threshold, may be one
+    # step past the support) on the side of the mode opposite to a
+    inside = mode.copy()
+    outside = np.where(left, np.minimum(n_a_, events) + 1, np.maximum(0, events - (total - n_a_)) - 1)
+    while True:
+        active = (np.abs(outside - inside) > 1) & ~at_mode
+        if not active.any():
+            break
+        mid = (inside + outside) // 2
+        above = dist.pmf(mid) > threshold
+        inside = np.where(active & above, mid, inside)
+        outside = np.where(active & ~above, mid, outside)
+    p = np.where(left, dist.cdf(a) + dist.sf(outside - 1), dist.sf(a - 1) + dist.cdf(outside))
+    p = np.where(degenerate | at_mode, 1.0, np.minimum(p, 1.0))
+    return _scalar_or_array(np.asarray(p, dtype=float))
 
 
 def holm(p_values):
@@ -30,13 +190,3 @@ def holm(p_values):
     if p.size == 0:
         return p
     return multipletests(p, method="holm")[1]
-
-
-def two_proportion_p_value(wins_a, n_a, wins_b, n_b):
-    """Two-sided z test for two independent proportions (statsmodels)."""
-    from statsmodels.stats.proportion import proportions_ztest
-    if min(n_a, n_b) == 0:
-        return 1.0
-    if wins_a + wins_b in (0, n_a + n_b):
-        return 1.0
-    return float(proportions_ztest([wins_a, wins_b], [n_a, n_b])[1])
