@@ -103,10 +103,11 @@ def test_the_report_renders_an_experiment_and_a_paired_comparison(reference):
     page = (spec.out / "report.html").read_text()
     assert "First Ascent balance report: fa/baseline" in page
     assert main(["report", str(spec.out), "--variant", "bga", "--against", str(spec.out)]) == 0
-    page = (spec.out / "report.html").read_text()
-    assert "First Ascent balance report: fa/bga" in page and "Against fa/baseline" in page
+    page = (spec.out / "compare-bga.html").read_text()
+    assert "First Ascent: fa/bga against fa/baseline" in page
     assert "card_48b=crack" in page and "abilities_off=phil" in page   # readings=bga spelled out
-    paired = pd.read_csv(spec.out / "tables" / "first_ascent_paired.csv")
+    assert "First Ascent balance report: fa/baseline" in (spec.out / "report.html").read_text()
+    paired = pd.read_csv(spec.out / "tables" / "compare_bga_paired.csv")
     assert paired["games"].sum() == 80 and set(paired["players"]) == {2}
 
 

@@ -8,8 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.core.stats import binomial_p_value, holm, two_proportion_p_value, wilson_interval
+from sim.core.stats import binomial_p_value, fisher_exact_p, holm, wilson_interval
 from sim.report import analysis as A
+from sim.report import first_screen as FS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,14 +30,12 @@ def test_holm_on_a_known_case():
     assert holm([0.02, 0.3, 0.01, 0.04]) == pytest.approx([0.06, 0.3, 0.04, 0.08])
 
 
-def test_binomial_and_two_proportion_tests_on_known_cases():
-    from scipy.stats import binomtest
+def test_binomial_and_fisher_tests_on_known_cases():
+    from scipy.stats import binomtest, fisher_exact
     assert binomial_p_value(30, 100, 0.25) == pytest.approx(binomtest(30, 100, 0.25).pvalue)
     assert binomial_p_value(25, 100, 0.25) == pytest.approx(1.0)
-    # z = (0.6 - 0.4) / sqrt(0.5 * 0.5 * (2 / 100)) = 2.828...
-    from math import erfc, sqrt
-    assert two_proportion_p_value(60, 100, 40, 100) == pytest.approx(erfc(2.8284271 / sqrt(2)),
-                                                                     rel=1e-6)
+    assert fisher_exact_p(60, 100, 40, 100) == pytest.approx(
+        fisher_exact([[60, 40], [40, 60]]).pvalue, rel=1e-9)
 
 
 # --- planted and null effects -----------------------------------------------------------------------
@@ -72,26 +71,30 @@ def with_winners(real_run, weights, seed):
 
 def test_a_planted_character_advantage_is_flagged(real_run):
     r = with_winners(real_run, {"sprinter": 1.6}, seed=1)
-    chars = A.character_table(r)
+    screen = A.screen(r)
+    chars = screen.family("characters").table
     flagged = set(chars.loc[chars["significant"], "character"])
     assert "sprinter" in flagged
-    top = A.findings(chars, None, None)
-    assert top and "sprinter is over-powered" in top[0]
+    top = FS.top_findings(screen.family("characters"))
+    assert top and top[0].startswith("Sprinter") and "above parity" in top[0]
 
 
 def test_no_effect_flags_nothing_beyond_the_nominal_rate(real_run):
     families = 40
     with_any_flag = 0
     for seed in range(families):
-        chars = A.character_table(with_winners(real_run, {}, seed=100 + seed))
-        with_any_flag += bool(chars["significant"].any())
-    # Holm keeps the family-wise error at 5%: allow for sampling noise over 40 families
+        screen = A.screen(with_winners(real_run, {}, seed=100 + seed))
+        with_any_flag += any(f.table["significant"].fillna(False).astype(bool).any()
+                             for f in screen.families if len(f.table))
+    # one Holm correction over the whole first screen keeps its error at 5%: allow for
+    # sampling noise over 40 runs
     assert with_any_flag <= 6
 
 
 # --- the report -------------------------------------------------------------------------------------
 
-SECTIONS = ("1. Summary", "2. Characters", "3. Gear cards", "4. Milestone draws", "5. Game flow")
+SECTIONS = ("Characters, ranked", "Seat advantage", "Top findings, by family", "2. Characters",
+            "3. Gear cards", "4. Milestone draws", "5. Game flow")
 
 
 def test_the_report_renders_offline_with_every_section(real_run):
@@ -105,7 +108,13 @@ def test_the_report_renders_offline_with_every_section(real_run):
     for name in ("characters_forest_p4", "game_length", "gear_purchase", "presence"):
         assert (real_run / "figures" / f"{name}.png").exists()
     chars = pd.read_csv(real_run / "tables" / "characters.csv")
-    assert set(chars.columns) >= {"n", "rate", "ci_low", "ci_high", "p_holm"}
+    assert set(chars.columns) >= {"n", "rate", "ci_low", "ci_high", "parity", "p_screen"}
+    # the tables that once rendered empty have rows
+    assert "First 0 of" not in page
+    for name in ("milestone_characters", "milestone_progress"):
+        assert len(pd.read_csv(real_run / "tables" / f"{name}.csv")) > 0
+    # no Python reprs or bare zeros on the page
+    assert "['" not in page and "{'" not in page and "nan%" not in page
 
 
 def test_the_comparison_view_is_paired_on_the_same_games(real_run, tmp_path):
@@ -114,10 +123,13 @@ def test_the_comparison_view_is_paired_on_the_same_games(real_run, tmp_path):
     assert main(["simulate", "--players", "4", "--games", "3000", "--seed", "4", "--policy",
                  "random", "--out", str(variant), "--quiet", "--rule",
                  "sprinter_fail_xp_halved=off"]) == 0
+    assert main(["report", str(variant)]) == 0
+    own = (variant / "report.html").read_text()
     assert main(["report", str(variant), "--against", str(real_run)]) == 0
-    page = (variant / "report.html").read_text()
-    assert "6. Comparison against" in page and "same games" in page
-    diff = pd.read_csv(variant / "tables" / "comparison_characters.csv")
+    assert (variant / "report.html").read_text() == own      # its own report is left alone
+    page = (variant / "compare.html").read_text()
+    assert page.index("What changed (paired on the same games)") < page.index("<img")
+    diff = pd.read_csv(variant / "tables" / "compare_paired.csv")
     assert len(diff) == 5
     assert {"difference", "paired_ci_low", "unpaired_ci_low"} <= set(diff.columns)
     assert ((diff["paired_ci_high"] - diff["paired_ci_low"]) <=
@@ -143,8 +155,8 @@ preset = "v0.6.0"
     run_experiment(load_spec(spec_path), jobs=1, quiet=True)
     out = tmp_path / "versions"
     assert main(["report", str(out), "--variant", "v060", "--against", str(out)]) == 0
-    page = (out / "report.html").read_text()
-    assert "versions/v060" in page and "6. Comparison against versions/baseline" in page
+    page = (out / "compare-v060.html").read_text()
+    assert "versions/v060 against versions/baseline" in page
 
 
 def test_report_on_a_missing_folder_is_a_clear_error(tmp_path, capsys):

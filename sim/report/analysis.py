@@ -1,5 +1,7 @@
 """The numbers of a designer report, as pandas tables. Every rate carries n and a 95% Wilson
-interval; every "significant" is after a Holm correction across the family it belongs to.
+interval. The families on the first screen (characters, seats, milestone draws, gear cards) are
+corrected together (first_screen.screen_holm): "significant" there means Holm-corrected across
+every test of the screen.
 
 Inputs are the record tables of a run (records.py): `games` (one row per game) and `seats` (one
 row per game and seat).
@@ -11,10 +13,26 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim.core.stats import Z95, binomial_p_value, holm, two_proportion_p_value, wilson_interval
+from sim.core.stats import fisher_exact_p, holm, wilson_interval
+from sim.report import first_screen as FS
 
-ALPHA = 0.05
+ALPHA = FS.ALPHA
 TIERS = ("beginner", "intermediate", "expert")
+# a milestone-draw cell is tested only when the character's usual rate predicts at least this many
+# wins and losses in it: below that no test has power and a z-test's p-values are far too small
+MIN_EXPECTED = 5
+
+
+def character_names():
+    """Character key -> the name a designer reads ('freeSolo' -> 'Free Solo'), from the bundled
+    data (the keys are fixed by R74; a custom data file names the same characters)."""
+    from sim.games.all_in_ascent.data import load_data
+    names = {k: str(v.get("name", k)) for k, v in load_data().characters.items()}
+    return {k: v[4:] if v.startswith("The ") else v for k, v in names.items()}
+
+
+def display(key, names):
+    return names.get(str(key), str(key))
 
 
 @dataclass
@@ -53,6 +71,8 @@ def load_results(path, variant=None):
         if not games:
             raise ValueError(f"{path}: variant {variant!r} has no finished chunks yet")
         meta = {"experiment": doc["name"], "variant": variant,
+                "default_variant": variant == ("baseline" if "baseline" in variants
+                                               else variants[0]),
                 "game": doc["identity"].get("game", "all-in-ascent"),
                 "master_seed": doc["identity"]["seed"],
                 "rules": doc["identity"]["variants"][variant],
@@ -101,35 +121,19 @@ def rate_table(wins, n):
 # --- characters --------------------------------------------------------------------------------
 
 def character_table(r):
-    s = with_players(r)
-    rows = []
-    for (players, char), grp in s.groupby(["players", "character"], observed=True):
-        n, wins = len(grp), int(grp["won"].sum())
-        lo, hi = wilson_interval(wins, n)
-        rows.append({"players": int(players), "character": str(char), "parity": 1 / players,
-                     "n": n, "wins": wins, "rate": wins / n, "ci_low": float(lo),
-                     "ci_high": float(hi)})
-    df = pd.DataFrame(rows)
-    df["p_vs_parity"] = [binomial_p_value(w, n, p) for w, n, p in
-                         zip(df["wins"], df["n"], df["parity"])]
-    df["p_holm"] = holm(df["p_vs_parity"])
-    df["significant"] = df["p_holm"] < ALPHA
-    df["vs_parity"] = df["rate"] - df["parity"]
-    return df
+    """Per player count and character: win share against the effective parity (share of decided
+    games / players; first_screen.py says why), with `rate` = the share, `vs_parity` = share -
+    parity and `p_vs_parity` uncorrected."""
+    df = FS.parity_table(r.games, r.seats, "character")
+    df["character"] = df["character"].astype(str)
+    return df.assign(rate=df["share"], vs_parity=df["effect"], p_vs_parity=df["p"])
 
 
 def seat_table(r):
-    s = with_players(r)
-    rows = []
-    for (players, seat), grp in s.groupby(["players", "seat"]):
-        t = rate_table([grp["won"].sum()], [len(grp)])
-        rows.append({"players": players, "seat": int(seat) + 1,
-                     **{k: v[0] for k, v in t.items()}, "parity": 1 / players})
-    df = pd.DataFrame(rows)
-    df["p_vs_parity"] = [binomial_p_value(w, n, p) for w, n, p in
-                         zip(df["wins"], df["n"], df["parity"])]
-    df["p_holm"] = holm(df["p_vs_parity"])
-    return df
+    """The same per seat (seat numbers 0-based in the table, shown 1-based)."""
+    df = FS.parity_table(r.games, r.seats, "seat")
+    df["seat"] = df["seat"].astype(int)
+    return df.assign(rate=df["share"], vs_parity=df["effect"], p_vs_parity=df["p"])
 
 
 def presence_table(r):
@@ -180,8 +184,20 @@ def card_columns(seats):
     return [c[len("owns_"):] for c in seats.columns if c.startswith("owns_")]
 
 
+def card_names():
+    """Record column key -> the card's printed name, from the bundled data files (records.py
+    makes the key: lower case, spaces and hyphens to underscores)."""
+    from sim.games.all_in_ascent.data import BUNDLED, bundled_path, load_data, record_key
+    names = {}
+    for version in BUNDLED:
+        for name in load_data(bundled_path(version), counts=None).gear_names:
+            names[record_key(name)] = name
+    return names
+
+
 def gear_table(r):
     s = r.seats
+    printed = card_names()
     won = s["won"].to_numpy()
     n_winners = int(won.sum())
     rows = []
@@ -195,7 +211,7 @@ def gear_table(r):
         pr_lo, pr_hi = wilson_interval(on, len(owns))
         wl, wh = wilson_interval(ow, n_winners)
         rows.append({
-            "card": key.replace("_", " "),
+            "card": printed.get(key, key.replace("_", " ")),
             "purchase_rate": on / len(owns), "purchase_ci_low": pr_lo, "purchase_ci_high": pr_hi,
             "seats": len(owns),
             "median_round": float(np.median(rounds[rounds > 0])) if (rounds > 0).any()
@@ -207,11 +223,13 @@ def gear_table(r):
             "non_owner_win_rate": nw / nn if nn else np.nan, "non_owner_ci_low": nlo,
             "non_owner_ci_high": nhi, "non_owners": nn,
             "association": (ow / on if on else np.nan) - (nw / nn if nn else np.nan),
-            "p": two_proportion_p_value(ow, on, nw, nn),
+            "wins_owning": ow,
         })
     df = pd.DataFrame(rows)
     if not df.empty:
-        df["p_holm"] = holm(df["p"])
+        within = FS.within_group_association(s, [f"owns_{key}" for key in card_columns(s)])
+        df["within_character"] = within["effect"].to_numpy()
+        df["p"] = within["p"].to_numpy()
     return df
 
 
@@ -238,30 +256,42 @@ def milestone_draw_table(r):
     return pd.DataFrame(rows)
 
 
-def milestone_character_table(r, min_n=30):
-    """Win rate of each character given each milestone route, against that character's
-    overall rate; significant cells after Holm across all cells."""
-    s = with_players(r)[["game", "character", "won"]]
+def milestone_character_table(r, min_expected=MIN_EXPECTED):
+    """Win rate of each character given each milestone route, against that character's rate in
+    its other games (Fisher's exact test). Every cell is listed; a cell is tested only when the
+    character's usual rate predicts at least `min_expected` wins and losses in it (`tested`)."""
+    s = r.seats[["game", "character", "won"]]
     overall = s.groupby("character", observed=True)["won"].agg(["sum", "count"])
-    rows = []
+    frames = []
     for tier in TIERS:
         col = f"milestone_{tier}"
         m = s.merge(r.games[["game", col]], on="game")
-        for (route, char), grp in m.groupby([col, "character"], observed=True):
-            n, w = len(grp), int(grp["won"].sum())
-            if n < min_n:
-                continue
-            ow, on = int(overall.loc[char, "sum"]), int(overall.loc[char, "count"])
-            lo, hi = wilson_interval(w, n)
-            rows.append({"tier": tier, "route": str(route), "character": str(char), "n": n,
-                         "rate": w / n, "ci_low": lo, "ci_high": hi,
-                         "character_rate": ow / on,
-                         "effect": w / n - ow / on,
-                         "p": two_proportion_p_value(w, n, ow - w, on - n)})
-    df = pd.DataFrame(rows)
-    if not df.empty:
-        df["p_holm"] = holm(df["p"])
-        df["significant"] = df["p_holm"] < ALPHA
+        cell = m.groupby([col, "character"], observed=True)["won"].agg(["sum", "count"]) \
+            .reset_index().rename(columns={col: "route", "sum": "wins", "count": "n"})
+        cell.insert(0, "tier", tier)
+        frames.append(cell)
+    df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    if df.empty:
+        return df
+    df["route"] = df["route"].astype(str)
+    df["character"] = df["character"].astype(str)
+    ow = overall["sum"].reindex(df["character"]).to_numpy(float)
+    on = overall["count"].reindex(df["character"]).to_numpy(float)
+    w, n = df["wins"].to_numpy(float), df["n"].to_numpy(float)
+    lo, hi = wilson_interval(w, n)
+    rest_n = on - n
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rest = np.where(rest_n > 0, (ow - w) / rest_n, np.nan)
+    expected = n * ow / on
+    df = df.assign(rate=w / n, ci_low=lo, ci_high=hi, character_rate=ow / on,
+                   other_draws_rate=rest, other_draws_n=rest_n.astype(np.int64),
+                   other_draws_wins=(ow - w).astype(np.int64), expected_wins=expected,
+                   effect=w / n - rest,
+                   tested=(expected >= min_expected) & (n - expected >= min_expected)
+                   & (rest_n > 0))
+    p = fisher_exact_p(df["wins"].to_numpy(), df["n"].to_numpy(),
+                       df["other_draws_wins"].to_numpy(), df["other_draws_n"].to_numpy())
+    df["p"] = np.where(df["tested"], p, np.nan)
     return df
 
 
@@ -347,58 +377,53 @@ def action_mix(r):
     return out.groupby("character", observed=True).mean().reset_index()
 
 
-# --- findings ------------------------------------------------------------------------------------
+# --- the first screen ----------------------------------------------------------------------------
 
-def findings(chars, gear, ms_chars, k=3):
-    """The k most important significant effects, by size: characters against parity, milestone
-    draws that favour a character, gear ownership (association)."""
-    cands = []
-    for _, row in chars[chars["significant"]].iterrows():
-        word = "over" if row["vs_parity"] > 0 else "under"
-        cands.append((abs(row["vs_parity"]),
-                      f"{row['character']} is {word}-powered with {row['players']} players: wins "
-                      f"{100 * row['rate']:.1f}% [{100 * row['ci_low']:.1f}, "
-                      f"{100 * row['ci_high']:.1f}] against a parity of "
-                      f"{100 * row['parity']:.1f}% (n={row['n']:,}, Holm p={row['p_holm']:.2g})"))
-    if ms_chars is not None and not ms_chars.empty:
-        for _, row in ms_chars[ms_chars["significant"]].iterrows():
-            word = "favours" if row["effect"] > 0 else "hurts"
-            cands.append((abs(row["effect"]),
-                          f"The {row['tier']} milestone {row['route']} {word} the "
-                          f"{row['character']}: {100 * row['rate']:.1f}% [{100 * row['ci_low']:.1f}, "
-                          f"{100 * row['ci_high']:.1f}] against its usual "
-                          f"{100 * row['character_rate']:.1f}% (n={row['n']:,}, Holm "
-                          f"p={row['p_holm']:.2g})"))
-    if gear is not None and not gear.empty:
-        for _, row in gear[gear["p_holm"] < ALPHA].iterrows():
-            cands.append((abs(row["association"]) * 0.5,   # association counts for less
-                          f"Owners of {row['card']} win {100 * row['owner_win_rate']:.1f}% vs "
-                          f"{100 * row['non_owner_win_rate']:.1f}% for non-owners (association, "
-                          f"not effect; n={row['owners']:,}/{row['non_owners']:,})"))
-    cands.sort(key=lambda c: -c[0])
-    return [text for _, text in cands[:k]]
+@dataclass
+class Screen:
+    families: list
+    tests: int
+
+    def family(self, name):
+        return next(f for f in self.families if f.name == name)
 
 
-def paired_table(base, variant):
-    """Per character and player count: the paired difference of win rates on the same games."""
-    from sim.experiment.paired import paired_differences
-    b = with_players(base)
-    v = with_players(variant)
-    frames = []
-    for players in sorted(set(b["players"]) & set(v["players"])):
-        bp, vp = b[b["players"] == players], v[v["players"] == players]
-        same = bp.merge(vp[["game", "seat"]], on=["game", "seat"])
-        if len(same) != len(bp) or len(same) != len(vp):
-            n = min(bp["game"].max(), vp["game"].max()) + 1
-            bp, vp = bp[bp["game"] < n], vp[vp["game"] < n]
-        df = paired_differences(bp, vp)
-        df.insert(0, "players", players)
-        frames.append(df)
-    out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
-    if not out.empty:
-        out["p_holm"] = holm(out["p_value"])
-        out["significant"] = out["p_holm"] < ALPHA
-    return out
+def screen(r):
+    """The four families of the first screen, Holm-corrected together, each with its findings."""
+    names = character_names()
+    chars = character_table(r)
+    counts = sorted(chars["players"].unique().tolist()) if len(chars) else []
+    fam_chars = FS.parity_family("characters", chars,
+                                 lambda row: display(row.character, names), counts)
+    seats = seat_table(r)
+    fam_seats = FS.parity_family("seats", seats, lambda row: f"Seat {row.seat + 1}", counts)
+    cells = milestone_character_table(r)
+    if len(cells):
+        cells["finding"] = [
+            f"The {row.tier} milestone {row.route} {'favours' if row.effect > 0 else 'hurts'} "
+            f"the {display(row.character, names)}: wins "
+            f"{FS.pct_interval(row.rate, row.ci_low, row.ci_high)} of {row.n:,} seats with this "
+            f"draw, {FS.pct(row.other_draws_rate)} in its other games ({FS.points(row.effect)} "
+            f"points, {{p}})" for row in cells.itertuples()]
+    fam_cells = FS.Family("milestone draws", cells if len(cells) else
+                          pd.DataFrame(columns=["p", "effect", "finding"]),
+                          untested_note=f"cells with fewer than {MIN_EXPECTED} expected wins or "
+                                        f"losses are listed, not tested")
+    gear = gear_table(r)
+    if len(gear):
+        gear["effect"] = gear["within_character"]
+        gear["finding"] = [
+            f"Owners of {row.card} win {abs(100 * row.within_character):.1f} points "
+            f"{'more' if row.within_character > 0 else 'less'} than non-owners of the same "
+            f"character (all seats: {FS.pct(row.owner_win_rate)} vs "
+            f"{FS.pct(row.non_owner_win_rate)}); an association, not the card's effect "
+            f"(n = {row.owners:,} owners, {{p}})" for row in gear.itertuples()]
+    fam_gear = FS.Family("gear cards", gear if len(gear) else
+                         pd.DataFrame(columns=["p", "effect", "finding"]))
+    families = [fam_chars, fam_seats, fam_cells, fam_gear]
+    total = FS.screen_holm(families)
+    FS.finalize_findings(families)
+    return Screen(families, total)
 
 
 def same_games(base, variant):
@@ -407,10 +432,6 @@ def same_games(base, variant):
     b = variant.games[["game", "seed"]]
     m = a.merge(b, on="game")
     return len(m) > 0 and bool((m["seed_x"] == m["seed_y"]).all())
-
-
-def z_halfwidth(p, n):
-    return Z95 * np.sqrt(p * (1 - p) / n)
 
 
 def ablation_table(path):

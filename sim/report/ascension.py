@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.stats import Z95, binomial_p_value, holm, wilson_interval
+from sim.report import first_screen as FS
 
 SYMBOLS = ("ladder", "mattress", "spring", "cable_car", "chasm", "bivouac")
 USE_COLUMNS = {"ladder": "ladder_climbs", "mattress": "mattress_drops", "spring": "spring_steps",
@@ -218,51 +219,67 @@ def _pct(v):
 
 
 def _ci(df, rate="rate", lo="ci_low", hi="ci_high"):
-    return [f"{100 * r:.1f}% [{100 * a:.1f}, {100 * b:.1f}]" for r, a, b in
-            zip(df[rate], df[lo], df[hi])]
+    return [FS.pct_interval(r, a, b) for r, a, b in zip(df[rate], df[lo], df[hi])]
+
+
+def screen(r):
+    """The first screen's families, Holm-corrected together: seats against the effective parity
+    (share of decided games / players), and, at a mixed table, each bot against it."""
+    from sim.report.analysis import Screen
+    seats = FS.parity_table(r.games, r.seats, "seat")
+    counts = sorted(seats["players"].unique().tolist())
+    families = [FS.parity_family("seats", seats, lambda row: f"Seat {int(row.seat) + 1}",
+                                 counts)]
+    if r.seats["policy"].nunique() > 1:
+        bots = FS.parity_table(r.games, r.seats.assign(policy=r.seats["policy"].astype(str)),
+                               "policy")
+        families.insert(0, FS.parity_family("bots", bots, lambda row: str(row.policy), counts))
+    total = FS.screen_holm(families)
+    FS.finalize_findings(families)
+    return Screen(families, total)
 
 
 def render(page, r, plt):
-    """Write the Ascension section into a render.Page."""
+    """Write the Ascension report into a render.Page: the shared first screen, then §6."""
+    from sim.report.bots import bot_line
+    from sim.report.render import first_screen, ranked_table, seat_advantage_figure
     seats = r.seats
     games = with_rounds(r.games, seats)
     policies = r.meta.get("seat_policies") or sorted(seats["policy"].astype(str).unique())
-    page.h(1, f"Ascension balance report: {r.label}")
-    rules = r.meta.get("rules_changed") or r.meta.get("rules") or {}
-    page.p(f"{len(games):,} games; policies {policies}; player counts "
-           f"{sorted(games['players'].unique().tolist())}; rules: "
-           f"{'defaults' if not rules else ', '.join(f'{k}={v}' for k, v in rules.items())}; "
-           f"master seed {r.meta.get('master_seed', 'see experiment.json')}.")
-    page.p("Rules: ../shared/ascension/RULES.md with its §5 defaults unless listed. Every rate "
-           "carries n and a 95% Wilson interval. Bot skill matters: these are the §7 bots of "
-           "policies/ascension, not people.", "note")
+    rules = r.meta["rules_changed"] if "rules_changed" in r.meta else r.meta.get("rules", {})
+    sc = screen(r)
+    seat_rows = sc.family("seats").table
+    mixed = seats["policy"].nunique() > 1
+    ranked = sc.family("bots").table if mixed else seat_rows
+    label = [str(v) for v in ranked["policy"]] if mixed else \
+        [f"Seat {int(v) + 1}" for v in ranked["seat"]]
+    counts = sorted(games["players"].unique().tolist())
+    first_screen(
+        page, f"Ascension balance report: {r.label}",
+        [f"{', '.join(map(str, counts))} players; rules: "
+         f"{'the §5 defaults' if not rules else ', '.join(f'{k}={v}' for k, v in rules.items())}"
+         f"; master seed {r.meta.get('master_seed', 'see experiment.json')}. "
+         + FS.decided_line(r.games, seats)],
+        bot_line("ascension", policies), ranked_table(ranked, label),
+        "Bots" if mixed else "Seats",
+        FS.seat_advantage_lines(seat_rows), sc)
 
     page.h(2, "1. Seat advantage (§6 Q1)")
     st = seat_table(games, seats)
     page.p("win_rate: wins over all games (n). share_of_wins: the seat's share of the games "
-           "somebody won (decided_games), tested against parity 1/N with a Holm correction "
-           "across all seats; games without a winner would otherwise push every seat below "
-           "parity.", "note")
-    if seats["policy"].nunique() > 1 and not r.meta.get("rotate_seats", True):
+           "somebody won (decided_games); the first screen tests it against parity 1/N. "
+           + FS.correction_note(sc.families, sc.tests), "note")
+    if mixed and not r.meta.get("rotate_seats", True):
         page.p("Different policies sit in fixed seats here: a seat effect is also a policy "
                "effect. Use --rotate-seats.", "finding")
-    page.table(st.assign(win_rate=_ci(st), share_of_wins=_ci(st, "share_of_wins",
-                                                             "share_ci_low", "share_ci_high"))[
+    st = st.merge(seat_rows[["players", "seat", "p_screen"]], on=["players", "seat"], how="left")
+    page.table(st.assign(seat=st["seat"] + 1, win_rate=_ci(st),
+                         share_of_wins=_ci(st, "share_of_wins", "share_ci_low",
+                                           "share_ci_high"))[
         ["players", "seat", "n", "win_rate", "decided_games", "share_of_wins", "parity",
-         "p_holm", "significant"]], "ascension_seats",
-        {"parity": _pct, "p_holm": lambda v: f"{v:.2g}"}, raw=st)
-    fig, ax = plt.subplots(figsize=(7, 3))
-    for p, grp in st.groupby("players"):
-        ax.errorbar(grp["seat"] + (p - 3) * 0.08, grp["share_of_wins"] * 100,
-                    yerr=[(grp["share_of_wins"] - grp["share_ci_low"]) * 100,
-                          (grp["share_ci_high"] - grp["share_of_wins"]) * 100],
-                    fmt="o", label=f"{p} players", capsize=3)
-        ax.axhline(100 / p, ls=":", lw=1, color="grey")
-    ax.set_xlabel("seat (0 plays first)")
-    ax.set_ylabel("share of the games won (%)")
-    ax.legend(fontsize=8)
-    page.figure(fig, "ascension_seats")
-    if seats["policy"].nunique() > 1:
+         "p_screen"]], "ascension_seats", {"parity": _pct, "p_screen": FS.fmt_p}, raw=st)
+    page.figure(seat_advantage_figure(seat_rows), "ascension_seats")
+    if mixed:
         pt = policy_table(games, seats)
         page.h(3, "Win rate by policy")
         page.table(pt.assign(win_rate=_ci(pt))[["players", "policy", "n", "win_rate"]],

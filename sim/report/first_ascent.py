@@ -9,7 +9,9 @@ import numpy as np
 import pandas as pd
 
 from sim.core.stats import Z95, binomial_p_value, holm, wilson_interval
-from sim.games.first_ascent.data import PERSONAL_NAMES, SB_NAMES, SHARED_NAMES
+from sim.games.first_ascent.data import (CHARACTER_KEYS, CHARACTER_NAMES, PERSONAL_NAMES,
+                                         SB_NAMES, SHARED_NAMES)
+from sim.report import first_screen as FS
 from sim.games.first_ascent.records import SB_KEYS
 
 PARTS = ("points_pitches", "points_summits", "points_shared", "points_sets",
@@ -32,9 +34,9 @@ def _mean(values):
 
 def _ci(df, rate="rate", lo="ci_low", hi="ci_high", pct=True):
     if pct:
-        return [f"{100 * r:.1f}% [{100 * a:.1f}, {100 * b:.1f}]" for r, a, b in
-                zip(df[rate], df[lo], df[hi])]
-    return [f"{r:.2f} [{a:.2f}, {b:.2f}]" for r, a, b in zip(df[rate], df[lo], df[hi])]
+        return [FS.pct_interval(r, a, b) for r, a, b in zip(df[rate], df[lo], df[hi])]
+    return [f"{r:.2f} [{a:.2f}, {b:.2f}]" if np.isfinite(r) and np.isfinite(a) else
+            (f"{r:.2f}" if np.isfinite(r) else "–") for r, a, b in zip(df[rate], df[lo], df[hi])]
 
 
 def seats_with_players(r):
@@ -135,7 +137,8 @@ def summit_beta_table(seats):
         rows.append({"token": f"{sb} {SB_NAMES[sb]}", "seats_using": a["n"],
                      "share_using": a["n"] / len(seats), "win_rate_using": a["rate"],
                      "using_ci_low": a["ci_low"], "using_ci_high": a["ci_high"],
-                     "win_rate_not_using": b["rate"]})
+                     "win_rate_not_using": b["rate"], "wins_using": a["count"],
+                     "seats_not_using": b["n"], "wins_not_using": b["count"]})
     return pd.DataFrame(rows)
 
 
@@ -185,59 +188,102 @@ def _pct(v):
     return "" if pd.isna(v) else f"{100 * v:.1f}%"
 
 
+NAMES = {key: CHARACTER_NAMES[i] for i, key in CHARACTER_KEYS.items()}
+
+
+def screen(r):
+    """The first screen's families, Holm-corrected together: characters and seats against the
+    effective parity (a tied win counts as a share), and the Summit Beta tokens (association
+    of using one with winning, Fisher's exact test)."""
+    from sim.report.analysis import Screen
+    chars = FS.parity_table(r.games, r.seats, "character")
+    chars["character"] = chars["character"].astype(str)
+    counts = sorted(chars["players"].unique().tolist())
+    fam_chars = FS.parity_family("characters", chars,
+                                 lambda row: NAMES.get(row.character, row.character), counts)
+    seats = FS.parity_table(r.games, r.seats, "seat")
+    fam_seats = FS.parity_family("seats", seats, lambda row: f"Seat {int(row.seat) + 1}", counts)
+    tokens = summit_beta_table(seats_with_players(r))
+    if len(tokens):
+        used = r.seats.assign(**{f"uses_{key}": r.seats[f"used_{key}"] > 0
+                                 for key in SB_KEYS.values()})
+        within = FS.within_group_association(used, [f"uses_{key}" for key in SB_KEYS.values()])
+        tokens = tokens.assign(p=within["p"].to_numpy(), effect=within["effect"].to_numpy())
+        tokens["finding"] = [
+            f"Seats that used {row.token} win {abs(100 * row.effect):.1f} points "
+            f"{'more' if row.effect > 0 else 'less'} than others of the same character (all "
+            f"seats: {FS.pct(row.win_rate_using)} vs {FS.pct(row.win_rate_not_using)}); an "
+            f"association, not the token's worth (n = {row.seats_using:,} seats, {{p}})"
+            for row in tokens.itertuples()]
+    fam_tokens = FS.Family("Summit Beta tokens", tokens)
+    families = [fam_chars, fam_seats, fam_tokens]
+    total = FS.screen_holm(families)
+    FS.finalize_findings(families)
+    return Screen(families, total)
+
+
 def render(page, r, plt):
-    """Write the First Ascent section into a render.Page."""
+    """Write the First Ascent report into a render.Page: the shared first screen, then the
+    details."""
+    from sim.report.bots import bot_line
+    from sim.report.render import (first_screen, forest, pct_ci, ranked_table,
+                                   seat_advantage_figure)
     seats = seats_with_players(r)
     games = r.games
     policies = r.meta.get("seat_policies") or sorted(seats["policy"].astype(str).unique())
     rules = r.meta.get("rules_changed") or {}
-    page.h(1, f"First Ascent balance report: {r.label}")
-    page.p(f"{len(games):,} games; policies {policies}; player counts "
-           f"{sorted(games['players'].unique().tolist())}; rules: "
-           f"{'defaults' if not rules else ', '.join(f'{k}={v}' for k, v in rules.items())}; "
-           f"master seed {r.meta.get('master_seed', 'see experiment.json')}.")
-    page.p("Rules: ../shared/first-ascent/RULES.md with its recommended Decisions unless "
-           "listed. Every rate carries n and a 95% Wilson interval; a tied win counts for each "
-           "winner. Bot skill matters: these are policies/first_ascent's bots, not people.",
-           "note")
+    sc = screen(r)
+    chars = sc.family("characters").table
+    seat_rows = sc.family("seats").table
+    counts = sorted(games["players"].unique().tolist())
+    first_screen(
+        page, f"First Ascent balance report: {r.label}",
+        [f"{', '.join(map(str, counts))} players; rules: "
+         f"{'the spec defaults' if not rules else ', '.join(f'{k}={v}' for k, v in rules.items())}"
+         f"; master seed {r.meta.get('master_seed', 'see experiment.json')}. "
+         + FS.decided_line(games, seats)],
+        bot_line("first-ascent", policies),
+        ranked_table(chars, [NAMES.get(c, c) for c in chars["character"]]), "Characters",
+        FS.seat_advantage_lines(seat_rows), sc)
+    correction = FS.correction_note(sc.families, sc.tests)
+    if seats["policy"].nunique() > 1 and not r.meta.get("rotate_seats", False):
+        page.p("Different policies sit in fixed seats here: a seat effect is also a policy "
+               "effect. Use --rotate-seats.", "finding")
 
     page.h(2, "1. Characters")
+    page.p("Rules: ../shared/first-ascent/RULES.md with its recommended Decisions unless "
+           "listed. Win share: a tied win (F63) counts 1/k for each of k winners; the effective "
+           "parity is the share of decided games / players. " + correction, "note")
+    for players, grp in chars.groupby("players"):
+        grp = grp.sort_values("share", ascending=False)
+        page.figure(forest(grp.assign(rate=grp["share"],
+                                      name=[NAMES.get(c, c) for c in grp["character"]]),
+                           "name", f"Win share by character, {players} players",
+                           grp["parity"].iloc[0]), f"first_ascent_characters_p{players}")
     ct = character_table(seats)
-    flagged = ct[ct["significant"]] if len(ct) else ct
-    for _, row in flagged.iterrows():
-        side = "above" if row["rate"] > row["even_share"] else "below"
-        page.p(f"{row['character']} ({row['players']} players) wins {100 * row['rate']:.1f}% "
-               f"[{100 * row['ci_low']:.1f}, {100 * row['ci_high']:.1f}], {side} the even "
-               f"share {100 * row['even_share']:.0f}% (Holm p = {row['p_holm']:.2g}).",
-               "finding")
-    page.table(ct.assign(win_rate=_ci(ct), mean_score=_ci(ct, "mean_score", "score_ci_low",
-                                                          "score_ci_high", pct=False))[
-        ["players", "character", "n", "win_rate", "mean_score", "even_share", "p_holm"]],
-        "first_ascent_characters", {"even_share": _pct, "p_holm": lambda v: f"{v:.2g}"},
-        raw=ct)
-    fig, ax = plt.subplots(figsize=(8, 4))
-    for p, grp in ct.groupby("players"):
-        x = np.arange(len(grp)) + (p - 3.5) * 0.15
-        ax.errorbar(x, grp["rate"] * 100, yerr=[(grp["rate"] - grp["ci_low"]) * 100,
-                                                 (grp["ci_high"] - grp["rate"]) * 100],
-                    fmt="o", capsize=2, label=f"{p} players")
-        ax.axhline(100 / p, ls=":", lw=1, color="grey")      # the even share 1/N
-        ax.set_xticks(np.arange(len(grp)))
-        ax.set_xticklabels(grp["character"], rotation=60, ha="right", fontsize=7)
-    ax.set_ylabel("win rate (%)")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    page.figure(fig, "first_ascent_characters")
+    detail = chars.merge(ct[["players", "character", "mean_score", "score_ci_low",
+                             "score_ci_high"]].assign(character=lambda d: d["character"]
+                                                      .astype(str)),
+                         on=["players", "character"], how="left") \
+        .sort_values(["players", "share"], ascending=[True, False])
+    page.table(detail.assign(character=[NAMES.get(c, c) for c in detail["character"]],
+                             win_share=pct_ci(detail, "share"),
+                             mean_score=_ci(detail, "mean_score", "score_ci_low",
+                                            "score_ci_high", pct=False))[
+        ["players", "character", "n", "wins", "win_share", "parity", "effect", "mean_score",
+         "p_screen"]], "first_ascent_characters",
+        {"parity": _pct, "effect": FS.points, "p_screen": FS.fmt_p}, raw=detail)
 
     page.h(2, "2. Matchups")
     page.p("Win rate of the row character in games where the column character also plays "
            "(all player counts pooled; blank below 30 games).", "note")
     mt = matchup_table(seats)
+    mt = mt.rename(index=NAMES, columns=NAMES)
     page.table(mt.reset_index(), "first_ascent_matchups",
                {c: _pct for c in mt.columns}, max_rows=20)
 
     page.h(2, "3. Score breakdown per character (mean points)")
-    page.table(breakdown_table(seats).reset_index(), "first_ascent_breakdown")
+    page.table(breakdown_table(seats).rename(index=NAMES).reset_index(), "first_ascent_breakdown")
 
     page.h(2, "4. Objectives")
     so = shared_objective_table(games, seats)
@@ -253,10 +299,15 @@ def render(page, r, plt):
 
     page.h(2, "5. Summit Beta tokens")
     page.p("Descriptive, not causal: a seat that used a token also drew it.", "note")
-    sb = summit_beta_table(seats)
-    page.table(sb, "first_ascent_summit_beta",
-               {c: _pct for c in ("share_using", "win_rate_using", "using_ci_low",
-                                  "using_ci_high", "win_rate_not_using")})
+    sb = sc.family("Summit Beta tokens").table
+    if len(sb):
+        page.table(sb.assign(using_win=_ci(sb, "win_rate_using", "using_ci_low",
+                                           "using_ci_high"))[
+            ["token", "seats_using", "share_using", "using_win", "win_rate_not_using",
+             "effect", "p_screen"]].rename(columns={"effect": "same_character_difference"}), "first_ascent_summit_beta",
+            {"share_using": _pct, "win_rate_not_using": _pct,
+             "same_character_difference": FS.points,
+             "p_screen": FS.fmt_p}, raw=sb)
 
     page.h(2, "6. The Risk Die and rests")
     page.table(risk_table(seats), "first_ascent_risk",
@@ -272,11 +323,8 @@ def render(page, r, plt):
                {c: _pct for c in ("eight_pitches", "stranded", "round_cap", "policy_error")})
 
     page.h(2, "8. Seat advantage")
-    if seats["policy"].nunique() > 1 and not r.meta.get("rotate_seats", False):
-        page.p("Different policies sit in fixed seats here: a seat effect is also a policy "
-               "effect. Use --rotate-seats.", "finding")
-    stt = seat_table(seats)
-    page.table(stt.assign(win_rate=_ci(stt))[["players", "seat", "n", "win_rate",
-                                              "even_share", "p_holm"]],
-               "first_ascent_seats", {"even_share": _pct, "p_holm": lambda v: f"{v:.2g}"},
-               raw=stt)
+    page.figure(seat_advantage_figure(seat_rows), "first_ascent_seats")
+    page.table(seat_rows.assign(seat=seat_rows["seat"] + 1, win_share=pct_ci(seat_rows, "share"))[
+        ["players", "seat", "n", "wins", "win_share", "parity", "effect", "p_screen"]],
+        "first_ascent_seats", {"parity": _pct, "effect": FS.points, "p_screen": FS.fmt_p},
+        raw=seat_rows)

@@ -1,0 +1,85 @@
+"""One line on the first screen: which bot produced the numbers, and how strong it plays.
+
+Every balance number is a statement about how the bots play. Where a skill ladder has been run
+(`ascent ladder --out results/LADDER.md`, All-In Ascent), the line quotes the ladder's steps
+around the bot; elsewhere it says where the bot's strength was measured, or that it was not.
+"""
+import re
+from pathlib import Path
+
+LADDER = Path(__file__).resolve().parents[2] / "results" / "LADDER.md"
+
+# Bots that exist to be beaten: their games say little about the game itself.
+BASELINES = {"random", "random-safe", "greedy"}
+
+# Games without a ladder: where their bots were compared, in the committed findings.
+MEASURED_ELSEWHERE = {
+    "ascension": "results/ASCENSION.md compares its bots head to head (hybrid, the strongest, "
+                 "beats stair-builder in mixed games); there is no full skill ladder yet",
+    "first-ascent": "results/FIRST_ASCENT.md compares its bots (planner beats greedy, tuned "
+                    "beats planner for 10 of 12 characters); there is no full skill ladder yet",
+}
+
+
+def describe_seating(policies):
+    """'tuned in every seat' or 'seats 1-4: a, b, c, d' (never a Python list)."""
+    policies = [str(p) for p in policies]
+    if not policies:
+        return "unknown bots"
+    if len(set(policies)) == 1:
+        return f"{policies[0]} in every seat"
+    return "mixed seats: " + ", ".join(f"seat {i + 1} {p}" for i, p in enumerate(policies))
+
+
+def ladder_steps(policy, path=LADDER):
+    """The ladder's step verdicts that involve `policy`, as text; [] without a ladder file."""
+    try:
+        text = Path(path).read_text()
+    except OSError:
+        return []
+    lines = []
+    header = re.search(r"^Command: `([^`]*)`", text, re.M)
+    for row in re.finditer(r"^\| (\S+) \| (\S+) \| ([^|]+) \| ([^|]+) \|$", text, re.M):
+        weaker, stronger, diff, verdict = (g.strip() for g in row.groups())
+        if policy not in (weaker, stronger) or not diff.startswith(("+", "-")):
+            continue
+        other = stronger if policy == weaker else weaker
+        found = re.match(r"([+-][\d.]+) \[([+-][\d.]+), ([+-][\d.]+)\]", diff)
+        if not found:
+            continue
+        mid, lo, hi = (float(x) for x in found.groups())      # stronger minus weaker
+        if policy == weaker:
+            mid, lo, hi = -mid, -hi, -lo                      # this bot minus the other
+        word = "beats" if mid > 0 else "loses to"
+        a, b = sorted((abs(lo), abs(hi))) if lo * hi > 0 else (lo, hi)
+        lines.append(f"{word} {other} by {abs(mid):.1f} points [{a:.1f}, {b:.1f}]")
+    if lines and header:
+        lines.append(f"from `{header.group(1)}`")
+    return lines
+
+
+def bot_line(game, policies):
+    """The sentence: who played, and what is known of their strength."""
+    seating = describe_seating(policies)
+    names = sorted(set(str(p) for p in policies))
+    text = f"Bots: {seating}."
+    weak = [n for n in names if n in BASELINES]
+    if weak:
+        what = "is a baseline bot that plays" if len(weak) == 1 else "are baseline bots that play"
+        text += (f" {' and '.join(weak)} {what} badly on purpose: these numbers describe the "
+                 f"bots as much as the game.")
+    if game == "all-in-ascent":
+        notes, source = [], ""
+        for name in names:
+            steps = ladder_steps(name)
+            if steps and steps[-1].startswith("from"):
+                source = steps.pop()[len("from "):]
+            if steps:
+                notes.append(f"{name} {'; '.join(steps)}")
+        if notes:
+            text += " Skill ladder: " + "; ".join(notes) + (f" ({source})" if source else "") + "."
+        else:
+            text += " No skill ladder measured for these bots (run `ascent ladder`)."
+    elif game in MEASURED_ELSEWHERE:
+        text += f" Strength: {MEASURED_ELSEWHERE[game]}."
+    return text + " Verdicts can change under stronger play."

@@ -1,0 +1,158 @@
+"""`ascent report RUN --against BASE`: compare.html, whose first screen is the paired comparison.
+
+Both runs must be of the same game and have played the same games (an experiment's variants
+replay the baseline's seeds and seatings): every difference is then measured game by game, with a
+paired interval that stays valid when few games change outcome (sim/core/stats.py). The run's
+own report.html is left as it was.
+"""
+import html
+import time
+
+import numpy as np
+import pandas as pd
+
+from sim.experiment.paired import paired_differences
+from sim.report import first_screen as FS
+from sim.report.analysis import ALPHA, flow_summary, holm, same_games
+from sim.report.bots import describe_seating
+
+TITLES = {"all-in-ascent": "All-In Ascent", "ascension": "Ascension",
+          "first-ascent": "First Ascent"}
+
+
+def comparison_group(game, run):
+    """What the comparison is per: characters, or (Ascension) the seat or the bot."""
+    if game != "ascension":
+        return "character"
+    return "seat" if run.seats["policy"].nunique() == 1 else "policy"
+
+
+def paired_table(base, variant, group):
+    """Per player count and group: the paired difference (variant - baseline) on the games both
+    played, Holm across every row."""
+    frames = []
+    for players in sorted(set(variant.games["players"]) & set(base.games["players"])):
+        gb = base.games.loc[base.games["players"] == players, "game"].to_numpy()
+        gv = variant.games.loc[variant.games["players"] == players, "game"].to_numpy()
+        common = np.intersect1d(gb, gv)
+        d = paired_differences(base.seats[base.seats["game"].isin(common)],
+                               variant.seats[variant.seats["game"].isin(common)], group)
+        frames.append(d.assign(players=int(players)))
+    if not frames:
+        return pd.DataFrame()
+    diff = pd.concat(frames, ignore_index=True)
+    diff = diff[["players"] + [c for c in diff.columns if c != "players"]]
+    diff["p_holm"] = holm(diff["p_value"].to_numpy())
+    diff["significant"] = diff["p_holm"] < ALPHA
+    return diff
+
+
+def _label(game, group, value):
+    if group == "seat":
+        return f"Seat {int(value) + 1}"
+    if game == "all-in-ascent" and group == "character":
+        from sim.report.analysis import character_names, display
+        return display(value, character_names())
+    return str(value)
+
+
+def _describe(run):
+    m = run.meta
+    rules = m["rules_changed"] if "rules_changed" in m else m.get("rules", {})
+    if isinstance(rules, dict):
+        flat = {k: v for k, v in rules.items() if v not in ({}, [], None, "")}
+        text = ", ".join(f"{k}={v}" for k, v in flat.items()) if flat else "default rules"
+    else:
+        text = str(rules)
+    return (f"{run.label}: {len(run.games):,} games, "
+            f"{describe_seating(m.get('seat_policies') or sorted(run.seats['policy'].astype(str).unique()))}"
+            f", {text}")
+
+
+def write_comparison(page, variant, base, against, started, filename="compare.html"):
+    from sim.report.render import forest
+    import matplotlib.pyplot as plt
+    game = variant.meta.get("game", "all-in-ascent")
+    base_game = base.meta.get("game", "all-in-ascent")
+    if base_game != game:
+        raise ValueError(f"{against}: a {TITLES.get(base_game, base_game)} run; "
+                         f"{variant.label} is {TITLES.get(game, game)}: nothing to compare")
+    if not same_games(base, variant):
+        raise ValueError(f"{against}: the two runs did not play the same games (seeds differ): "
+                         f"a paired comparison needs the same master seed and games")
+    group = comparison_group(game, variant)
+    try:
+        diff = paired_table(base, variant, group)
+    except ValueError as exc:
+        raise ValueError(f"{against}: {exc}") from None
+    page.h(1, f"{TITLES.get(game, game)}: {variant.label} against {base.label}")
+    page.p("Variant: " + _describe(variant) + ".", "meta")
+    page.p("Baseline: " + _describe(base) + ".", "meta")
+    if diff.empty:
+        page.p("No player count in common: nothing to pair.", "finding")
+        return page.write(f"Comparison: {variant.label} against {base.label}", filename)
+    diff["label"] = [_label(game, group, v) for v in diff[group]]
+    sig = diff[diff["significant"]].sort_values("difference", key=abs, ascending=False)
+    several = diff["players"].nunique() > 1
+    page.h(2, "What changed (paired on the same games)")
+    if len(sig):
+        items = "".join(
+            f"<li>{html.escape(row.label)}{f' ({row.players} players)' if several else ''}: "
+            f"{FS.pct(row.base_win_rate)} → {FS.pct(row.variant_win_rate)}, "
+            f"{FS.points(row.difference)} points [{FS.points(row.paired_ci_low)}, "
+            f"{FS.points(row.paired_ci_high)}] (n = {row.games:,} seats"
+            + (f", {row.discordant:,} changed outcome" if "discordant" in diff else "")
+            + f", {html.escape(FS.p_clause(row.p_holm).replace('p_screen', 'p_holm'))})</li>"
+            for row in sig.itertuples())
+        page.html(f"<div class='family'><ul>{items}</ul></div>")
+    else:
+        page.p(f"Nothing changed significantly ({len(diff)} comparisons, Holm-corrected).")
+    page.p("Difference: the variant's win rate minus the baseline's, in points, seat by seat on "
+           "the same games; 95% paired interval. p: exact McNemar test on the seats whose "
+           "outcome changed; p_holm: Holm across every row of this table. A tied win counts "
+           "for each winner.", "note")
+    ordered = diff.sort_values(["players", "difference"], ascending=[True, False])
+    fig = forest(ordered.assign(rate=ordered["difference"], ci_low=ordered["paired_ci_low"],
+                                ci_high=ordered["paired_ci_high"],
+                                name=[f"{lab} {p}p" if several else lab for lab, p in
+                                      zip(ordered["label"], ordered["players"])]),
+                 "name", "Paired difference in win rate (variant - baseline)", 0.0,
+                 parity_label="no change", xlabel="difference, points (95% paired interval)")
+    page.figure(fig, "forest")
+    columns = ["players", "label", "games", "base_win_rate", "variant_win_rate", "difference",
+               "paired_ci_low", "paired_ci_high"] + \
+        [c for c in ("discordant",) if c in diff] + ["unpaired_ci_low", "unpaired_ci_high",
+                                                       "p_value", "p_holm", "significant"]
+    signed = {c: FS.points for c in ("difference", "paired_ci_low", "paired_ci_high",
+                                     "unpaired_ci_low", "unpaired_ci_high")}
+    page.table(ordered[columns].rename(columns={"label": group}), "paired",
+               signed | {"base_win_rate": FS.pct, "variant_win_rate": FS.pct,
+                         "p_value": FS.fmt_p, "p_holm": FS.fmt_p}, raw=diff)
+
+    page.h(2, "How the games changed")
+    page.table(_flow_rows(game, base, variant), "flow")
+    page.p(f"Report built in {time.perf_counter() - started:.1f} s.", "note")
+    plt.close("all")
+    return page.write(f"Comparison: {variant.label} against {base.label}", filename)
+
+
+def _flow_rows(game, base, variant):
+    rows = []
+    for run in (base, variant):
+        g = run.games
+        row = {"run": run.label, "games": f"{len(g):,}"}
+        if game == "all-in-ascent":
+            flow = flow_summary(run)
+            row["no winner"] = FS.pct_interval(flow["no_winner_rate"], flow["no_winner_ci_low"],
+                                               flow["no_winner_ci_high"])
+            row["median rounds"] = f"{flow['median_rounds']:g}"
+        elif game == "first-ascent":
+            row["mean rounds"] = f"{g['rounds'].mean():.2f}"
+            for reason in ("eight_pitches", "stranded", "round_cap"):
+                row[reason.replace("_", " ")] = FS.pct((g["end_reason"] == reason).mean())
+            row["mean score"] = f"{run.seats['score'].mean():.2f}"
+        else:
+            row["mean turns"] = f"{g['turns'].mean():.1f}"
+            row["won games"] = FS.pct((g["end_reason"] == "win").mean())
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -1,0 +1,269 @@
+"""The numbers on a report's first screen, the same for every game: who wins against the
+effective parity, the seat advantage, and the top findings of each family, with the error
+controlled across the whole screen.
+
+Effective parity. Some games end without a winner (a round cap) and some with several (a tie,
+First Ascent F63). A seat's *win share* counts a k-way tie as 1/k of a win; under a fair game
+every seat's expected share is (share of decided games) / players, not 1/players. Testing
+against 1/players flags every character "under" as soon as a few games have no winner, and the
+direction of a real effect can flip.
+
+One screen, one error budget. The first screen draws findings from several families
+(characters, seats, milestone draws or boards, gear or cards). Holm within each family alone let
+some family flag in 18% of fair runs; here every test of every family on the screen goes into one
+Holm correction, so the chance that a fair game shows any finding stays at most 5% (Holm holds
+under any dependence between the tests, as long as each p-value is valid).
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from sim.core.stats import Z95, binomial_p_value, holm, wilson_interval
+
+ALPHA = 0.05
+TOP_PER_FAMILY = 3
+
+
+def win_shares(games, seats):
+    """seats plus `players`, `share` (1/k for each of k winners) and `decided` (the game has a
+    winner); needs seats' `game` and `won` and games' `game` and `players`."""
+    players = games.set_index("game")["players"]
+    winners = seats.groupby("game")["won"].transform("sum").to_numpy()
+    won = seats["won"].to_numpy().astype(bool)
+    share = np.where(won, 1.0 / np.maximum(winners, 1), 0.0)
+    return seats.assign(players=players.reindex(seats["game"]).to_numpy(), share=share,
+                        decided=winners > 0)
+
+
+def share_p_value(shares, parity):
+    """Two-sided test of a mean win share against `parity`: exact binomial when no seat shared a
+    win (shares are 0 or 1), else a normal test on the shares (ties are rare; the normal test
+    keeps the share's own variance)."""
+    shares = np.asarray(shares, float)
+    n = len(shares)
+    if n == 0:
+        return np.nan
+    if np.all((shares == 0) | (shares == 1)):
+        return binomial_p_value(int(shares.sum()), n, parity)
+    sd = shares.std(ddof=1) if n > 1 else 0.0
+    if sd == 0:
+        return 1.0 if abs(shares.mean() - parity) < 1e-12 else 0.0
+    from math import erfc, sqrt
+    z = (shares.mean() - parity) / (sd / sqrt(n))
+    return erfc(abs(z) / sqrt(2.0))
+
+
+def parity_table(games, seats, group):
+    """Per player count and `group` (character, seat, policy): seats n, wins, the win share with a
+    95% Wilson interval (its total of shares as the count), the effective parity and the share
+    minus parity (`effect`), and an uncorrected two-sided p-value against that parity."""
+    s = win_shares(games, seats)
+    decided = s.groupby("game").agg(players=("players", "first"), decided=("decided", "first")) \
+        .groupby("players")["decided"].mean()
+    rows = []
+    for (players, key), grp in s.groupby(["players", group], observed=True):
+        n = len(grp)
+        total = float(grp["share"].sum())
+        parity = float(decided.loc[players]) / players
+        lo, hi = wilson_interval(total, n)
+        rows.append({"players": int(players), group: key, "n": n,
+                     "wins": int(grp["won"].sum()), "share": total / n, "ci_low": float(lo),
+                     "ci_high": float(hi), "parity": parity, "effect": total / n - parity,
+                     "p": share_p_value(grp["share"].to_numpy(), parity)})
+    return pd.DataFrame(rows)
+
+
+def within_group_association(seats, flags, group="character"):
+    """For each boolean column in `flags` (owns a card, used a token): how much more often seats
+    with the flag win than seats without it *playing the same character*, and the
+    Cochran-Mantel-Haenszel test of no association given the character (statsmodels).
+
+    Comparing all owners with all non-owners mostly measures who buys: a character that never
+    buys access gear and wins 74% makes every access card look like a 60-point loser. Within a
+    character that confounding is gone; what remains (strong players buy more) is still an
+    association, not the card's effect. `effect` is the Mantel-Haenszel risk difference; a
+    group where everyone or no one has the flag carries no information and is left out."""
+    from statsmodels.stats.contingency_tables import StratifiedTable
+    won = seats["won"].to_numpy().astype(bool)
+    keys = seats[group].astype(str).to_numpy()
+    rows = []
+    for flag in flags:
+        has = seats[flag].to_numpy().astype(bool)
+        frame = pd.DataFrame({"k": keys, "a": has & won, "b": has & ~won, "c": ~has & won,
+                              "d": ~has & ~won})
+        t = frame.groupby("k")[["a", "b", "c", "d"]].sum()
+        n1, n0 = t["a"] + t["b"], t["c"] + t["d"]
+        t = t[(n1 > 0) & (n0 > 0)]
+        n1, n0 = t["a"] + t["b"], t["c"] + t["d"]
+        total = n1 + n0
+        weight = (n1 * n0 / total).sum()
+        effect = ((t["a"] * n0 - t["c"] * n1) / total).sum() / weight if weight > 0 else np.nan
+        p = np.nan
+        if len(t) and (t["a"] + t["c"]).sum() > 0 and (t["b"] + t["d"]).sum() > 0:
+            tables = t[["a", "b", "c", "d"]].to_numpy(float).reshape(-1, 2, 2)
+            # each 2x2 table needs a win and a loss to carry information on the association
+            informative = (tables[:, :, 0].sum(axis=1) > 0) & (tables[:, :, 1].sum(axis=1) > 0)
+            if informative.any():
+                p = float(StratifiedTable(np.moveaxis(tables[informative], 0, -1))
+                          .test_null_odds(correction=False).pvalue)
+        rows.append({"flag": flag, "flagged_seats": int(has.sum()), "effect": effect, "p": p,
+                     "strata": int(len(t))})
+    return pd.DataFrame(rows)
+
+
+@dataclass
+class Family:
+    """One family of first-screen tests. `table` has one row per test with `p` (uncorrected;
+    NaN = not tested), `effect` (signed, in rate units) and `finding` (the sentence shown when
+    the row is significant). `screen_holm` adds `p_screen` and `significant`."""
+    name: str
+    table: pd.DataFrame
+    unit: str = "points"
+    untested_note: str = ""
+    notes: list = field(default_factory=list)
+
+    @property
+    def tests(self):
+        return int(self.table["p"].notna().sum()) if len(self.table) else 0
+
+
+def screen_holm(families):
+    """One Holm correction across every test of every family; returns the number of tests."""
+    pooled = np.concatenate([f.table["p"].to_numpy(float) for f in families if len(f.table)]
+                            or [np.zeros(0)])
+    tested = np.isfinite(pooled)
+    adjusted = np.full(pooled.shape, np.nan)
+    if tested.any():
+        adjusted[tested] = holm(pooled[tested])
+    at = 0
+    for f in families:
+        k = len(f.table)
+        if k:
+            f.table = f.table.assign(p_screen=adjusted[at:at + k])
+            f.table["significant"] = f.table["p_screen"] < ALPHA
+        at += k
+    return int(tested.sum())
+
+
+def correction_note(families, total):
+    """What the screen-wide correction covered, for every family's table."""
+    parts = ", ".join(f"{f.name} {f.tests:,}" for f in families)
+    return (f"p_screen: Holm across all {total:,} tests of the first screen ({parts}); "
+            f"significant = p_screen < {ALPHA:g}.")
+
+
+def top_findings(family, k=TOP_PER_FAMILY):
+    if not len(family.table):
+        return []
+    sig = family.table[family.table["significant"].fillna(False).astype(bool)]
+    sig = sig.reindex(sig["effect"].abs().sort_values(ascending=False).index)
+    return list(sig["finding"].head(k))
+
+
+def fmt_p(p):
+    """A p-value for reading: never a bare 0 (a p below float range prints as a bound)."""
+    if p is None or not np.isfinite(p):
+        return "not tested"
+    if p < 1e-300:
+        return "< 1e-300"
+    if p < 0.001:
+        return f"{p:.1e}"
+    return f"{p:.3f}" if p < 0.1 else f"{p:.2f}"
+
+
+def p_clause(p):
+    """'p_screen = 0.003' or 'p_screen < 1e-300'."""
+    text = fmt_p(p)
+    return f"p_screen {text}" if text.startswith("<") else f"p_screen = {text}"
+
+
+def pct(v, digits=1):
+    return "–" if v is None or not np.isfinite(v) else f"{100 * v:.{digits}f}%"
+
+
+def pct_interval(rate, lo, hi, digits=1):
+    """'12.3% [11.0, 13.7]', or '–' when there is nothing to estimate (n = 0)."""
+    if not np.isfinite(rate):
+        return "–"
+    return f"{100 * rate:.{digits}f}% [{100 * lo:.{digits}f}, {100 * hi:.{digits}f}]"
+
+
+def points(v, digits=1):
+    """A signed difference of rates in percentage points; never '+0' for a nonzero value."""
+    if not np.isfinite(v):
+        return "–"
+    text = f"{100 * v:+.{digits}f}"
+    if v != 0 and float(text) == 0:
+        text = f"{100 * v:+.{digits + 2}f}"
+    return text
+
+
+def parity_family(name, table, label, players_counts):
+    """A Family from a parity_table: 'X wins 12.3% [..] of decided-game shares against a
+    parity of 20.0% (-7.7 points, n = 4,000)'."""
+    if not len(table):
+        return Family(name, table.assign(finding=[]) if len(table.columns) else
+                      pd.DataFrame(columns=["p", "effect", "finding"]))
+    several = len(players_counts) > 1
+    findings = []
+    for row in table.itertuples():
+        where = f" with {row.players} players" if several else ""
+        word = "above" if row.effect > 0 else "below"
+        findings.append(
+            f"{label(row)}{where} wins {pct_interval(row.share, row.ci_low, row.ci_high)}: "
+            f"{abs(100 * row.effect):.1f} points {word} parity {pct(row.parity)} "
+            f"(n = {row.n:,}, {{p}})")
+    return Family(name, table.assign(finding=findings))
+
+
+def finalize_findings(families):
+    """Fill each finding's corrected p-value in."""
+    for f in families:
+        if len(f.table):
+            f.table["finding"] = [text.replace("{p}", p_clause(p)) if "{p}" in text else text
+                                  for text, p in zip(f.table["finding"], f.table["p_screen"])]
+
+
+def seat_advantage_lines(seat_table):
+    """Per player count: the best and the worst seat's win share, the spread, and whether any
+    seat differs from parity after the screen-wide correction."""
+    lines = []
+    for players, grp in seat_table.groupby("players"):
+        if not (grp["parity"] > 0).any():
+            lines.append(f"{players} players: no game had a winner, so there is no seat "
+                         f"advantage to measure.")
+            continue
+        best = grp.loc[grp["share"].idxmax()]
+        worst = grp.loc[grp["share"].idxmin()]
+        sig = grp["significant"].fillna(False).astype(bool)
+        verdict = (f"{int(sig.sum())} of {len(grp)} seats differ from parity (p_screen < "
+                   f"{ALPHA:g})") if sig.any() else "no seat differs significantly from parity"
+        lines.append(
+            f"{players} players: seat {int(best['seat']) + 1} wins "
+            f"{pct_interval(best['share'], best['ci_low'], best['ci_high'])}, seat "
+            f"{int(worst['seat']) + 1} {pct_interval(worst['share'], worst['ci_low'], worst['ci_high'])}"
+            f" (spread {points(best['share'] - worst['share'])} points; effective parity "
+            f"{pct(best['parity'])}, n = {int(grp['n'].sum()):,} seats); {verdict}.")
+    return lines
+
+
+def decided_line(games, seats):
+    """How many games had no winner and how many winners a decided game had: the basis of the
+    effective parity."""
+    s = win_shares(games, seats)
+    per_game = s.groupby("game")["won"].sum()
+    n = len(per_game)
+    none = int((per_game == 0).sum())
+    lo, hi = wilson_interval(none, n)
+    tied = int((per_game > 1).sum())
+    text = (f"{n:,} game{'s' if n != 1 else ''}; {none:,} without a winner "
+            f"({pct_interval(none / n if n else np.nan, lo, hi)})")
+    if tied:
+        text += f", {tied:,} with a shared win (each winner gets an equal share)"
+    return text + "."
+
+
+def z_interval(mean, sd, n):
+    half = Z95 * sd / np.sqrt(n) if n > 1 else np.nan
+    return mean - half, mean + half

@@ -1,0 +1,107 @@
+"""`ascent report` survives the runs that used to crash it or render empty: a character that never
+wins (a rate of 0 has a lower bound of exactly 0, so no negative error bar), games without any
+winner, shared wins, a single game, a one-character run, and a comparison."""
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sim.cli import main
+from sim.core.stats import wilson_interval
+
+
+def simulate(out, *args):
+    assert main(["simulate", *args, "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+def report(out, *args):
+    assert main(["report", str(out), *args]) == 0
+    page = (out / "report.html").read_text() if not args else None
+    if page is not None:
+        assert "nan%" not in page and "['" not in page and "First 0 of" not in page
+    return page
+
+
+def test_a_rate_of_zero_or_one_has_exact_edges():
+    lo, hi = wilson_interval(np.array([0, 7]), np.array([7, 7]))
+    assert lo[0] == 0.0 and hi[1] == 1.0
+
+
+@pytest.mark.parametrize("game, players", [("all-in-ascent", "4"), ("first-ascent", "3"),
+                                           ("ascension", "2")])
+def test_a_single_game_run(tmp_path, game, players):
+    out = simulate(tmp_path / "one", "--game", game, "--players", players, "--games", "1",
+                   "--seed", "3")
+    assert "1 game;" in report(out)
+
+
+def test_a_character_that_never_wins(tmp_path):
+    out = simulate(tmp_path / "run", "--players", "4", "--games", "60", "--seed", "4")
+    seats = pd.read_parquet(out / "seats.parquet")
+    games = pd.read_parquet(out / "games.parquet")
+    # take every win away from the Sprinter: those games end without a winner
+    lost = seats.loc[(seats["character"] == "sprinter") & seats["won"], "game"]
+    seats.loc[seats["character"] == "sprinter", "won"] = False
+    games.loc[games["game"].isin(lost), "winner_seat"] = -1
+    seats.to_parquet(out / "seats.parquet", index=False)
+    games.to_parquet(out / "games.parquet", index=False)
+    page = report(out)
+    chars = pd.read_csv(out / "tables" / "characters.csv").set_index("character")
+    assert chars.loc["sprinter", "wins"] == 0 and chars.loc["sprinter", "ci_low"] == 0.0
+    assert "Sprinter" in page
+
+
+def test_a_run_without_any_winner(tmp_path):
+    # greedy never wins a v0.4.0 game: every game ends at the round cap
+    out = simulate(tmp_path / "greedy", "--players", "4", "--games", "12", "--seed", "2",
+                   "--policy", "greedy")
+    assert (pd.read_parquet(out / "games.parquet")["winner_seat"] < 0).all()
+    page = report(out)
+    assert "no game had a winner" in page and "baseline bot" in page
+
+
+def test_a_one_character_run(tmp_path):
+    out = simulate(tmp_path / "solo", "--players", "1", "--characters", "technician",
+                   "--games", "6", "--seed", "2")
+    report(out)
+
+
+def test_shared_wins_count_as_shares(tmp_path):
+    out = simulate(tmp_path / "fa", "--game", "first-ascent", "--players", "4", "--games", "40",
+                   "--seed", "1")
+    winners = pd.read_parquet(out / "seats.parquet").groupby("game")["won"].sum()
+    assert (winners > 1).any()                            # the run has shared wins
+    page = report(out)
+    assert "with a shared win" in page
+    chars = pd.read_csv(out / "tables" / "first_ascent_characters.csv")
+    # shares add up to the decided games, whatever the ties
+    decided = int((winners > 0).sum())
+    assert (chars["share"] * chars["n"]).sum() == pytest.approx(decided)
+
+
+def test_a_comparison_gets_its_own_page(tmp_path):
+    base = simulate(tmp_path / "base", "--game", "ascension", "--players", "2", "--games",
+                    "6", "--seed", "9", "--policy", "stair-builder")
+    variant = simulate(tmp_path / "variant", "--game", "ascension", "--players", "2",
+                       "--games", "6", "--seed", "9", "--policy", "stair-builder", "--rule",
+                       "max_stack=12")
+    report(variant)
+    own = (variant / "report.html").read_text()
+    report(variant, "--against", str(base))
+    assert (variant / "report.html").read_text() == own
+    page = (variant / "compare.html").read_text()
+    assert "max_stack=12" in page and "What changed" in page
+    paired = pd.read_csv(variant / "tables" / "compare_paired.csv")
+    assert set(paired["seat"]) == {0, 1} and (paired["games"] == 6).all()
+
+
+def test_comparing_runs_of_two_games_is_refused(tmp_path, capsys):
+    a = simulate(tmp_path / "a", "--game", "ascension", "--players", "2", "--games", "2",
+                 "--seed", "1", "--policy", "stair-builder")
+    b = simulate(tmp_path / "b", "--players", "2", "--games", "2", "--seed", "1")
+    assert main(["report", str(a), "--against", str(b)]) == 2
+    err = capsys.readouterr().err
+    assert "nothing to compare" in err and len(err.strip().splitlines()) == 1
+    assert json.loads((a / "manifest.json").read_text())["game"] == "ascension"
