@@ -1,7 +1,6 @@
 """`ascent`: the command line. Thin: parse, call, print. Bad input exits 2 with one line."""
 import argparse
 import json
-import platform
 import shlex
 import sys
 import time
@@ -156,70 +155,24 @@ def cmd_simulate(args):
     if args.rotate_seats:
         raise UsageError("--rotate-seats: only for --game ascension (All-In Ascent seats "
                          "characters at random)")
-    import numba
-    import pandas as pd
-
+    from sim.core.simulate import run_identity, simulate_to_folder
     from sim.games.all_in_ascent.batch import run_games
     from sim.games.all_in_ascent.records import RECORD_SCHEMA_VERSION, games_table, seats_table
     rules = _rules(args)
     _check_game_can_end(rules, args.players)
     chars = _characters(args.characters or "random", args.players)
     names = _policies(args, args.players)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
-    games_parts, seats_parts = [], []
-    done = 0
-    chunk = args.chunk
-    while done < args.games:
-        n = min(chunk, args.games - done)
-        batch = run_games(n, args.seed, args.players, names, chars, first_index=done,
-                          rules=rules, threads=args.threads)
-        games_parts.append(games_table(batch, rules))
-        seats_parts.append(seats_table(batch, rules))
-        done += n
-        elapsed = time.perf_counter() - started
-        rate = done / elapsed
-        if args.games > chunk and not args.quiet:
-            eta = (args.games - done) / rate
-            print(f"\r{done:,}/{args.games:,} games  {rate:,.0f} games/s  ETA {eta:,.0f} s",
-                  end="", file=sys.stderr, flush=True)
-    if args.games > chunk and not args.quiet:
-        print(file=sys.stderr)
-    games = pd.concat(games_parts, ignore_index=True)
-    seats = pd.concat(seats_parts, ignore_index=True)
-    games.to_parquet(out / "games.parquet", index=False)
-    seats.to_parquet(out / "seats.parquet", index=False)
-    wall = time.perf_counter() - started
-    from importlib.metadata import version
-    manifest = {
-        "game": "all-in-ascent",
-        "record_schema_version": RECORD_SCHEMA_VERSION,
-        "ascent_version": version("ascent"),
-        "numba_version": numba.__version__,
-        "numpy_version": __import__("numpy").__version__,
-        "python": platform.python_version(),
-        "preset": rules.config.preset,
-        "rules": rules.config.as_dict(),
-        "data_file": rules.data.source,
-        "data_sha256": rules.data.sha256,
-        "rules_fingerprint": rules.fingerprint,
-        "master_seed": args.seed,
-        "games": args.games,
-        "players": args.players,
-        "characters": chars,
-        "seat_policies": names,
-        "threads": args.threads or numba.get_num_threads(),
-        "command": _command_line(args),
-        "wall_seconds": round(wall, 3),
-        "games_per_second": round(args.games / wall, 1),
-    }
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    if not args.quiet:
-        print(summary_table(games, seats))
-        print(f"{args.games:,} games in {wall:.1f} s ({args.games / wall:,.0f} games/s); "
-              f"written to {out}/")
-    return 0
+    return simulate_to_folder(
+        args, _command_line(args), "all-in-ascent",
+        run_identity(rules, names, "all-in-ascent", characters=chars),
+        {"preset": rules.config.preset, "rules": rules.config.as_dict(),
+         "data_file": rules.data.source, "data_sha256": rules.data.sha256,
+         "rules_fingerprint": rules.fingerprint, "characters": chars, "seat_policies": names},
+        lambda n, first: run_games(n, args.seed, args.players, names, chars, first_index=first,
+                                   rules=rules, threads=args.threads),
+        lambda batch: (games_table(batch, rules), seats_table(batch, rules)),
+        RECORD_SCHEMA_VERSION, summary_table,
+        (("winner_seat", "rounds", "end_reason"), ("character", "won")))
 
 
 def _command_line(args):
@@ -418,9 +371,13 @@ def build_parser():
                          "or a list")
     sp.add_argument("--threads", type=_positive_int, default=None)
     sp.add_argument("--chunk", type=_positive_int, default=20_000,
-                    help="games per batch (bounds memory; results do not depend on it)")
+                    help="games per batch, written to disk as it finishes: memory grows with "
+                         "the chunk, not with --games (results do not depend on it)")
     sp.add_argument("--out", help="output folder (default results/simulate/GAME-pPLAYERS-POLICY-"
                                   "gGAMES-sSEED: the same command writes the same games there)")
+    sp.add_argument("--overwrite", action="store_true",
+                    help="replace a folder that holds another run (never needed to rerun the "
+                         "same command: a finished identical run is kept, not played again)")
     sp.add_argument("--quiet", action="store_true")
     rules_args(sp)
     sp.set_defaults(func=cmd_simulate)
@@ -477,13 +434,15 @@ def build_parser():
 def main(argv=None):
     from sim.games.all_in_ascent.data import DataError
     from sim.games.ascension.commands import AscensionUsageError
+    from sim.core.output import OutputError
     from sim.games.first_ascent.commands import FirstAscentUsageError
     parser = build_parser()
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
     try:
         return args.func(args)
-    except (DataError, UsageError, AscensionUsageError, FirstAscentUsageError) as exc:
+    except (DataError, UsageError, AscensionUsageError, FirstAscentUsageError,
+            OutputError) as exc:
         print(f"ascent: error: {exc}", file=sys.stderr)
         return 2
 

@@ -1,67 +1,111 @@
-"""`ascent simulate` for the games with a commands module (Ascension, First Ascent): play the
-run in chunks, write games.parquet, seats.parquet and manifest.json, print a summary.
+"""`ascent simulate` for every game: play the run in chunks, stream games.parquet and
+seats.parquet, write manifest.json, print a summary.
 
-A game's module supplies the chunk player and its record tables; this module owns the loop,
-the progress line and the manifest, so every game's output folder has the same shape."""
-import json
+A game's commands supply the chunk player, its record tables, the run's identity (what its games
+depend on) and the manifest fields of its own; this module owns the loop, the progress line and
+the folder (sim/core/output.py: atomic, locked, fingerprinted), so every game's output folder
+has the same shape and the same guarantees."""
 import platform
 import sys
 import time
 from pathlib import Path
 
+import numpy as np
 
-def simulate_to_folder(args, command_line, game, rules, names, play_chunk, tables,
-                       schema_version, summary, extra=None):
+from sim.core.output import OutputError, RunWriter, folder_lock, folder_state, run_fingerprint
+
+
+def simulate_to_folder(args, command_line, game, identity, manifest_fields, play_chunk, tables,
+                       schema_version, summary, summary_columns):
     """play_chunk(n, first_index) -> batch; tables(batch) -> (games, seats) DataFrames;
-    summary(games, seats) -> text. `extra` adds manifest fields (e.g. characters)."""
+    summary(games, seats) -> text, read back from the finished folder with `summary_columns`
+    ((games columns, seats columns)), so no table is held whole in memory.
+
+    `identity`: everything the games depend on besides the seed and game count (rules, seat
+    policies, characters...); with the game, seed, count and record schema it makes the run's
+    fingerprint."""
     import numba
-    import pandas as pd
     from importlib.metadata import version
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
-    games_parts, seats_parts = [], []
-    done = 0
-    while done < args.games:
-        n = min(args.chunk, args.games - done)
-        games_part, seats_part = tables(play_chunk(n, done))
-        games_parts.append(games_part)
-        seats_parts.append(seats_part)
-        done += n
-        if args.games > args.chunk and not args.quiet:
-            rate = done / (time.perf_counter() - started)
-            print(f"\r{done:,}/{args.games:,} games  {rate:,.0f} games/s  "
-                  f"ETA {(args.games - done) / rate:,.0f} s", end="", file=sys.stderr, flush=True)
-    if args.games > args.chunk and not args.quiet:
-        print(file=sys.stderr)
-    games = pd.concat(games_parts, ignore_index=True)
-    seats = pd.concat(seats_parts, ignore_index=True)
-    games.to_parquet(out / "games.parquet", index=False)
-    seats.to_parquet(out / "seats.parquet", index=False)
-    wall = time.perf_counter() - started
-    manifest = {
-        "game": game,
-        "record_schema_version": schema_version,
-        "ascent_version": version("ascent"),
-        "numba_version": numba.__version__,
-        "python": platform.python_version(),
-        "rules": rules.as_dict(),
-        "rules_changed": rules.changed(),
-        "rules_fingerprint": rules.fingerprint,
-        "master_seed": args.seed,
-        "games": args.games,
-        "players": args.players,
-        "seat_policies": names,
-        **(extra or {}),
-        "rotate_seats": bool(args.rotate_seats),
-        "threads": args.threads or numba.get_num_threads(),
-        "command": command_line,
-        "wall_seconds": round(wall, 3),
-        "games_per_second": round(args.games / wall, 1),
-    }
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    fingerprint = run_fingerprint({"game": game, "master_seed": args.seed, "games": args.games,
+                                   "players": args.players, "schema": schema_version,
+                                   **identity})
+    if not out.parent.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+    with folder_lock(out):
+        state = folder_state(out, fingerprint)
+        if state == "same":
+            if not args.quiet:
+                print(f"{out}/ already holds this run (same rules, bots, seed and games): "
+                      f"nothing to play")
+                print(_summary_from(out, summary, summary_columns))
+            return 0
+        if state == "other" and not args.overwrite:
+            raise OutputError(f"{out}: holds another run or other files; pass --overwrite to "
+                              f"replace it, or choose another --out")
+        writer = RunWriter(out, fingerprint, args.games)
+        try:
+            started = time.perf_counter()
+            done = 0
+            while done < args.games:
+                n = min(args.chunk, args.games - done)
+                writer.add(*tables(play_chunk(n, done)))
+                done += n
+                if args.games > args.chunk and not args.quiet:
+                    rate = done / (time.perf_counter() - started)
+                    print(f"\r{done:,}/{args.games:,} games  {rate:,.0f} games/s  "
+                          f"ETA {(args.games - done) / rate:,.0f} s", end="", file=sys.stderr,
+                          flush=True)
+            if args.games > args.chunk and not args.quiet:
+                print(file=sys.stderr)
+            wall = time.perf_counter() - started
+            manifest = {
+                "game": game,
+                "record_schema_version": schema_version,
+                "ascent_version": version("ascent"),
+                "numba_version": numba.__version__,
+                "numpy_version": np.__version__,
+                "python": platform.python_version(),
+                **manifest_fields,
+                "master_seed": args.seed,
+                "players": args.players,
+                "rotate_seats": bool(getattr(args, "rotate_seats", False)),
+                "threads": args.threads or numba.get_num_threads(),
+                "chunk": args.chunk,
+                "command": command_line,
+                "wall_seconds": round(wall, 3),
+                "games_per_second": round(args.games / wall, 1),
+            }
+            writer.publish(manifest, overwrite=args.overwrite)
+        except BaseException as exc:
+            writer.discard()
+            if isinstance(exc, OSError):
+                raise OutputError(f"{out}: could not write the run ({exc.strerror or exc}); "
+                                  f"nothing was replaced") from None
+            raise
     if not args.quiet:
-        print(summary(games, seats))
+        print(_summary_from(out, summary, summary_columns))
         print(f"{args.games:,} games in {wall:.1f} s ({args.games / wall:,.0f} games/s); "
               f"written to {out}/")
     return 0
+
+
+def run_identity(rules, seat_policies, game, **more):
+    """What a run's games depend on besides the seed and count: the rules (their fingerprint),
+    the bots and their parameter vectors (tuned knobs are data files), the seating, and the
+    code itself (the hash the numba cache is keyed on: an engine fix changes the games)."""
+    import hashlib
+    from policies.registry import get_policy
+    from sim import numba_cache_key
+    params = hashlib.sha256()
+    for name in sorted(set(seat_policies)):
+        params.update(name.encode() + get_policy(game, name).default_params.tobytes())
+    return {"rules_fingerprint": rules.fingerprint, "seat_policies": list(seat_policies),
+            "policy_params": params.hexdigest()[:16], "code": numba_cache_key(), **more}
+
+
+def _summary_from(out, summary, columns):
+    import pandas as pd
+    games_cols, seats_cols = columns
+    return summary(pd.read_parquet(out / "games.parquet", columns=list(games_cols)),
+                   pd.read_parquet(out / "seats.parquet", columns=list(seats_cols)))

@@ -7,11 +7,19 @@ Layout of an output folder:
     chunks/<variant>/p<players>/chunk-00007/games.parquet, seats.parquet
 
 A chunk is the unit of work and of durability. Workers play it and hand back its two tables; the
-driver writes them into a temporary folder and renames it into place, which is atomic, then
-records it in experiment.json (also written by rename). A killed run leaves at most a temporary
-folder, which the next run removes. A chunk's games are fixed by (master seed, chunk index,
-chunk size), so any process, backend or order yields the same rows.
+driver writes them and a `chunk.json` (the experiment's identity hash, the chunk's first game and
+game count) into a temporary folder and renames it into place, which is atomic, then records it
+in experiment.json (also written by rename). A killed run leaves at most a temporary folder,
+which the next run removes. A chunk's games are fixed by (master seed, chunk index, chunk size),
+so any process, backend or order yields the same rows.
+
+A chunk counts as done only when its chunk.json matches the plan (same identity, same first
+game, same game count) and both tables hold the rows it promises: a short last chunk is played
+again in full when the target grows (chunk k always covers games k*chunk .. (k+1)*chunk - 1),
+and a damaged or foreign chunk is replayed, never counted. Plans are generated lazily, so a
+huge game count costs no memory before it plays.
 """
+import itertools
 import json
 import os
 import shutil
@@ -44,14 +52,13 @@ class Chunk:
 
 
 def chunks_for(spec, players, total_games):
-    out = []
+    """The plan, lazily: every variant's chunks covering games 0 .. total_games - 1."""
     for v in spec.variants:
         k = 0
         while k * spec.chunk < total_games:
             n = min(spec.chunk, total_games - k * spec.chunk)
-            out.append(Chunk(v.name, players, k, k * spec.chunk, n))
+            yield Chunk(v.name, players, k, k * spec.chunk, n)
             k += 1
-    return out
 
 
 @lru_cache(maxsize=16)
@@ -118,7 +125,7 @@ def _write_json_atomic(path, doc):
     os.replace(tmp, path)
 
 
-def write_chunk(out, chunk, games, seats):
+def write_chunk(out, chunk, games, seats, identity_hash):
     final = out / chunk.relpath
     tmp = final.with_name(final.name + f".tmp-{os.getpid()}")
     if tmp.exists():
@@ -126,24 +133,62 @@ def write_chunk(out, chunk, games, seats):
     tmp.mkdir(parents=True)
     games.to_parquet(tmp / "games.parquet", index=False)
     seats.to_parquet(tmp / "seats.parquet", index=False)
-    os.replace(tmp, final)          # atomic: the chunk is there whole or not at all
+    (tmp / "chunk.json").write_text(json.dumps(
+        {"identity_sha256": identity_hash, "variant": chunk.variant, "players": chunk.players,
+         "index": chunk.index, "first_game": chunk.first_game, "games": chunk.games,
+         "seat_rows": len(seats)}, indent=2) + "\n")
+    if final.exists():               # a damaged or short chunk being replaced
+        aside = final.with_name(final.name + f".tmp-old-{os.getpid()}")
+        os.replace(final, aside)
+        os.replace(tmp, final)
+        shutil.rmtree(aside, ignore_errors=True)
+    else:
+        os.replace(tmp, final)       # atomic: the chunk is there whole or not at all
 
 
 def clean_partial(out):
     for tmp in (out / "chunks").glob("*/*/*.tmp-*") if (out / "chunks").exists() else []:
         shutil.rmtree(tmp, ignore_errors=True)
+    for tmp in out.glob("experiment.json.tmp-*"):
+        tmp.unlink(missing_ok=True)
 
 
-def done_chunks(out):
-    done = set()
-    base = out / "chunks"
+def chunk_record(folder, identity_hash):
+    """A finished chunk folder's chunk.json, if the chunk is whole and of this experiment:
+    readable tables with exactly the rows it promises. None for anything else."""
+    import pyarrow.parquet as pq
+    try:
+        rec = json.loads((folder / "chunk.json").read_text())
+        if not isinstance(rec, dict) or rec.get("identity_sha256") != identity_hash:
+            return None
+        if pq.read_metadata(folder / "games.parquet").num_rows != rec["games"] or \
+                pq.read_metadata(folder / "seats.parquet").num_rows != rec["seat_rows"]:
+            return None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return rec
+
+
+def done_chunks(out, identity_hash):
+    """{(variant, players, index): (first_game, games)} of every whole chunk of this
+    experiment on disk."""
+    done = {}
+    base = Path(out) / "chunks"
     if not base.exists():
         return done
     for d in base.glob("*/p*/chunk-*"):
-        if ".tmp-" in d.name or not (d / "seats.parquet").exists():
+        if ".tmp-" in d.name:
             continue
-        done.add((d.parent.parent.name, int(d.parent.name[1:]), int(d.name.split("-")[1])))
+        rec = chunk_record(d, identity_hash)
+        if rec is not None:
+            done[(rec["variant"], rec["players"], rec["index"])] = (rec["first_game"],
+                                                                    rec["games"])
     return done
+
+
+def is_done(chunk, done):
+    return done.get((chunk.variant, chunk.players, chunk.index)) == (chunk.first_game,
+                                                                      chunk.games)
 
 
 class Manifest:
@@ -155,7 +200,14 @@ class Manifest:
     def open(self):
         identity = self.spec.identity()
         if self.path.exists():
-            doc = json.loads(self.path.read_text())
+            try:
+                doc = json.loads(self.path.read_text())
+                if not isinstance(doc, dict) or not isinstance(doc.get("chunks"), list):
+                    raise ValueError("not an experiment manifest")
+            except (OSError, ValueError) as exc:
+                raise SpecError(f"{self.path}: unreadable ({exc}); move it away to start the "
+                                f"experiment's bookkeeping afresh (finished chunks are kept "
+                                f"and checked)") from None
             if doc.get("identity") != identity:
                 changed = sorted(k for k in identity if doc.get("identity", {}).get(k) !=
                                  identity[k])
@@ -194,8 +246,8 @@ def _environment():
             "pandas": pd.__version__, "python": sys.version.split()[0]}
 
 
-def _execute(spec, todo, manifest, jobs, scheduler, progress):
-    """Play `todo` chunks; write each as it finishes."""
+def _execute(spec, todo, count, total, manifest, jobs, scheduler, progress):
+    """Play the `count` chunks (`total` games) that `todo` yields; write each as it finishes."""
     from joblib import Parallel, delayed, parallel_config
     spec_fields = (spec.seed, spec.seat_policies, spec.characters)
     if spec.game in ("ascension", "first-ascent"):
@@ -206,17 +258,17 @@ def _execute(spec, todo, manifest, jobs, scheduler, progress):
     if scheduler:
         n_jobs, threads = -1, spec.threads or 1
     else:
-        n_jobs = max(1, min(jobs or cores, len(todo)))
+        n_jobs = max(1, min(jobs or cores, count))
         threads = spec.threads or max(1, cores // n_jobs)
     tasks = (delayed(play_chunk)(spec_fields, variants[c.variant], c, threads) for c in todo)
     started = time.perf_counter()
     played = 0
-    total = sum(c.games for c in todo)
+    identity_hash = spec.identity_hash()
 
     def consume(results):
         nonlocal played
         for chunk, games, seats, seconds in results:
-            write_chunk(spec.out, chunk, games, seats)
+            write_chunk(spec.out, chunk, games, seats, identity_hash)
             manifest.add_chunk(chunk, seconds)
             played += chunk.games
             progress(played, total, time.perf_counter() - started)
@@ -263,11 +315,26 @@ def widest_interval(out, spec, players):
 
 
 def run_experiment(spec: Spec, jobs=None, scheduler=None, quiet=False, stop_after_chunks=None):
-    """Run (or resume) an experiment; returns its manifest document."""
+    """Run (or resume) an experiment; returns its manifest document. A lock beside the folder
+    keeps a second run of it out."""
+    from sim.core.output import OutputError, folder_lock
+    out = spec.out
+    if out.exists() and not out.is_dir():
+        raise SpecError(f"{spec.path}: out: {out} is a file, not a folder")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with folder_lock(out):
+            return _run_locked(spec, jobs, scheduler, quiet, stop_after_chunks)
+    except OutputError as exc:
+        raise SpecError(str(exc)) from None
+
+
+def _run_locked(spec, jobs, scheduler, quiet, stop_after_chunks):
     out = spec.out
     out.mkdir(parents=True, exist_ok=True)
     manifest = Manifest(out, spec).open()
     clean_partial(out)
+    identity_hash = spec.identity_hash()
     scheduler = scheduler or spec.scheduler
     progress = _progress_printer(quiet)
     started = time.perf_counter()
@@ -276,19 +343,26 @@ def run_experiment(spec: Spec, jobs=None, scheduler=None, quiet=False, stop_afte
     for players in spec.players:
         target_games = spec.games
         while True:
-            done = done_chunks(out)
-            todo = [c for c in chunks_for(spec, players, target_games)
-                    if (c.variant, c.players, c.index) not in done]
-            if stop_after_chunks is not None:
-                todo = todo[:stop_after_chunks]
-            if todo:
-                played, _ = _execute(spec, todo, manifest, jobs, scheduler, progress)
+            done = done_chunks(out, identity_hash)
+            count = total = 0
+            for c in chunks_for(spec, players, target_games):
+                if not is_done(c, done) and (stop_after_chunks is None or
+                                             count < stop_after_chunks):
+                    count += 1
+                    total += c.games
+            if count:
+                todo = (c for c in chunks_for(spec, players, target_games)
+                        if not is_done(c, done))
+                if stop_after_chunks is not None:
+                    todo = itertools.islice(todo, stop_after_chunks)
+                played, _ = _execute(spec, todo, count, total, manifest, jobs, scheduler,
+                                     progress)
                 played_total += played
             if spec.ci_halfwidth is None or stop_after_chunks is not None:
                 stopping[players] = {"rule": "fixed game count", "games": target_games}
                 break
             widest = widest_interval(out, spec, players)
-            cap = spec.max_games or target_games
+            cap = spec.max_games
             if widest <= spec.ci_halfwidth or target_games >= cap:
                 stopping[players] = {
                     "rule": f"add {spec.chunk:,} games per variant until every character's win "
@@ -310,14 +384,24 @@ def run_experiment(spec: Spec, jobs=None, scheduler=None, quiet=False, stop_afte
 
 
 def load_variant(out, variant, players, columns=None, table="seats"):
-    """All finished chunks of one variant and player count, in game order (None if none)."""
+    """Every whole chunk of one variant and player count, in game order (None if none); a
+    damaged or foreign chunk is never read (the next `ascent run` replays it)."""
     base = Path(out) / "chunks" / variant / f"p{players}"
-    parts = sorted(d for d in base.glob("chunk-*") if ".tmp-" not in d.name) \
-        if base.exists() else []
+    identity_hash = _identity_hash(out)
+    parts = sorted(d for d in base.glob("chunk-*") if ".tmp-" not in d.name and
+                   chunk_record(d, identity_hash) is not None) if base.exists() else []
     if not parts:
         return None
     frames = [pd.read_parquet(d / f"{table}.parquet", columns=columns) for d in parts]
     return pd.concat(frames, ignore_index=True)
+
+
+def _identity_hash(out):
+    try:
+        doc = json.loads((Path(out) / "experiment.json").read_text())
+        return doc["identity_sha256"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def dry_run_plan(spec, games_per_second=None):
@@ -339,7 +423,7 @@ def dry_run_plan(spec, games_per_second=None):
     if games_per_second and spec.game == "all-in-ascent":   # results/benchmarks.json: All-In Ascent
         lines.append(f"  estimated time: {total / games_per_second / 60:.1f} min at "
                      f"{games_per_second:,.0f} games/s (results/benchmarks.json)")
-    done = done_chunks(spec.out)
+    done = done_chunks(spec.out, spec.identity_hash())
     if done:
         lines.append(f"  {len(done)} chunks already done in {spec.out} (will be skipped)")
     return "\n".join(lines)

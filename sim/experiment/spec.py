@@ -9,9 +9,9 @@
     characters = "random"                    # or a fixed list, one key per seat
     preset = "v0.4.0"                        # the default of every variant
     chunk = 50000                            # games per chunk (the unit of work and of resume)
-    out = "results/technician_reduction"
-    ci_halfwidth = 0.005                     # optional precision target ...
-    max_games = 2000000                      # ... with a cap
+    out = "../results/technician_reduction"  # relative to this spec's own folder
+    ci_halfwidth = 0.005                     # optional precision target: more chunks ...
+    max_games = 2000000                      # ... up to this cap (required with the target)
     scheduler = "tcp://host:8786"            # optional: run the chunks on a Dask cluster
 
     [variants.baseline]                      # named variants; "baseline" is compared against
@@ -121,12 +121,28 @@ def _fail(path, key, message):
     raise SpecError(f"{path}: {key}: {message}")
 
 
-def _int(path, key, value, low=1):
+# Far beyond any run (a million games/s for a year is 3e13) yet small enough for every counter.
+MAX_COUNT = 10**12
+
+
+def _int(path, key, value, low=1, high=MAX_COUNT):
     if isinstance(value, bool) or not isinstance(value, int):
         _fail(path, key, f"expected a whole number, got {value!r}")
-    if value < low:
-        _fail(path, key, f"expected a number >= {low}, got {value}")
+    if value < low or value > high:
+        _fail(path, key, f"expected a number from {low} to {high:,}, got {value}")
     return value
+
+
+def _path_name(path, key, name):
+    """A name that becomes a folder (variants, experiments): one plain path component, so
+    nothing is ever written outside the experiment's folder."""
+    if not isinstance(name, str) or not name.strip():
+        _fail(path, key, f"a name must be a non-empty string, got {name!r}")
+    if any(ch in name for ch in "/\\\0") or name in (".", "..") or name.startswith(".") \
+            or any(ord(ch) < 32 for ch in name):
+        _fail(path, key, f"{name!r} cannot name a folder: no slashes, no leading '.', no '..' "
+                         f"and no control characters")
+    return name
 
 
 def _value_text(value, bool_words=("on", "off")):
@@ -145,11 +161,16 @@ def load_spec(path):
     from sim.games.all_in_ascent.variants import VariantError
     p = str(path)
     try:
-        doc = tomllib.loads(Path(path).read_text())
+        doc = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise SpecError(f"{p}: cannot read the spec ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"{p}: byte {exc.start}: not UTF-8 text; save the spec as UTF-8") \
+            from None
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{p}: not valid TOML ({exc})") from None
+    except RecursionError:
+        raise SpecError(f"{p}: nested too deeply to be a spec") from None
     for key in doc:
         if key not in TOP_KEYS:
             _fail(p, key, f"unknown key; allowed: {', '.join(sorted(TOP_KEYS))}")
@@ -167,11 +188,13 @@ def load_spec(path):
     for n in players:
         if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
             _fail(p, "players", f"player counts are {low}..{high} ({ref}), got {n!r}")
+    if len(set(players)) != len(players):
+        _fail(p, "players", f"each player count once, got {players}")
     if "games" not in doc:
         _fail(p, "games", "required: games per variant and player count")
     games = _int(p, "games", doc["games"])
     seed = _int(p, "seed", doc.get("seed", 1), low=0)
-    chunk = _int(p, "chunk", doc.get("chunk", 50_000))
+    chunk = _int(p, "chunk", doc.get("chunk", 50_000), high=10**8)
     known = policy_names(game)
     if "policy" in doc and "seat_policies" in doc:
         _fail(p, "policy", "give policy or seat_policies, not both")
@@ -233,18 +256,26 @@ def load_spec(path):
         max_games = _int(p, "max_games", max_games)
         if max_games < games:
             _fail(p, "max_games", f"must be at least games ({games})")
+        if ci is None:
+            _fail(p, "max_games", "a cap for the precision target: give ci_halfwidth too")
+    if ci is not None and max_games is None:
+        # without a cap the target could never add a game: say so, rather than stop silently
+        _fail(p, "ci_halfwidth", "a precision target needs max_games, the most games per "
+                                 "variant and player count it may play")
     scheduler = doc.get("scheduler")
     if scheduler is not None and not isinstance(scheduler, str):
         _fail(p, "scheduler", "expected an address such as 'tcp://host:8786'")
     threads = doc.get("threads")
     if threads is not None:
         threads = _int(p, "threads", threads)
-    if "out" not in doc or not isinstance(doc["out"], str):
+    if "out" not in doc or not isinstance(doc["out"], str) or not doc["out"].strip():
         _fail(p, "out", "required: the output folder")
-    name = doc.get("name", Path(p).stem)
+    # relative to the spec's own folder, so a resume from anywhere finds the same results
+    out = (Path(path).resolve().parent / doc["out"]).resolve()
+    name = _path_name(p, "name", doc.get("name", Path(p).stem))
     return Spec(path=p, name=name, game=game, players=tuple(players), games=games, seed=seed,
                 seat_policies=seat_policies, characters=characters, chunk=chunk,
-                out=Path(doc["out"]), variants=tuple(variants), ci_halfwidth=ci,
+                out=out, variants=tuple(variants), ci_halfwidth=ci,
                 max_games=max_games, scheduler=scheduler, threads=threads,
                 description=str(doc.get("description", "")), rotate_seats=rotate)
 
@@ -289,6 +320,7 @@ def _variants(p, doc, preset, bool_words=("on", "off")):
         _fail(p, "variants", "expected tables such as [variants.baseline]")
     for name, body in table.items():
         key = f"variants.{name}"
+        _path_name(p, key, name)
         if not isinstance(body, dict):
             _fail(p, key, "expected a table")
         for k in body:
@@ -311,6 +343,7 @@ def _variants(p, doc, preset, bool_words=("on", "off")):
             _fail(p, "sweep.values", "expected a non-empty list")
         for value in sweep["values"]:
             text = _value_text(value, bool_words)
+            _path_name(p, "sweep.values", text)
             if "knob" in sweep:
                 out.append(Variant(f"{sweep['knob'].split('.')[-1]}={text}", preset, {},
                                    ((sweep["knob"], text),)))

@@ -48,9 +48,9 @@ def load_results(path, variant=None):
     folder (experiment.json + chunks/)."""
     from sim.experiment.runner import load_variant
     path = Path(path)
-    if (path / "games.parquet").exists():
-        meta = json.loads((path / "manifest.json").read_text()) \
-            if (path / "manifest.json").exists() else {}
+    if (path / "games.parquet").exists() or (path / "manifest.json").exists():
+        from sim.core.output import verify_run_folder
+        meta = verify_run_folder(path)      # refuses a mixed, truncated or foreign folder
         return Results(path.name, pd.read_parquet(path / "games.parquet"),
                        pd.read_parquet(path / "seats.parquet"), meta)
     if (path / "experiment.json").exists():

@@ -33,17 +33,22 @@ def games_table(batch, rules):
                                                       ["none"] + list(CHARACTER_KEYS)),
         # rounds played: a round-cap end has already advanced the round counter past the cap
         "rounds": _col(f, S.G_ROUND) - (_col(f, S.G_END_REASON) == S.END_MAX_ROUNDS),
-        "end_reason": pd.Categorical([END_REASONS.get(int(r), "none") for r in f[:, S.G_END_REASON]]),
+        "end_reason": pd.Categorical([END_REASONS.get(int(r), "none") for r in f[:, S.G_END_REASON]],
+                                     categories=list(END_REASONS.values()) + ["none"]),
         "actions": _col(f, S.G_N_ACTIONS),
     }
     names = np.array(rules.route_names)
     areas = np.array(rules.route_areas)
     tags = np.array([t or "none" for t in rules.route_tags])
+    # categories from the rules, not from the games of one chunk: a table's dtypes and category
+    # order must not depend on how the run was chunked
+    route_names = list(dict.fromkeys(rules.route_names))
+    tag_names = sorted(set(tags.tolist()))
     for tier, tname in enumerate(TIERS):
         rid = _col(f, S.G_MILESTONES + tier)
-        cols[f"milestone_{tname}"] = pd.Categorical(names[rid])
+        cols[f"milestone_{tname}"] = pd.Categorical(names[rid], categories=route_names)
         cols[f"milestone_{tname}_area"] = pd.Categorical(areas[rid], categories=list(AREAS))
-        cols[f"milestone_{tname}_tag"] = pd.Categorical(tags[rid])
+        cols[f"milestone_{tname}_tag"] = pd.Categorical(tags[rid], categories=tag_names)
     return pd.DataFrame(cols)
 
 
@@ -94,5 +99,6 @@ def seats_table(batch, rules):
         frames.append(pd.DataFrame(cols))
     out = pd.concat(frames, ignore_index=True).sort_values(["game", "seat"], kind="stable")
     out["character"] = pd.Categorical(out["character"], categories=list(CHARACTER_KEYS))
-    out["policy"] = pd.Categorical(out["policy"])
+    out["policy"] = pd.Categorical(out["policy"],
+                                   categories=list(dict.fromkeys(batch.seat_policies)))
     return out.reset_index(drop=True)

@@ -40,7 +40,7 @@ def seat_policy_names(policy, seat_policies, players):
 
 
 def simulate(args, command_line):
-    from sim.core.simulate import simulate_to_folder
+    from sim.core.simulate import run_identity, simulate_to_folder
     from sim.games.ascension.batch import run_games
     from sim.games.ascension.records import RECORD_SCHEMA_VERSION, games_table, seats_table
     if args.characters not in (None, "random"):
@@ -51,11 +51,17 @@ def simulate(args, command_line):
     rules = rules_from_args(args.players, args.rule, args.set, args.preset, args.data)
     names = seat_policy_names(args.policy, args.seat_policies, args.players)
     return simulate_to_folder(
-        args, command_line, "ascension", rules, names,
+        args, command_line, "ascension",
+        run_identity(rules, names, "ascension", rotate=args.rotate_seats),
+        {"rules": rules.as_dict(), "rules_changed": rules.changed(),
+         "rules_fingerprint": rules.fingerprint, "seat_policies": names},
         lambda n, first: run_games(n, args.seed, rules, names, first_index=first,
                                    threads=args.threads, rotate=args.rotate_seats),
         lambda batch: (games_table(batch, rules), seats_table(batch, rules)),
-        RECORD_SCHEMA_VERSION, summary_text)
+        RECORD_SCHEMA_VERSION, summary_text, SUMMARY_COLUMNS)
+
+
+SUMMARY_COLUMNS = (("end_reason", "turns"), ("seat", "won"))
 
 
 def summary_text(games, seats):

@@ -67,7 +67,7 @@ def check_players(players):
 
 
 def simulate(args, command_line):
-    from sim.core.simulate import simulate_to_folder
+    from sim.core.simulate import run_identity, simulate_to_folder
     from sim.games.first_ascent.batch import run_games
     from sim.games.first_ascent.records import RECORD_SCHEMA_VERSION, games_table, seats_table
     check_players(args.players)
@@ -75,11 +75,17 @@ def simulate(args, command_line):
     names = seat_policy_names(args.policy, args.seat_policies, args.players)
     chars = characters_from_arg(args.characters, args.players)
     return simulate_to_folder(
-        args, command_line, GAME, rules, names,
+        args, command_line, GAME,
+        run_identity(rules, names, GAME, rotate=args.rotate_seats, characters=chars),
+        {"rules": rules.as_dict(), "rules_changed": rules.changed(),
+         "rules_fingerprint": rules.fingerprint, "seat_policies": names, "characters": chars},
         lambda n, first: run_games(n, args.seed, rules, names, chars, first_index=first,
                                    threads=args.threads, rotate=args.rotate_seats),
         lambda batch: (games_table(batch, rules), seats_table(batch, rules)),
-        RECORD_SCHEMA_VERSION, summary_text, {"characters": chars})
+        RECORD_SCHEMA_VERSION, summary_text, SUMMARY_COLUMNS)
+
+
+SUMMARY_COLUMNS = (("end_reason", "rounds"), ("character", "won", "score"))
 
 
 def summary_text(games, seats):

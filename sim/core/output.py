@@ -1,0 +1,186 @@
+"""Run folders that are never lost, mixed or half written (the output of `ascent simulate`).
+
+- A run is played into a hidden temporary sibling (`.NAME.tmp-PID`) and renamed into place only
+  when its tables and manifest are complete: a kill or a full disk leaves the earlier folder as
+  it was.
+- A folder that holds another run is refused unless `--overwrite`; the same run again (same
+  fingerprint, complete) is not played twice.
+- A lock file beside the folder (`.NAME.lock`, flock) keeps a second writer out.
+- The manifest and both parquet files carry the run's fingerprint and its game count, so
+  `verify_run_folder` (used by `ascent report`) refuses a mixed, truncated or foreign folder.
+- Tables are streamed to parquet one chunk at a time (pyarrow's ParquetWriter), so memory is
+  bounded by `--chunk`, not by `--games`.
+"""
+import errno
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+from contextlib import contextmanager
+from pathlib import Path
+
+TABLES = ("games", "seats")
+META_KEY = b"ascent"
+MANIFEST = "manifest.json"
+
+
+class OutputError(ValueError):
+    """A run folder that cannot be written or read as asked; the message names the folder."""
+
+
+def run_fingerprint(identity):
+    """The hash of everything a run's games depend on (results.md: rules, seats, policies, master
+    seed, game indices), not of how it was played (threads, chunking)."""
+    text = json.dumps(identity, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def _read_manifest(folder):
+    try:
+        doc = json.loads((folder / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def folder_state(out, fingerprint):
+    """'absent', 'empty', 'same' (this run, complete), or 'other' (anything else)."""
+    if not out.exists():
+        return "absent"
+    if not out.is_dir():
+        raise OutputError(f"{out}: is a file, not a folder; choose another --out")
+    if not any(out.iterdir()):
+        return "empty"
+    doc = _read_manifest(out)
+    if doc and doc.get("run_fingerprint") == fingerprint:
+        try:
+            verify_run_folder(out)
+            return "same"
+        except OutputError:
+            return "other"
+    return "other"
+
+
+@contextmanager
+def folder_lock(out):
+    """An exclusive lock for writing `out`; a second writer fails at once with one line."""
+    lock = out.parent / f".{out.name}.lock"
+    try:
+        handle = open(lock, "w")
+    except OSError as exc:
+        raise OutputError(f"{out.parent}: cannot write here ({exc.strerror})") from None
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise OutputError(f"{out}: another ascent run is writing this folder (lock "
+                              f"{lock}); wait for it or choose another --out") from None
+        yield
+    finally:
+        handle.close()
+        try:
+            lock.unlink()
+        except OSError:
+            pass
+
+
+class RunWriter:
+    """Streams a run's tables into a temporary sibling of `out`, then publishes it.
+
+    Use under `folder_lock(out)`: writer.add(games, seats) per chunk, writer.publish(manifest)
+    at the end; anything else (an exception, a kill) leaves `out` untouched."""
+
+    def __init__(self, out, fingerprint, games):
+        self.out = Path(out)
+        self.fingerprint = fingerprint
+        self.games = int(games)
+        for stale in self.out.parent.glob(f".{self.out.name}.tmp-*"):
+            shutil.rmtree(stale, ignore_errors=True)      # a killed run's leftovers (we hold the lock)
+        self.tmp = self.out.parent / f".{self.out.name}.tmp-{os.getpid()}"
+        self.tmp.mkdir()
+        self.writers = {}
+        self.rows = dict.fromkeys(TABLES, 0)
+
+    def add(self, games, seats):
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+        for name, frame in zip(TABLES, (games, seats)):
+            table = pa.Table.from_pandas(frame, preserve_index=False)
+            if name not in self.writers:
+                meta = json.dumps({"run_fingerprint": self.fingerprint, "games": self.games,
+                                   "table": name}).encode()
+                schema = table.schema.with_metadata({**(table.schema.metadata or {}),
+                                                     META_KEY: meta})
+                self.writers[name] = pq.ParquetWriter(self.tmp / f"{name}.parquet", schema)
+            writer = self.writers[name]
+            self.writers[name].write_table(table.cast(writer.schema))
+            self.rows[name] += len(frame)
+
+    def publish(self, manifest, overwrite=False):
+        """Close the tables, write the manifest, and move the finished run to `out`."""
+        for writer in self.writers.values():
+            writer.close()
+        manifest = {**manifest, "run_fingerprint": self.fingerprint, "games": self.games,
+                    "rows": self.rows}
+        path = self.tmp / MANIFEST
+        with open(path, "w") as f:
+            f.write(json.dumps(manifest, indent=2) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        if self.out.exists():
+            state = "empty" if self.out.is_dir() and not any(self.out.iterdir()) else "full"
+            if state == "full" and not overwrite:
+                raise OutputError(f"{self.out}: another run appeared while playing; nothing "
+                                  f"was replaced (the finished run is in {self.tmp})")
+            aside = self.out.parent / f".{self.out.name}.old-{os.getpid()}"
+            os.rename(self.out, aside)
+            os.rename(self.tmp, self.out)
+            shutil.rmtree(aside, ignore_errors=True)
+        else:
+            os.rename(self.tmp, self.out)
+        return manifest
+
+    def discard(self):
+        for writer in self.writers.values():
+            try:
+                writer.close()
+            except OSError:
+                pass
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def verify_run_folder(folder):
+    """The manifest of a `simulate` folder, after checking that both tables belong to it: the
+    same fingerprint in all three files and the promised number of games and seat rows."""
+    import pyarrow.parquet as pq
+    folder = Path(folder)
+    doc = _read_manifest(folder)
+    if doc is None:
+        raise OutputError(f"{folder}: no readable {MANIFEST}; not a finished run (an "
+                          f"interrupted or foreign folder)")
+    fingerprint = doc.get("run_fingerprint")
+    if not fingerprint:
+        raise OutputError(f"{folder}: {MANIFEST} has no run_fingerprint (written before "
+                          f"ascent checked its folders); rerun the simulate command")
+    for name in TABLES:
+        path = folder / f"{name}.parquet"
+        try:
+            meta = pq.read_metadata(path)
+        except (OSError, ValueError) as exc:
+            raise OutputError(f"{path}: unreadable ({exc}); the folder is not a finished "
+                              f"run") from None
+        raw = (meta.metadata or {}).get(META_KEY)
+        tag = json.loads(raw) if raw else {}
+        if tag.get("run_fingerprint") != fingerprint:
+            raise OutputError(f"{path}: belongs to another run than {MANIFEST} (mixed "
+                              f"folder); rerun the simulate command with --overwrite")
+        expected = doc.get("rows", {}).get(name)
+        if meta.num_rows != expected:
+            raise OutputError(f"{path}: {meta.num_rows:,} rows, the manifest promises "
+                              f"{expected}; the folder is truncated")
+    return doc
+
+
+def is_disk_full(exc):
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)

@@ -1,0 +1,180 @@
+"""Experiment bookkeeping (sim/experiment/runner.py, spec.py): every planned game is on disk
+exactly once whatever the targets do, damaged chunks are replayed and never counted, names never
+become paths outside `out`, and bad specs are one line."""
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from sim.cli import main
+from sim.experiment.runner import chunks_for, load_variant, run_experiment
+from sim.experiment.spec import SpecError, load_spec
+
+
+def spec_file(tmp_path, body, out="out", name="exp"):
+    path = tmp_path / f"{name}.toml"
+    path.write_text(f'game = "ascension"\nplayers = [2]\nseed = 3\npolicy = "random"\n'
+                    f'out = "{out}"\n{body}\n')
+    return path
+
+
+def game_ids(out, variant="baseline", players=2):
+    games = load_variant(out, variant, players, table="games")
+    return [] if games is None else sorted(games["game"].tolist())
+
+
+def test_a_growing_target_replays_the_short_last_chunk(tmp_path):
+    # before: chunk 1 (games 200-299) counted as done when the target grew, so games 300-399,
+    # 500-599, ... were never played while experiment.json claimed 1,000
+    path = spec_file(tmp_path, "games = 300\nchunk = 200\nci_halfwidth = 0.001\n"
+                               "max_games = 1000")
+    doc = run_experiment(load_spec(path), jobs=1, quiet=True)
+    spec = load_spec(path)
+    assert game_ids(spec.out) == list(range(1000))
+    assert doc["stopping"]["2"]["games"] == 1000
+    assert doc["stopping"]["2"]["reached_target"] is False
+
+
+def test_raising_games_and_resuming_plays_exactly_the_new_games(tmp_path):
+    path = spec_file(tmp_path, "games = 110\nchunk = 50")
+    run_experiment(load_spec(path), jobs=1, quiet=True)
+    assert game_ids(load_spec(path).out) == list(range(110))
+    path.write_text(path.read_text().replace("games = 110", "games = 120"))
+    run_experiment(load_spec(path), jobs=1, quiet=True)
+    assert game_ids(load_spec(path).out) == list(range(120))
+
+
+def test_a_chunk_larger_than_the_run(tmp_path):
+    path = spec_file(tmp_path, "games = 20\nchunk = 50")
+    doc = run_experiment(load_spec(path), jobs=1, quiet=True)
+    assert game_ids(load_spec(path).out) == list(range(20))
+    assert sum(c["games"] for c in doc["chunks"]) == 20
+
+
+@pytest.mark.parametrize("damage", ["no seats table", "truncated games", "foreign chunk.json",
+                                    "no chunk.json"])
+def test_a_damaged_chunk_is_replayed_and_never_counted(tmp_path, damage):
+    import pandas as pd
+    path = spec_file(tmp_path, "games = 60\nchunk = 20")
+    spec = load_spec(path)
+    run_experiment(spec, jobs=1, quiet=True)
+    folder = spec.out / "chunks" / "baseline" / "p2" / "chunk-00001"
+    if damage == "no seats table":
+        (folder / "seats.parquet").unlink()
+    elif damage == "truncated games":
+        games = pd.read_parquet(folder / "games.parquet")
+        games.head(5).to_parquet(folder / "games.parquet")
+    elif damage == "foreign chunk.json":
+        rec = json.loads((folder / "chunk.json").read_text())
+        (folder / "chunk.json").write_text(json.dumps({**rec, "identity_sha256": "other"}))
+    else:
+        (folder / "chunk.json").unlink()
+    assert game_ids(spec.out) == list(range(20)) + list(range(40, 60))   # never read
+    run_experiment(load_spec(path), jobs=1, quiet=True)
+    assert game_ids(spec.out) == list(range(60))
+
+
+def test_leftovers_of_a_killed_run_are_cleaned(tmp_path):
+    path = spec_file(tmp_path, "games = 20\nchunk = 20")
+    spec = load_spec(path)
+    run_experiment(spec, jobs=1, quiet=True)
+    (spec.out / "experiment.json.tmp-12345").write_text("{")
+    (spec.out / "chunks" / "baseline" / "p2" / "chunk-00003.tmp-999").mkdir()
+    run_experiment(spec, jobs=1, quiet=True)
+    assert not list(spec.out.glob("experiment.json.tmp-*"))
+    assert not list((spec.out / "chunks").glob("*/*/*.tmp-*"))
+
+
+def test_a_corrupt_experiment_json_is_one_line(tmp_path, capsys):
+    path = spec_file(tmp_path, "games = 20\nchunk = 20")
+    spec = load_spec(path)
+    run_experiment(spec, jobs=1, quiet=True)
+    (spec.out / "experiment.json").write_text("[1, 2")
+    assert main(["run", str(path), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "experiment.json: unreadable" in err and "\n" not in err
+
+
+def test_a_second_run_of_the_same_experiment_is_kept_out(tmp_path):
+    from sim.core.output import folder_lock
+    path = spec_file(tmp_path, "games = 20\nchunk = 20")
+    spec = load_spec(path)
+    with folder_lock(spec.out):
+        with pytest.raises(SpecError, match="another ascent run is writing"):
+            run_experiment(spec, jobs=1, quiet=True)
+
+
+def test_out_is_relative_to_the_spec_not_the_working_directory(tmp_path, monkeypatch):
+    (tmp_path / "specs").mkdir()
+    path = spec_file(tmp_path / "specs", "games = 10\nchunk = 10", out="../results/exp")
+    monkeypatch.chdir(tmp_path / "specs")
+    first = load_spec(path).out
+    monkeypatch.chdir(tmp_path)
+    assert load_spec(path).out == first == (tmp_path / "results" / "exp").resolve()
+
+
+def test_plans_are_lazy(tmp_path):
+    path = spec_file(tmp_path, f"games = {10**12}\nchunk = 1")
+    spec = load_spec(path)
+    started = time.perf_counter()
+    plan = chunks_for(spec, 2, spec.games)
+    assert next(plan).games == 1 and time.perf_counter() - started < 5
+    assert main(["run", str(path), "--dry-run"]) == 0
+
+
+ESCAPES = ["../../../escaped_variant", "/tmp/absolute_variant", "..", ".hidden", "a\\b",
+           "tab\there"]
+
+
+@pytest.mark.parametrize("name", ESCAPES)
+def test_a_variant_name_never_becomes_a_path_outside_out(tmp_path, capsys, name):
+    path = tmp_path / "exp.toml"
+    path.write_text(f'game = "ascension"\nplayers = [2]\ngames = 4\nchunk = 4\n'
+                    f'policy = "random"\nout = "out"\n[variants.{json.dumps(name)}]\n')
+    assert main(["run", str(path), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "cannot name a folder" in err and "\n" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["exp.toml"]
+    assert not Path("/tmp/absolute_variant").exists()
+
+
+@pytest.mark.parametrize("body, words", [
+    ("games = 10\nchunk = 10\nplayers = [2, 2]", "players: each player count once"),
+    ("games = 10\nchunk = 10\nci_halfwidth = 0.01", "ci_halfwidth: a precision target needs "
+                                                    "max_games"),
+    ("games = 10\nchunk = 10\nmax_games = 100", "max_games: a cap for the precision target"),
+    (f"games = {10**13}\nchunk = 10", "games: expected a number from 1"),
+    ("games = 10\nchunk = 10\nname = \"../up\"", "name: '../up' cannot name a folder"),
+])
+def test_bad_specs_are_one_line(tmp_path, capsys, body, words):
+    path = tmp_path / "exp.toml"
+    path.write_text(f'game = "ascension"\npolicy = "random"\nout = "out"\n{body}\n'
+                    .replace('players = [2, 2]\n', 'players = [2, 2]\n')
+                    if "players" in body else
+                    f'game = "ascension"\nplayers = [2]\npolicy = "random"\nout = "out"\n'
+                    f'{body}\n')
+    assert main(["run", str(path), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert words in err and "\n" not in err and "Traceback" not in err
+
+
+def test_a_spec_that_is_not_utf8_is_one_line(tmp_path, capsys):
+    path = tmp_path / "exp.toml"
+    path.write_bytes(b'game = "ascension"\nname = "caf\xe9"\ngames = 4\nout = "x"\n')
+    assert main(["run", str(path), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "not UTF-8" in err and "\n" not in err
+
+
+def test_an_unknown_preset_or_an_unending_game_in_a_variant_is_one_line(tmp_path, capsys):
+    for body, words in (('[variants.a]\npreset = "v9"', "v9"),
+                        ('[variants.a]\npreset = "v0.6.0"', "can never end")):
+        path = tmp_path / "exp.toml"
+        path.write_text(f'players = [1]\ngames = 4\nchunk = 4\npolicy = "random"\n'
+                        f'out = "out"\n{body}\n')
+        assert main(["run", str(path), "--quiet"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert words in err and "\n" not in err
+    assert not os.path.exists(tmp_path / "out")

@@ -1,0 +1,220 @@
+"""`ascent simulate` folders are never lost, mixed or half written (sim/core/output.py), and
+`ascent report` never reads a partial or foreign folder.
+
+Fault injection: a SIGKILL at each write point (before, during and after each table and the
+manifest, and between the renames that publish the run), a full disk, and a second writer."""
+import errno
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from sim.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+RUN = ["simulate", "--game", "ascension", "--players", "2", "--games", "40", "--chunk", "15",
+       "--policy", "stair-builder", "--quiet"]
+
+
+def simulate(out, *extra, seed="1"):
+    return main([*RUN, "--seed", seed, "--out", str(out), *extra])
+
+
+def snapshot(folder):
+    return {p.name: p.read_bytes() for p in sorted(Path(folder).iterdir()) if p.is_file()}
+
+
+def leftovers(folder):
+    folder = Path(folder)
+    return sorted(p.name for p in folder.parent.iterdir()
+                  if p.name.startswith(f".{folder.name}."))
+
+
+def one_line_error(capsys):
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("ascent: error: ") and "\n" not in err and "Traceback" not in err, err
+    return err
+
+
+def test_the_same_command_twice_plays_once(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert simulate(out) == 0
+    before = snapshot(out)
+    assert main([*RUN[:-1], "--seed", "1", "--out", str(out)]) == 0   # not quiet, other chunk
+    assert "already holds this run" in capsys.readouterr().out
+    assert snapshot(out) == before and leftovers(out) == []
+
+
+def test_another_run_into_a_full_folder_is_refused_and_overwrite_replaces_it(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert simulate(out) == 0
+    before = snapshot(out)
+    capsys.readouterr()
+    assert simulate(out, seed="2") == 2
+    assert "holds another run" in one_line_error(capsys) and snapshot(out) == before
+    assert simulate(out, "--overwrite", seed="2") == 0
+    assert json.loads((out / "manifest.json").read_text())["master_seed"] == 2
+    assert leftovers(out) == []
+
+
+def test_a_folder_with_other_files_is_refused(tmp_path, capsys):
+    out = tmp_path / "notes"
+    out.mkdir()
+    (out / "todo.txt").write_text("mine")
+    assert simulate(out) == 2
+    assert "--overwrite" in one_line_error(capsys)
+    assert (out / "todo.txt").read_text() == "mine"
+
+
+def test_out_that_is_a_file_is_one_line(tmp_path, capsys):
+    out = tmp_path / "file"
+    out.write_text("x")
+    assert simulate(out) == 2
+    assert "is a file" in one_line_error(capsys)
+
+
+def test_a_full_disk_leaves_the_earlier_run_intact(tmp_path, capsys, monkeypatch):
+    import pyarrow.parquet as pq
+    out = tmp_path / "run"
+    assert simulate(out) == 0
+    before = snapshot(out)
+    real = pq.ParquetWriter.write_table
+    calls = {"n": 0}
+
+    def full(self, table, *a, **k):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(self, table, *a, **k)
+
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", full)
+    capsys.readouterr()
+    assert simulate(out, "--overwrite", seed="2") == 2
+    assert "No space left on device" in one_line_error(capsys)
+    assert snapshot(out) == before and leftovers(out) == []
+    assert main(["report", str(out)]) == 0
+
+
+def test_a_second_writer_is_kept_out(tmp_path, capsys):
+    from sim.core.output import folder_lock
+    out = tmp_path / "run"
+    with folder_lock(out):
+        assert simulate(out) == 2
+        assert "another ascent run is writing" in one_line_error(capsys)
+    assert not out.exists()
+    assert simulate(out) == 0
+
+
+# --- SIGKILL at every write point ----------------------------------------------------------------
+
+KILLER = textwrap.dedent("""
+    import os, signal, sys
+    import pyarrow.parquet as pq
+    import sim.core.output as output
+    point, nth = sys.argv[1], int(sys.argv[2])
+    count = {"n": 0}
+
+    def kill_at(name, real):
+        def wrapped(*args, **kwargs):
+            if name == point:
+                count["n"] += 1
+                if count["n"] == nth:
+                    os.kill(os.getpid(), signal.SIGKILL)
+            return real(*args, **kwargs)
+        return wrapped
+
+    pq.ParquetWriter.write_table = kill_at("table", pq.ParquetWriter.write_table)
+    pq.ParquetWriter.close = kill_at("close", pq.ParquetWriter.close)
+    output.os.fsync = kill_at("manifest", os.fsync)
+    output.os.rename = kill_at("rename", os.rename)
+    from sim.cli import main
+    sys.exit(main(sys.argv[3:]))
+""")
+
+# (where, which call): the first and a later chunk of a table, closing each table, the manifest's
+# fsync, and each rename of the publishing swap (old run aside, new run in)
+POINTS = [("table", 1), ("table", 2), ("table", 5), ("close", 1), ("close", 2),
+          ("manifest", 1), ("rename", 1), ("rename", 2)]
+
+
+@pytest.mark.parametrize("point, nth", POINTS)
+def test_a_kill_at_any_write_point_never_leaves_a_mixed_folder(tmp_path, point, nth):
+    out = tmp_path / "run"
+    assert simulate(out) == 0
+    before = snapshot(out)
+    args = [*RUN, "--seed", "2", "--out", str(out), "--overwrite"]
+    proc = subprocess.run([sys.executable, "-c", KILLER, point, str(nth), *args], cwd=REPO,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    if out.exists():
+        state = snapshot(out)
+        # either the earlier run, untouched, or the new one, complete
+        if state != before:
+            assert json.loads(state["manifest.json"])["master_seed"] == 2
+        assert main(["report", str(out)]) == 0
+    else:
+        # killed between the two renames: the earlier run waits beside it, whole
+        aside = [p for p in tmp_path.iterdir() if p.name.startswith(".run.old-")]
+        assert len(aside) == 1 and snapshot(aside[0]) == before
+    # the next run cleans up what the killed one left and finishes
+    assert simulate(out, "--overwrite", seed="3") == 0
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".run.tmp-")]
+    assert main(["report", str(out)]) == 0
+
+
+# --- report never reads a partial or foreign folder --------------------------------------------
+
+def test_report_refuses_a_mixed_folder(tmp_path, capsys):
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert simulate(a) == 0 and simulate(b, seed="2") == 0
+    shutil.copy(b / "seats.parquet", a / "seats.parquet")
+    capsys.readouterr()
+    assert main(["report", str(a)]) == 2
+    assert "belongs to another run" in one_line_error(capsys)
+
+
+def test_report_refuses_a_truncated_folder(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert simulate(out) == 0
+    doc = json.loads((out / "manifest.json").read_text())
+    doc["rows"]["games"] += 10
+    (out / "manifest.json").write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert main(["report", str(out)]) == 2
+    assert "truncated" in one_line_error(capsys)
+
+
+@pytest.mark.parametrize("damage", ["no manifest", "manifest is a list", "games unreadable"])
+def test_report_refuses_a_damaged_folder(tmp_path, capsys, damage):
+    out = tmp_path / "run"
+    assert simulate(out) == 0
+    if damage == "no manifest":
+        (out / "manifest.json").unlink()
+    elif damage == "manifest is a list":
+        (out / "manifest.json").write_text("[1, 2]")
+    else:
+        (out / "games.parquet").write_bytes(b"not parquet")
+    capsys.readouterr()
+    assert main(["report", str(out)]) == 2
+    one_line_error(capsys)
+
+
+@pytest.mark.parametrize("game", ["all-in-ascent", "ascension", "first-ascent"])
+def test_tables_keep_their_dtypes_whatever_the_chunk(tmp_path, game):
+    outs = []
+    for chunk in ("7", "40"):
+        out = tmp_path / f"c{chunk}"
+        assert main(["simulate", "--game", game, "--players", "3", "--games", "40", "--seed",
+                     "5", "--chunk", chunk, "--policy", "random", "--out", str(out),
+                     "--quiet"]) == 0
+        outs.append(out)
+    for name in ("games.parquet", "seats.parquet"):
+        pd.testing.assert_frame_equal(pd.read_parquet(outs[0] / name),
+                                      pd.read_parquet(outs[1] / name))
