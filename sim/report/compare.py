@@ -59,7 +59,10 @@ def _label(game, group, value):
 def _describe(run):
     m = run.meta
     rules = m["rules_changed"] if "rules_changed" in m else m.get("rules", {})
-    if isinstance(rules, dict):
+    if m.get("game", "all-in-ascent") == "all-in-ascent":
+        from sim.report.render import describe_rules
+        text = describe_rules(run)
+    elif isinstance(rules, dict):
         flat = {k: v for k, v in rules.items() if v not in ({}, [], None, "")}
         text = ", ".join(f"{k}={v}" for k, v in flat.items()) if flat else "default rules"
     else:
@@ -101,7 +104,7 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
             f"{FS.pct(row.base_win_rate)} → {FS.pct(row.variant_win_rate)}, "
             f"{FS.points(row.difference)} points [{FS.points(row.paired_ci_low)}, "
             f"{FS.points(row.paired_ci_high)}] (n = {row.games:,} seats"
-            + (f", {row.discordant:,} changed outcome" if "discordant" in diff else "")
+            + f", {row.discordant:,} changed outcome"
             + f", {html.escape(FS.p_clause(row.p_holm).replace('p_screen', 'p_holm'))})</li>"
             for row in sig.itertuples())
         page.html(f"<div class='family'><ul>{items}</ul></div>")
@@ -119,15 +122,19 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
                  "name", "Paired difference in win rate (variant - baseline)", 0.0,
                  parity_label="no change", xlabel="difference, points (95% paired interval)")
     page.figure(fig, "forest")
+    shown = ordered.assign(
+        difference=[f"{FS.points(d)} [{FS.points(lo)}, {FS.points(hi)}]" for d, lo, hi in
+                    zip(ordered["difference"], ordered["paired_ci_low"],
+                        ordered["paired_ci_high"])],
+        unpaired=[f"[{FS.points(lo)}, {FS.points(hi)}]" for lo, hi in
+                  zip(ordered["unpaired_ci_low"], ordered["unpaired_ci_high"])])
     columns = ["players", "label", "games", "base_win_rate", "variant_win_rate", "difference",
-               "paired_ci_low", "paired_ci_high"] + \
-        [c for c in ("discordant",) if c in diff] + ["unpaired_ci_low", "unpaired_ci_high",
-                                                       "p_value", "p_holm", "significant"]
-    signed = {c: FS.points for c in ("difference", "paired_ci_low", "paired_ci_high",
-                                     "unpaired_ci_low", "unpaired_ci_high")}
-    page.table(ordered[columns].rename(columns={"label": group}), "paired",
-               signed | {"base_win_rate": FS.pct, "variant_win_rate": FS.pct,
-                         "p_value": FS.fmt_p, "p_holm": FS.fmt_p}, raw=diff)
+               "discordant", "unpaired", "p_value", "p_holm", "significant"]
+    page.table(shown[columns].rename(columns={
+        "label": group, "base_win_rate": "baseline", "variant_win_rate": "variant",
+        "difference": "difference [paired 95%]", "discordant": "changed",
+        "unpaired": "unpaired 95%", "p_value": "p"}), "paired",
+        {"baseline": FS.pct, "variant": FS.pct, "p": FS.fmt_p, "p_holm": FS.fmt_p}, raw=diff)
 
     page.h(2, "How the games changed")
     page.table(_flow_rows(game, base, variant), "flow")
