@@ -40,9 +40,34 @@ def _rules(args):
         raise UsageError(f"--preset: {exc}") from None
     try:
         switches = dict(split_assignment(r, "--rule") for r in (args.rule or []))
+        _refuse_repeats("--rule", [split_assignment(r, "--rule")[0] for r in (args.rule or [])])
+        _refuse_repeats("--set", [split_assignment(k, "--set")[0] for k in (args.set or [])])
         return build_rules(args.preset, switches, list(args.set or []), args.data)
     except VariantError as exc:
         raise UsageError(str(exc)) from None
+
+
+def _refuse_repeats(flag, names):
+    """A switch or knob given twice: the last would win silently."""
+    seen = set()
+    for name in names:
+        if name in seen:
+            raise UsageError(f"{flag}: {name} is given twice; give each once")
+        seen.add(name)
+
+
+def _check_policy_flags(args):
+    if getattr(args, "seat_policies", None) and getattr(args, "policy", None):
+        raise UsageError("--policy and --seat-policies: give one (--seat-policies names every "
+                         "seat's bot)")
+
+
+def _check_threads(args):
+    import numba
+    threads = getattr(args, "threads", None)
+    if threads is not None and threads > numba.config.NUMBA_NUM_THREADS:
+        raise UsageError(f"--threads: at most {numba.config.NUMBA_NUM_THREADS} on this machine "
+                         f"(its cores), got {threads}")
 
 
 def _check_game_can_end(rules, players):
@@ -287,6 +312,11 @@ def cmd_run(args):
 
 def cmd_report(args):
     from sim.report.render import write_report
+    for flag, folder in (("--variant", args.results), ("--against-variant", args.against)):
+        value = args.variant if flag == "--variant" else args.against_variant
+        if value and folder and not (Path(folder) / "experiment.json").exists():
+            raise UsageError(f"{flag}: {folder} is a simulate folder, which has no variants; "
+                             f"--variant is for experiment folders")
     try:
         path = write_report(args.results, args.against, args.variant, args.against_variant)
     except (ValueError, OSError) as exc:
@@ -440,6 +470,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        _check_policy_flags(args)
+        _check_threads(args)
         return args.func(args)
     except (DataError, UsageError, AscensionUsageError, FirstAscentUsageError,
             OutputError) as exc:

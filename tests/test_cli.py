@@ -115,3 +115,67 @@ def test_the_default_policy_is_stated_in_help(capsys):
         main(["simulate", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "tuned for All-In Ascent, hybrid for Ascension, tuned for First Ascent" in text
+
+
+# --- bad input: one line, exit 2, nothing written ----------------------------------------------
+
+def _sim(out, *extra):
+    return ["simulate", "--players", "2", "--games", "3", "--seed", "1", "--out", str(out),
+            "--quiet", *extra]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--threads", "999"], "--threads: at most"),
+    (["--rule", "max_rounds=40", "--rule", "max_rounds=30"], "--rule: max_rounds is given twice"),
+    (["--set", "characters.technician.passive.requirement_reduction=3", "--set",
+      "characters.technician.passive.requirement_reduction=4"], "is given twice"),
+    (["--policy", "random", "--seat-policies", "random,greedy"], "--policy and --seat-policies"),
+    (["--game", "ascension", "--rule", "max_stack=12", "--rule", "max_stack=10"],
+     "--rule: max_stack is given twice"),
+    (["--game", "first-ascent", "--rule", "readings=bga", "--rule", "readings=card"],
+     "--rule: readings is given twice"),
+])
+def test_bad_simulate_arguments_are_one_line(tmp_path, capsys, args, words):
+    assert main(_sim(tmp_path / "out", *args)) == 2
+    err = capsys.readouterr().err.strip()
+    assert words in err and "\n" not in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_game_that_can_never_end_is_refused_up_front(tmp_path, capsys):
+    assert main(["simulate", "--preset", "v0.6.0", "--players", "1", "--games", "2",
+                 "--out", str(tmp_path / "x")]) == 2
+    assert main(["replay", "--preset", "v0.6.0", "--characters", "technician", "--seed",
+                 "1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and all("L10" in line and "can never end" in line for line in err)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_report_arguments_and_folders_that_do_not_fit(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(_sim(out)) == 0
+    assert main(["report", str(out), "--variant", "baseline"]) == 2
+    assert "has no variants" in capsys.readouterr().err
+    doc = json.loads((out / "manifest.json").read_text())
+    (out / "manifest.json").write_text(json.dumps({**doc, "record_schema_version": 99}))
+    assert main(["report", str(out)]) == 2
+    assert "record schema 99" in capsys.readouterr().err
+    (out / "manifest.json").write_text(json.dumps({**doc, "game": "chess"}))
+    assert main(["report", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "names no known game" in err and "\n" not in err
+
+
+def test_a_bad_scheduler_and_a_corrupt_ladder_file_are_one_line(tmp_path, capsys):
+    spec = tmp_path / "s.toml"
+    spec.write_text('game = "ascension"\nplayers = [2]\ngames = 2\nchunk = 2\n'
+                    'policy = "random"\nout = "o"\n')
+    assert main(["run", str(spec), "--scheduler", "nonsense", "--quiet"]) == 2
+    assert "cannot connect" in capsys.readouterr().err
+    ladder = tmp_path / "LADDER.md"
+    ladder.with_name("LADDER.md.parts.json").write_text("{not json")
+    assert main(["ladder", "--games", "2", "--policies", "random,greedy", "--out", str(ladder),
+                 "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "unreadable ladder parts" in err and "\n" not in err

@@ -278,7 +278,12 @@ def _execute(spec, todo, count, total, manifest, jobs, scheduler, progress):
             from dask.distributed import Client
         except ImportError:
             raise SpecError("a scheduler needs Dask: pip install 'ascent[dask]'") from None
-        with Client(scheduler):
+        try:
+            client = Client(scheduler, timeout=30)
+        except (OSError, ValueError, TypeError) as exc:     # a bad address, nobody listening
+            raise SpecError(f"scheduler {scheduler!r}: cannot connect ({exc}); expected a "
+                            f"running Dask scheduler such as tcp://host:8786") from None
+        with client:
             with parallel_config(backend="dask", wait_for_workers_timeout=60):
                 consume(Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks))
     elif n_jobs == 1:

@@ -51,6 +51,7 @@ def load_results(path, variant=None):
     if (path / "games.parquet").exists() or (path / "manifest.json").exists():
         from sim.core.output import verify_run_folder
         meta = verify_run_folder(path)      # refuses a mixed, truncated or foreign folder
+        _check_record_version(path, meta)
         return Results(path.name, pd.read_parquet(path / "games.parquet"),
                        pd.read_parquet(path / "seats.parquet"), meta)
     if (path / "experiment.json").exists():
@@ -88,6 +89,22 @@ def load_results(path, variant=None):
                        pd.concat(seats, ignore_index=True), meta)
     raise ValueError(f"{path}: neither a simulate folder (games.parquet) nor an experiment "
                      f"folder (experiment.json)")
+
+
+def _check_record_version(path, meta):
+    """The tables were written by this version's record schema, for a game it knows."""
+    import importlib
+    modules = {"all-in-ascent": "sim.games.all_in_ascent.records",
+               "ascension": "sim.games.ascension.records",
+               "first-ascent": "sim.games.first_ascent.records"}
+    game = meta.get("game")
+    if game not in modules:
+        raise ValueError(f"{path}: manifest.json names no known game ({game!r}); known: "
+                         f"{', '.join(modules)}")
+    expected = importlib.import_module(modules[game]).RECORD_SCHEMA_VERSION
+    if meta.get("record_schema_version") != expected:
+        raise ValueError(f"{path}: record schema {meta.get('record_schema_version')!r}, this "
+                         f"version of ascent reads {expected}; rerun the simulate command")
 
 
 def _first_ascent_changed(rules, players):

@@ -122,7 +122,13 @@ class LadderPartsError(ValueError):
 def _load_parts(path, key):
     if path is None or not Path(path).exists():
         return {}
-    saved = json.loads(Path(path).read_text())
+    try:
+        saved = json.loads(Path(path).read_text())
+        if not isinstance(saved, dict) or not isinstance(saved.get("parts"), dict):
+            raise ValueError("not a ladder parts file")
+    except (OSError, ValueError) as exc:
+        raise LadderPartsError(f"{path}: unreadable ladder parts ({exc}); remove the file to "
+                               f"start the ladder afresh") from None
     if saved.get("key") != key:
         raise LadderPartsError(f"{path}: saved ladder parts are for other settings ({saved.get('key')}); "
                          f"remove the file or choose another --out")

@@ -20,7 +20,12 @@ def rules_from_args(players, rule_args, set_args=None, preset=None, data=None):
     if data:
         raise FirstAscentUsageError("--data: First Ascent reads its bundled data.json only")
     try:
-        changes = dict(split_assignment(r) for r in (rule_args or []))
+        pairs = [split_assignment(r) for r in (rule_args or [])]
+        names = [name for name, _ in pairs]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise FirstAscentUsageError(f"--rule: {repeated[0]} is given twice; give each once")
+        changes = dict(pairs)
         return build_rules(players, changes)
     except RuleError as exc:
         raise FirstAscentUsageError(f"--rule: {exc}") from None
