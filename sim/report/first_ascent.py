@@ -86,7 +86,8 @@ def matchup_table(seats):
 
 
 def breakdown_table(seats):
-    return seats.groupby("character", observed=True)[list(PARTS) + ["score"]].mean().round(2)
+    return seats.groupby("character", observed=True)[list(PARTS) + ["score"]].mean().round(2) \
+        .sort_values("score", ascending=False)
 
 
 def shared_objective_table(games, seats):
@@ -294,6 +295,8 @@ def render(page, r, plt):
                "first_ascent_shared_objectives",
                {"mean_points": lambda v: f"{v:.2f}", "win_rate_if_scored": _pct}, raw=so)
     po = personal_objective_table(seats)
+    page.p("Personal objectives: the seats holding each card; 'scored' = it was the one counted "
+           "(F60: only the best fulfilled card scores).", "note")
     page.table(po.assign(scored=_ci(po))[["objective", "n", "scored", "win_rate_if_held"]],
                "first_ascent_personal_objectives", {"win_rate_if_held": _pct}, raw=po)
 
@@ -319,8 +322,13 @@ def render(page, r, plt):
                                                     "forced_rests_per_player")})
 
     page.h(2, "7. Game length and endings")
-    page.table(length_table(games), "first_ascent_length",
-               {c: _pct for c in ("eight_pitches", "stranded", "round_cap", "policy_error")})
+    lt = length_table(games)
+    page.table(lt.assign(mean_rounds=_ci(lt, "mean_rounds", "rounds_ci_low", "rounds_ci_high",
+                                         pct=False))[
+        ["players", "games", "mean_rounds", "median_rounds", "eight_pitches", "stranded",
+         "round_cap", "policy_error"]], "first_ascent_length",
+        {c: _pct for c in ("eight_pitches", "stranded", "round_cap", "policy_error")} |
+        {"median_rounds": lambda v: f"{v:g}"}, raw=lt)
 
     page.h(2, "8. Seat advantage")
     page.figure(seat_advantage_figure(seat_rows), "first_ascent_seats")
