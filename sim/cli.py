@@ -32,6 +32,7 @@ def _seed(text):
 
 
 def _rules(args):
+    from sim.core.args import refuse_repeats
     from sim.games.all_in_ascent.rules import build_rules, get_preset
     from sim.games.all_in_ascent.variants import VariantError, split_assignment
     try:
@@ -40,20 +41,13 @@ def _rules(args):
         raise UsageError(f"--preset: {exc}") from None
     try:
         switches = dict(split_assignment(r, "--rule") for r in (args.rule or []))
-        _refuse_repeats("--rule", [split_assignment(r, "--rule")[0] for r in (args.rule or [])])
-        _refuse_repeats("--set", [split_assignment(k, "--set")[0] for k in (args.set or [])])
+        refuse_repeats("--rule", [split_assignment(r, "--rule")[0] for r in (args.rule or [])],
+                       UsageError)
+        refuse_repeats("--set", [split_assignment(k, "--set")[0] for k in (args.set or [])],
+                       UsageError)
         return build_rules(args.preset, switches, list(args.set or []), args.data)
     except VariantError as exc:
         raise UsageError(str(exc)) from None
-
-
-def _refuse_repeats(flag, names):
-    """A switch or knob given twice: the last would win silently."""
-    seen = set()
-    for name in names:
-        if name in seen:
-            raise UsageError(f"{flag}: {name} is given twice; give each once")
-        seen.add(name)
 
 
 def _check_policy_flags(args):

@@ -8,6 +8,7 @@ class AscensionUsageError(ValueError):
 
 
 def rules_from_args(players, rule_args, set_args=None, preset=None, data=None):
+    from sim.core.args import refuse_repeats
     from sim.games.ascension.rules import RuleError, build_rules, split_assignment
     if set_args:
         raise AscensionUsageError("--set: Ascension has no data knobs; its switches and balance "
@@ -20,10 +21,7 @@ def rules_from_args(players, rule_args, set_args=None, preset=None, data=None):
         raise AscensionUsageError("--data: Ascension has no data file")
     try:
         pairs = [split_assignment(r) for r in (rule_args or [])]
-        names = [name for name, _ in pairs]
-        repeated = sorted({n for n in names if names.count(n) > 1})
-        if repeated:
-            raise AscensionUsageError(f"--rule: {repeated[0]} is given twice; give each once")
+        refuse_repeats("--rule", [name for name, _ in pairs], AscensionUsageError)
         changes = dict(pairs)
         return build_rules(players, changes)
     except RuleError as exc:

@@ -10,6 +10,7 @@ class FirstAscentUsageError(ValueError):
 
 
 def rules_from_args(players, rule_args, set_args=None, preset=None, data=None):
+    from sim.core.args import refuse_repeats
     from sim.games.first_ascent.rules import RuleError, build_rules, split_assignment
     if set_args:
         raise FirstAscentUsageError("--set: First Ascent has no data knobs yet; its options are "
@@ -21,10 +22,7 @@ def rules_from_args(players, rule_args, set_args=None, preset=None, data=None):
         raise FirstAscentUsageError("--data: First Ascent reads its bundled data.json only")
     try:
         pairs = [split_assignment(r) for r in (rule_args or [])]
-        names = [name for name, _ in pairs]
-        repeated = sorted({n for n in names if names.count(n) > 1})
-        if repeated:
-            raise FirstAscentUsageError(f"--rule: {repeated[0]} is given twice; give each once")
+        refuse_repeats("--rule", [name for name, _ in pairs], FirstAscentUsageError)
         changes = dict(pairs)
         return build_rules(players, changes)
     except RuleError as exc:
