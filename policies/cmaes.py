@@ -78,11 +78,13 @@ def tune_and_validate(wins, games_for, start, defaults, bounds, knob_names, budg
 
 
 def load_knob_vectors(path, keys, knob_names):
-    """{character: knob vector} from a stored tuning file; a clear error if it is malformed."""
-    if not Path(path).exists():
-        return {}
+    """{character: knob vector} from a stored tuning file; a clear error if it is missing or
+    malformed (a missing file once let `tuned` play the planner's defaults under its name)."""
     try:
         doc = json.loads(Path(path).read_text())
+    except OSError as e:
+        raise ValueError(f"{path}: cannot read the tuned knobs ({e.strerror or e}); they ship "
+                         f"with ascent: reinstall it") from None
     except json.JSONDecodeError as e:
         raise ValueError(f"{path}: not valid JSON ({e})") from None
     vectors = {}

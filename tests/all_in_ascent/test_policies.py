@@ -142,6 +142,8 @@ def test_tuned_rejects_a_malformed_file(tmp_path):
     bad.write_text(json.dumps({"characters": {"sprinter": {"knobs": {"train_value": 1}}}}))
     with pytest.raises(ValueError, match="characters.sprinter.knobs: needs exactly"):
         load_tuned(bad)
+    with pytest.raises(ValueError, match="cannot read the tuned knobs"):
+        load_tuned(tmp_path / "missing.json")      # never silently the planner's defaults
 
 
 def test_tune_runs_end_to_end_with_a_tiny_budget(capsys):
