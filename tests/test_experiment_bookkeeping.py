@@ -178,3 +178,51 @@ def test_an_unknown_preset_or_an_unending_game_in_a_variant_is_one_line(tmp_path
         err = capsys.readouterr().err.strip()
         assert words in err and "\n" not in err
     assert not os.path.exists(tmp_path / "out")
+
+
+# --- SIGKILL at each write point of `ascent run` ---------------------------------------------
+
+RUN_KILLER = """
+import os, signal, sys
+import pandas as pd
+import sim.experiment.runner as runner
+point, nth = sys.argv[1], int(sys.argv[2])
+count = {"n": 0}
+
+def kill_at(name, real):
+    def wrapped(*args, **kwargs):
+        if name == point:
+            count["n"] += 1
+            if count["n"] == nth:
+                os.kill(os.getpid(), signal.SIGKILL)
+        return real(*args, **kwargs)
+    return wrapped
+
+pd.DataFrame.to_parquet = kill_at("table", pd.DataFrame.to_parquet)
+runner.os.replace = kill_at("replace", os.replace)
+from sim.cli import main
+sys.exit(main(["run", sys.argv[3], "--quiet", "--jobs", "1"]))   # in-process: no orphans
+"""
+
+
+# tables of the first and a later chunk; each rename (chunk folders and experiment.json alternate)
+@pytest.mark.parametrize("point, nth", [("table", 1), ("table", 2), ("table", 4),
+                                        ("replace", 1), ("replace", 2), ("replace", 3),
+                                        ("replace", 6)])
+def test_a_killed_run_resumes_to_every_game_exactly_once(tmp_path, point, nth):
+    import signal
+    import subprocess
+    import sys
+    path = spec_file(tmp_path, "games = 60\nchunk = 20")
+    log = tmp_path / "killed.log"
+    with open(log, "w") as f:
+        proc = subprocess.run([sys.executable, "-c", RUN_KILLER, point, str(nth), str(path)],
+                              stdout=f, stderr=f, timeout=600,
+                              cwd=Path(__file__).resolve().parent.parent)
+    assert proc.returncode == -signal.SIGKILL, log.read_text()
+    spec = load_spec(path)
+    assert set(game_ids(spec.out)) <= set(range(60))          # whatever is read is whole
+    assert len(game_ids(spec.out)) == len(set(game_ids(spec.out)))
+    doc = run_experiment(spec, jobs=1, quiet=True)
+    assert game_ids(spec.out) == list(range(60))
+    assert sorted((c["index"], c["games"]) for c in doc["chunks"]) == [(0, 20), (1, 20), (2, 20)]

@@ -235,6 +235,21 @@ class Manifest:
                                    "games": chunk.games, "seconds": round(seconds, 3)})
         _write_json_atomic(self.path, self.doc)
 
+    def reconcile(self, done):
+        """Make the chunk list say what is on disk: a run killed between a chunk's rename and
+        this file's left a whole chunk unlisted; a damaged chunk is listed but not whole."""
+        listed = {(c["variant"], c["players"], c["index"]): c for c in self.doc["chunks"]}
+        chunks = []
+        for key, (first, games) in sorted(done.items()):
+            entry = listed.get(key)
+            if entry is None or (entry.get("first_game"), entry.get("games")) != (first, games):
+                entry = {"variant": key[0], "players": key[1], "index": key[2],
+                         "first_game": first, "games": games, "seconds": None}
+            chunks.append(entry)
+        if chunks != self.doc["chunks"]:
+            self.doc["chunks"] = chunks
+            self.save()
+
     def save(self):
         _write_json_atomic(self.path, self.doc)
 
@@ -340,6 +355,7 @@ def _run_locked(spec, jobs, scheduler, quiet, stop_after_chunks):
     manifest = Manifest(out, spec).open()
     clean_partial(out)
     identity_hash = spec.identity_hash()
+    manifest.reconcile(done_chunks(out, identity_hash))
     scheduler = scheduler or spec.scheduler
     progress = _progress_printer(quiet)
     started = time.perf_counter()
