@@ -2,6 +2,7 @@
 wins (a rate of 0 has a lower bound of exactly 0, so no negative error bar), games without any
 winner, shared wins, a single game, a one-character run, and a comparison."""
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -114,3 +115,16 @@ def test_comparing_runs_of_two_games_is_refused(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "nothing to compare" in err and len(err.strip().splitlines()) == 1
     assert json.loads((a / "manifest.json").read_text())["game"] == "ascension"
+
+
+def test_a_card_name_that_matplotlib_would_read_as_math(tmp_path):
+    # a '$' starts math text: a malformed formula used to fail the report after the whole run
+    from sim.games.all_in_ascent.data import bundled_path
+    doc = json.loads(Path(bundled_path("v0.4.0")).read_text())
+    doc["GEAR_SHOP"][9]["name"] = "Cam $\\frac{1"
+    data = tmp_path / "data.json"
+    data.write_text(json.dumps(doc))
+    out = simulate(tmp_path / "run", "--players", "3", "--games", "40", "--seed", "2",
+                   "--data", str(data), "--policy", "random")
+    page = report(out)
+    assert "Cam $\\frac{1" in page

@@ -43,7 +43,11 @@ def simulate_to_folder(args, command_line, game, identity, manifest_fields, play
         if state == "other" and not args.overwrite:
             raise OutputError(f"{out}: holds another run or other files; pass --overwrite to "
                               f"replace it, or choose another --out")
-        writer = RunWriter(out, fingerprint, args.games)
+        try:
+            writer = RunWriter(out, fingerprint, args.games)
+        except OSError as exc:
+            raise OutputError(f"{out.parent}: cannot write here ({exc.strerror or exc})") \
+                from None
         try:
             started = time.perf_counter()
             done = 0

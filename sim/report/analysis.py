@@ -201,10 +201,14 @@ def card_columns(seats):
     return [c[len("owns_"):] for c in seats.columns if c.startswith("owns_")]
 
 
-def card_names():
-    """Record column key -> the card's printed name, from the bundled data files (records.py
-    makes the key: lower case, spaces and hyphens to underscores)."""
+def card_names(meta=None):
+    """Record column key -> the card's printed name: the run's own cards (its manifest lists
+    them), else the bundled data files' (records.py makes the key: lower case, spaces and
+    hyphens to underscores)."""
     from sim.games.all_in_ascent.data import BUNDLED, bundled_path, load_data, record_key
+    listed = (meta or {}).get("card_names")
+    if listed:
+        return {record_key(name): name for name in listed}
     names = {}
     for version in BUNDLED:
         for name in load_data(bundled_path(version), counts=None).gear_names:
@@ -214,7 +218,7 @@ def card_names():
 
 def gear_table(r):
     s = r.seats
-    printed = card_names()
+    printed = card_names(r.meta)
     won = s["won"].to_numpy()
     n_winners = int(won.sum())
     rows = []

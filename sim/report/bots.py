@@ -79,7 +79,8 @@ def bot_line(game, policies):
         if notes:
             text += " Skill ladder: " + "; ".join(notes) + (f" ({source})" if source else "") + "."
         else:
-            text += " No skill ladder measured for these bots (run `ascent ladder`)."
+            text += (" No skill ladder found for these bots (results/LADDER.md, written by "
+                     "`ascent ladder`).")
     elif game in MEASURED_ELSEWHERE:
         text += f" Strength: {MEASURED_ELSEWHERE[game]}."
     return text + " Verdicts can change under stronger play."
