@@ -296,7 +296,8 @@ def cmd_run(args):
                     continue
                 print(f"{v.name}, {players} players:")
                 for char, r in character_win_rates(seats, spec.group).iterrows():
-                    print(f"  {str(char):<12} {r.win_rate:7.2%}  [{r.ci_low:6.2%}, {r.ci_high:6.2%}]"
+                    label = f"seat {int(char) + 1}" if spec.group == "seat" else str(char)
+                    print(f"  {label:<12} {r.win_rate:7.2%}  [{r.ci_low:6.2%}, {r.ci_high:6.2%}]"
                           f"  n={int(r.games):,}")
         if len(spec.variants) > 1:
             print(format_comparisons(*experiment_comparisons(spec.out, spec)))

@@ -38,6 +38,8 @@ def test_replay_text_reads_like_a_play_by_play(capsys):
     assert "Milestones: beginner The Gauntlet Opener (bouldering)" in text
     assert "-- Round 1 --" in text and "dice [" in text and "Game over" in text
     assert "== End of round 1: leadClimbing cleared" in text
+    # people count seats from 1, in replays as in reports
+    assert "Seats: 1=technician, 2=sprinter" in text and "\n[1] technician" in text
 
 
 def test_simulate_is_identical_at_1_and_2_threads(tmp_path):

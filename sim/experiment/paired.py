@@ -108,7 +108,8 @@ def format_comparisons(baseline, table):
     lines = [f"paired difference in win rate against {baseline!r} (same games), 95% intervals:"]
     for _, r in table.iterrows():
         lines.append(
-            f"  {r['variant']:<24} p{r['players']} {label}{str(r[group]):<12} "
+            f"  {r['variant']:<24} p{r['players']} {label}"
+            f"{str(int(r[group]) + 1 if group == 'seat' else r[group]):<12} "
             f"{100 * r['base_win_rate']:6.2f}% -> {100 * r['variant_win_rate']:6.2f}%  "
             f"{100 * r['difference']:+6.2f} [{100 * r['paired_ci_low']:+.2f}, "
             f"{100 * r['paired_ci_high']:+.2f}]  (unpaired [{100 * r['unpaired_ci_low']:+.2f}, "

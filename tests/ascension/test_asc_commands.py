@@ -55,8 +55,8 @@ def test_replay_draws_the_board_every_turn(capsys):
     assert main(["replay", "--game", "ascension", "--players", "2", "--seed", "3",
                  "--policy", "stair-builder"]) == 0
     text = capsys.readouterr().out
-    assert "-- turn 1: seat 0 (normal)" in text
-    assert " 9 " in text and "@0" in text and "== game over:" in text
+    assert "-- turn 1: seat 1 (normal)" in text          # seats counted from 1 in text
+    assert " 9 " in text and "@1" in text and "@0" not in text and "== game over:" in text
     assert main(["replay", "--game", "ascension", "--players", "2", "--seed", "3",
                  "--policy", "stair-builder", "--format", "jsonl"]) == 0
     events = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
@@ -122,7 +122,7 @@ def test_an_ascension_experiment_runs_resumes_and_pairs(tmp_path, capsys):
     assert sum(c["games"] for c in doc["chunks"]) == 24            # nothing played twice
     assert main(["run", str(spec)]) == 0
     text = capsys.readouterr().out
-    assert "paired difference in win rate against 'baseline'" in text and "seat 0" in text
+    assert "paired difference in win rate against 'baseline'" in text and "seat 1" in text
     assert main(["report", str(tmp_path / "out"), "--variant", "no_extra"]) == 0
 
 

@@ -46,7 +46,7 @@ def test_replay_prints_every_decision_and_the_result(capsys):
     assert main(["replay", "--game", "first-ascent", "--players", "2", "--seed", "5",
                  "--policy", "greedy", "--characters", "phil,rope_gun"]) == 0
     text = capsys.readouterr().out
-    assert "seat 0: phil (greedy)" in text and "-- round 1" in text and "end:" in text
+    assert "seat 1: phil (greedy)" in text and "-- round 1" in text and "end:" in text
 
 
 @pytest.mark.parametrize("args, message", [

@@ -195,7 +195,8 @@ def render_text(records):
     head = records[0]
     out = [f"All-In Ascent {head['preset']} - seed {head['seed']} - data {head['data_file']} "
            f"(sha256 {head['data_sha256'][:12]})",
-           "Seats: " + ", ".join(f"{i}={c}" for i, c in enumerate(head["characters"])),
+           # people count seats from 1 (the JSONL and the tables keep the 0-based index)
+           "Seats: " + ", ".join(f"{i + 1}={c}" for i, c in enumerate(head["characters"])),
            "Milestones: " + "; ".join(f"{m['tier']} {m['route']} ({m['area']})"
                                       for m in head["milestones"]),
            ]
@@ -207,7 +208,7 @@ def render_text(records):
         if ev["round"] != current_round:
             current_round = ev["round"]
             out.append(f"-- Round {current_round} --")
-        who = f"[{ev['seat']}] {ev['character']}"
+        who = f"[{ev['seat'] + 1}] {ev['character']}"
         act = ev["action"]
         t0, t1 = ev["time"]
         e0, e1 = ev["endurance"]
@@ -262,7 +263,7 @@ def render_text(records):
         if "game_over" in ev:
             go = ev["game_over"]
             if go["winner"] is not None:
-                out.append(f"** Game over: seat {go['winner_seat']} ({go['winner']}) completes "
+                out.append(f"** Game over: seat {go['winner_seat'] + 1} ({go['winner']}) completes "
                            f"all three milestones and wins.")
             else:
                 out.append(f"** Game over: {go['reason']}, no winner.")

@@ -74,7 +74,7 @@ def summary_text(games, seats):
         n = len(grp)
         wins = int(grp["won"].sum())
         lo, hi = wilson_interval(wins, n)
-        lines.append(f"  seat {seat}  {wins / n:7.2%}  [{lo:6.2%}, {hi:6.2%}]  n={n:,}")
+        lines.append(f"  seat {seat + 1}  {wins / n:7.2%}  [{lo:6.2%}, {hi:6.2%}]  n={n:,}")
     n = len(games)
     for reason in ("win", "cap", "all_eliminated"):
         k = int((games["end_reason"] == reason).sum())

@@ -332,17 +332,17 @@ class AscensionGame:
                 elif shp:
                     face = "".join(S.SHAPE_SYMBOLS[k] for k in range(4) if shp >> k & 1)
                 pawn = int(self.state[S.B_PAWN_ON + s])
-                mark = f"@{pawn}" if pawn >= 0 else ""
+                mark = f"@{pawn + 1}" if pawn >= 0 else ""   # seats counted from 1 in text
                 cells.append(f"{self.height(s):>2}{face:<4}{mark:<2}")
             rows.append(" ".join(cells))
         seats = []
         for p in range(self.players):
             info = self.seat(p)
             status = "out" if not info["active"] else ("summit" if info["summit"] else "climbing")
-            seats.append(f"seat {p} ({S.SHAPE_NAMES[self._corner_index(p)]}): {status}, "
+            seats.append(f"seat {p + 1} ({S.SHAPE_NAMES[self._corner_index(p)]}): {status}, "
                          f"blocks {info['blocks']}, reserve {info['res_shaped']}+"
                          f"{info['res_neutral']}")
-        head = (f"turn {self.turn_count}, seat {self.current} to play ({self.phase}); "
+        head = (f"turn {self.turn_count}, seat {self.current + 1} to play ({self.phase}); "
                 f"privileged: {self.privileged}, joker: {self.joker_state}")
         return "\n".join(([head] if heading else []) + rows + seats)
 
@@ -358,10 +358,10 @@ class AscensionGame:
         lines = [self.legend()]
         for e in self.transcript:
             if e.get("event") == "turn":
-                lines.append(f"\n-- turn {e['turn']}: seat {e['seat']} ({e['kind']})")
+                lines.append(f"\n-- turn {e['turn']}: seat {e['seat'] + 1} ({e['kind']})")
                 lines.append(e["board"])
             elif e.get("event") == "end":
-                lines.append(f"\n== game over: {e['reason']}, winner {e['winner']}, "
+                lines.append(f"\n== game over: {e['reason']}, winner {_seat_text(e['winner'])}, "
                              f"{e['turns']} turns")
                 lines.append(self.board_text())
             else:
@@ -373,16 +373,22 @@ class AscensionGame:
         return ("Board: each cell is the height in half-cubes (the pillar is the 9 at (4,4)), "
                 "then what its top shows (*^#o: star, triangle, square, circle shapes; L ladder, "
                 "M mattress, S spring, C cable car, X chasm, B bivouac, J joker), then @n for "
-                "seat n's pawn. Squares are (row, column) from the top left.")
+                "seat n's pawn (seats counted from 1). Squares are (row, column) from the top "
+                "left.")
 
     def transcript_text(self):
         lines = []
         for e in self.transcript:
             if e.get("event") == "turn":
-                lines.append(f"-- turn {e['turn']}: seat {e['seat']} ({e['kind']})")
+                lines.append(f"-- turn {e['turn']}: seat {e['seat'] + 1} ({e['kind']})")
             elif e.get("event") == "end":
-                lines.append(f"== game over: {e['reason']}, winner {e['winner']}, "
+                lines.append(f"== game over: {e['reason']}, winner {_seat_text(e['winner'])}, "
                              f"{e['turns']} turns")
             else:
-                lines.append(f"   seat {e['seat']} {e['phase']}: {e['action']}")
+                lines.append(f"   seat {e['seat'] + 1} {e['phase']}: {e['action']}")
         return "\n".join(lines) + "\n"
+
+
+def _seat_text(seat):
+    """A winner for people: 'seat 2', or 'none'."""
+    return "none" if seat is None or seat < 0 else f"seat {seat + 1}"

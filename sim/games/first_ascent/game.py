@@ -101,7 +101,7 @@ class FirstAscentGame:
             return f"climbing card {CLIMBING_NAMES[cards[code // 2]]}: option " \
                    f"{'AB'[code % 2]}{jesus}"
         if decision == S.D_OPPONENT:
-            return f"opponent: seat {code}"
+            return f"opponent: seat {code + 1}"
         if decision in (S.D_PILE,):
             return f"Portaledge pile {ASSET_TYPES[code]}"
         if decision == S.D_TECHNIQUE:
@@ -111,7 +111,7 @@ class FirstAscentGame:
                 return "stop"
             return f"{KIND_NAMES[code % 64]} from {SOURCES[code // 64]}"
         if decision == S.D_STEAL:
-            return f"take {KIND_NAMES[code % 64]} from seat {code // 256}'s " \
+            return f"take {KIND_NAMES[code % 64]} from seat {code // 256 + 1}'s " \
                    f"{SOURCES[(code % 256) // 64]}"
         if decision == S.D_REQ_TOKEN:
             h, a = divmod(code, 4)
@@ -156,17 +156,17 @@ class FirstAscentGame:
         out = [f"First Ascent, seed {self.seed}, {self.players} players, shared objectives: "
                f"{', '.join(res['shared_objectives'])}"]
         for s in res["seats"]:
-            out.append(f"  seat {s['seat']}: {s['character']} ({s['policy']})")
+            out.append(f"  seat {s['seat'] + 1}: {s['character']} ({s['policy']})")
         last_round = 0
         for r in self.transcript():
             if r["round"] != last_round:
                 last_round = r["round"]
                 out.append(f"-- round {last_round}")
-            out.append(f"  seat {r['seat']} {r['decision']:<18} {r['text']}"
+            out.append(f"  seat {r['seat'] + 1} {r['decision']:<18} {r['text']}"
                        + ("" if r["legal"] > 1 else "  (only choice)"))
         out.append(f"end: {res['end_reason']} after {res['rounds']} rounds")
         for s in res["seats"]:
             parts = ", ".join(f"{k} {v}" for k, v in s["parts"].items())
-            out.append(f"  seat {s['seat']} {s['character']:<20} {s['score']:3d} points "
+            out.append(f"  seat {s['seat'] + 1} {s['character']:<20} {s['score']:3d} points "
                        f"({parts}){'  WINNER' if s['won'] else ''}")
         return "\n".join(out) + "\n"
