@@ -226,3 +226,28 @@ def test_a_killed_run_resumes_to_every_game_exactly_once(tmp_path, point, nth):
     doc = run_experiment(spec, jobs=1, quiet=True)
     assert game_ids(spec.out) == list(range(60))
     assert sorted((c["index"], c["games"]) for c in doc["chunks"]) == [(0, 20), (1, 20), (2, 20)]
+
+
+def test_a_full_disk_during_a_run_is_one_line_and_loses_nothing(tmp_path, capsys, monkeypatch):
+    import errno
+    import pandas as pd
+    path = spec_file(tmp_path, "games = 60\nchunk = 20")
+    real = pd.DataFrame.to_parquet
+    calls = {"n": 0}
+
+    def full(self, *args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 4:                       # the second chunk's seats table
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(pd.DataFrame, "to_parquet", full)
+    assert main(["run", str(path), "--quiet", "--jobs", "1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "No space left on device" in err and "\n" not in err
+    out = load_spec(path).out
+    assert game_ids(out) == list(range(20))       # the finished chunk, whole
+    assert not list((out / "chunks").glob("*/*/*.tmp-*"))
+    monkeypatch.setattr(pd.DataFrame, "to_parquet", real)
+    assert main(["run", str(path), "--quiet", "--jobs", "1"]) == 0
+    assert game_ids(out) == list(range(60))

@@ -121,7 +121,12 @@ def play_first_ascent_chunk(spec_fields, variant_fields, chunk, threads):
 
 def _write_json_atomic(path, doc):
     tmp = path.with_name(path.name + f".tmp-{os.getpid()}")
-    tmp.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+    try:
+        tmp.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise SpecError(f"{path}: could not write ({exc.strerror or exc}); finished chunks "
+                        f"are kept: free space and rerun to resume") from None
     os.replace(tmp, path)
 
 
@@ -131,12 +136,12 @@ def write_chunk(out, chunk, games, seats, identity_hash):
     if tmp.exists():
         shutil.rmtree(tmp)
     tmp.mkdir(parents=True)
-    games.to_parquet(tmp / "games.parquet", index=False)
-    seats.to_parquet(tmp / "seats.parquet", index=False)
-    (tmp / "chunk.json").write_text(json.dumps(
-        {"identity_sha256": identity_hash, "variant": chunk.variant, "players": chunk.players,
-         "index": chunk.index, "first_game": chunk.first_game, "games": chunk.games,
-         "seat_rows": len(seats)}, indent=2) + "\n")
+    try:
+        _write_tables(tmp, chunk, games, seats, identity_hash)
+    except OSError as exc:           # a full disk: the chunk was never there
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise SpecError(f"{out}: could not write {chunk.relpath} ({exc.strerror or exc}); "
+                        f"finished chunks are kept: free space and rerun to resume") from None
     if final.exists():               # a damaged or short chunk being replaced
         aside = final.with_name(final.name + f".tmp-old-{os.getpid()}")
         os.replace(final, aside)
@@ -144,6 +149,15 @@ def write_chunk(out, chunk, games, seats, identity_hash):
         shutil.rmtree(aside, ignore_errors=True)
     else:
         os.replace(tmp, final)       # atomic: the chunk is there whole or not at all
+
+
+def _write_tables(tmp, chunk, games, seats, identity_hash):
+    games.to_parquet(tmp / "games.parquet", index=False)
+    seats.to_parquet(tmp / "seats.parquet", index=False)
+    (tmp / "chunk.json").write_text(json.dumps(
+        {"identity_sha256": identity_hash, "variant": chunk.variant, "players": chunk.players,
+         "index": chunk.index, "first_game": chunk.first_game, "games": chunk.games,
+         "seat_rows": len(seats)}, indent=2) + "\n")
 
 
 def clean_partial(out):
