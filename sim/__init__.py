@@ -36,6 +36,19 @@ def numba_cache_key(root=None):
     return digest.hexdigest()[:16]
 
 
+def package_data_key(root=None):
+    """A hash of every data file (.json) of the packages: bundled game data and tuned knobs.
+    Not part of the numba key (data is read at run time, not compiled in), but part of what a
+    run's games depend on."""
+    root = Path(__file__).resolve().parent.parent if root is None else Path(root)
+    digest = hashlib.sha256()
+    for package in CACHE_KEY_PACKAGES:
+        for path in sorted((root / package).rglob("*.json")):
+            digest.update(str(path.relative_to(root).as_posix()).encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
 def _numba_cache_dir():
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "ascent-numba"
     return str(base / numba_cache_key())

@@ -21,6 +21,14 @@ def _positive_int(text):
     return value
 
 
+def _game_count(text):
+    """--games: 1 to 10**12 (a million games a second for eleven days; more is a typo)."""
+    value = _positive_int(text)
+    if value > 10**12:
+        raise argparse.ArgumentTypeError(f"expected at most 1,000,000,000,000 games, got {value}")
+    return value
+
+
 def _seed(text):
     try:
         value = int(text)
@@ -383,7 +391,7 @@ def build_parser():
     sp = sub.add_parser("simulate", help="play many games in parallel, write parquet")
     game_arg(sp)
     sp.add_argument("--players", type=int, choices=(1, 2, 3, 4, 5), required=True)
-    sp.add_argument("--games", type=_positive_int, required=True)
+    sp.add_argument("--games", type=_game_count, required=True)
     sp.add_argument("--seed", type=_seed, default=1, help="master seed (default 1)")
     sp.add_argument("--policy", default=None,
                     help="the bot in every seat; by default each game's strongest affordable "

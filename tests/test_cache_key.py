@@ -82,3 +82,18 @@ def test_the_key_ignores_files_outside_the_packages(source_copy):
     before = numba_cache_key(source_copy)
     (source_copy / "notes.py").write_text("x = 1\n")
     assert numba_cache_key(source_copy) == before
+
+
+def test_a_run_depends_on_the_bundled_data_files(source_copy):
+    # First Ascent's data.json is not in its rules fingerprint: the run identity hashes it
+    from sim import package_data_key
+    for package in ("sim", "policies"):
+        for path in (ROOT / package).rglob("*.json"):
+            target = source_copy / path.relative_to(ROOT)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(path.read_bytes())
+    before = package_data_key(source_copy)
+    data = source_copy / "sim" / "games" / "first_ascent" / "data" / "data.json"
+    data.write_text(data.read_text().replace(" ", "  ", 1))
+    assert package_data_key(source_copy) != before
+    assert numba_cache_key(source_copy) == numba_cache_key(source_copy)

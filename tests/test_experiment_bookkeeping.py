@@ -251,3 +251,15 @@ def test_a_full_disk_during_a_run_is_one_line_and_loses_nothing(tmp_path, capsys
     monkeypatch.setattr(pd.DataFrame, "to_parquet", real)
     assert main(["run", str(path), "--quiet", "--jobs", "1"]) == 0
     assert game_ids(out) == list(range(60))
+
+
+def test_a_grown_precision_run_resumes_where_it_stopped_and_never_cuts_games(tmp_path):
+    path = spec_file(tmp_path, "games = 300\nchunk = 200\nci_halfwidth = 0.001\n"
+                               "max_games = 1000")
+    run_experiment(load_spec(path), jobs=1, quiet=True)
+    again = run_experiment(load_spec(path), jobs=1, quiet=True)
+    assert again["runs"][-1]["games_played"] == 0            # nothing replayed
+    # dropping the target (the identity allows it) keeps every finished game
+    path.write_text(path.read_text().replace("ci_halfwidth = 0.001\nmax_games = 1000", ""))
+    run_experiment(load_spec(path), jobs=1, quiet=True)
+    assert game_ids(load_spec(path).out) == list(range(1000))

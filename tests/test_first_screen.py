@@ -121,3 +121,23 @@ def test_formatting_never_prints_a_bare_zero_p_or_a_starred_zero():
     assert FS.fmt_p(float("nan")) == "not tested"
     assert FS.points(0.00004) != "+0.0"
     assert FS.pct_interval(float("nan"), float("nan"), float("nan")) == "–"
+
+
+def test_a_stratified_association_is_not_fooled_by_the_player_count():
+    # token use depends on the player count, and so does winning; within a count they are
+    # unrelated: the association must be about zero (stratifying by character alone: +11 points)
+    rng = np.random.default_rng(1)
+    rows = []
+    for players, use in ((2, 0.6), (5, 0.2)):
+        n = 20000
+        rows.append(pd.DataFrame({"players": players, "character": rng.integers(0, 3, n),
+                                  "won": rng.random(n) < 1 / players,
+                                  "flag": rng.random(n) < use}))
+    seats = pd.concat(rows, ignore_index=True)
+    got = FS.within_group_association(seats, ["flag"]).iloc[0]
+    assert abs(got["effect"]) < 0.02 and got["p"] > 0.01
+
+
+def test_identical_shared_shares_are_not_tested():
+    assert np.isnan(FS.share_p_value([0.5, 0.5], 0.2))
+    assert np.isnan(FS.share_p_value([0.5], 0.2))

@@ -128,3 +128,13 @@ def test_a_card_name_that_matplotlib_would_read_as_math(tmp_path):
                    "--data", str(data), "--policy", "random")
     page = report(out)
     assert "Cam $\\frac{1" in page
+
+
+def test_the_bot_line_reads_a_ladder_step_in_the_words_it_uses(tmp_path):
+    from sim.report.bots import ladder_steps
+    ladder = tmp_path / "LADDER.md"
+    ladder.write_text("Command: `ascent ladder`\n\n| weaker | stronger | stronger − weaker | "
+                      "verdict |\n|---|---|---|---|\n"
+                      "| random | planner | +1.0 [-1.0, +3.0] | holds (not significant) |\n")
+    assert ladder_steps("random", ladder)[0] == "loses to planner by 1.0 points [-1.0, 3.0]"
+    assert ladder_steps("planner", ladder)[0] == "beats random by 1.0 points [-1.0, 3.0]"

@@ -34,7 +34,7 @@ def snapshot(folder):
 def leftovers(folder):
     folder = Path(folder)
     return sorted(p.name for p in folder.parent.iterdir()
-                  if p.name.startswith(f".{folder.name}."))
+                  if p.name.startswith(f".{folder.name}.") and p.name != f".{folder.name}.lock")
 
 
 def one_line_error(capsys):
@@ -218,3 +218,31 @@ def test_tables_keep_their_dtypes_whatever_the_chunk(tmp_path, game):
     for name in ("games.parquet", "seats.parquet"):
         pd.testing.assert_frame_equal(pd.read_parquet(outs[0] / name),
                                       pd.read_parquet(outs[1] / name))
+
+
+def test_overwrite_never_deletes_a_folder_that_is_not_a_run(tmp_path, capsys):
+    out = tmp_path / "documents"
+    out.mkdir()
+    (out / "thesis.txt").write_text("years of work")
+    assert simulate(out, "--overwrite") == 2
+    assert "not an ascent run" in one_line_error(capsys)
+    assert (out / "thesis.txt").read_text() == "years of work"
+
+
+def test_the_lock_file_outlives_the_lock(tmp_path):
+    # deleting it on release would let two writers lock two different files
+    from sim.core.output import folder_lock
+    out = tmp_path / "run"
+    with folder_lock(out):
+        inode = (tmp_path / ".run.lock").stat().st_ino
+    with folder_lock(out):
+        assert (tmp_path / ".run.lock").stat().st_ino == inode
+
+
+def test_a_run_set_aside_by_a_killed_swap_is_put_back(tmp_path):
+    out = tmp_path / "run"
+    assert simulate(out) == 0
+    before = snapshot(out)
+    os.rename(out, tmp_path / ".run.old-4242")          # as a kill between the renames leaves it
+    assert simulate(out) == 0                            # the same run: restored, not replayed
+    assert snapshot(out) == before and leftovers(out) == []

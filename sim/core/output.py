@@ -45,7 +45,8 @@ def _read_manifest(folder):
 
 
 def folder_state(out, fingerprint):
-    """'absent', 'empty', 'same' (this run, complete), or 'other' (anything else)."""
+    """'absent', 'empty', 'same' (this run, complete), 'other run' (a run folder of ascent's,
+    another or damaged) or 'foreign' (files that are not a run: never replaced)."""
     if not out.exists():
         return "absent"
     if not out.is_dir():
@@ -58,13 +59,16 @@ def folder_state(out, fingerprint):
             verify_run_folder(out)
             return "same"
         except OutputError:
-            return "other"
-    return "other"
+            return "other run"
+    if doc and "game" in doc:
+        return "other run"
+    return "foreign"
 
 
 @contextmanager
 def folder_lock(out):
-    """An exclusive lock for writing `out`; a second writer fails at once with one line."""
+    """An exclusive lock for writing `out` (the hidden file .NAME.lock beside it); a second
+    writer fails at once with one line."""
     lock = out.parent / f".{out.name}.lock"
     try:
         handle = open(lock, "w")
@@ -78,11 +82,19 @@ def folder_lock(out):
                               f"{lock}); wait for it or choose another --out") from None
         yield
     finally:
+        # the lock file stays: deleting it would let a writer that opened it just before lock
+        # the old file while the next one locks a new file, and both would write
         handle.close()
-        try:
-            lock.unlink()
-        except OSError:
-            pass
+
+
+def restore_set_aside(out):
+    """A run killed between the two renames of `publish` left the earlier run beside `out`
+    (.NAME.old-PID) and nothing at `out`: put it back. Call under the lock."""
+    aside = sorted(out.parent.glob(f".{out.name}.old-*"), key=lambda p: p.stat().st_mtime)
+    if aside and not out.exists():
+        os.rename(aside.pop(), out)
+    for stale in aside:
+        shutil.rmtree(stale, ignore_errors=True)
 
 
 class RunWriter:
@@ -131,8 +143,8 @@ class RunWriter:
         if self.out.exists():
             state = "empty" if self.out.is_dir() and not any(self.out.iterdir()) else "full"
             if state == "full" and not overwrite:
-                raise OutputError(f"{self.out}: another run appeared while playing; nothing "
-                                  f"was replaced (the finished run is in {self.tmp})")
+                raise OutputError(f"{self.out}: other files appeared there while playing; "
+                                  f"nothing was replaced")
             aside = self.out.parent / f".{self.out.name}.old-{os.getpid()}"
             os.rename(self.out, aside)
             os.rename(self.tmp, self.out)

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core.output import OutputError, RunWriter, folder_lock, folder_state, run_fingerprint
+from sim.core.output import (OutputError, RunWriter, folder_lock, folder_state,
+                             restore_set_aside, run_fingerprint)
 
 
 def simulate_to_folder(args, command_line, game, identity, manifest_fields, play_chunk, tables,
@@ -33,6 +34,7 @@ def simulate_to_folder(args, command_line, game, identity, manifest_fields, play
     if not out.parent.exists():
         out.parent.mkdir(parents=True, exist_ok=True)
     with folder_lock(out):
+        restore_set_aside(out)
         state = folder_state(out, fingerprint)
         if state == "same":
             if not args.quiet:
@@ -40,9 +42,12 @@ def simulate_to_folder(args, command_line, game, identity, manifest_fields, play
                       f"nothing to play")
                 print(_summary_from(out, summary, summary_columns))
             return 0
-        if state == "other" and not args.overwrite:
-            raise OutputError(f"{out}: holds another run or other files; pass --overwrite to "
-                              f"replace it, or choose another --out")
+        if state == "foreign":
+            raise OutputError(f"{out}: holds files that are not an ascent run; --overwrite "
+                              f"replaces only a run folder: choose another --out")
+        if state == "other run" and not args.overwrite:
+            raise OutputError(f"{out}: holds another run; pass --overwrite to replace it, or "
+                              f"choose another --out")
         try:
             writer = RunWriter(out, fingerprint, args.games)
         except OSError as exc:
@@ -96,16 +101,18 @@ def simulate_to_folder(args, command_line, game, identity, manifest_fields, play
 
 def run_identity(rules, seat_policies, game, **more):
     """What a run's games depend on besides the seed and count: the rules (their fingerprint),
-    the bots and their parameter vectors (tuned knobs are data files), the seating, and the
-    code itself (the hash the numba cache is keyed on: an engine fix changes the games)."""
+    the bots and their parameter vectors (tuned knobs are data files), the seating, the code
+    itself (the hash the numba cache is keyed on: an engine fix changes the games) and the
+    bundled data files (First Ascent's data.json is not in its rules fingerprint)."""
     import hashlib
     from policies.registry import get_policy
-    from sim import numba_cache_key
+    from sim import numba_cache_key, package_data_key
     params = hashlib.sha256()
     for name in sorted(set(seat_policies)):
         params.update(name.encode() + get_policy(game, name).default_params.tobytes())
     return {"rules_fingerprint": rules.fingerprint, "seat_policies": list(seat_policies),
-            "policy_params": params.hexdigest()[:16], "code": numba_cache_key(), **more}
+            "policy_params": params.hexdigest()[:16], "code": numba_cache_key(),
+            "data": package_data_key(), **more}
 
 
 def _summary_from(out, summary, columns):

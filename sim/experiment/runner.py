@@ -201,8 +201,10 @@ def done_chunks(out, identity_hash):
 
 
 def is_done(chunk, done):
-    return done.get((chunk.variant, chunk.players, chunk.index)) == (chunk.first_game,
-                                                                      chunk.games)
+    """The chunk on disk covers the planned games. A longer one (an earlier run's larger
+    target) covers them too: finished games are never cut away."""
+    first, games = done.get((chunk.variant, chunk.players, chunk.index), (None, 0))
+    return first == chunk.first_game and games >= chunk.games
 
 
 class Manifest:
@@ -375,8 +377,14 @@ def _run_locked(spec, jobs, scheduler, quiet, stop_after_chunks):
     started = time.perf_counter()
     played_total = 0
     stopping = {}
+    earlier = manifest.doc.get("stopping", {})
     for players in spec.players:
         target_games = spec.games
+        if spec.ci_halfwidth is not None:
+            # a precision target resumes where it stopped, not at `games` again (it would
+            # replay every chunk it had grown)
+            reached = earlier.get(str(players), {}).get("games", 0)
+            target_games = max(target_games, min(int(reached), spec.max_games))
         while True:
             done = done_chunks(out, identity_hash)
             count = total = 0

@@ -111,7 +111,20 @@ class Spec:
                "variants": {v.name: v.as_dict() for v in self.variants}}
         if self.game in ("ascension", "first-ascent"):
             doc["rotate_seats"] = self.rotate_seats
+        doc["bots_and_data"] = self.bots_and_data()
         return doc
+
+    def bots_and_data(self):
+        """A hash of the bots' parameter vectors and the bundled data files: a retuned bot
+        (`ascent tune --store`) or an edited data file plays other games, so a resume must
+        not add its chunks to the old ones. (Code changes are not part of it: an experiment
+        outlives edits to reports and tools.)"""
+        from policies.registry import get_policy
+        from sim import package_data_key
+        digest = hashlib.sha256(package_data_key().encode())
+        for name in sorted(set(self.policies_for(max(self.players)))):
+            digest.update(name.encode() + get_policy(self.game, name).default_params.tobytes())
+        return digest.hexdigest()[:16]
 
     def identity_hash(self):
         return hashlib.sha256(json.dumps(self.identity(), sort_keys=True).encode()).hexdigest()

@@ -248,7 +248,8 @@ def gear_table(r):
         })
     df = pd.DataFrame(rows)
     if not df.empty:
-        within = FS.within_group_association(s, [f"owns_{key}" for key in card_columns(s)])
+        within = FS.within_group_association(with_players(r),
+                                             [f"owns_{key}" for key in card_columns(s)])
         df["within_character"] = within["effect"].to_numpy()
         df["p"] = within["p"].to_numpy()
     return df

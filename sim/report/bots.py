@@ -51,8 +51,9 @@ def ladder_steps(policy, path=LADDER):
         if policy == weaker:
             mid, lo, hi = -mid, -hi, -lo                      # this bot minus the other
         word = "beats" if mid > 0 else "loses to"
-        a, b = sorted((abs(lo), abs(hi))) if lo * hi > 0 else (lo, hi)
-        lines.append(f"{word} {other} by {abs(mid):.1f} points [{a:.1f}, {b:.1f}]")
+        if mid < 0:                                           # in the units of "loses by"
+            mid, lo, hi = -mid, -hi, -lo
+        lines.append(f"{word} {other} by {mid:.1f} points [{lo:.1f}, {hi:.1f}]")
     if lines and header:
         lines.append(f"from `{header.group(1)}`")
     return lines

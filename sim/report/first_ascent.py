@@ -206,8 +206,9 @@ def screen(r):
     fam_seats = FS.parity_family("seats", seats, lambda row: f"Seat {int(row.seat) + 1}", counts)
     tokens = summit_beta_table(seats_with_players(r))
     if len(tokens):
-        used = r.seats.assign(**{f"uses_{key}": r.seats[f"used_{key}"] > 0
-                                 for key in SB_KEYS.values()})
+        seats = seats_with_players(r)
+        used = seats.assign(**{f"uses_{key}": seats[f"used_{key}"] > 0
+                               for key in SB_KEYS.values()})
         within = FS.within_group_association(used, [f"uses_{key}" for key in SB_KEYS.values()])
         tokens = tokens.assign(p=within["p"].to_numpy(), effect=within["effect"].to_numpy())
         tokens["finding"] = [

@@ -48,7 +48,7 @@ def share_p_value(shares, parity):
         return binomial_p_value(int(shares.sum()), n, parity)
     sd = shares.std(ddof=1) if n > 1 else 0.0
     if sd == 0:
-        return 1.0 if abs(shares.mean() - parity) < 1e-12 else 0.0
+        return np.nan     # every share alike (a game or two of ties): nothing to test with
     from math import erfc, sqrt
     z = (shares.mean() - parity) / (sd / sqrt(n))
     return erfc(abs(z) / sqrt(2.0))
@@ -74,7 +74,7 @@ def parity_table(games, seats, group):
     return pd.DataFrame(rows)
 
 
-def within_group_association(seats, flags, group="character"):
+def within_group_association(seats, flags, group=("players", "character")):
     """For each boolean column in `flags` (owns a card, used a token): how much more often seats
     with the flag win than seats without it *playing the same character*, and the
     Cochran-Mantel-Haenszel test of no association given the character (statsmodels).
@@ -82,11 +82,12 @@ def within_group_association(seats, flags, group="character"):
     Comparing all owners with all non-owners mostly measures who buys: a character that never
     buys access gear and wins 74% makes every access card look like a 60-point loser. Within a
     character that confounding is gone; what remains (strong players buy more) is still an
-    association, not the card's effect. `effect` is the Mantel-Haenszel risk difference; a
-    group where everyone or no one has the flag carries no information and is left out."""
+    association, not the card's effect. The strata are the player count and the character
+    (both move win rates and buying). `effect` is the Mantel-Haenszel risk difference; a
+    stratum where everyone or no one has the flag carries no information and is left out."""
     from statsmodels.stats.contingency_tables import StratifiedTable
     won = seats["won"].to_numpy().astype(bool)
-    keys = seats[group].astype(str).to_numpy()
+    keys = seats[list(group)].astype(str).agg("|".join, axis=1).to_numpy()
     rows = []
     for flag in flags:
         has = seats[flag].to_numpy().astype(bool)

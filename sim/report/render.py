@@ -383,9 +383,11 @@ def _all_in_ascent(page, r, results_dir):
 
     page.h(2, "3. Gear cards")
     page.p("Owner vs non-owner win rates are an association, not an effect: strong players buy "
-           "more. For the causal effect of a card run experiments/gear_ablation.toml and compare "
-           "(ascent report VARIANT --against BASELINE). Fisher's exact test per card. "
-           + correction, "note")
+           "more. same_character: owners minus non-owners among seats of the same character and "
+           "player count (Mantel-Haenszel), tested with the Cochran-Mantel-Haenszel test; "
+           "all_seats: the raw difference, confounded by who buys. For the causal effect of a "
+           "card run experiments/gear_ablation.toml and compare (ascent report VARIANT "
+           "--against BASELINE). " + correction, "note")
     if not gear.empty:
         g = gear.sort_values("p", na_position="last").assign(
             purchase=lambda d: pct_ci(d, "purchase_rate", "purchase_ci_low", "purchase_ci_high"),
@@ -395,9 +397,12 @@ def _all_in_ascent(page, r, results_dir):
             winners_owning_it=lambda d: pct_ci(d, "winners_owning", "winners_ci_low",
                                                "winners_ci_high"))
         page.table(g[["card", "seats", "purchase", "median_round", "winners_owning_it",
-                      "owners_win", "non_owners_win", "association", "p_screen"]], "gear",
-                   {"association": FS.points, "p_screen": FS.fmt_p,
-                    "median_round": lambda v: f"{v:g}"}, raw=gear)
+                      "owners_win", "non_owners_win", "association", "within_character",
+                      "p_screen"]].rename(columns={"association": "all_seats",
+                                                   "within_character": "same_character"}),
+                   "gear", {"all_seats": FS.points, "same_character": FS.points,
+                            "p_screen": FS.fmt_p, "median_round": lambda v: f"{v:g}"},
+                   raw=gear)
         fig, ax = plt.subplots(figsize=(7, 0.32 * len(gear) + 1))
         ordered = gear.sort_values("purchase_rate")
         y = np.arange(len(ordered))

@@ -751,3 +751,9 @@ def test_parse_js_string_escapes_like_javascript(literal, value):
 
 def test_parse_js_accepts_a_byte_order_mark():
     assert parse_js_exports("\ufeffexport const A = 1;") == {"A": 1}
+
+
+def test_deeply_nested_data_js_is_one_line(tmp_path):
+    msg = load_error(tmp_path, text="export const CHARACTERS = " + "[" * 100000 + "]" * 100000
+                     + ";\n", name="data-bad.js")
+    assert "nested too deeply" in msg

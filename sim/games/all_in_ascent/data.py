@@ -86,6 +86,8 @@ def load_data(path=None, counts=V040_COUNTS):
             doc = parse_js_exports(text, name)
         except JsDataError as exc:
             raise DataError(str(exc)) from None
+        except RecursionError:
+            raise DataError(f"{name}: nested too deeply to be a data file") from None
     else:
         try:
             doc = json.loads(text, object_pairs_hook=_KeyedObject)
