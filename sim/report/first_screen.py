@@ -87,29 +87,32 @@ def within_group_association(seats, flags, group=("players", "character")):
     stratum where everyone or no one has the flag carries no information and is left out."""
     from statsmodels.stats.contingency_tables import StratifiedTable
     won = seats["won"].to_numpy().astype(bool)
-    keys = seats[list(group)].astype(str).agg("|".join, axis=1).to_numpy()
-    rows = []
-    for flag in flags:
+    # one pass over the seats for every flag: wins and losses with the flag, per stratum
+    counts = {"won": won, "lost": ~won}
+    for i, flag in enumerate(flags):
         has = seats[flag].to_numpy().astype(bool)
-        frame = pd.DataFrame({"k": keys, "a": has & won, "b": has & ~won, "c": ~has & won,
-                              "d": ~has & ~won})
-        t = frame.groupby("k")[["a", "b", "c", "d"]].sum()
-        n1, n0 = t["a"] + t["b"], t["c"] + t["d"]
-        t = t[(n1 > 0) & (n0 > 0)]
-        n1, n0 = t["a"] + t["b"], t["c"] + t["d"]
+        counts[f"a{i}"] = has & won
+        counts[f"b{i}"] = has & ~won
+    strata = pd.DataFrame(counts).groupby([seats[g].to_numpy() for g in group]).sum()
+    rows = []
+    for i, flag in enumerate(flags):
+        a, b = strata[f"a{i}"].to_numpy(float), strata[f"b{i}"].to_numpy(float)
+        c, d = strata["won"].to_numpy(float) - a, strata["lost"].to_numpy(float) - b
+        n1, n0 = a + b, c + d
+        keep = (n1 > 0) & (n0 > 0)
+        a, b, c, d, n1, n0 = (x[keep] for x in (a, b, c, d, n1, n0))
         total = n1 + n0
         weight = (n1 * n0 / total).sum()
-        effect = ((t["a"] * n0 - t["c"] * n1) / total).sum() / weight if weight > 0 else np.nan
+        effect = ((a * n0 - c * n1) / total).sum() / weight if weight > 0 else np.nan
         p = np.nan
-        if len(t) and (t["a"] + t["c"]).sum() > 0 and (t["b"] + t["d"]).sum() > 0:
-            tables = t[["a", "b", "c", "d"]].to_numpy(float).reshape(-1, 2, 2)
-            # each 2x2 table needs a win and a loss to carry information on the association
-            informative = (tables[:, :, 0].sum(axis=1) > 0) & (tables[:, :, 1].sum(axis=1) > 0)
-            if informative.any():
-                p = float(StratifiedTable(np.moveaxis(tables[informative], 0, -1))
-                          .test_null_odds(correction=False).pvalue)
-        rows.append({"flag": flag, "flagged_seats": int(has.sum()), "effect": effect, "p": p,
-                     "strata": int(len(t))})
+        # each 2x2 table needs a win and a loss to carry information on the association
+        informative = (a + c > 0) & (b + d > 0)
+        if informative.any():
+            tables = np.stack([np.stack([a, b], -1), np.stack([c, d], -1)], 1)[informative]
+            p = float(StratifiedTable(np.moveaxis(tables, 0, -1))
+                      .test_null_odds(correction=False).pvalue)
+        rows.append({"flag": flag, "flagged_seats": int(n1.sum()), "effect": effect, "p": p,
+                     "strata": int(keep.sum())})
     return pd.DataFrame(rows)
 
 
