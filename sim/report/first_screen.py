@@ -190,6 +190,8 @@ def pct_interval(rate, lo, hi, digits=1):
     """'12.3% [11.0, 13.7]', or '–' when there is nothing to estimate (n = 0)."""
     if not np.isfinite(rate):
         return "–"
+    if 0 < hi < 0.01:          # a rare event: enough digits that the upper bound is not "0.0"
+        digits = max(digits, 2 if hi >= 0.001 else 3)
     return f"{100 * rate:.{digits}f}% [{100 * lo:.{digits}f}, {100 * hi:.{digits}f}]"
 
 
