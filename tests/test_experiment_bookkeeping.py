@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from fault_injection import killer_script, run_killed
 from sim.cli import main
 from sim.experiment.runner import chunks_for, load_variant, run_experiment
 from sim.experiment.spec import SpecError, load_spec
@@ -182,27 +183,13 @@ def test_an_unknown_preset_or_an_unending_game_in_a_variant_is_one_line(tmp_path
 
 # --- SIGKILL at each write point of `ascent run` ---------------------------------------------
 
-RUN_KILLER = """
-import os, signal, sys
-import pandas as pd
-import sim.experiment.runner as runner
-point, nth = sys.argv[1], int(sys.argv[2])
-count = {"n": 0}
-
-def kill_at(name, real):
-    def wrapped(*args, **kwargs):
-        if name == point:
-            count["n"] += 1
-            if count["n"] == nth:
-                os.kill(os.getpid(), signal.SIGKILL)
-        return real(*args, **kwargs)
-    return wrapped
-
-pd.DataFrame.to_parquet = kill_at("table", pd.DataFrame.to_parquet)
-runner.os.replace = kill_at("replace", os.replace)
-from sim.cli import main
-sys.exit(main(["run", sys.argv[3], "--quiet", "--jobs", "1"]))   # in-process: no orphans
-"""
+RUN_KILLER = killer_script("""
+    import pandas as pd
+    import sim.experiment.runner as runner
+""", """
+    pd.DataFrame.to_parquet = kill_at("table", pd.DataFrame.to_parquet)
+    runner.os.replace = kill_at("replace", os.replace)
+""", '["run", sys.argv[3], "--quiet", "--jobs", "1"]')      # in-process: no orphaned workers
 
 
 # tables of the first and a later chunk; each rename (chunk folders and experiment.json alternate)
@@ -210,16 +197,8 @@ sys.exit(main(["run", sys.argv[3], "--quiet", "--jobs", "1"]))   # in-process: n
                                         ("replace", 1), ("replace", 2), ("replace", 3),
                                         ("replace", 6)])
 def test_a_killed_run_resumes_to_every_game_exactly_once(tmp_path, point, nth):
-    import signal
-    import subprocess
-    import sys
     path = spec_file(tmp_path, "games = 60\nchunk = 20")
-    log = tmp_path / "killed.log"
-    with open(log, "w") as f:
-        proc = subprocess.run([sys.executable, "-c", RUN_KILLER, point, str(nth), str(path)],
-                              stdout=f, stderr=f, timeout=600,
-                              cwd=Path(__file__).resolve().parent.parent)
-    assert proc.returncode == -signal.SIGKILL, log.read_text()
+    run_killed(RUN_KILLER, point, nth, [path], tmp_path / "killed.log")
     spec = load_spec(path)
     assert set(game_ids(spec.out)) <= set(range(60))          # whatever is read is whole
     assert len(game_ids(spec.out)) == len(set(game_ids(spec.out)))

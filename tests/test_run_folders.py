@@ -7,18 +7,14 @@ import errno
 import json
 import os
 import shutil
-import signal
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+from fault_injection import killer_script, run_killed
 from sim.cli import main
 
-REPO = Path(__file__).resolve().parent.parent
 RUN = ["simulate", "--game", "ascension", "--players", "2", "--games", "40", "--chunk", "15",
        "--policy", "stair-builder", "--quiet"]
 
@@ -114,29 +110,15 @@ def test_a_second_writer_is_kept_out(tmp_path, capsys):
 
 # --- SIGKILL at every write point ----------------------------------------------------------------
 
-KILLER = textwrap.dedent("""
-    import os, signal, sys
+KILLER = killer_script("""
     import pyarrow.parquet as pq
     import sim.core.output as output
-    point, nth = sys.argv[1], int(sys.argv[2])
-    count = {"n": 0}
-
-    def kill_at(name, real):
-        def wrapped(*args, **kwargs):
-            if name == point:
-                count["n"] += 1
-                if count["n"] == nth:
-                    os.kill(os.getpid(), signal.SIGKILL)
-            return real(*args, **kwargs)
-        return wrapped
-
+""", """
     pq.ParquetWriter.write_table = kill_at("table", pq.ParquetWriter.write_table)
     pq.ParquetWriter.close = kill_at("close", pq.ParquetWriter.close)
     output.os.fsync = kill_at("manifest", os.fsync)
     output.os.rename = kill_at("rename", os.rename)
-    from sim.cli import main
-    sys.exit(main(sys.argv[3:]))
-""")
+""", "sys.argv[3:]")
 
 # (where, which call): the first and a later chunk of a table, closing each table, the manifest's
 # fsync, and each rename of the publishing swap (old run aside, new run in)
@@ -149,10 +131,8 @@ def test_a_kill_at_any_write_point_never_leaves_a_mixed_folder(tmp_path, point, 
     out = tmp_path / "run"
     assert simulate(out) == 0
     before = snapshot(out)
-    args = [*RUN, "--seed", "2", "--out", str(out), "--overwrite"]
-    proc = subprocess.run([sys.executable, "-c", KILLER, point, str(nth), *args], cwd=REPO,
-                          capture_output=True, text=True, timeout=600)
-    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    run_killed(KILLER, point, nth, [*RUN, "--seed", "2", "--out", out, "--overwrite"],
+               tmp_path / "killed.log")
     if out.exists():
         state = snapshot(out)
         # either the earlier run, untouched, or the new one, complete
