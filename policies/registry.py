@@ -68,6 +68,16 @@ def policy_names(game):
     return sorted(n for g, n in _REGISTRY if g == game)
 
 
+def policy_params_key(game, names):
+    """A hash of the named policies' default parameter vectors: a retuned bot (`ascent tune
+    --store` rewrites tuned.json) plays other games under the same name."""
+    import hashlib
+    digest = hashlib.sha256()
+    for name in sorted(set(names)):
+        digest.update(name.encode() + get_policy(game, name).default_params.tobytes())
+    return digest.hexdigest()[:16]
+
+
 def policy_slots(game, names, max_slots, max_params, params=None):
     """Distinct policy names of a run -> (function tuple padded to max_slots, one parameter row
     per slot: the policy's defaults or params[name], the registered policies)."""

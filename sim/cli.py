@@ -48,12 +48,11 @@ def _rules(args):
     except ValueError as exc:
         raise UsageError(f"--preset: {exc}") from None
     try:
-        switches = dict(split_assignment(r, "--rule") for r in (args.rule or []))
-        refuse_repeats("--rule", [split_assignment(r, "--rule")[0] for r in (args.rule or [])],
-                       UsageError)
+        pairs = [split_assignment(r, "--rule") for r in (args.rule or [])]
+        refuse_repeats("--rule", [name for name, _ in pairs], UsageError)
         refuse_repeats("--set", [split_assignment(k, "--set")[0] for k in (args.set or [])],
                        UsageError)
-        return build_rules(args.preset, switches, list(args.set or []), args.data)
+        return build_rules(args.preset, dict(pairs), list(args.set or []), args.data)
     except VariantError as exc:
         raise UsageError(str(exc)) from None
 
@@ -316,8 +315,8 @@ def cmd_run(args):
 
 def cmd_report(args):
     from sim.report.render import write_report
-    for flag, folder in (("--variant", args.results), ("--against-variant", args.against)):
-        value = args.variant if flag == "--variant" else args.against_variant
+    for flag, value, folder in (("--variant", args.variant, args.results),
+                                ("--against-variant", args.against_variant, args.against)):
         if value and folder and not (Path(folder) / "experiment.json").exists():
             raise UsageError(f"{flag}: {folder} is a simulate folder, which has no variants; "
                              f"--variant is for experiment folders")

@@ -4,7 +4,6 @@ become paths outside `out`, and bad specs are one line."""
 import json
 import os
 import time
-from pathlib import Path
 
 import pytest
 
@@ -125,12 +124,14 @@ def test_plans_are_lazy(tmp_path):
     assert main(["run", str(path), "--dry-run"]) == 0
 
 
-ESCAPES = ["../../../escaped_variant", "/tmp/absolute_variant", "..", ".hidden", "a\\b",
-           "tab\there"]
+# ABSOLUTE stands for an absolute path beside the test's folder
+ESCAPES = ["../../../escaped_variant", "ABSOLUTE", "..", ".hidden", "a\\b", "tab\there"]
 
 
 @pytest.mark.parametrize("name", ESCAPES)
 def test_a_variant_name_never_becomes_a_path_outside_out(tmp_path, capsys, name):
+    absolute = tmp_path.parent / f"{tmp_path.name}-absolute_variant"
+    name = str(absolute) if name == "ABSOLUTE" else name
     path = tmp_path / "exp.toml"
     path.write_text(f'game = "ascension"\nplayers = [2]\ngames = 4\nchunk = 4\n'
                     f'policy = "random"\nout = "out"\n[variants.{json.dumps(name)}]\n')
@@ -138,7 +139,7 @@ def test_a_variant_name_never_becomes_a_path_outside_out(tmp_path, capsys, name)
     err = capsys.readouterr().err.strip()
     assert "cannot name a folder" in err and "\n" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["exp.toml"]
-    assert not Path("/tmp/absolute_variant").exists()
+    assert not absolute.exists()
 
 
 @pytest.mark.parametrize("body, words", [
@@ -188,7 +189,8 @@ RUN_KILLER = killer_script("""
     import sim.experiment.runner as runner
 """, """
     pd.DataFrame.to_parquet = kill_at("table", pd.DataFrame.to_parquet)
-    runner.os.replace = kill_at("replace", os.replace)
+    runner.os.replace = kill_at("replace", os.replace)     # experiment.json
+    os.rename = kill_at("replace", os.rename)              # chunk folders (output.swap_in)
 """, '["run", sys.argv[3], "--quiet", "--jobs", "1"]')      # in-process: no orphaned workers
 
 

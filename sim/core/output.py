@@ -11,7 +11,6 @@
 - Tables are streamed to parquet one chunk at a time (pyarrow's ParquetWriter), so memory is
   bounded by `--chunk`, not by `--games`.
 """
-import errno
 import fcntl
 import hashlib
 import json
@@ -30,8 +29,8 @@ class OutputError(ValueError):
 
 
 def run_fingerprint(identity):
-    """The hash of everything a run's games depend on (results.md: rules, seats, policies, master
-    seed, game indices), not of how it was played (threads, chunking)."""
+    """The hash of everything a run's games depend on (rules, seats, policies, master seed, game
+    indices), not of how it was played (threads, chunking)."""
     text = json.dumps(identity, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
@@ -87,6 +86,18 @@ def folder_lock(out):
         handle.close()
 
 
+def swap_in(new, final, aside):
+    """Put the finished folder `new` at `final`: by one atomic rename, or, when `final` is
+    there, by moving it to `aside` first and deleting it once `new` is in place (a kill between
+    the two renames leaves it whole at `aside`)."""
+    if final.exists():
+        os.rename(final, aside)
+        os.rename(new, final)
+        shutil.rmtree(aside, ignore_errors=True)
+    else:
+        os.rename(new, final)
+
+
 def restore_set_aside(out):
     """A run killed between the two renames of `publish` left the earlier run beside `out`
     (.NAME.old-PID) and nothing at `out`: put it back. Call under the lock."""
@@ -126,7 +137,7 @@ class RunWriter:
                                                      META_KEY: meta})
                 self.writers[name] = pq.ParquetWriter(self.tmp / f"{name}.parquet", schema)
             writer = self.writers[name]
-            self.writers[name].write_table(table.cast(writer.schema))
+            writer.write_table(table.cast(writer.schema))
             self.rows[name] += len(frame)
 
     def publish(self, manifest, overwrite=False):
@@ -140,17 +151,10 @@ class RunWriter:
             f.write(json.dumps(manifest, indent=2) + "\n")
             f.flush()
             os.fsync(f.fileno())
-        if self.out.exists():
-            state = "empty" if self.out.is_dir() and not any(self.out.iterdir()) else "full"
-            if state == "full" and not overwrite:
-                raise OutputError(f"{self.out}: other files appeared there while playing; "
-                                  f"nothing was replaced")
-            aside = self.out.parent / f".{self.out.name}.old-{os.getpid()}"
-            os.rename(self.out, aside)
-            os.rename(self.tmp, self.out)
-            shutil.rmtree(aside, ignore_errors=True)
-        else:
-            os.rename(self.tmp, self.out)
+        if self.out.exists() and any(self.out.iterdir()) and not overwrite:
+            raise OutputError(f"{self.out}: other files appeared there while playing; nothing "
+                              f"was replaced")
+        swap_in(self.tmp, self.out, self.out.parent / f".{self.out.name}.old-{os.getpid()}")
         return manifest
 
     def discard(self):
@@ -192,7 +196,3 @@ def verify_run_folder(folder):
             raise OutputError(f"{path}: {meta.num_rows:,} rows, the manifest promises "
                               f"{expected}; the folder is truncated")
     return doc
-
-
-def is_disk_full(exc):
-    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)

@@ -31,8 +31,7 @@ def simulate_to_folder(args, command_line, game, identity, manifest_fields, play
     fingerprint = run_fingerprint({"game": game, "master_seed": args.seed, "games": args.games,
                                    "players": args.players, "schema": schema_version,
                                    **identity})
-    if not out.parent.exists():
-        out.parent.mkdir(parents=True, exist_ok=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
     with folder_lock(out):
         restore_set_aside(out)
         state = folder_state(out, fingerprint)
@@ -104,14 +103,10 @@ def run_identity(rules, seat_policies, game, **more):
     the bots and their parameter vectors (tuned knobs are data files), the seating, the code
     itself (the hash the numba cache is keyed on: an engine fix changes the games) and the
     bundled data files (First Ascent's data.json is not in its rules fingerprint)."""
-    import hashlib
-    from policies.registry import get_policy
+    from policies.registry import policy_params_key
     from sim import numba_cache_key, package_data_key
-    params = hashlib.sha256()
-    for name in sorted(set(seat_policies)):
-        params.update(name.encode() + get_policy(game, name).default_params.tobytes())
     return {"rules_fingerprint": rules.fingerprint, "seat_policies": list(seat_policies),
-            "policy_params": params.hexdigest()[:16], "code": numba_cache_key(),
+            "policy_params": policy_params_key(game, seat_policies), "code": numba_cache_key(),
             "data": package_data_key(), **more}
 
 

@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from sim.core.output import swap_in
 from sim.core.stats import wilson_interval
 from sim.experiment.spec import Spec, SpecError
 
@@ -142,13 +143,8 @@ def write_chunk(out, chunk, games, seats, identity_hash):
         shutil.rmtree(tmp, ignore_errors=True)
         raise SpecError(f"{out}: could not write {chunk.relpath} ({exc.strerror or exc}); "
                         f"finished chunks are kept: free space and rerun to resume") from None
-    if final.exists():               # a damaged or short chunk being replaced
-        aside = final.with_name(final.name + f".tmp-old-{os.getpid()}")
-        os.replace(final, aside)
-        os.replace(tmp, final)
-        shutil.rmtree(aside, ignore_errors=True)
-    else:
-        os.replace(tmp, final)       # atomic: the chunk is there whole or not at all
+    # the chunk is there whole or not at all; a damaged or short one is replaced
+    swap_in(tmp, final, final.with_name(final.name + f".tmp-old-{os.getpid()}"))
 
 
 def _write_tables(tmp, chunk, games, seats, identity_hash):
@@ -387,18 +383,19 @@ def _run_locked(spec, jobs, scheduler, quiet, stop_after_chunks):
             target_games = max(target_games, min(int(reached), spec.max_games))
         while True:
             done = done_chunks(out, identity_hash)
-            count = total = 0
-            for c in chunks_for(spec, players, target_games):
-                if not is_done(c, done) and (stop_after_chunks is None or
-                                             count < stop_after_chunks):
-                    count += 1
-                    total += c.games
-            if count:
+
+            def pending():
                 todo = (c for c in chunks_for(spec, players, target_games)
                         if not is_done(c, done))
-                if stop_after_chunks is not None:
-                    todo = itertools.islice(todo, stop_after_chunks)
-                played, _ = _execute(spec, todo, count, total, manifest, jobs, scheduler,
+                return todo if stop_after_chunks is None else \
+                    itertools.islice(todo, stop_after_chunks)
+
+            count = total = 0
+            for c in pending():          # counted first, lazily: the plan is never held
+                count += 1
+                total += c.games
+            if count:
+                played, _ = _execute(spec, pending(), count, total, manifest, jobs, scheduler,
                                      progress)
                 played_total += played
             if spec.ci_halfwidth is None or stop_after_chunks is not None:

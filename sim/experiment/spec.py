@@ -119,12 +119,10 @@ class Spec:
         (`ascent tune --store`) or an edited data file plays other games, so a resume must
         not add its chunks to the old ones. (Code changes are not part of it: an experiment
         outlives edits to reports and tools.)"""
-        from policies.registry import get_policy
+        from policies.registry import policy_params_key
         from sim import package_data_key
-        digest = hashlib.sha256(package_data_key().encode())
-        for name in sorted(set(self.policies_for(max(self.players)))):
-            digest.update(name.encode() + get_policy(self.game, name).default_params.tobytes())
-        return digest.hexdigest()[:16]
+        return hashlib.sha256((package_data_key() + policy_params_key(
+            self.game, self.policies_for(max(self.players)))).encode()).hexdigest()[:16]
 
     def identity_hash(self):
         return hashlib.sha256(json.dumps(self.identity(), sort_keys=True).encode()).hexdigest()
@@ -151,8 +149,7 @@ def _path_name(path, key, name):
     nothing is ever written outside the experiment's folder."""
     if not isinstance(name, str) or not name.strip():
         _fail(path, key, f"a name must be a non-empty string, got {name!r}")
-    if any(ch in name for ch in "/\\\0") or name in (".", "..") or name.startswith(".") \
-            or any(ord(ch) < 32 for ch in name):
+    if any(ch in "/\\" or ord(ch) < 32 for ch in name) or name.startswith("."):
         _fail(path, key, f"{name!r} cannot name a folder: no slashes, no leading '.', no '..' "
                          f"and no control characters")
     return name

@@ -8,6 +8,7 @@ row per game and seat).
 """
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +24,7 @@ TIERS = ("beginner", "intermediate", "expert")
 MIN_EXPECTED = 5
 
 
+@lru_cache(maxsize=1)
 def character_names():
     """Character key -> the name a designer reads ('freeSolo' -> 'Free Solo'), from the bundled
     data (the keys are fixed by R74; a custom data file names the same characters)."""

@@ -14,12 +14,12 @@ some family flag in 18% of fair runs; here every test of every family on the scr
 Holm correction, so the chance that a fair game shows any finding stays at most 5% (Holm holds
 under any dependence between the tests, as long as each p-value is valid).
 """
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from sim.core.stats import Z95, binomial_p_value, holm, wilson_interval
+from sim.core.stats import binomial_p_value, holm, wilson_interval
 
 ALPHA = 0.05
 TOP_PER_FAMILY = 3
@@ -125,7 +125,6 @@ class Family:
     table: pd.DataFrame
     unit: str = "points"
     untested_note: str = ""
-    notes: list = field(default_factory=list)
 
     @property
     def tests(self):
@@ -268,8 +267,3 @@ def decided_line(games, seats):
     if tied:
         text += f", {tied:,} with a shared win (each winner gets an equal share)"
     return text + "."
-
-
-def z_interval(mean, sd, n):
-    half = Z95 * sd / np.sqrt(n) if n > 1 else np.nan
-    return mean - half, mean + half
