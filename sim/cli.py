@@ -39,22 +39,16 @@ def _seed(text):
     return value
 
 
-def _rules(args):
-    from sim.core.args import refuse_repeats
-    from sim.games.all_in_ascent.rules import build_rules, get_preset
-    from sim.games.all_in_ascent.variants import VariantError, split_assignment
-    try:
-        get_preset(args.preset)
-    except ValueError as exc:
-        raise UsageError(f"--preset: {exc}") from None
-    try:
-        pairs = [split_assignment(r, "--rule") for r in (args.rule or [])]
-        refuse_repeats("--rule", [name for name, _ in pairs], UsageError)
-        refuse_repeats("--set", [split_assignment(k, "--set")[0] for k in (args.set or [])],
-                       UsageError)
-        return build_rules(args.preset, dict(pairs), list(args.set or []), args.data)
-    except VariantError as exc:
-        raise UsageError(str(exc)) from None
+def _game(args):
+    from sim.core.game import get_game
+    return get_game(args.game)
+
+
+def _rules(args, game, players):
+    """--preset, --rule, --set and --data -> the game's packed rules for `players` players."""
+    from sim.core.args import rule_changes
+    rules, knobs = rule_changes(args.rule, args.set, UsageError)
+    return game.build_rules(players, args.preset, rules, knobs, args.data)
 
 
 def _check_policy_flags(args):
@@ -71,88 +65,34 @@ def _check_threads(args):
                          f"(its cores), got {threads}")
 
 
-def _check_game_can_end(rules, players):
-    from sim.games.all_in_ascent.rules import check_game_can_end
-    from sim.games.all_in_ascent.variants import VariantError
-    try:
-        check_game_can_end(rules.config, players)
-    except VariantError as exc:
-        raise UsageError(str(exc)) from None
-
-
-def _ascension(args):
-    """The Ascension commands module, with its usage errors mapped to ours."""
-    from sim.games.ascension import commands
-    return commands
-
-
-def _first_ascent(args):
-    from sim.games.first_ascent import commands
-    return commands
+def _seat_policies(args, game, players):
+    listed = [p.strip() for p in args.seat_policies.split(",")] if args.seat_policies else None
+    return game.seat_policies(args.policy, listed, players)
 
 
 def cmd_rules(args):
-    if args.game == "first-ascent":
-        print(_first_ascent(args).catalogue())
-        return 0
-    if args.game == "ascension":
-        print(_ascension(args).catalogue())
-        return 0
-    from sim.games.all_in_ascent.rules import PRESETS
-    from sim.games.all_in_ascent.variants import catalogue
-    print(catalogue(PRESETS))
+    print(_game(args).api.catalogue())
     return 0
 
 
-def _characters(text, players=None):
-    from sim.games.all_in_ascent.data import CHARACTER_KEYS
-    if text == "random":
-        return "random"
-    keys = [c.strip() for c in text.split(",") if c.strip()]
-    for key in keys:
-        if key not in CHARACTER_KEYS:
-            raise UsageError(f"--characters: unknown character {key!r}; allowed: "
-                             f"{', '.join(CHARACTER_KEYS)} (or 'random')")
-    if len(set(keys)) != len(keys):
-        raise UsageError(f"--characters: characters must be distinct (R10), got {text}")
-    if players is not None and len(keys) != players:
-        raise UsageError(f"--characters: {len(keys)} characters for --players {players}")
-    if not 1 <= len(keys) <= 4:
-        raise UsageError(f"--characters: 1 to 4 characters (R10), got {len(keys)}")
-    return keys
-
-
-def _policies(args, players):
-    from policies.registry import DEFAULT_POLICY, policy_names
-    known = policy_names("all-in-ascent")
-    names = [p.strip() for p in args.seat_policies.split(",")] if getattr(args, "seat_policies", None) \
-        else [args.policy or DEFAULT_POLICY["all-in-ascent"]] * players
-    if len(names) != players:
-        raise UsageError(f"--seat-policies: {len(names)} policies for {players} players")
-    for n in names:
-        if n not in known:
-            raise UsageError(f"unknown policy {n!r}; available: {', '.join(known)}")
-    return names
-
-
 def cmd_replay(args):
-    if args.game == "first-ascent":
-        return _first_ascent(args).replay(args)
-    if args.game == "ascension":
-        return _ascension(args).replay(args)
-    from sim.games.all_in_ascent.game import Game
-    if not args.characters:
-        raise UsageError("--characters: required for All-In Ascent, e.g. technician,sprinter")
-    if args.policy is None:
-        args.policy = "random"
-    rules = _rules(args)
-    chars = _characters(args.characters)
-    if chars == "random":
-        raise UsageError("--characters: replay needs explicit characters, e.g. technician,sprinter")
-    _check_game_can_end(rules, len(chars))
-    game = Game(args.seed, chars, rules=rules)
-    game.play(_policies(args, len(chars)))
-    text = game.transcript.to_jsonl() if args.format == "jsonl" else game.transcript.to_text()
+    game = _game(args)
+    chars = None
+    if args.characters:
+        chars = game.check_characters(args.characters, args.players)
+        players = args.players or (len(chars) if chars != "random" else None)
+    else:
+        players = args.players
+    if game.replay_needs_characters and not args.characters:
+        raise UsageError(f"--characters: required for {game.title}, e.g. "
+                         f"{','.join(game.character_keys()[:2])}")
+    if not players:
+        raise UsageError(f"--players: required for --game {game.name} "
+                         f"({' to '.join(map(str, (min(game.players), max(game.players))))})")
+    game.check_players(players)
+    rules = _rules(args, game, players)
+    names = _seat_policies(args, game, players)
+    text = game.api.replay(args.seed, players, rules, names, chars or "random", args.format)
     if args.out:
         Path(args.out).write_text(text)
     else:
@@ -160,56 +100,36 @@ def cmd_replay(args):
     return 0
 
 
-def _default_out(args):
-    from policies.registry import DEFAULT_POLICY
-    policy = args.policy or DEFAULT_POLICY[args.game]
-    if args.seat_policies:
-        policy = "mixed"
+def _default_out(args, game):
+    policy = "mixed" if args.seat_policies else args.policy or game.default_policy
     return str(Path("results") / "simulate" /
-               f"{args.game}-p{args.players}-{policy}-g{args.games}-s{args.seed}")
+               f"{game.name}-p{args.players}-{policy}-g{args.games}-s{args.seed}")
 
 
 def cmd_simulate(args):
-    if args.out is None:
-        args.out = _default_out(args)
-    if args.game == "first-ascent":
-        return _first_ascent(args).simulate(args, _command_line(args))
-    if args.game == "ascension":
-        return _ascension(args).simulate(args, _command_line(args))
-    if args.players == 5:
-        raise UsageError("--players: All-In Ascent is for 1 to 4 players (R10)")
-    if args.rotate_seats:
-        raise UsageError("--rotate-seats: only for --game ascension (All-In Ascent seats "
-                         "characters at random)")
-    from sim.core.simulate import run_identity, simulate_to_folder
-    from sim.games.all_in_ascent.batch import run_games
-    from sim.games.all_in_ascent.records import RECORD_SCHEMA_VERSION, games_table, seats_table
-    rules = _rules(args)
-    _check_game_can_end(rules, args.players)
-    chars = _characters(args.characters or "random", args.players)
-    names = _policies(args, args.players)
-    return simulate_to_folder(
-        args, _command_line(args), "all-in-ascent",
-        run_identity(rules, names, "all-in-ascent", characters=chars),
-        {"preset": rules.config.preset, "rules": rules.config.as_dict(),
-         "data_file": rules.data.source, "data_sha256": rules.data.sha256,
-         "rules_fingerprint": rules.fingerprint, "characters": chars, "seat_policies": names,
-         "card_names": list(rules.card_names)},
-        lambda n, first: run_games(n, args.seed, args.players, names, chars, first_index=first,
-                                   rules=rules, threads=args.threads),
-        lambda batch: (games_table(batch, rules), seats_table(batch, rules)),
-        RECORD_SCHEMA_VERSION, summary_table,
-        (("winner_seat", "rounds", "end_reason"), ("character", "won")))
+    from sim.core.simulate import simulate
+    game = _game(args)
+    game.check_players(args.players)
+    if args.rotate_seats and not game.rotate_seats:
+        raise UsageError(f"--rotate-seats: {game.title} seats its characters at random per game; "
+                         f"there is nothing to rotate")
+    rules = _rules(args, game, args.players)
+    chars = game.check_characters(args.characters, args.players)
+    names = _seat_policies(args, game, args.players)
+    return simulate(game, args.out or _default_out(args, game), args.players, args.games,
+                    args.seed, rules, names, chars, rotate=args.rotate_seats,
+                    threads=args.threads, chunk=args.chunk, overwrite=args.overwrite,
+                    quiet=args.quiet, command_line=_command_line(args))
 
 
 def _command_line(args):
     return "ascent " + " ".join(shlex.quote(a) for a in args.argv)
 
 
-def _policy_list(text):
-    from policies.registry import policy_names
+def _policy_list(game, text):
+    from sim.core.policies import policy_names
     names = [p.strip() for p in text.split(",") if p.strip()]
-    known = policy_names("all-in-ascent")
+    known = policy_names(game.name)
     for name in names:
         if name not in known:
             raise UsageError(f"--policies: unknown policy {name!r}; available: {', '.join(known)}")
@@ -218,20 +138,30 @@ def _policy_list(text):
     return names
 
 
+def _module(game, kind, flag):
+    import importlib
+    name = getattr(game, kind)
+    if not name:
+        raise UsageError(f"{flag}: {game.title} has no {kind.replace('_module', '')} yet")
+    return importlib.import_module(name)
+
+
 def cmd_ladder(args):
-    from sim.games.all_in_ascent.ladder import LadderPartsError, ladder_markdown, run_ladder
-    rules = _rules(args)
-    policies = _policy_list(args.policies)
+    game = _game(args)
+    ladder = _module(game, "ladder_module", f"ascent ladder --game {game.name}")
+    game.check_players(args.players)
+    rules = _rules(args, game, args.players)
+    policies = _policy_list(game, args.policies or ",".join(game.ladder_policies))
     started = time.perf_counter()
     log = (lambda *a: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
     parts = Path(args.out).with_name(Path(args.out).name + ".parts.json") if args.out else None
     try:
-        pairings, characters = run_ladder(policies, args.players, args.games, args.seed,
-                                          args.threads, rules, log, parts)
-    except LadderPartsError as exc:
+        pairings, characters = ladder.run_ladder(policies, args.players, args.games, args.seed,
+                                                 args.threads, rules, log, parts)
+    except ladder.LadderPartsError as exc:
         raise UsageError(str(exc)) from None
-    text = ladder_markdown(policies, pairings, characters, args.players, args.games, args.seed,
-                           _command_line(args))
+    text = ladder.ladder_markdown(policies, pairings, characters, args.players, args.games,
+                                  args.seed, _command_line(args))
     resumed = f" (this invocation; finished pairings are kept in {parts})" if parts else ""
     text += f"\nWall time: {time.perf_counter() - started:.0f} s{resumed}.\n"
     if args.out:
@@ -243,34 +173,31 @@ def cmd_ladder(args):
 
 
 def cmd_tune(args):
-    if args.game == "first-ascent":
-        from policies.first_ascent.tuning import KEYS, store, tune
-        where = "policies/first_ascent/tuned.json"
-        keys = KEYS
-        if args.players not in (2, 3, 4, 5):
-            raise UsageError(f"--players: First Ascent is for 2 to 5 players, got {args.players}")
-    else:
-        from policies.all_in_ascent.tuning import store, tune
-        from sim.games.all_in_ascent.data import CHARACTER_KEYS as keys
-        where = "policies/all_in_ascent/tuned.json"
-        if args.players == 5:
-            raise UsageError("--players: All-In Ascent is for 2 to 4 players")
+    game = _game(args)
+    tuning = _module(game, "tuning_module", f"ascent tune --game {game.name}")
+    game.check_players(args.players)
+    if args.players < 2:
+        raise UsageError("--players: tuning plays against others: 2 or more")
+    keys = game.character_keys()
     if args.character not in keys:
         raise UsageError(f"--character: unknown character {args.character!r}; allowed: "
                          f"{', '.join(keys)}")
     log = (lambda *a: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
-    result = tune(args.character, args.players, args.budget, args.games, args.seed,
-                  args.validation_games, args.threads, log)
+    result = tuning.tune(args.character, args.players, args.budget, args.games, args.seed,
+                         args.validation_games, args.threads, log)
     print(json.dumps(result, indent=2))
     if args.store:
-        store(args.character, result, _command_line(args))
-        print(f"stored in {where}")
+        tuning.store(args.character, result, _command_line(args))
+        print(f"stored in {tuning.TUNED_PATH}")
     return 0
 
 
-def _benchmark_rate(policy):
-    """games/s of a policy from results/benchmarks.json, if the benchmark has been run."""
-    path = Path(__file__).resolve().parent.parent / "results" / "benchmarks.json"
+def _benchmark_rate(game, policy):
+    """games/s of a policy from the game's benchmark figures (results/benchmarks.json for
+    All-In Ascent), if they have been measured."""
+    if not game.benchmarks:
+        return None
+    path = Path(__file__).resolve().parent.parent / game.benchmarks
     try:
         return json.loads(path.read_text())["games_per_second_2_threads"].get(policy)
     except (OSError, ValueError, KeyError, AttributeError):
@@ -282,13 +209,15 @@ def cmd_run(args):
         format_comparisons
     from sim.experiment.runner import dry_run_plan, load_variant, run_experiment
     from sim.experiment.spec import SpecError, load_spec
+    from sim.core.game import get_game
     try:
         spec = load_spec(args.spec)
     except SpecError as exc:
         raise UsageError(str(exc)) from None
     if args.dry_run:
         policy = spec.seat_policies if isinstance(spec.seat_policies, str) else None
-        print(dry_run_plan(spec, _benchmark_rate(policy) if policy else None))
+        print(dry_run_plan(spec, _benchmark_rate(get_game(spec.game), policy) if policy
+                           else None))
         return 0
     try:
         doc = run_experiment(spec, jobs=args.jobs, scheduler=args.scheduler, quiet=args.quiet)
@@ -328,36 +257,15 @@ def cmd_report(args):
     return 0
 
 
-def summary_table(games, seats):
-    """Win rate per character with n and a 95% Wilson interval, the no-winner rate, rounds."""
-    from sim.core.stats import wilson_interval
-    rows = []
-    for char, grp in seats.groupby("character", observed=True):
-        n = len(grp)
-        wins = int(grp["won"].sum())
-        lo, hi = wilson_interval(wins, n)
-        rows.append(f"  {char:<12} {wins / n:7.2%}  [{lo:6.2%}, {hi:6.2%}]  n={n:,}")
-    n = len(games)
-    none = int((games["winner_seat"] < 0).sum())
-    lo, hi = wilson_interval(none, n)
-    lines = ["win rate per character (95% Wilson interval):"] + rows
-    lines.append(f"  {'no winner':<12} {none / n:7.2%}  [{lo:6.2%}, {hi:6.2%}]  n={n:,}")
-    lines.append(f"  median rounds: {games['rounds'].median():g}")
-    capped = int((games["end_reason"] == "action_cap").sum())
-    if capped:
-        # not a rule: the kernel's safety stop. Under rules without a round cap (v0.6.0) a bot
-        # that never goes for the expert milestone (greedy) would otherwise play forever.
-        lines.append(f"  warning: {capped:,} of {n:,} games were stopped by the safety cap on "
-                     f"actions, unfinished: the policy does not end games under these rules")
-    return "\n".join(lines)
-
-
 def build_parser():
+    from sim.core.game import DEFAULT_GAME, game_names
     parser = argparse.ArgumentParser(prog="ascent", description="Balance lab for climbing board games.")
     sub = parser.add_subparsers(dest="command", required=True)
 
     def rules_args(p):
-        p.add_argument("--preset", default="v0.4.0", help="rules preset (default v0.4.0)")
+        p.add_argument("--preset", default=None,
+                       help="rules preset, for games that have them (default: the game's first, "
+                            "see `ascent rules`)")
         p.add_argument("--data", help="a data file (.json, or the designers' data.js)")
         p.add_argument("--rule", action="append", metavar="NAME=VALUE",
                        help="a rule switch (see `ascent rules`); repeatable")
@@ -365,9 +273,8 @@ def build_parser():
                        help="a data knob (see `ascent rules`); repeatable")
 
     def game_arg(p):
-        p.add_argument("--game", choices=("all-in-ascent", "ascension", "first-ascent"),
-                       default="all-in-ascent",
-                       help="which game (default all-in-ascent)")
+        p.add_argument("--game", choices=game_names(), default=DEFAULT_GAME,
+                       help=f"which game (default {DEFAULT_GAME})")
 
     cp = sub.add_parser("rules", help="list the presets, rule switches and data knobs")
     game_arg(cp)
@@ -376,11 +283,12 @@ def build_parser():
     rp = sub.add_parser("replay", help="play one game and print its transcript")
     game_arg(rp)
     rp.add_argument("--seed", type=_seed, required=True)
-    rp.add_argument("--characters", help="All-In Ascent: comma-separated, one per seat")
-    rp.add_argument("--players", type=int, help="Ascension: 2, 3 or 4; First Ascent: 2 to 5")
+    rp.add_argument("--characters", help="comma-separated, one per seat (games with "
+                                         "characters; 'random' where the game allows it)")
+    rp.add_argument("--players", type=int, help="player count (default: one per character)")
     rp.add_argument("--policy", default=None,
-                    help="default: random for All-In Ascent, hybrid for Ascension, tuned for "
-                         "First Ascent")
+                    help="the bot in every seat (default: the game's default bot, as in "
+                         "simulate)")
     rp.add_argument("--seat-policies", help="comma-separated policy per seat")
     rp.add_argument("--format", choices=("text", "jsonl"), default="text")
     rp.add_argument("--out", help="write to this file instead of stdout")
@@ -389,7 +297,8 @@ def build_parser():
 
     sp = sub.add_parser("simulate", help="play many games in parallel, write parquet")
     game_arg(sp)
-    sp.add_argument("--players", type=int, choices=(1, 2, 3, 4, 5), required=True)
+    sp.add_argument("--players", type=int, required=True,
+                    help="player count (the game's range: see `ascent rules --game GAME`)")
     sp.add_argument("--games", type=_game_count, required=True)
     sp.add_argument("--seed", type=_seed, default=1, help="master seed (default 1)")
     sp.add_argument("--policy", default=None,
@@ -433,11 +342,12 @@ def build_parser():
     xp.set_defaults(func=cmd_run)
 
     lp = sub.add_parser("ladder", help="every policy against every other, on common seeds")
-    lp.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    game_arg(lp)
+    lp.add_argument("--players", type=int, default=4)
     lp.add_argument("--games", type=_positive_int, required=True, help="games per pairing")
     lp.add_argument("--seed", type=_seed, default=1, help="master seed")
-    lp.add_argument("--policies",
-                    default="random,greedy,designers-heuristic,planner,tuned,lookahead")
+    lp.add_argument("--policies", default=None,
+                    help="comma-separated (default: the game's ladder bots)")
     lp.add_argument("--threads", type=_positive_int, default=None)
     lp.add_argument("--out", help="write the markdown table here (e.g. results/LADDER.md); "
                     "finished pairings are kept beside it in OUT.parts.json, so a rerun "
@@ -447,9 +357,9 @@ def build_parser():
     lp.set_defaults(func=cmd_ladder)
 
     tp = sub.add_parser("tune", help="tune the planner's knobs for one character (CMA-ES)")
-    tp.add_argument("--game", choices=("all-in-ascent", "first-ascent"), default="all-in-ascent")
+    game_arg(tp)
     tp.add_argument("--character", required=True)
-    tp.add_argument("--players", type=int, choices=(2, 3, 4, 5), default=4)
+    tp.add_argument("--players", type=int, default=4)
     tp.add_argument("--budget", type=_positive_int, required=True,
                     help="candidate evaluations")
     tp.add_argument("--games", type=_positive_int, default=2000,
@@ -465,10 +375,8 @@ def build_parser():
 
 
 def main(argv=None):
-    from sim.games.all_in_ascent.data import DataError
-    from sim.games.ascension.commands import AscensionUsageError
+    from sim.core.game import GameError
     from sim.core.output import OutputError
-    from sim.games.first_ascent.commands import FirstAscentUsageError
     parser = build_parser()
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
@@ -476,8 +384,7 @@ def main(argv=None):
         _check_policy_flags(args)
         _check_threads(args)
         return args.func(args)
-    except (DataError, UsageError, AscensionUsageError, FirstAscentUsageError,
-            OutputError) as exc:
+    except (GameError, UsageError, OutputError) as exc:
         print(f"ascent: error: {exc}", file=sys.stderr)
         return 2
 

@@ -23,7 +23,7 @@ KINDS = {
     "engine": ("sim/games/all_in_ascent/engine.py", "def rest("),
     "rules": ("sim/games/all_in_ascent/rules.py", "@njit_noalloc"),
     "policy": ("policies/first_ascent/greedy.py", "@njit_noalloc"),
-    "registry": ("policies/registry.py", "def policy_slots("),
+    "registry": ("sim/core/policies.py", "def policy_slots("),
 }
 
 

@@ -90,7 +90,7 @@ def test_bad_arguments_fail_with_one_clear_line(args, needle):
 
 
 def test_summary_warns_when_games_hit_the_action_cap():
-    from sim.cli import summary_table
+    from sim.games.all_in_ascent.protocol import summary as summary_table
     seats = pd.DataFrame({"character": ["technician", "sprinter"] * 2, "won": [1, 0, 0, 0]})
     games = pd.DataFrame({"winner_seat": [0, -1], "rounds": [12, 900],
                           "end_reason": ["milestone", "action_cap"]})

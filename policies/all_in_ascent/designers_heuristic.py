@@ -26,7 +26,7 @@ nerf die, Mental Anchor ignores the fail penalty. The 180/200 gates are the bot'
 from numba import njit
 
 from policies.all_in_ascent.helpers import needed_tag_mask
-from policies.registry import register
+from sim.core.policies import register
 from sim.games.all_in_ascent.engine import action_route, effective_stat, pbase, shop_card, \
     spendable_xp
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE

@@ -13,7 +13,7 @@ params[0] = milestone_value: the XP a completed milestone is worth to it (defaul
 from numba import njit
 
 from policies.all_in_ascent.helpers import card_is_useful, expected_attempt_xp
-from policies.registry import register
+from sim.core.policies import register
 from sim.games.all_in_ascent.engine import (
     ILLEGAL_NO_ENDURANCE, action_route, climb_reason, effective_time, milestone_reason, pbase,
     section_reason, shop_card)

@@ -21,7 +21,7 @@ from numba import njit
 
 from policies.all_in_ascent.planner import N_PLANNER_KNOBS, plan
 from policies.all_in_ascent.tuned import load_tuned, tuned_vector
-from policies.registry import register
+from sim.core.policies import register
 from sim.core.rng import stream_below
 from sim.games.all_in_ascent.engine import apply_action, legal_actions, pbase
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE, PolicyContext

@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from policies.all_in_ascent.helpers import card_is_useful, expected_attempt_xp, needed_tag_mask
-from policies.registry import register
+from sim.core.policies import register
 from sim.games.all_in_ascent.engine import (
     ILLEGAL_NO_ENDURANCE, action_route, attempt_reason, effective_time, pbase, redistribute,
     section_reason, shop_card)

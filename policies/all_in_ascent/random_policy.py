@@ -1,7 +1,7 @@
 """`random`: uniform over the legal actions, from the seat's own stream."""
 from numba import njit
 
-from policies.registry import register
+from sim.core.policies import register
 from sim.core.rng import stream_below
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
 

@@ -12,7 +12,7 @@ from numba import njit
 
 from policies import cmaes
 from policies.all_in_ascent.planner import N_PLANNER_KNOBS, PLANNER_DEFAULTS, PLANNER_KNOBS, plan
-from policies.registry import register
+from sim.core.policies import register
 from sim.games.all_in_ascent.data import CHARACTER_KEYS
 from sim.games.all_in_ascent.engine import pbase
 from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE

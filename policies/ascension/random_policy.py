@@ -4,7 +4,7 @@ from numba import njit
 from policies.ascension.board import (
     copy_board, held_piece, lift_top, orientation_shows, origin_piece, placement_ok, put_on,
     restore)
-from policies.registry import register
+from sim.core.policies import register
 from sim.core.rng import stream_below
 from sim.games.ascension.engine import count_pawn_moves
 from sim.games.ascension.policy_api import POLICY_SIGNATURE

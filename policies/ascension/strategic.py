@@ -17,7 +17,7 @@ from numba import njit
 from policies.ascension.builder import (
     block_move, build_origin, build_origin_on_plan, build_place, climb_distances, leader_of,
     pawn_decision, stash_target, stashed_target)
-from policies.registry import register
+from sim.core.policies import register
 from sim.core.rng import stream_below, stream_uniform
 from sim.games.ascension.policy_api import POLICY_SIGNATURE
 from sim.games.ascension.rules import C_N_PLAYERS

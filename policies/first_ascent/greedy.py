@@ -9,7 +9,7 @@ the leader (opponents). Climbing-card options are valued by a fixed table of eff
 """
 import numpy as np
 
-from policies.registry import register
+from sim.core.policies import register
 from sim.core.jit import njit_noalloc
 from sim.games.first_ascent import engine as E
 from sim.games.first_ascent.data import (

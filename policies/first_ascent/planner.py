@@ -25,7 +25,7 @@ import numpy as np
 
 from policies.first_ascent.greedy import (
     VERB_WORTH, W_COUNTS, common_choice, payment_work, pick_of_type, zeroed_counts)
-from policies.registry import register
+from sim.core.policies import register
 from sim.core.jit import njit_noalloc
 from sim.games.first_ascent import engine as E
 from sim.games.first_ascent.data import (

@@ -1,5 +1,5 @@
 """`random`: a uniformly random legal action at every decision, from the seat's own stream."""
-from policies.registry import register
+from sim.core.policies import register
 from sim.core.jit import njit_noalloc
 from sim.core.rng import stream_below
 from sim.games.first_ascent.policy_api import POLICY_SIGNATURE

@@ -10,7 +10,7 @@ import numpy as np
 
 from policies import cmaes
 from policies.first_ascent.planner import DEFAULT_PARAMS, N_KNOBS, PLANNER_KNOBS, decide
-from policies.registry import register
+from sim.core.policies import register
 from sim.core.jit import njit_noalloc
 from sim.games.first_ascent.data import CHARACTER_KEYS
 from sim.games.first_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE

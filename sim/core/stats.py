@@ -39,6 +39,16 @@ def wilson_interval(successes, n, z=Z95):
     return _scalar_or_array(lo), _scalar_or_array(hi)
 
 
+
+def rate_line(label, successes, n, tail=None):
+    """One line of a printed summary: '  LABEL  12.34%  [11.00%, 13.70%]  n=1,000' (`tail`
+    replaces the n)."""
+    lo, hi = wilson_interval(successes, n)
+    rate = successes / n if n else float("nan")
+    return f"  {label} {rate:7.2%}  [{lo:6.2%}, {hi:6.2%}]" + \
+        (f"  n={n:,}" if tail is None else tail)
+
+
 def binomial_p_value(successes, n, p0):
     """Exact two-sided binomial test of a rate against p0 (scipy). n = 0 gives 1."""
     from scipy.stats import binomtest

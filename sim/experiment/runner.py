@@ -62,62 +62,26 @@ def chunks_for(spec, players, total_games):
             k += 1
 
 
-@lru_cache(maxsize=16)
-def _packed_rules(preset, rules, knobs):
-    from sim.games.all_in_ascent.rules import build_rules
-    return build_rules(preset, dict(rules), list(knobs))
+@lru_cache(maxsize=64)
+def _packed_rules(game, players, preset, rules, knobs):
+    from sim.core.game import get_game
+    return get_game(game).build_rules(players, preset, dict(rules), list(knobs))
 
 
 def play_chunk(spec_fields, variant_fields, chunk, threads):
-    """Worker: play one chunk; return its (games, seats) tables. Pure function of its inputs."""
-    if len(spec_fields) == 5:
-        if spec_fields[3] == "first-ascent":
-            return play_first_ascent_chunk(spec_fields, variant_fields, chunk, threads)
-        return play_ascension_chunk(spec_fields, variant_fields, chunk, threads)
-    from sim.games.all_in_ascent.batch import run_games
-    from sim.games.all_in_ascent.records import games_table, seats_table
+    """Worker: play one chunk; return its (games, seats) tables. Pure function of its inputs:
+    spec_fields (game, master seed, seat policies, characters, rotate), variant_fields
+    (preset, rules, knobs), all plain values a worker process or a Dask node can receive."""
+    from sim.core.game import get_game
+    game_name, seed, seat_policies, characters, rotate = spec_fields
     preset, rules, knobs = variant_fields
-    packed = _packed_rules(preset, rules, knobs)
-    seed, seat_policies, characters = spec_fields
-    names = [seat_policies] * chunk.players if isinstance(seat_policies, str) else seat_policies
-    batch = run_games(chunk.games, seed, chunk.players, names, characters,
-                      first_index=chunk.first_game, rules=packed, threads=threads)
-    games = games_table(batch, packed)
-    seats = seats_table(batch, packed)
-    return chunk, games, seats, batch.seconds
-
-
-def play_ascension_chunk(spec_fields, variant_fields, chunk, threads):
-    from sim.games.ascension.batch import run_games
-    from sim.games.ascension.records import games_table, seats_table
-    from sim.games.ascension.rules import build_rules
-    _, rules, _ = variant_fields
-    seed, seat_policies, _, _, rotate = spec_fields
-    packed = build_rules(chunk.players, dict(rules))
-    names = [seat_policies] * chunk.players if isinstance(seat_policies, str) else seat_policies
-    batch = run_games(chunk.games, seed, packed, names, first_index=chunk.first_game,
-                      threads=threads, rotate=rotate)
-    return chunk, games_table(batch, packed), seats_table(batch, packed), batch.seconds
-
-
-@lru_cache(maxsize=64)
-def _first_ascent_rules(players, rules):
-    from sim.games.first_ascent.rules import build_rules
-    return build_rules(players, dict(rules))
-
-
-def play_first_ascent_chunk(spec_fields, variant_fields, chunk, threads):
-    from sim.games.first_ascent.batch import run_games
-    from sim.games.first_ascent.records import games_table, seats_table
-    _, rules, _ = variant_fields
-    seed, seat_policies, characters, _, rotate = spec_fields
-    packed = _first_ascent_rules(chunk.players, rules)
+    packed = _packed_rules(game_name, chunk.players, preset, rules, knobs)
     names = [seat_policies] * chunk.players if isinstance(seat_policies, str) \
         else list(seat_policies)
-    chars = characters if characters == "random" else list(characters)
-    batch = run_games(chunk.games, seed, packed, names, chars, first_index=chunk.first_game,
-                      threads=threads, rotate=rotate)
-    return chunk, games_table(batch, packed), seats_table(batch, packed), batch.seconds
+    played = get_game(game_name).api.play(packed, chunk.games, seed, names, characters,
+                                          first_index=chunk.first_game, threads=threads,
+                                          rotate=rotate)
+    return chunk, played.games, played.seats, played.seconds
 
 
 def _write_json_atomic(path, doc):
@@ -276,9 +240,8 @@ def _environment():
 def _execute(spec, todo, count, total, manifest, jobs, scheduler, progress):
     """Play the `count` chunks (`total` games) that `todo` yields; write each as it finishes."""
     from joblib import Parallel, delayed, parallel_config
-    spec_fields = (spec.seed, spec.seat_policies, spec.characters)
-    if spec.game in ("ascension", "first-ascent"):
-        spec_fields = spec_fields + (spec.game, spec.rotate_seats)
+    spec_fields = (spec.game, spec.seed, spec.seat_policies, spec.characters,
+                   spec.rotate_seats)
     variants = {v.name: (v.preset, tuple(sorted(v.rules.items())), v.knobs)
                 for v in spec.variants}
     cores = os.cpu_count() or 1
@@ -445,14 +408,17 @@ def _identity_hash(out):
 
 
 def dry_run_plan(spec, games_per_second=None):
+    """The plan in words; `games_per_second` (the benchmarked rate of the spec's bot in its game,
+    if measured) adds a time estimate."""
+    from sim.core.game import get_game
+    game = get_game(spec.game)
     lines = [f"experiment {spec.name} ({spec.path})",
              f"  variants: {', '.join(v.name for v in spec.variants)}",
              f"  players: {', '.join(str(p) for p in spec.players)}; "
              f"{spec.games:,} games per variant and player count, chunks of {spec.chunk:,}",
              f"  policies: {spec.seat_policies}; "
-             + (f"rotate seats: {spec.rotate_seats}; " if spec.game == "ascension"
-                else f"characters: {spec.characters}; rotate seats: {spec.rotate_seats}; "
-                if spec.game == "first-ascent" else f"characters: {spec.characters}; ")
+             + (f"characters: {spec.characters}; " if game.has_characters else "")
+             + (f"rotate seats: {spec.rotate_seats}; " if game.rotate_seats else "")
              + f"master seed {spec.seed}"]
     total = spec.games * len(spec.variants) * len(spec.players)
     lines.append(f"  total: {total:,} games")
@@ -460,7 +426,7 @@ def dry_run_plan(spec, games_per_second=None):
         cap = spec.max_games or spec.games
         lines.append(f"  precision target: half-width <= {spec.ci_halfwidth}, up to {cap:,} "
                      f"games per variant ({cap * len(spec.variants) * len(spec.players):,} all)")
-    if games_per_second and spec.game == "all-in-ascent":   # results/benchmarks.json: All-In Ascent
+    if games_per_second:
         lines.append(f"  estimated time: {total / games_per_second / 60:.1f} min at "
                      f"{games_per_second:,.0f} games/s (results/benchmarks.json)")
     done = done_chunks(spec.out, spec.identity_hash())

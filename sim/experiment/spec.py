@@ -42,14 +42,13 @@ TOP_KEYS = {"name", "game", "players", "games", "seed", "policy", "seat_policies
             "preset", "chunk", "out", "ci_halfwidth", "max_games", "scheduler", "variants",
             "sweep", "threads", "description", "rotate_seats"}
 VARIANT_KEYS = {"preset", "rules", "set", "description"}
-GAMES = ("all-in-ascent", "ascension", "first-ascent")
-# Ascension and First Ascent (one spec each, no data file): variants are `rules = { name = value }`
-# only; a mixed seating may rotate the seat policies with the game index (rotate_seats).
-# The keys a game does not take:
-NOT_KEYS = {"all-in-ascent": {"rotate_seats"}, "ascension": {"characters", "preset"},
-            "first-ascent": {"preset"}}
-PLAYER_RANGE = {"all-in-ascent": (1, 4, "R10"), "ascension": (2, 4, "A1"),
-                "first-ascent": (2, 5, "F1")}
+
+
+def not_keys(game):
+    """The keys a game's spec does not take: what its GameSpec says it does not have."""
+    return ({"rotate_seats"} if not game.rotate_seats else set()) | \
+        ({"characters"} if not game.has_characters else set()) | \
+        ({"preset"} if not game.presets else set())
 
 
 class SpecError(ValueError):
@@ -91,11 +90,10 @@ class Spec:
 
     @property
     def group(self):
-        """The column whose win rates an experiment compares: characters in All-In Ascent and
-        First Ascent; seats in Ascension (policies when the seats hold different policies)."""
-        if self.game in ("all-in-ascent", "first-ascent"):
-            return "character"
-        return "seat" if isinstance(self.seat_policies, str) else "policy"
+        """The column whose win rates an experiment compares: characters, in games that have
+        them; else seats (policies when the seats hold different policies)."""
+        from sim.core.game import get_game
+        return get_game(self.game).group(isinstance(self.seat_policies, str))
 
     def policies_for(self, players):
         if isinstance(self.seat_policies, str):
@@ -109,7 +107,8 @@ class Spec:
                "seat_policies": self.seat_policies, "characters": self.characters,
                "chunk": self.chunk,
                "variants": {v.name: v.as_dict() for v in self.variants}}
-        if self.game in ("ascension", "first-ascent"):
+        from sim.core.game import get_game
+        if get_game(self.game).rotate_seats:
             doc["rotate_seats"] = self.rotate_seats
         doc["bots_and_data"] = self.bots_and_data()
         return doc
@@ -119,7 +118,7 @@ class Spec:
         (`ascent tune --store`) or an edited data file plays other games, so a resume must
         not add its chunks to the old ones. (Code changes are not part of it: an experiment
         outlives edits to reports and tools.)"""
-        from policies.registry import policy_params_key
+        from sim.core.policies import policy_params_key
         from sim import package_data_key
         return hashlib.sha256((package_data_key() + policy_params_key(
             self.game, self.policies_for(max(self.players)))).encode()).hexdigest()[:16]
@@ -165,10 +164,8 @@ def _value_text(value, bool_words=("on", "off")):
 
 def load_spec(path):
     """Read and validate a spec; also checks every policy, character, switch and knob."""
-    from policies.registry import policy_names
-    from sim.games.all_in_ascent.data import CHARACTER_KEYS
-    from sim.games.all_in_ascent.rules import PRESETS, build_rules, check_game_can_end
-    from sim.games.all_in_ascent.variants import VariantError
+    from sim.core.game import DEFAULT_GAME, GameError, game_names, get_game
+    from sim.core.policies import policy_names
     p = str(path)
     try:
         doc = tomllib.loads(Path(path).read_text(encoding="utf-8"))
@@ -184,20 +181,21 @@ def load_spec(path):
     for key in doc:
         if key not in TOP_KEYS:
             _fail(p, key, f"unknown key; allowed: {', '.join(sorted(TOP_KEYS))}")
-    game = doc.get("game", "all-in-ascent")
-    if game not in GAMES:
-        _fail(p, "game", f"unknown game {game!r}; allowed: {', '.join(GAMES)}")
-    for key in sorted(NOT_KEYS[game]):
+    game_name = doc.get("game", DEFAULT_GAME)
+    if game_name not in game_names():
+        _fail(p, "game", f"unknown game {game_name!r}; allowed: {', '.join(game_names())}")
+    game = get_game(game_name)
+    for key in sorted(not_keys(game)):
         if key in doc:
-            _fail(p, key, f"not a key of a {game} experiment")
+            _fail(p, key, f"not a key of a {game.name} experiment")
     players = doc.get("players", [4])
     players = [players] if isinstance(players, int) else players
     if not isinstance(players, list) or not players:
         _fail(p, "players", "expected a player count or a list of them")
-    low, high, ref = PLAYER_RANGE[game]
     for n in players:
-        if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
-            _fail(p, "players", f"player counts are {low}..{high} ({ref}), got {n!r}")
+        if isinstance(n, bool) or not isinstance(n, int) or n not in game.players:
+            _fail(p, "players", f"player counts are {min(game.players)}..{max(game.players)} "
+                                f"({game.players_rule}), got {n!r}")
     if len(set(players)) != len(players):
         _fail(p, "players", f"each player count once, got {players}")
     if "games" not in doc:
@@ -205,7 +203,7 @@ def load_spec(path):
     games = _int(p, "games", doc["games"])
     seed = _int(p, "seed", doc.get("seed", 1), low=0)
     chunk = _int(p, "chunk", doc.get("chunk", 50_000), high=10**8)
-    known = policy_names(game)
+    known = policy_names(game.name)
     if "policy" in doc and "seat_policies" in doc:
         _fail(p, "policy", "give policy or seat_policies, not both")
     if "seat_policies" in doc:
@@ -214,49 +212,36 @@ def load_spec(path):
                 len(seat_policies) != players[0]:
             _fail(p, "seat_policies", "expected one policy per seat (and a single player count)")
     else:
-        from policies.registry import DEFAULT_POLICY
-        seat_policies = doc.get("policy", DEFAULT_POLICY[game])
+        seat_policies = doc.get("policy", game.default_policy)
     for name in [seat_policies] if isinstance(seat_policies, str) else seat_policies:
         if name not in known:
             _fail(p, "policy", f"unknown policy {name!r}; available: {', '.join(known)}")
     characters = doc.get("characters", "random")
     if characters != "random":
-        if game == "first-ascent":
-            from sim.games.first_ascent.data import CHARACTER_KEYS as FA_KEYS
-            allowed, ref = sorted(FA_KEYS.values()), "F22"
-        else:
-            allowed, ref = list(CHARACTER_KEYS), "R10"
         if not isinstance(characters, list) or len(players) != 1 or \
                 len(characters) != players[0]:
             _fail(p, "characters", "'random', or one character per seat (and a single player "
                                    "count)")
-        for c in characters:
-            if c not in allowed:
-                _fail(p, "characters", f"unknown character {c!r}; allowed: "
-                                       f"{', '.join(allowed)}")
-        if len(set(characters)) != len(characters):
-            _fail(p, "characters", f"characters must be distinct ({ref})")
+        try:
+            game.check_characters(characters, players[0])
+        except GameError as exc:
+            _fail(p, "characters", exc.detail.split(": ", 1)[-1])
     rotate = doc.get("rotate_seats", False)
     if not isinstance(rotate, bool):
         _fail(p, "rotate_seats", f"expected true or false, got {rotate!r}")
-    if game == "ascension":
-        variants = _variants(p, doc, "", ("true", "false"))
-        _check_ascension_variants(p, variants, players)
-    elif game == "first-ascent":
-        variants = _variants(p, doc, "", ("true", "false"))
-        _check_first_ascent_variants(p, doc, variants, players)
-    else:
-        preset = doc.get("preset", "v0.4.0")
-        if preset not in PRESETS:
-            _fail(p, "preset", f"unknown preset {preset!r}; available: {', '.join(PRESETS)}")
-        variants = _variants(p, doc, preset)
-        for v in variants:
+    preset = doc.get("preset", game.presets[0] if game.presets else None)
+    if preset is not None and preset not in game.presets:
+        _fail(p, "preset", f"unknown preset {preset!r}; available: {', '.join(game.presets)}")
+    # "" for a game without presets keeps the identity of experiments run before the protocol
+    variants = _variants(p, doc, preset or "", game.bool_words)
+    for v in variants:
+        # a sweep's variants have no table of their own: name the sweep
+        key = f"variants.{v.name}" if v.name in doc.get("variants", {}) else "sweep"
+        for n in players:
             try:
-                built = build_rules(v.preset, v.rules, list(v.knobs))
-                for n in players:
-                    check_game_can_end(built.config, n)
-            except (VariantError, ValueError) as exc:   # ValueError: an unknown preset, bad data
-                _fail(p, f"variants.{v.name}", str(exc))
+                game.build_rules(n, v.preset, v.rules, v.knobs)
+            except GameError as exc:
+                _fail(p, _variant_key(key, exc.option), exc.detail)
     ci = doc.get("ci_halfwidth")
     if ci is not None and (isinstance(ci, bool) or not isinstance(ci, (int, float))
                            or not 0 < ci < 0.5):
@@ -283,47 +268,24 @@ def load_spec(path):
     # relative to the spec's own folder, so a resume from anywhere finds the same results
     out = (Path(path).resolve().parent / doc["out"]).resolve()
     name = _path_name(p, "name", doc.get("name", Path(p).stem))
-    return Spec(path=p, name=name, game=game, players=tuple(players), games=games, seed=seed,
+    return Spec(path=p, name=name, game=game.name, players=tuple(players), games=games, seed=seed,
                 seat_policies=seat_policies, characters=characters, chunk=chunk,
                 out=out, variants=tuple(variants), ci_halfwidth=ci,
                 max_games=max_games, scheduler=scheduler, threads=threads,
                 description=str(doc.get("description", "")), rotate_seats=rotate)
 
 
-def _check_ascension_variants(p, variants, players):
-    from sim.games.ascension.rules import RuleError, build_rules
-    for v in variants:
-        if v.knobs:
-            _fail(p, f"variants.{v.name}.set", "Ascension has no data knobs; put switches and "
-                                                "balance knobs under rules = { name = value }")
-        if v.preset:
-            _fail(p, f"variants.{v.name}.preset", "Ascension has no presets")
-        for n in players:
-            try:
-                build_rules(n, v.rules)
-            except RuleError as exc:
-                _fail(p, f"variants.{v.name}.rules", str(exc))
+def _variant_key(key, option):
+    """Where in a spec a variant's bad option sits: variants.NAME.rules (or .set, .preset), or
+    the sweep's knob or values."""
+    if key == "sweep":
+        return {"set": "sweep.knob", "rule": "sweep.values"}.get(option, "sweep")
+    if option is None:
+        return key
+    return f"{key}.{'rules' if option == 'rule' else option}"
 
 
-def _check_first_ascent_variants(p, doc, variants, players):
-    from sim.games.first_ascent.rules import RuleError, build_rules
-    for v in variants:
-        # a sweep's variants have no table of their own: name the sweep
-        key = f"variants.{v.name}" if v.name in doc.get("variants", {}) else "sweep"
-        if v.knobs:
-            _fail(p, f"{key}.set" if key != "sweep" else "sweep.knob",
-                  "First Ascent has no data knobs; put its options under rules = { name = "
-                  "value }, or sweep rule = NAME (ascent rules --game first-ascent)")
-        if v.preset:
-            _fail(p, f"{key}.preset", "First Ascent has no presets")
-        for n in players:
-            try:
-                build_rules(n, v.rules)
-            except RuleError as exc:
-                _fail(p, f"{key}.rules" if key != "sweep" else "sweep.values", str(exc))
-
-
-def _variants(p, doc, preset, bool_words=("on", "off")):
+def _variants(p, doc, preset, bool_words):
     out = []
     table = doc.get("variants", {})
     if not isinstance(table, dict):

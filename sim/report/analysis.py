@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from sim.core.game import DEFAULT_GAME, game_names, get_game
 from sim.core.stats import fisher_exact_p, holm, wilson_interval
 from sim.report import first_screen as FS
 
@@ -76,17 +77,14 @@ def load_results(path, variant=None):
         meta = {"experiment": doc["name"], "variant": variant,
                 "default_variant": variant == ("baseline" if "baseline" in variants
                                                else variants[0]),
-                "game": doc["identity"].get("game", "all-in-ascent"),
+                "game": doc["identity"].get("game", DEFAULT_GAME),
                 "master_seed": doc["identity"]["seed"],
                 "rules": doc["identity"]["variants"][variant],
-                "seat_policies": doc["identity"]["seat_policies"]}
-        if meta["game"] == "ascension":
-            meta["rules_changed"] = doc["identity"]["variants"][variant].get("rules", {})
-        if meta["game"] == "first-ascent":
-            meta["rules_changed"] = _first_ascent_changed(
-                doc["identity"]["variants"][variant].get("rules", {}), doc["identity"]["players"])
-            meta["characters"] = doc["identity"]["characters"]
-            meta["rotate_seats"] = doc["identity"].get("rotate_seats", False)
+                "seat_policies": doc["identity"]["seat_policies"],
+                "characters": doc["identity"].get("characters", "random"),
+                "rotate_seats": doc["identity"].get("rotate_seats", False)}
+        meta["rules_changed"] = get_game(meta["game"]).api.variant_rules_changed(
+            meta["rules"], doc["identity"]["players"])
         return Results(f"{doc['name']}/{variant}", pd.concat(games, ignore_index=True),
                        pd.concat(seats, ignore_index=True), meta)
     raise ValueError(f"{path}: neither a simulate folder (games.parquet) nor an experiment "
@@ -95,29 +93,14 @@ def load_results(path, variant=None):
 
 def _check_record_version(path, meta):
     """The tables were written by this version's record schema, for a game it knows."""
-    import importlib
-    modules = {"all-in-ascent": "sim.games.all_in_ascent.records",
-               "ascension": "sim.games.ascension.records",
-               "first-ascent": "sim.games.first_ascent.records"}
     game = meta.get("game")
-    if game not in modules:
+    if game not in game_names():
         raise ValueError(f"{path}: manifest.json names no known game ({game!r}); known: "
-                         f"{', '.join(modules)}")
-    expected = importlib.import_module(modules[game]).RECORD_SCHEMA_VERSION
+                         f"{', '.join(game_names())}")
+    expected = get_game(game).record_schema_version
     if meta.get("record_schema_version") != expected:
         raise ValueError(f"{path}: record schema {meta.get('record_schema_version')!r}, this "
                          f"version of ascent reads {expected}; rerun the simulate command")
-
-
-def _first_ascent_changed(rules, players):
-    """A First Ascent variant's options as they differ from the defaults (readings=bga spelled
-    out; an option given at its default value left out); the spec's words if they no longer
-    build."""
-    from sim.games.first_ascent.rules import RuleError, build_rules
-    try:
-        return build_rules(int(players[0]), dict(rules)).changed()
-    except (RuleError, IndexError, ValueError, TypeError):
-        return dict(rules)
 
 
 def with_players(r):

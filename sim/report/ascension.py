@@ -223,20 +223,8 @@ def _ci(df, rate="rate", lo="ci_low", hi="ci_high"):
 
 
 def screen(r):
-    """The first screen's families, Holm-corrected together: seats against the effective parity
-    (share of decided games / players), and, at a mixed table, each bot against it."""
-    from sim.report.analysis import Screen
-    seats = FS.parity_table(r.games, r.seats, "seat")
-    counts = sorted(seats["players"].unique().tolist())
-    families = [FS.parity_family("seats", seats, lambda row: f"Seat {int(row.seat) + 1}",
-                                 counts)]
-    if r.seats["policy"].nunique() > 1:
-        bots = FS.parity_table(r.games, r.seats.assign(policy=r.seats["policy"].astype(str)),
-                               "policy")
-        families.insert(0, FS.parity_family("bots", bots, lambda row: str(row.policy), counts))
-    total = FS.screen_holm(families)
-    FS.finalize_findings(families)
-    return Screen(families, total)
+    """The first screen's families: seats, and at a mixed table the bots (first_screen.py)."""
+    return FS.seats_and_bots_screen(r)
 
 
 def render(page, r, plt):

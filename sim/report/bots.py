@@ -7,18 +7,12 @@ around the bot; elsewhere it says where the bot's strength was measured, or that
 import re
 from pathlib import Path
 
-LADDER = Path(__file__).resolve().parents[2] / "results" / "LADDER.md"
+from sim.core.game import get_game
+
+ROOT = Path(__file__).resolve().parents[2]
 
 # Bots that exist to be beaten: their games say little about the game itself.
 BASELINES = {"random", "random-safe", "greedy"}
-
-# Games without a ladder: where their bots were compared, in the committed findings.
-MEASURED_ELSEWHERE = {
-    "ascension": "results/ASCENSION.md compares its bots head to head (hybrid, the strongest, "
-                 "beats stair-builder in mixed games); there is no full skill ladder yet",
-    "first-ascent": "results/FIRST_ASCENT.md compares its bots (planner beats greedy, tuned "
-                    "beats planner for 10 of 12 characters); there is no full skill ladder yet",
-}
 
 
 def describe_seating(policies):
@@ -31,7 +25,7 @@ def describe_seating(policies):
     return "mixed seats: " + ", ".join(f"seat {i + 1} {p}" for i, p in enumerate(policies))
 
 
-def ladder_steps(policy, path=LADDER):
+def ladder_steps(policy, path):
     """The ladder's step verdicts that involve `policy`, as text; [] without a ladder file."""
     try:
         text = Path(path).read_text()
@@ -69,10 +63,11 @@ def bot_line(game, policies):
         what = "is a baseline bot that plays" if len(weak) == 1 else "are baseline bots that play"
         text += (f" {' and '.join(weak)} {what} badly on purpose: these numbers describe the "
                  f"bots as much as the game.")
-    if game == "all-in-ascent":
+    spec = get_game(game)
+    if spec.ladder_results:
         notes, source = [], ""
         for name in names:
-            steps = ladder_steps(name)
+            steps = ladder_steps(name, ROOT / spec.ladder_results)
             if steps and steps[-1].startswith("from"):
                 source = steps.pop()[len("from "):]
             if steps:
@@ -80,8 +75,8 @@ def bot_line(game, policies):
         if notes:
             text += " Skill ladder: " + "; ".join(notes) + (f" ({source})" if source else "") + "."
         else:
-            text += (" No skill ladder found for these bots (results/LADDER.md, written by "
-                     "`ascent ladder`).")
-    elif game in MEASURED_ELSEWHERE:
-        text += f" Strength: {MEASURED_ELSEWHERE[game]}."
+            text += (f" No skill ladder found for these bots ({spec.ladder_results}, written "
+                     f"by `ascent ladder`).")
+    elif spec.strength_note:
+        text += f" Strength: {spec.strength_note}."
     return text + " Verdicts can change under stronger play."

@@ -11,20 +11,17 @@ import time
 import numpy as np
 import pandas as pd
 
+from sim.core.game import get_game
 from sim.experiment.paired import paired_differences
 from sim.report import first_screen as FS
-from sim.report.analysis import ALPHA, flow_summary, holm, same_games
+from sim.report.analysis import ALPHA, holm, same_games
 from sim.report.bots import describe_seating
 
-TITLES = {"all-in-ascent": "All-In Ascent", "ascension": "Ascension",
-          "first-ascent": "First Ascent"}
 
 
 def comparison_group(game, run):
-    """What the comparison is per: characters, or (Ascension) the seat or the bot."""
-    if game != "ascension":
-        return "character"
-    return "seat" if run.seats["policy"].nunique() == 1 else "policy"
+    """What the comparison is per: characters, or (games without them) the seat or the bot."""
+    return get_game(game).group(run.seats["policy"].nunique() == 1)
 
 
 def paired_table(base, variant, group):
@@ -50,23 +47,14 @@ def paired_table(base, variant, group):
 def _label(game, group, value):
     if group == "seat":
         return f"Seat {int(value) + 1}"
-    if game == "all-in-ascent" and group == "character":
-        from sim.report.analysis import character_names, display
-        return display(value, character_names())
+    if group == "character":
+        return get_game(game).api.character_name(value)
     return str(value)
 
 
 def _describe(run):
     m = run.meta
-    rules = m["rules_changed"] if "rules_changed" in m else m.get("rules", {})
-    if m.get("game", "all-in-ascent") == "all-in-ascent":
-        from sim.report.render import describe_rules
-        text = describe_rules(run)
-    elif isinstance(rules, dict):
-        flat = {k: v for k, v in rules.items() if v not in ({}, [], None, "")}
-        text = ", ".join(f"{k}={v}" for k, v in flat.items()) if flat else "default rules"
-    else:
-        text = str(rules)
+    text = get_game(m["game"]).api.describe_rules(m)
     return (f"{run.label}: {len(run.games):,} games, "
             f"{describe_seating(m.get('seat_policies') or sorted(run.seats['policy'].astype(str).unique()))}"
             f", {text}")
@@ -75,11 +63,11 @@ def _describe(run):
 def write_comparison(page, variant, base, against, started, filename="compare.html"):
     from sim.report.render import forest
     import matplotlib.pyplot as plt
-    game = variant.meta.get("game", "all-in-ascent")
-    base_game = base.meta.get("game", "all-in-ascent")
+    game = variant.meta["game"]
+    base_game = base.meta["game"]
     if base_game != game:
-        raise ValueError(f"{against}: a {TITLES.get(base_game, base_game)} run; "
-                         f"{variant.label} is {TITLES.get(game, game)}: nothing to compare")
+        raise ValueError(f"{against}: a {get_game(base_game).title} run; "
+                         f"{variant.label} is {get_game(game).title}: nothing to compare")
     if not same_games(base, variant):
         raise ValueError(f"{against}: the two runs did not play the same games (seeds differ): "
                          f"a paired comparison needs the same master seed and games")
@@ -88,7 +76,7 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
         diff = paired_table(base, variant, group)
     except ValueError as exc:
         raise ValueError(f"{against}: {exc}") from None
-    page.h(1, f"{TITLES.get(game, game)}: {variant.label} against {base.label}")
+    page.h(1, f"{get_game(game).title}: {variant.label} against {base.label}")
     page.p("Variant: " + _describe(variant) + ".", "meta")
     page.p("Baseline: " + _describe(base) + ".", "meta")
     if diff.empty:
@@ -144,22 +132,6 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
 
 
 def _flow_rows(game, base, variant):
-    rows = []
-    for run in (base, variant):
-        g = run.games
-        row = {"run": run.label, "games": f"{len(g):,}"}
-        if game == "all-in-ascent":
-            flow = flow_summary(run)
-            row["no winner"] = FS.pct_interval(flow["no_winner_rate"], flow["no_winner_ci_low"],
-                                               flow["no_winner_ci_high"])
-            row["median rounds"] = f"{flow['median_rounds']:g}"
-        elif game == "first-ascent":
-            row["mean rounds"] = f"{g['rounds'].mean():.2f}"
-            for reason in ("eight_pitches", "stranded", "round_cap"):
-                row[reason.replace("_", " ")] = FS.pct((g["end_reason"] == reason).mean())
-            row["mean score"] = f"{run.seats['score'].mean():.2f}"
-        else:
-            row["mean turns"] = f"{g['turns'].mean():.1f}"
-            row["won games"] = FS.pct((g["end_reason"] == "win").mean())
-        rows.append(row)
-    return pd.DataFrame(rows)
+    """How the games went, side by side: the game's own flow figures (length, end reasons)."""
+    return pd.DataFrame([{"run": run.label, "games": f"{len(run.games):,}",
+                          **get_game(game).api.flow_row(run)} for run in (base, variant)])

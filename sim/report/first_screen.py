@@ -267,3 +267,20 @@ def decided_line(games, seats):
     if tied:
         text += f", {tied:,} with a shared win (each winner gets an equal share)"
     return text + "."
+
+
+def seats_and_bots_screen(r):
+    """The first screen of a game without characters, Holm-corrected together: seats against
+    the effective parity (share of decided games / players), and, at a mixed table, each bot
+    against it."""
+    from sim.report.analysis import Screen
+    seats = parity_table(r.games, r.seats, "seat")
+    counts = sorted(seats["players"].unique().tolist())
+    families = [parity_family("seats", seats, lambda row: f"Seat {int(row.seat) + 1}", counts)]
+    if r.seats["policy"].nunique() > 1:
+        bots = parity_table(r.games, r.seats.assign(policy=r.seats["policy"].astype(str)),
+                            "policy")
+        families.insert(0, parity_family("bots", bots, lambda row: str(row.policy), counts))
+    total = screen_holm(families)
+    finalize_findings(families)
+    return Screen(families, total)

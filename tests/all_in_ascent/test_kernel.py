@@ -83,7 +83,7 @@ def test_random_seating_is_distinct_and_covers_every_seat():
 def test_policy_returning_an_illegal_action_is_caught():
     from numba import njit
 
-    from policies.registry import _REGISTRY, register
+    from sim.core.policies import _REGISTRY, register
     from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
 
     @njit(POLICY_SIGNATURE)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from policies.registry import get_policy, policy_names
+from sim.core.policies import get_policy, policy_names
 from sim.games.all_in_ascent import state as S
 from sim.games.all_in_ascent.batch import run_games
 from sim.games.all_in_ascent.data import CHARACTER_KEYS

@@ -5,7 +5,9 @@ import pytest
 
 from sim.core.seeding import game_seed
 from sim.games.ascension import state as S
-from sim.games.ascension.batch import run_games, seat_assignment
+from sim.core.batch import seat_rotation
+from sim.games.ascension.batch import run_games
+from sim.games.ascension.state import MAX_PLAYERS
 from sim.games.ascension.game import AscensionGame
 from sim.games.ascension.rules import build_rules
 
@@ -37,12 +39,12 @@ def test_results_do_not_depend_on_threads_batch_or_chunking():
 
 
 def test_rotation_gives_every_policy_every_seat():
-    names, slots = seat_assignment(["a", "b", "c"], 6, 0, True)
+    names, slots, _ = seat_rotation(["a", "b", "c"], 6, 0, True, MAX_PLAYERS)
     assert names == ["a", "b", "c"]
     assert sorted(slots[:3, 0].tolist()) == [0, 1, 2]
     assert (slots[:, 3] == -1).all()
     # a later chunk continues the rotation of the game index, not of the chunk
-    _, later = seat_assignment(["a", "b", "c"], 3, 3, True)
+    _, later, _ = seat_rotation(["a", "b", "c"], 3, 3, True, MAX_PLAYERS)
     assert np.array_equal(later, slots[3:6])
 
 
@@ -59,7 +61,7 @@ def test_stair_builders_finish_their_games():
 def test_a_policy_that_returns_an_illegal_action_ends_its_game():
     from numba import njit
 
-    from policies.registry import register
+    from sim.core.policies import register
     from sim.games.ascension.policy_api import POLICY_SIGNATURE
 
     @register("ascension", "test-illegal")

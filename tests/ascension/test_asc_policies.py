@@ -3,7 +3,7 @@ streams, and play legal, reproducible games."""
 import numpy as np
 import pytest
 
-from policies.registry import get_policy, policy_names
+from sim.core.policies import get_policy, policy_names
 from sim.games.ascension import state as S
 from sim.games.ascension.game import AscensionGame
 from sim.games.ascension.rules import C_P_SHAPES

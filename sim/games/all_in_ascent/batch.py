@@ -9,11 +9,11 @@ So any slice of game indices, played with any thread count, gives the same rows.
 import time
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 from numba import njit
 
 from sim.core.rng import stream_below
+from sim.core.batch import check_master_seed, kernel_threads
 from sim.core.seeding import game_seed, seating_stream_seed
 from sim.games.all_in_ascent.game import check_characters, policy_slots
 from sim.games.all_in_ascent.kernel import RECORD_SIZE, play_batch
@@ -71,8 +71,7 @@ def run_games(n_games, master_seed, n_players, policies="random", characters="ra
     rules = rules or default_rules()
     if not 1 <= n_players <= MAX_PLAYERS:
         raise ValueError(f"players must be 1..{MAX_PLAYERS} (R10), got {n_players}")
-    if not 0 <= master_seed < 2**63:
-        raise ValueError(f"the master seed must be an integer from 0 to 2**63-1, got {master_seed}")
+    check_master_seed(master_seed)
     names = [policies] * n_players if isinstance(policies, str) else list(policies)
     if len(names) != n_players:
         raise ValueError(f"{len(names)} seat policies for {n_players} players")
@@ -120,13 +119,7 @@ def play_fixed_games(seeds, chars, n_players, seat_policies, rules: PackedRules 
     n_players_arr = np.full(n_games, n_players, np.int64)
     seat_slots = np.tile(seat_slot_row, (n_games, 1))
     out = np.empty((n_games, RECORD_SIZE), np.int32)
-    previous_threads = numba.get_num_threads()
-    try:
-        if threads:
-            numba.set_num_threads(threads)
-        with numba.parallel_chunksize(PARALLEL_CHUNK):
-            play_batch(rules.tables, seeds, chars, n_players_arr, fns, seat_slots, slot_params,
-                       np.int64(max_actions), out)
-    finally:
-        numba.set_num_threads(previous_threads)
+    with kernel_threads(threads, PARALLEL_CHUNK):
+        play_batch(rules.tables, seeds, chars, n_players_arr, fns, seat_slots, slot_params,
+                   np.int64(max_actions), out)
     return out

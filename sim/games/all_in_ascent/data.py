@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from sim.core.game import GameError
 from sim.core.jsdata import JsDataError, parse_js_exports
 
 STATS = ("strength", "technique", "focus", "flexibility")
@@ -40,7 +41,7 @@ V060_COUNTS = dict(V040_COUNTS, gear=17, access=3)
 BUNDLED = {"v0.4.0": "data-v0.4.0.json", "v0.6.0": "data-v0.6.0.json"}
 
 
-class DataError(ValueError):
+class DataError(GameError):
     """A data file does not have the shape or values the rules need. One line, no traceback."""
 
 

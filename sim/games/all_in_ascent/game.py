@@ -365,7 +365,7 @@ class Game:
 
 def policy_slots(names, params=None):
     """Per-seat policy names -> (padded function tuple, slot parameter matrix, seat -> slot)."""
-    from policies.registry import get_policy
+    from sim.core.policies import get_policy
     from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS
     distinct = []
     for n in names:

@@ -257,8 +257,9 @@ class AscensionGame:
 
     def play(self, policies, params=None, policy_seed=None, max_decisions=MAX_API_DECISIONS):
         """Play to the end with one policy name per seat (the kernel's own play_game)."""
-        from sim.games.ascension.batch import policy_slots, seat_assignment
-        names, slots = seat_assignment(list(policies), 1, 0, False)
+        from sim.core.batch import seat_rotation
+        from sim.games.ascension.batch import policy_slots
+        names, slots, _ = seat_rotation(list(policies), 1, 0, False, S.MAX_PLAYERS)
         fns, slot_params, remembers = policy_slots(names, params)
         streams = np.empty((S.MAX_PLAYERS, 1), np.uint64)
         seed_policy_streams(streams, np.int64(self.seed if policy_seed is None else policy_seed))

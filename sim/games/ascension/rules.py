@@ -248,13 +248,6 @@ def default_rules(players):
     return build_rules(players)
 
 
-def split_assignment(text, flag="--rule"):
-    if "=" not in text:
-        raise RuleError(f"{flag}: expected NAME=VALUE, got {text!r}")
-    name, value = text.split("=", 1)
-    return name.strip(), value.strip()
-
-
 def catalogue():
     """The switches and knobs as text, for `ascent rules --game ascension`."""
     lines = ["Ascension rule switches (RULES.md §5; default first):"]

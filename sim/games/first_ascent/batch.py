@@ -5,13 +5,11 @@ is seeding.game_seed(master, i), its policies' streams come from (game seed, sea
 characters "random" F22's draw comes from the game's own stream. Thread count, chunking and
 batch size never enter.
 """
-import time
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
-from sim.core.seeding import game_seed
+from sim.core.batch import check_master_seed, game_seeds, kernel_threads, seat_rotation
 from sim.games.first_ascent.data import CHARACTER_KEYS
 from sim.games.first_ascent.kernel import MAX_SLOTS, play_batch
 from sim.games.first_ascent.policy_api import MAX_POLICY_PARAMS
@@ -34,7 +32,7 @@ class BatchResult:
 
 def policy_slots(names, params=None):
     """Distinct policy names -> (padded function tuple, parameters per slot)."""
-    from policies.registry import policy_slots as slots
+    from sim.core.policies import policy_slots as slots
     fns, slot_params, _ = slots(GAME, names, MAX_SLOTS, MAX_POLICY_PARAMS, params)
     return fns, slot_params
 
@@ -63,26 +61,13 @@ def run_games(n_games, master_seed, rules: FirstAscentRules = None, seat_policie
     every policy plays every seat equally often."""
     rules = rules or default_rules(4)
     players = rules.players
-    if not 0 <= master_seed < 2**63:
-        raise ValueError(f"the master seed must be an integer from 0 to 2**63-1, got {master_seed}")
+    check_master_seed(master_seed)
     names = [seat_policies] * players if isinstance(seat_policies, str) else list(seat_policies)
     if len(names) != players:
         raise ValueError(f"{len(names)} seat policies for {players} players")
-    distinct = []
-    for n in names:
-        if n not in distinct:
-            distinct.append(n)
-    base = np.array([distinct.index(n) for n in names], np.int64)
-    chars = character_ids(characters, players)
-    slots = np.full((n_games, MAX_PLAYERS), -1, np.int64)
-    char_rows = np.zeros((n_games, MAX_PLAYERS), np.int64)
-    for k in range(n_games):
-        shift = (first_index + k) % players if rotate else 0
-        for seat in range(players):
-            slots[k, seat] = base[(seat - shift) % players]
-            char_rows[k, seat] = chars[(seat - shift) % players]
-    seeds = np.array([game_seed(np.int64(master_seed), np.int64(first_index + k))
-                      for k in range(n_games)], np.int64)
+    distinct, slots, char_rows = seat_rotation(names, n_games, first_index, rotate, MAX_PLAYERS,
+                                               character_ids(characters, players))
+    seeds = game_seeds(master_seed, first_index, n_games)
     return play_rows(rules, seeds, char_rows, slots, distinct, params, threads, first_index)
 
 
@@ -93,13 +78,7 @@ def play_rows(rules, seeds, char_rows, slots, distinct, params=None, threads=Non
     fns, slot_params = policy_slots(distinct, params)
     seat_slots = np.where(slots >= 0, slots, 0)
     out = np.empty((len(seeds), RECORD_SIZE), np.int32)
-    previous = numba.get_num_threads()
-    start = time.perf_counter()
-    try:
-        if threads:
-            numba.set_num_threads(threads)
-        with numba.parallel_chunksize(PARALLEL_CHUNK):
-            play_batch(rules.tables, seeds, char_rows, fns, seat_slots, slot_params, out)
-    finally:
-        numba.set_num_threads(previous)
-    return BatchResult(first_index, seeds, slots, distinct, out, time.perf_counter() - start)
+    with kernel_threads(threads, PARALLEL_CHUNK) as elapsed:
+        play_batch(rules.tables, seeds, char_rows, fns, seat_slots, slot_params, out)
+        seconds = elapsed()
+    return BatchResult(first_index, seeds, slots, distinct, out, seconds)

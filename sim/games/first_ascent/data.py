@@ -17,10 +17,12 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.core.game import GameError
+
 DATA_PATH = Path(__file__).with_name("data") / "data.json"
 
 
-class DataError(ValueError):
+class DataError(GameError):
     """A First Ascent data file that does not match the schema."""
 
 

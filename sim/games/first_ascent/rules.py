@@ -120,13 +120,6 @@ _FLAG_OFFSETS = {
 }
 
 
-def split_assignment(text):
-    if "=" not in text:
-        raise RuleError(f"expected NAME=VALUE, got {text!r}")
-    name, value = text.split("=", 1)
-    return name.strip(), value.strip()
-
-
 def default_values():
     out = {}
     for name, (allowed, _, _) in OPTIONS.items():

@@ -1,6 +1,7 @@
 """Policy registry: (game, name) -> compiled policy and its default parameter vector.
 
-Registering a policy is one decorator on its function; nothing under sim/ changes:
+Registering a policy is one decorator on its function, in a module the game's GameSpec names
+(`policy_modules`, imported on first use); nothing else changes:
 
     @register("all-in-ascent", "random")
     @njit(POLICY_SIGNATURE, cache=True)
@@ -25,14 +26,6 @@ class RegisteredPolicy:
 
 
 _REGISTRY = {}
-# The bot a run plays when none is named: each game's strongest bot that a 2,000-game run can
-# afford (results/LADDER.md, ASCENSION.md, FIRST_ASCENT.md). A baseline such as `greedy` never
-# finishes a game well, so a newcomer's first run with it reports nothing; it stays available
-# by name.
-DEFAULT_POLICY = {"all-in-ascent": "tuned", "ascension": "hybrid", "first-ascent": "tuned"}
-# Modules that register each game's built-in policies; imported on first use.
-_BUILTIN_MODULES = {"all-in-ascent": "policies.all_in_ascent", "ascension": "policies.ascension",
-                    "first-ascent": "policies.first_ascent"}
 
 
 def register(game, name, params=(), description="", remembers=True):
@@ -48,10 +41,9 @@ def register(game, name, params=(), description="", remembers=True):
 
 
 def _load(game):
-    module = _BUILTIN_MODULES.get(game)
-    if module is None:
-        raise ValueError(f"unknown game {game!r}; games with policies: {', '.join(_BUILTIN_MODULES)}")
-    importlib.import_module(module)
+    from sim.core.game import get_game
+    for module in get_game(game).policy_modules:
+        importlib.import_module(module)
 
 
 def get_policy(game, name):

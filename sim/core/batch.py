@@ -1,0 +1,62 @@
+"""What every game's batch driver shares: the seating of bots per game (with rotation), the game
+seeds of a run, and running a parallel kernel with a given thread count.
+
+A game's own driver (sim/games/<game>/batch.py) packs its inputs and calls its kernel through
+these, so seeds, seat rotation and threading mean the same in every game."""
+import time
+from contextlib import contextmanager
+
+import numba
+import numpy as np
+
+from sim.core.seeding import game_seed
+
+
+def check_master_seed(master_seed):
+    if not 0 <= master_seed < 2**63:
+        raise ValueError(f"the master seed must be an integer from 0 to 2**63-1, got {master_seed}")
+
+
+def game_seeds(master_seed, first_index, n_games):
+    """The seeds of games first_index .. first_index + n_games - 1 of a run."""
+    return np.array([game_seed(np.int64(master_seed), np.int64(first_index + k))
+                     for k in range(n_games)], np.int64)
+
+
+def seat_rotation(seat_policies, n_games, first_index, rotate, max_players, seat_values=None):
+    """Which policy slot sits in each seat of games first_index.. of a run.
+
+    Returns (distinct policy names in order of first appearance, (n, max_players) slot per
+    seat with -1 for an empty seat, and `seat_values` (one int per seat: characters, say)
+    laid out the same way, or None). With `rotate`, game i shifts everything by i seats, so
+    every policy plays every seat equally often."""
+    names = []
+    for n in seat_policies:
+        if n not in names:
+            names.append(n)
+    players = len(seat_policies)
+    base = np.array([names.index(n) for n in seat_policies], np.int64)
+    slots = np.full((n_games, max_players), -1, np.int64)
+    values = None if seat_values is None else np.zeros((n_games, max_players), np.int64)
+    for k in range(n_games):
+        shift = (first_index + k) % players if rotate else 0
+        for seat in range(players):
+            slots[k, seat] = base[(seat - shift) % players]
+            if values is not None:
+                values[k, seat] = seat_values[(seat - shift) % players]
+    return names, slots, values
+
+
+@contextmanager
+def kernel_threads(threads, chunk_size):
+    """Run a prange kernel on `threads` threads (None: numba's current count), `chunk_size`
+    games per scheduling chunk; yields a callable giving the seconds since entry."""
+    previous = numba.get_num_threads()
+    start = time.perf_counter()
+    try:
+        if threads:
+            numba.set_num_threads(threads)
+        with numba.parallel_chunksize(chunk_size):
+            yield lambda: time.perf_counter() - start
+    finally:
+        numba.set_num_threads(previous)

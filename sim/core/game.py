@@ -1,0 +1,241 @@
+"""The game protocol: everything shared code (the CLI, `simulate`, experiments, reports) may ask
+of a game, and the registry that finds the games.
+
+A game is one package. It declares a `GameSpec` (what it is: name, player counts, characters,
+presets, default bot) and names an *adapter* module implementing the functions below. Shared
+code asks the spec and the adapter, never `if game == ...`. The registry reads the Python
+entry-point group `ascent.games` (`name = "package:GAME"`), so a user's game registers itself
+from its own `pyproject.toml` without an edit here (docs/adding-a-game.md).
+
+The adapter module provides:
+
+    RECORD_SCHEMA_VERSION                   the version of its record tables' columns
+    build_rules(players, preset, rules, knobs, data) -> packed rules
+        `rules` {switch: value text}, `knobs` [(path, value text)], `preset` a name of
+        `spec.presets` or None, `data` a data-file path or None (only if `spec.data_files`).
+        The result has `.fingerprint` (a short hash of everything the games read).
+        Raises GameError with one line naming the option and what is allowed.
+    rules_manifest(rules) -> dict           the manifest fields describing the rules
+    play(rules, n_games, master_seed, seat_policies, characters, first_index, threads,
+         rotate) -> Played                  games first_index.. of a run, as record tables
+    summary(games, seats) -> str            the lines `ascent simulate` prints
+    replay(seed, players, rules, seat_policies, characters, fmt) -> str   one game's transcript
+    catalogue() -> str                      `ascent rules`: presets, switches, knobs
+    render_report(page, results, plt, results_dir) -> str   the report's sections; its title
+    describe_rules(meta) -> str             the rules of a run, in a phrase, from its manifest
+    character_keys() -> list[str]           only if the game has characters
+
+The record tables share a core of columns (`GAMES_COLUMNS`, `SEATS_COLUMNS`); a game adds its
+own after them.
+"""
+import importlib
+from dataclasses import dataclass
+from functools import cached_property
+from typing import NamedTuple
+
+# Columns every game's record tables carry, with these meanings: shared code reads only these.
+GAMES_COLUMNS = ("game", "seed", "players", "winner_seat", "end_reason")
+SEATS_COLUMNS = ("game", "seat", "policy", "won")
+ENTRY_POINT_GROUP = "ascent.games"
+
+
+class GameError(ValueError):
+    """Bad input for a game (a player count, rule, knob, character or bot): one line that names
+    the option and what is allowed. `option` ("rule", "set", "preset", "data") says which input
+    was wrong, so the CLI can name its flag (--rule) and an experiment spec its key (rules)."""
+
+    def __init__(self, message, option=None):
+        super().__init__(message)
+        self.option = option
+
+    def __str__(self):
+        text = super().__str__()
+        return f"--{self.option}: {text}" if self.option else text
+
+    @property
+    def detail(self):
+        """The message without the flag."""
+        return super().__str__()
+
+
+class Played(NamedTuple):
+    games: object        # DataFrame, one row per game
+    seats: object        # DataFrame, one row per seat of each game
+    seconds: float       # kernel time
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str                       # the --game value, e.g. "first-ascent"
+    title: str                      # "First Ascent"
+    players: tuple                  # the allowed player counts
+    players_rule: str               # the rule that sets them, cited in errors ("F1")
+    rules_source: str               # where the rules are specified ("../shared/.../RULES.md")
+    adapter: str                    # the module implementing the functions above
+    policy_modules: tuple           # modules whose import registers the game's bots
+    default_policy: str             # the bot a run plays when none is named
+    summary_columns: tuple          # ((games columns), (seats columns)) `summary` reads
+    characters_rule: str = ""       # the rule seating distinct characters; "" = no characters
+    presets: tuple = ()             # rule presets, the default first; () = none
+    data_files: bool = False        # takes --data (another data file)
+    rotate_seats: bool = True       # a mixed seating may shift seat policies per game
+    bool_words: tuple = ("true", "false")   # how a TOML boolean reads as a rule value
+    replay_needs_characters: bool = False
+    ladder_results: str = ""        # its skill ladder's table (`ascent ladder --out`)
+    ladder_module: str = ""         # run_ladder, ladder_markdown, LadderPartsError: `ascent ladder`
+    ladder_policies: tuple = ()     # the bots `ascent ladder` ranks by default
+    tuning_module: str = ""         # tune, store, TUNED_PATH: `ascent tune`
+    benchmarks: str = ""            # its measured games/s per bot (benchmarks/throughput.py)
+    strength_note: str = ""         # else where its bots' strength was measured, for the report
+
+    @cached_property
+    def api(self):
+        return importlib.import_module(self.adapter)
+
+    @property
+    def record_schema_version(self):
+        """Goes into every manifest; the records module changes it when a column changes."""
+        return self.api.RECORD_SCHEMA_VERSION
+
+    @property
+    def has_characters(self):
+        return bool(self.characters_rule)
+
+    @property
+    def comparison_groups(self):
+        """What win rates are compared per: characters, or (no characters) seats or bots."""
+        return ("character",) if self.has_characters else ("seat", "policy")
+
+    def group(self, one_policy):
+        """The group a run's report and comparisons use: with no characters, seats when every
+        seat plays the same bot, the bots otherwise."""
+        if self.has_characters:
+            return "character"
+        return "seat" if one_policy else "policy"
+
+    def check_players(self, players, flag="--players"):
+        if players not in self.players:
+            raise GameError(f"{flag}: {self.title} is for {_span(self.players)} players "
+                            f"({self.players_rule}), got {players}")
+
+    def character_keys(self):
+        return list(self.api.character_keys()) if self.has_characters else []
+
+    def check_characters(self, value, players, flag="--characters"):
+        """'random' or a list (or comma-separated text) of distinct keys, one per seat."""
+        if value in (None, "random"):
+            return "random"
+        if not self.has_characters:
+            raise GameError(f"{flag}: {self.title} has no characters")
+        keys = [c.strip() for c in value.split(",") if c.strip()] if isinstance(value, str) \
+            else list(value)
+        allowed = self.character_keys()
+        for key in keys:
+            if key not in allowed:
+                raise GameError(f"{flag}: unknown character {key!r} for {self.title}; allowed: "
+                                f"{', '.join(allowed)} (or 'random')")
+        if len(set(keys)) != len(keys):
+            raise GameError(f"{flag}: characters must be distinct ({self.characters_rule}), "
+                            f"got {', '.join(keys)}")
+        if players is not None and len(keys) != players:
+            raise GameError(f"{flag}: {len(keys)} characters for {players} players")
+        return keys
+
+    def build_rules(self, players, preset=None, rules=None, knobs=(), data=None):
+        if preset and preset not in self.presets:
+            raise GameError(f"unknown rules preset {preset!r}; available: "
+                            f"{', '.join(self.presets)}" if self.presets else
+                            f"{self.title} has no presets (one spec, {self.rules_source})",
+                            "preset")
+        if data is not None and not self.data_files:
+            raise GameError(f"{self.title} reads its bundled data only", "data")
+        return self.api.build_rules(players, preset or (self.presets[0] if self.presets
+                                                        else None),
+                                    dict(rules or {}), list(knobs), data)
+
+    def seat_policies(self, policy, seat_policies, players):
+        """--policy / --seat-policies -> one registered bot name per seat."""
+        from sim.core.policies import policy_names
+        known = policy_names(self.name)
+        names = list(seat_policies) if seat_policies else \
+            [policy or self.default_policy] * players
+        if len(names) != players:
+            raise GameError(f"--seat-policies: {len(names)} policies for {players} players")
+        for n in names:
+            if n not in known:
+                raise GameError(f"unknown policy {n!r} for {self.title}; available: "
+                                f"{', '.join(known)}")
+        return names
+
+
+def _span(counts):
+    counts = sorted(counts)
+    if counts == list(range(counts[0], counts[-1] + 1)) and len(counts) > 2:
+        return f"{counts[0]} to {counts[-1]}"
+    return " or ".join(str(c) for c in counts)
+
+
+_GAMES = {}
+
+
+def _entry_points():
+    from importlib.metadata import entry_points
+    return sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
+
+
+def _discover():
+    if _GAMES:
+        return
+    for ep in _entry_points():
+        try:
+            spec = ep.load()
+        except Exception as exc:   # a broken plug-in names itself; the other games still load
+            raise GameError(f"game {ep.name!r} ({ep.value}, entry point {ENTRY_POINT_GROUP}): "
+                            f"cannot load ({type(exc).__name__}: {exc})") from exc
+        if not isinstance(spec, GameSpec) or spec.name != ep.name:
+            raise GameError(f"game {ep.name!r} ({ep.value}): expected a GameSpec named "
+                            f"{ep.name!r}")
+        _GAMES[spec.name] = spec
+    if not _GAMES:
+        raise GameError("no games are registered: install the package (pip install -e .), "
+                        f"whose metadata declares them (entry points {ENTRY_POINT_GROUP})")
+
+
+def game_names():
+    _discover()
+    return sorted(_GAMES, key=lambda n: (n not in BUILT_IN, n))
+
+
+def get_game(name):
+    """The GameSpec registered as `name` (Pgx's make(), without the state)."""
+    if isinstance(name, GameSpec):
+        return name
+    _discover()
+    try:
+        return _GAMES[name]
+    except KeyError:
+        raise GameError(f"unknown game {name!r}; registered: {', '.join(game_names())}") \
+            from None
+
+
+# listed first in help texts; every game, built in or not, registers the same way
+BUILT_IN = ("all-in-ascent", "ascension", "first-ascent")
+DEFAULT_GAME = "all-in-ascent"      # --game and an experiment's `game` when not given
+
+
+def plugin_source_folders():
+    """The folders of registered games outside this project (their compiled code belongs in the
+    numba cache key), found from entry-point metadata without importing them."""
+    import importlib.util
+    from pathlib import Path
+    folders = []
+    for ep in _entry_points():
+        top = ep.value.split(":")[0].split(".")[0]
+        if top in ("sim", "policies"):
+            continue
+        spec = importlib.util.find_spec(top)
+        if spec is not None and spec.submodule_search_locations:
+            folders.extend(Path(p) for p in spec.submodule_search_locations)
+        elif spec is not None and spec.origin:
+            folders.append(Path(spec.origin).parent)
+    return folders

@@ -1,0 +1,103 @@
+"""All-In Ascent's side of the game protocol (sim/core/game.py): what `ascent` and the
+experiments call, in the protocol's words."""
+from sim.core.game import GameError, Played
+from sim.games.all_in_ascent.records import RECORD_SCHEMA_VERSION  # noqa: F401 (the protocol's)
+
+
+def build_rules(players, preset, rules, knobs, data):
+    """A preset with switches, knobs and optionally another data file; refused up front if no
+    game with `players` players could ever end under it."""
+    from sim.games.all_in_ascent.rules import build_rules as build
+    from sim.games.all_in_ascent.rules import check_game_can_end
+    from sim.games.all_in_ascent.variants import VariantError
+    try:
+        packed = build(preset, rules, knobs, data)
+        if players is not None:
+            check_game_can_end(packed.config, players)
+    except VariantError as exc:
+        raise GameError(str(exc)) from None
+    return packed
+
+
+def rules_manifest(rules):
+    return {"preset": rules.config.preset, "rules": rules.config.as_dict(),
+            "data_file": rules.data.source, "data_sha256": rules.data.sha256,
+            "rules_fingerprint": rules.fingerprint, "card_names": list(rules.card_names)}
+
+
+def character_keys():
+    from sim.games.all_in_ascent.data import CHARACTER_KEYS
+    return list(CHARACTER_KEYS)
+
+
+def play(rules, n_games, master_seed, seat_policies, characters, first_index=0, threads=None,
+         rotate=False):
+    from sim.games.all_in_ascent.batch import run_games
+    from sim.games.all_in_ascent.records import games_table, seats_table
+    batch = run_games(n_games, master_seed, len(seat_policies), list(seat_policies),
+                      characters, first_index=first_index, rules=rules, threads=threads)
+    return Played(games_table(batch, rules), seats_table(batch, rules), batch.seconds)
+
+
+def summary(games, seats):
+    """Win rate per character with n and a 95% Wilson interval, the no-winner rate, rounds."""
+    from sim.core.stats import rate_line
+    lines = ["win rate per character (95% Wilson interval):"]
+    for char, grp in seats.groupby("character", observed=True):
+        lines.append(rate_line(f"{char:<12}", int(grp["won"].sum()), len(grp)))
+    lines.append(rate_line(f"{'no winner':<12}", int((games["winner_seat"] < 0).sum()),
+                           len(games)))
+    lines.append(f"  median rounds: {games['rounds'].median():g}")
+    capped = int((games["end_reason"] == "action_cap").sum())
+    if capped:
+        # not a rule: the kernel's safety stop. Under rules without a round cap (v0.6.0) a bot
+        # that never goes for the expert milestone (greedy) would otherwise play forever.
+        lines.append(f"  warning: {capped:,} of {len(games):,} games were stopped by the safety "
+                     f"cap on actions, unfinished: the policy does not end games under these "
+                     f"rules")
+    return "\n".join(lines)
+
+
+def replay(seed, players, rules, seat_policies, characters, fmt):
+    from sim.games.all_in_ascent.game import Game
+    if characters == "random":
+        raise GameError("--characters: replay needs explicit characters, e.g. "
+                        "technician,sprinter")
+    game = Game(seed, characters, rules=rules)
+    game.play(seat_policies)
+    return game.transcript.to_jsonl() if fmt == "jsonl" else game.transcript.to_text()
+
+
+def catalogue():
+    from sim.games.all_in_ascent.rules import PRESETS
+    from sim.games.all_in_ascent.variants import catalogue as text
+    return text(PRESETS)
+
+
+def render_report(page, results, plt, results_dir):
+    from sim.report import all_in_ascent
+    return all_in_ascent.render(page, results, plt, results_dir)
+
+
+def variant_rules_changed(variant, players):
+    return {**variant.get("rules", {}), **variant.get("set", {})}
+
+
+def describe_rules(meta):
+    from sim.report.all_in_ascent import describe_rules as describe
+    return describe(meta)
+
+
+def character_name(key):
+    from sim.report.analysis import character_names, display
+    return display(key, character_names())
+
+
+def flow_row(run):
+    """The comparison page's flow figures of a run: no-winner rate, median rounds."""
+    from sim.report import first_screen as FS
+    from sim.report.analysis import flow_summary
+    flow = flow_summary(run)
+    return {"no winner": FS.pct_interval(flow["no_winner_rate"], flow["no_winner_ci_low"],
+                                         flow["no_winner_ci_high"]),
+            "median rounds": f"{flow['median_rounds']:g}"}

@@ -1,0 +1,85 @@
+"""Ascension's side of the game protocol (sim/core/game.py): what `ascent` and the experiments
+call, in the protocol's words."""
+from sim.core.game import GameError, Played
+from sim.games.ascension.records import RECORD_SCHEMA_VERSION  # noqa: F401 (the protocol's)
+
+
+def build_rules(players, preset, rules, knobs, data):
+    from sim.games.ascension.rules import RuleError
+    from sim.games.ascension.rules import build_rules as build
+    if knobs:
+        raise GameError("Ascension has no data knobs; its switches and balance knobs "
+                        "are all --rule NAME=VALUE (see `ascent rules --game ascension`)", "set")
+    try:
+        return build(players, rules)
+    except RuleError as exc:
+        raise GameError(str(exc), "rule") from None
+
+
+def rules_manifest(rules):
+    return {"rules": rules.as_dict(), "rules_changed": rules.changed(),
+            "rules_fingerprint": rules.fingerprint}
+
+
+def play(rules, n_games, master_seed, seat_policies, characters, first_index=0, threads=None,
+         rotate=False):
+    from sim.games.ascension.batch import run_games
+    from sim.games.ascension.records import games_table, seats_table
+    batch = run_games(n_games, master_seed, rules, seat_policies, first_index=first_index,
+                      threads=threads, rotate=rotate)
+    return Played(games_table(batch, rules), seats_table(batch, rules), batch.seconds)
+
+
+def summary(games, seats):
+    from sim.core.stats import rate_line
+    lines = ["win rate by seat (95% Wilson interval):"]
+    for seat, grp in seats.groupby("seat"):
+        lines.append(rate_line(f"seat {seat + 1} ", int(grp["won"].sum()), len(grp)))
+    for reason in ("win", "cap", "all_eliminated"):
+        lines.append(rate_line(f"ended by {reason:<15}", int((games["end_reason"] == reason).sum()),
+                               len(games), tail=""))
+    lines.append(f"  median length: {games['turns'].median():g} turns")
+    return "\n".join(lines)
+
+
+def replay(seed, players, rules, seat_policies, characters, fmt):
+    from sim.games.ascension.game import AscensionGame
+    game = AscensionGame(seed, rules=rules)
+    game.play(seat_policies)
+    return game.transcript_jsonl() if fmt == "jsonl" else game.replay_text()
+
+
+def catalogue():
+    from sim.games.ascension.rules import catalogue as text
+    return text()
+
+
+def render_report(page, results, plt, results_dir):
+    from sim.report import ascension
+    ascension.render(page, results, plt)
+    return f"Ascension report: {results.label}"
+
+
+def changed_rules(meta):
+    """The switches a run changed from the defaults: a simulate manifest lists them; an
+    experiment variant's are its `rules` table."""
+    if "rules_changed" in meta:
+        return meta["rules_changed"]
+    rules = meta.get("rules", {})
+    return rules.get("rules", rules) if isinstance(rules, dict) else {}
+
+
+def describe_rules(meta):
+    changed = {k: v for k, v in changed_rules(meta).items() if v not in ({}, [], None, "")}
+    return ", ".join(f"{k}={v}" for k, v in changed.items()) if changed else "default rules"
+
+
+def variant_rules_changed(variant, players):
+    return dict(variant.get("rules", {}))
+
+
+def flow_row(run):
+    """The comparison page's flow figures of a run: length and the share of won games."""
+    from sim.report.first_screen import pct
+    return {"mean turns": f"{run.games['turns'].mean():.1f}",
+            "won games": pct((run.games["end_reason"] == "win").mean())}

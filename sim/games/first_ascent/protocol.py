@@ -1,0 +1,102 @@
+"""First Ascent's side of the game protocol (sim/core/game.py): what `ascent` and the
+experiments call, in the protocol's words."""
+from sim.core.game import GameError, Played
+from sim.games.first_ascent.records import RECORD_SCHEMA_VERSION  # noqa: F401 (the protocol's)
+
+
+def build_rules(players, preset, rules, knobs, data):
+    from sim.games.first_ascent.rules import RuleError
+    from sim.games.first_ascent.rules import build_rules as build
+    if knobs:
+        raise GameError("First Ascent has no data knobs yet; its options are "
+                        "--rule NAME=VALUE (see `ascent rules --game first-ascent`)", "set")
+    try:
+        return build(players, rules)
+    except RuleError as exc:
+        raise GameError(str(exc), "rule") from None
+
+
+def rules_manifest(rules):
+    return {"rules": rules.as_dict(), "rules_changed": rules.changed(),
+            "rules_fingerprint": rules.fingerprint}
+
+
+def character_keys():
+    from sim.games.first_ascent.data import CHARACTER_KEYS
+    return sorted(CHARACTER_KEYS.values())
+
+
+def play(rules, n_games, master_seed, seat_policies, characters, first_index=0, threads=None,
+         rotate=False):
+    from sim.games.first_ascent.batch import run_games
+    from sim.games.first_ascent.records import games_table, seats_table
+    chars = characters if characters == "random" else list(characters)
+    batch = run_games(n_games, master_seed, rules, list(seat_policies), chars,
+                      first_index=first_index, threads=threads, rotate=rotate)
+    return Played(games_table(batch, rules), seats_table(batch, rules), batch.seconds)
+
+
+def summary(games, seats):
+    from sim.core.stats import rate_line
+    lines = ["win rate by character (shared wins count for every winner; 95% Wilson interval):"]
+    for char, grp in seats.groupby("character", observed=True):
+        lines.append(rate_line(f"{char:<22}", int(grp["won"].sum()), len(grp),
+                               f"  mean score {grp['score'].mean():5.1f}  n={len(grp):,}"))
+    for reason in ("eight_pitches", "stranded", "round_cap", "policy_error"):
+        k = int((games["end_reason"] == reason).sum())
+        if k:
+            lines.append(rate_line(f"ended by {reason:<14}", k, len(games), tail=""))
+    lines.append(f"  mean length: {games['rounds'].mean():.2f} rounds")
+    return "\n".join(lines)
+
+
+def replay(seed, players, rules, seat_policies, characters, fmt):
+    from sim.games.first_ascent.game import FirstAscentGame
+    game = FirstAscentGame(seed, players, characters, rules=rules)
+    game.play(seat_policies)
+    return game.transcript_jsonl() if fmt == "jsonl" else game.replay_text()
+
+
+def catalogue():
+    from sim.games.first_ascent.rules import catalogue as text
+    return text()
+
+
+def render_report(page, results, plt, results_dir):
+    from sim.report import first_ascent
+    first_ascent.render(page, results, plt)
+    return f"First Ascent report: {results.label}"
+
+
+def variant_rules_changed(variant, players):
+    """An experiment variant's options as they differ from the defaults (readings=bga spelled
+    out; an option given at its default value left out); the spec's words if they no longer
+    build."""
+    from sim.games.first_ascent.rules import RuleError
+    from sim.games.first_ascent.rules import build_rules as build
+    rules = dict(variant.get("rules", {}))
+    try:
+        return build(int(players[0]), rules).changed()
+    except (RuleError, IndexError, ValueError, TypeError):
+        return rules
+
+
+def describe_rules(meta):
+    changed = {k: v for k, v in (meta.get("rules_changed") or {}).items()
+               if v not in ({}, [], None, "")}
+    return ", ".join(f"{k}={v}" for k, v in changed.items()) if changed else "default rules"
+
+
+def character_name(key):
+    return str(key)
+
+
+def flow_row(run):
+    """The comparison page's flow figures of a run: length, how games ended, mean score."""
+    from sim.report.first_screen import pct
+    g = run.games
+    row = {"mean rounds": f"{g['rounds'].mean():.2f}"}
+    for reason in ("eight_pitches", "stranded", "round_cap"):
+        row[reason.replace("_", " ")] = pct((g["end_reason"] == reason).mean())
+    row["mean score"] = f"{run.seats['score'].mean():.2f}"
+    return row
