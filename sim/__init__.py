@@ -26,6 +26,17 @@ def numba_cache_key_files(root=None):
             for path in sorted((root / package).rglob("*.py"))]
 
 
+def plugin_key_files():
+    """The sources of registered games outside this project (sim/core/game.py's entry points),
+    found without importing them: their kernels call the core's compiled functions, and the
+    core's call theirs."""
+    try:
+        from sim.core.game import plugin_source_folders
+        return [path for folder in plugin_source_folders() for path in sorted(folder.rglob("*.py"))]
+    except Exception:   # no metadata (not installed): no plug-ins to key on
+        return []
+
+
 def numba_cache_key(root=None):
     """A hash of the path and bytes of every file in `numba_cache_key_files`."""
     root = Path(__file__).resolve().parent.parent if root is None else Path(root)
@@ -33,6 +44,8 @@ def numba_cache_key(root=None):
     for path in numba_cache_key_files(root):
         digest.update(str(path.relative_to(root).as_posix()).encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
+    for path in plugin_key_files():
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 

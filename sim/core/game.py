@@ -34,7 +34,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 # Columns every game's record tables carry, with these meanings: shared code reads only these.
-GAMES_COLUMNS = ("game", "seed", "players", "winner_seat", "end_reason")
+GAMES_COLUMNS = ("game", "seed", "players", "end_reason")
 SEATS_COLUMNS = ("game", "seat", "policy", "won")
 ENTRY_POINT_GROUP = "ascent.games"
 
@@ -132,7 +132,7 @@ class GameSpec:
         allowed = self.character_keys()
         for key in keys:
             if key not in allowed:
-                raise GameError(f"{flag}: unknown character {key!r} for {self.title}; allowed: "
+                raise GameError(f"{flag}: unknown character {key!r}; allowed: "
                                 f"{', '.join(allowed)} (or 'random')")
         if len(set(keys)) != len(keys):
             raise GameError(f"{flag}: characters must be distinct ({self.characters_rule}), "
@@ -234,8 +234,8 @@ def plugin_source_folders():
         if top in ("sim", "policies"):
             continue
         spec = importlib.util.find_spec(top)
+        # a package's own folder only: a single-module plug-in would otherwise key on all of
+        # site-packages
         if spec is not None and spec.submodule_search_locations:
             folders.extend(Path(p) for p in spec.submodule_search_locations)
-        elif spec is not None and spec.origin:
-            folders.append(Path(spec.origin).parent)
     return folders

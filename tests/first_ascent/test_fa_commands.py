@@ -55,7 +55,7 @@ def test_replay_prints_every_decision_and_the_result(capsys):
     (["--players", "3", "--rule", "nonsense=1"], "unknown First Ascent rule"),
     (["--players", "3", "--rule", "card_48b=slab"], "allowed gear, crack"),
     (["--players", "3", "--characters", "phil,phil,rope_gun"], "distinct"),
-    (["--players", "3", "--characters", "phil,nobody,rope_gun"], "unknown character 'nobody' for First Ascent"),
+    (["--players", "3", "--characters", "phil,nobody,rope_gun"], "unknown character 'nobody'; allowed"),
     (["--players", "3", "--policy", "lookahead"], "unknown First Ascent policy"),
     (["--players", "3", "--set", "xp_table.5=800"], "no data knobs"),
 ])

@@ -1,0 +1,166 @@
+"""One conformance suite for every registered game (sim/core/game.py): what shared code relies
+on, checked the same way for each, the example game included. A new game passes these or does
+not plug in.
+
+Small runs of each game's cheapest bot (`random`) keep the suite fast; every game's default bot
+is also played, since that is what `ascent simulate` runs when none is named."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from sim.core.game import GAMES_COLUMNS, SEATS_COLUMNS, GameError, game_names, get_game
+from sim.core.policies import policy_names
+
+GAMES = game_names()
+
+
+def rules_for(game, players):
+    return game.build_rules(players)
+
+
+def small_players(game):
+    return 3 if 3 in game.players else min(game.players)
+
+
+def test_the_built_in_games_and_the_example_are_registered():
+    assert {"all-in-ascent", "ascension", "first-ascent"} <= set(GAMES)
+    assert "dice-race" in GAMES, \
+        "install the example game: pip install -e examples/dice_race (README's test command)"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_spec_is_complete(name):
+    game = get_game(name)
+    assert game.name == name and game.title and game.players_rule
+    assert game.default_policy in policy_names(name)
+    assert "random" in policy_names(name)
+    assert game.api.catalogue().strip()
+    if game.has_characters:
+        keys = game.character_keys()
+        assert len(keys) >= max(game.players) and len(set(keys)) == len(keys)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_record_tables_have_the_shared_columns_and_one_row_per_game_and_seat(name):
+    game = get_game(name)
+    players = small_players(game)
+    played = game.api.play(rules_for(game, players), 12, 5, ["random"] * players, "random")
+    assert set(GAMES_COLUMNS) <= set(played.games.columns)
+    assert set(SEATS_COLUMNS) <= set(played.seats.columns)
+    assert len(played.games) == 12 and len(played.seats) == 12 * players
+    assert played.games["game"].tolist() == list(range(12))
+    assert (played.games["players"] == players).all()
+    # every game has 0 winners, 1, or (where a game allows shared wins) several; never more
+    # than its seats; a game with one winner names its seat
+    won = played.seats.groupby("game")["won"].sum()
+    assert won.between(0, players).all()
+    if "winner_seat" in played.games.columns:
+        winners = played.games.set_index("game")["winner_seat"]
+        assert winners.between(-1, players - 1).all()
+        assert ((won > 0) == (winners >= 0)).all()
+    for column in ("game", "seat"):
+        assert played.seats[column].dtype.kind in "iu"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_one_and_two_threads_and_any_chunking_play_the_same_games(name):
+    """Principle 2: thread count and chunking never change a game."""
+    game = get_game(name)
+    players = small_players(game)
+    rules = rules_for(game, players)
+    seats = ["random"] * players
+    whole = game.api.play(rules, 10, 77, seats, "random", threads=1)
+    two = game.api.play(rules, 10, 77, seats, "random", threads=2)
+    parts = [game.api.play(rules, n, 77, seats, "random", first_index=first, threads=2)
+             for first, n in ((0, 3), (3, 7))]
+    pd.testing.assert_frame_equal(whole.games, two.games)
+    pd.testing.assert_frame_equal(whole.seats, two.seats)
+    joined = pd.concat([p.games for p in parts], ignore_index=True)
+    pd.testing.assert_frame_equal(whole.games, joined, check_categorical=False)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_default_bot_plays_and_a_mixed_seating_rotates(name):
+    game = get_game(name)
+    players = min(game.players) if min(game.players) > 1 else 2
+    seats = [game.default_policy] + ["random"] * (players - 1)
+    rotate = game.rotate_seats
+    played = game.api.play(rules_for(game, players), 4, 3, seats, "random", rotate=rotate)
+    first_seat = played.seats[played.seats["seat"] == 0]["policy"].astype(str).tolist()
+    assert first_seat[0] == game.default_policy
+    if rotate:
+        assert first_seat[1] != game.default_policy    # game 1 shifts every bot by one seat
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_bad_input_is_refused_with_one_line_naming_it(name):
+    game = get_game(name)
+    players = small_players(game)
+    with pytest.raises(GameError, match="unknown policy 'no-such-bot'"):
+        game.seat_policies("no-such-bot", None, players)
+    with pytest.raises(GameError, match="--players"):
+        game.check_players(max(game.players) + 1)
+    with pytest.raises(GameError) as bad_rule:
+        game.build_rules(players, rules={"no_such_rule": "1"})
+    assert "no_such_rule" in str(bad_rule.value) and "\n" not in str(bad_rule.value)
+    with pytest.raises(GameError, match="preset"):
+        game.build_rules(players, preset="v99")
+    if game.has_characters:
+        with pytest.raises(GameError, match="distinct"):
+            keys = game.character_keys()
+            game.check_characters([keys[0]] * players, players)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_simulate_writes_a_folder_the_report_reads(name, tmp_path, capsys):
+    """`ascent simulate` then `ascent report`, through the protocol only."""
+    from sim.cli import main
+    game = get_game(name)
+    players = small_players(game)
+    out = tmp_path / "run"
+    assert main(["simulate", "--game", name, "--players", str(players), "--games", "40",
+                 "--seed", "2", "--policy", "random", "--out", str(out), "--quiet"]) == 0
+    meta = __import__("json").loads((out / "manifest.json").read_text())
+    assert meta["game"] == name and meta["record_schema_version"] == game.record_schema_version
+    assert main(["report", str(out)]) == 0
+    page = (out / "report.html").read_text()
+    assert game.title in page and "Bots:" in page
+    assert main(["replay", "--game", name, "--players", str(players), "--seed", "4",
+                 "--policy", "random"]
+                + (["--characters", ",".join(game.character_keys()[:players])]
+                   if game.replay_needs_characters else [])) == 0
+    assert capsys.readouterr().out.strip()
+
+
+def test_no_game_is_named_in_shared_code():
+    """Issue 19's acceptance: shared code asks the GameSpec, never `if game == ...`."""
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent / "sim"
+    shared = [root / "cli.py", *(root / "experiment").rglob("*.py"),
+              *(root / "report").rglob("*.py"), *(root / "core").rglob("*.py")]
+    found = [f"{path.name}: {line.strip()}" for path in shared
+             for line in path.read_text().splitlines()
+             if re.search(r"game\s*[!=]=\s*[\"']", line)]
+    assert not found, found
+
+
+def test_a_registered_game_outside_the_project_is_in_the_numba_cache_key():
+    """Its kernels are compiled against the core's functions: an edit to either must not run
+    a stale cached kernel."""
+    import sim
+    names = {p.name for p in sim.plugin_key_files()}
+    assert {"engine.py", "policies.py"} <= names
+
+
+def test_presets_declared_in_the_spec_are_the_engines():
+    from sim.games.all_in_ascent.rules import PRESETS
+    assert get_game("all-in-ascent").presets == tuple(PRESETS)
+
+
+def test_kernel_seed_rotation_helper_matches_every_games_rotation():
+    from sim.core.batch import seat_rotation
+    names, slots, chars = seat_rotation(["a", "b", "a"], 4, 1, True, 4, np.array([5, 6, 7]))
+    assert names == ["a", "b"]
+    assert slots[0, :3].tolist() == [0, 0, 1] and slots[0, 3] == -1    # game 1: shifted once
+    assert chars[0, :3].tolist() == [7, 5, 6]
