@@ -164,3 +164,24 @@ def test_kernel_seed_rotation_helper_matches_every_games_rotation():
     assert names == ["a", "b"]
     assert slots[0, :3].tolist() == [0, 0, 1] and slots[0, 3] == -1    # game 1: shifted once
     assert chars[0, :3].tolist() == [7, 5, 6]
+
+
+def test_a_plugin_that_cannot_load_is_named_and_left_out(monkeypatch, capsys):
+    """A plug-in whose package is gone (metadata left behind) must not take every game down;
+    asking for it by name says why it is missing."""
+    import sim.core.game as G
+    from importlib.metadata import EntryPoint
+    gone = EntryPoint("gone-game", "no_such_package_xyz:GAME", G.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(G, "_entry_points", lambda: [gone, *_real_entry_points()])
+    monkeypatch.setattr(G, "_GAMES", {})
+    monkeypatch.setattr(G, "_BROKEN", {})
+    assert "all-in-ascent" in G.game_names() and "gone-game" not in G.game_names()
+    assert "gone-game" in capsys.readouterr().err
+    with pytest.raises(GameError, match="no_such_package_xyz"):
+        G.get_game("gone-game")
+
+
+def _real_entry_points():
+    from importlib.metadata import entry_points
+    from sim.core.game import ENTRY_POINT_GROUP
+    return list(entry_points(group=ENTRY_POINT_GROUP))

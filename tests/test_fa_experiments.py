@@ -134,7 +134,7 @@ def test_rotated_mixed_seats_with_fixed_characters(tmp_path):
      "variants.odd.rules: abilities_off: unknown character 'wizard'"),
     ("", '[variants.odd]\nrules = { summit_colour = "red" }',
      "variants.odd.rules: unknown First Ascent rule 'summit_colour'"),
-    ("", '[variants.odd]\nset = { "x.y" = 1 }', "variants.odd.set: First Ascent has no data knobs"),
+    ("", '[variants.odd]\nset = { "x.y" = 1 }', "variants.odd.set: unknown knob 'x.y'"),
     ("", '[sweep]\nrule = "readings"\nvalues = ["card_text", "tabletop"]',
      "sweep.values: readings: allowed card_text or bga"),
     ('preset = "v0.4.0"', "", "preset: not a key of a first-ascent experiment"),

@@ -176,6 +176,7 @@ def _span(counts):
 
 
 _GAMES = {}
+_BROKEN = {}        # name -> why a registered game could not be loaded
 
 
 def _entry_points():
@@ -189,12 +190,19 @@ def _discover():
     for ep in _entry_points():
         try:
             spec = ep.load()
-        except Exception as exc:   # a broken plug-in names itself; the other games still load
-            raise GameError(f"game {ep.name!r} ({ep.value}, entry point {ENTRY_POINT_GROUP}): "
-                            f"cannot load ({type(exc).__name__}: {exc})") from exc
-        if not isinstance(spec, GameSpec) or spec.name != ep.name:
-            raise GameError(f"game {ep.name!r} ({ep.value}): expected a GameSpec named "
-                            f"{ep.name!r}")
+            if not isinstance(spec, GameSpec) or spec.name != ep.name:
+                raise TypeError(f"expected a GameSpec named {ep.name!r}, got {spec!r:.80}")
+        except Exception as exc:
+            why = (f"game {ep.name!r} ({ep.value}, entry point {ENTRY_POINT_GROUP}) cannot be "
+                   f"loaded: {type(exc).__name__}: {exc}")
+            if ep.value.startswith("sim."):
+                raise GameError(why) from exc       # a built-in game: this project is broken
+            # a plug-in's fault (say, its package was removed but its metadata left behind):
+            # say so every time, and leave it out rather than take every game down with it
+            import sys
+            print(f"ascent: warning: {why}; it is left out", file=sys.stderr)
+            _BROKEN[ep.name] = why
+            continue
         _GAMES[spec.name] = spec
     if not _GAMES:
         raise GameError("no games are registered: install the package (pip install -e .), "
@@ -211,6 +219,8 @@ def get_game(name):
     if isinstance(name, GameSpec):
         return name
     _discover()
+    if name in _BROKEN:
+        raise GameError(_BROKEN[name])
     try:
         return _GAMES[name]
     except KeyError:

@@ -70,7 +70,7 @@ def test_replay_draws_the_board_every_turn(capsys):
     (["--rule", "max_stack=40"], "max_stack: 40 is outside 1..32"),
     (["--rule", "partnership=true", "--players-override", "3"], "partnership: needs 4 players"),
     (["--characters", "technician"], "Ascension has no characters"),
-    (["--policy", "greedy"], "unknown Ascension policy 'greedy'"),
+    (["--policy", "greedy"], "unknown policy 'greedy' for Ascension"),
     (["--set", "a.b=1"], "Ascension has no data knobs"),
 ])
 def test_bad_input_fails_loudly(tmp_path, capsys, args, message):

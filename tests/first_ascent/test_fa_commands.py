@@ -56,8 +56,8 @@ def test_replay_prints_every_decision_and_the_result(capsys):
     (["--players", "3", "--rule", "card_48b=slab"], "allowed gear, crack"),
     (["--players", "3", "--characters", "phil,phil,rope_gun"], "distinct"),
     (["--players", "3", "--characters", "phil,nobody,rope_gun"], "unknown character 'nobody'; allowed"),
-    (["--players", "3", "--policy", "lookahead"], "unknown First Ascent policy"),
-    (["--players", "3", "--set", "xp_table.5=800"], "no data knobs"),
+    (["--players", "3", "--policy", "lookahead"], "unknown policy 'lookahead' for First Ascent"),
+    (["--players", "3", "--set", "xp_table.5=800"], "--set: unknown knob 'xp_table.5'"),
 ])
 def test_bad_input_fails_loudly(tmp_path, capsys, args, message):
     code = main(["simulate", "--game", "first-ascent", "--games", "5", "--out",

@@ -174,6 +174,11 @@ def load_data(path=DATA_PATH):
         raise DataError(f"{path}: no such file") from None
     except json.JSONDecodeError as exc:
         raise DataError(f"{path}: not valid JSON ({exc})") from None
+    return validate_data(data, path)
+
+
+def validate_data(data, path):
+    """Check a parsed data file (or the bundled one with knobs applied); returns it."""
     expected = {"asset_kinds": 37, "pitches": 43, "climbing_cards": 70,
                 "summit_beta_tokens": 12, "shared_objectives": 16, "personal_objectives": 12,
                 "characters": 12}

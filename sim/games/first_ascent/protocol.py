@@ -7,13 +7,14 @@ from sim.games.first_ascent.records import RECORD_SCHEMA_VERSION  # noqa: F401 (
 def build_rules(players, preset, rules, knobs, data):
     from sim.games.first_ascent.rules import RuleError
     from sim.games.first_ascent.rules import build_rules as build
-    if knobs:
-        raise GameError("First Ascent has no data knobs yet; its options are "
-                        "--rule NAME=VALUE (see `ascent rules --game first-ascent`)", "set")
     try:
-        return build(players, rules)
+        build(players, rules)
     except RuleError as exc:
         raise GameError(str(exc), "rule") from None
+    try:
+        return build(players, rules, knobs)
+    except RuleError as exc:
+        raise GameError(str(exc), "set") from None
 
 
 def rules_manifest(rules):
@@ -58,8 +59,9 @@ def replay(seed, players, rules, seat_policies, characters, fmt):
 
 
 def catalogue():
+    from sim.games.first_ascent.knobs import catalogue as knobs
     from sim.games.first_ascent.rules import catalogue as text
-    return text()
+    return text() + "\n\n" + knobs()
 
 
 def render_report(page, results, plt, results_dir):
@@ -76,7 +78,7 @@ def variant_rules_changed(variant, players):
     from sim.games.first_ascent.rules import build_rules as build
     rules = dict(variant.get("rules", {}))
     try:
-        return build(int(players[0]), rules).changed()
+        return build(int(players[0]), rules, list(variant.get("set", {}).items())).changed()
     except (RuleError, IndexError, ValueError, TypeError):
         return rules
 

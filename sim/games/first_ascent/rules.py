@@ -169,20 +169,24 @@ class FirstAscentRules:
     players: int
     values: dict
     tables: np.ndarray = field(repr=False)
+    knobs: tuple = ()                 # (path, value) data knobs (knobs.py), in the order given
 
     def as_dict(self):
-        return {"players": self.players, **self.values}
+        return {"players": self.players, **self.values,
+                **({"knobs": dict(self.knobs)} if self.knobs else {})}
 
     def changed(self):
         base = default_values()
-        return {k: v for k, v in self.values.items() if base[k] != v}
+        return {**{k: v for k, v in self.values.items() if base[k] != v}, **dict(self.knobs)}
 
     @property
     def fingerprint(self):
         return hashlib.sha256(json.dumps(self.as_dict(), sort_keys=True).encode()).hexdigest()[:16]
 
 
-def build_rules(players, changes=None):
+def build_rules(players, changes=None, knobs=()):
+    """Validated rules for `players` seats: rule options `changes` ({name: value}) over the
+    defaults, and data knobs ([(path, value)], knobs.py) on the characters and cards."""
     if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or \
             not 2 <= players <= 5:
         raise RuleError(f"players: First Ascent is for 2 to 5 players (F1), got {players!r}")
@@ -217,14 +221,21 @@ def build_rules(players, changes=None):
             raise RuleError(f"{name}: allowed {', '.join(allowed)}; got {value!r}")
         values[name] = value
     t = np.zeros(RULES_SIZE, np.int64)
-    t[:TABLES_SIZE] = TABLES
+    if knobs:
+        from sim.games.first_ascent.knobs import KnobError, tables_with_knobs
+        try:
+            t[:TABLES_SIZE] = tables_with_knobs(knobs)
+        except KnobError as exc:
+            raise RuleError(str(exc)) from None
+    else:
+        t[:TABLES_SIZE] = TABLES
     t[C_N_PLAYERS] = players
     t[C_ODDS:C_ODDS + 3] = _parse_odds(values["risk_die_odds"])
     for name, off in _FLAG_OFFSETS.items():
         t[off] = 0 if values[name] == OPTIONS[name][0][0] else 1
     t[C_ROUND_CAP] = int(values["round_cap"])
     t[C_ABILITY_OFF] = _parse_characters(values["abilities_off"])
-    return FirstAscentRules(int(players), values, t)
+    return FirstAscentRules(int(players), values, t, tuple((k, str(v)) for k, v in knobs))
 
 
 def default_rules(players=4):
