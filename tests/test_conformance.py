@@ -185,3 +185,11 @@ def _real_entry_points():
     from importlib.metadata import entry_points
     from sim.core.game import ENTRY_POINT_GROUP
     return list(entry_points(group=ENTRY_POINT_GROUP))
+
+
+def test_a_command_a_game_does_not_have_says_so(capsys):
+    from sim.cli import main
+    assert main(["ladder", "--game", "ascension", "--games", "10"]) == 2
+    assert "Ascension has no ladder yet" in capsys.readouterr().err
+    assert main(["tune", "--game", "dice-race", "--character", "x", "--budget", "1"]) == 2
+    assert "Dice Race has no tuning yet" in capsys.readouterr().err

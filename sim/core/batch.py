@@ -5,6 +5,7 @@ A game's own driver (sim/games/<game>/batch.py) packs its inputs and calls its k
 these, so seeds, seat rotation and threading mean the same in every game."""
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import numba
 import numpy as np
@@ -12,9 +13,29 @@ import numpy as np
 from sim.core.seeding import game_seed
 
 
+@dataclass
+class BatchResult:
+    """What a game's batch driver returns: the records of games first_index.. of a run."""
+    first_index: int
+    seeds: np.ndarray          # (n,) game seeds
+    seat_policies: np.ndarray  # (n, max players) policy name index per seat (into `policies`),
+    #                            -1 for an empty seat
+    policies: list             # distinct policy names
+    records: np.ndarray        # (n, the game's record size) int32
+    seconds: float
+
+
 def check_master_seed(master_seed):
     if not 0 <= master_seed < 2**63:
         raise ValueError(f"the master seed must be an integer from 0 to 2**63-1, got {master_seed}")
+
+
+def seat_names(seat_policies, players):
+    """One policy name for every seat, or a list of one per seat -> the list."""
+    names = [seat_policies] * players if isinstance(seat_policies, str) else list(seat_policies)
+    if len(names) != players:
+        raise ValueError(f"{len(names)} seat policies for {players} players")
+    return names
 
 
 def game_seeds(master_seed, first_index, n_games):

@@ -40,6 +40,22 @@ def wilson_interval(successes, n, z=Z95):
 
 
 
+def rate_row(successes, n):
+    """A table row for a rate: n, count, rate and its 95% Wilson interval."""
+    lo, hi = wilson_interval(successes, n)
+    return {"n": int(n), "count": int(successes), "rate": successes / n if n else np.nan,
+            "ci_low": lo, "ci_high": hi}
+
+
+def mean_row(values):
+    """A table row for a mean: n, mean and its 95% normal interval (none below 2 values)."""
+    v = np.asarray(values, float)
+    n = len(v)
+    m = float(v.mean()) if n else np.nan
+    half = Z95 * float(v.std(ddof=1)) / np.sqrt(n) if n > 1 else np.nan
+    return {"n": n, "mean": m, "ci_low": m - half, "ci_high": m + half}
+
+
 def rate_line(label, successes, n, tail=None):
     """One line of a printed summary: '  LABEL  12.34%  [11.00%, 13.70%]  n=1,000' (`tail`
     replaces the n)."""

@@ -8,7 +8,7 @@ import html
 import numpy as np
 import pandas as pd
 
-from sim.core.stats import Z95, binomial_p_value, holm, wilson_interval
+from sim.core.stats import binomial_p_value, holm, mean_row, rate_row
 from sim.report import first_screen as FS
 
 SYMBOLS = ("ladder", "mattress", "spring", "cable_car", "chasm", "bivouac")
@@ -16,20 +16,6 @@ USE_COLUMNS = {"ladder": "ladder_climbs", "mattress": "mattress_drops", "spring"
                "cable_car": "cable_rides", "bivouac": "bivouac_stays", "chasm": "chasm_denials"}
 USE_MEANING = {"ladder": "2-hu climbs", "mattress": "2-hu drops", "spring": "spring steps",
                "cable_car": "rides", "bivouac": "stays", "chasm": "steps denied by a chasm"}
-
-
-def _rate_row(k, n):
-    lo, hi = wilson_interval(k, n)
-    return {"n": int(n), "count": int(k), "rate": k / n if n else np.nan, "ci_low": lo,
-            "ci_high": hi}
-
-
-def _mean_row(values):
-    v = np.asarray(values, float)
-    n = len(v)
-    m = float(v.mean()) if n else np.nan
-    half = Z95 * float(v.std(ddof=1)) / np.sqrt(n) if n > 1 else np.nan
-    return {"n": n, "mean": m, "ci_low": m - half, "ci_high": m + half}
 
 
 def with_rounds(games, seats):
@@ -51,9 +37,9 @@ def seat_table(games, seats):
                      decided=decided.reindex(seats["game"]).to_numpy())
     rows = []
     for (p, seat), grp in s.groupby(["players", "seat"]):
-        row = {"players": int(p), "seat": int(seat), **_rate_row(int(grp["won"].sum()), len(grp))}
+        row = {"players": int(p), "seat": int(seat), **rate_row(int(grp["won"].sum()), len(grp))}
         won_games = grp[grp["decided"]]
-        share = _rate_row(int(won_games["won"].sum()), len(won_games))
+        share = rate_row(int(won_games["won"].sum()), len(won_games))
         row.update({"decided_games": share["n"], "share_of_wins": share["rate"],
                     "share_ci_low": share["ci_low"], "share_ci_high": share["ci_high"]})
         row["parity"] = 1 / p
@@ -76,7 +62,7 @@ def policy_table(games, seats):
     rows = []
     for (p, pol), grp in s.groupby(["players", "policy"], observed=True):
         rows.append({"players": int(p), "policy": str(pol),
-                     **_rate_row(int(grp["won"].sum()), len(grp))})
+                     **rate_row(int(grp["won"].sum()), len(grp))})
     return pd.DataFrame(rows)
 
 
@@ -90,7 +76,7 @@ def ending_table(games):
             if reason == "policy_error" and not (grp["end_reason"] == reason).any():
                 continue
             rows.append({"players": int(p), "end": reason,
-                         **_rate_row(int((grp["end_reason"] == reason).sum()), len(grp))})
+                         **rate_row(int((grp["end_reason"] == reason).sum()), len(grp))})
     return pd.DataFrame(rows)
 
 
@@ -122,14 +108,14 @@ def first_summiter_table(games):
     for p, grp in games.groupby("players"):
         summited = grp[grp["first_summit_seat"] >= 0]
         row = {"players": int(p),
-               **_rate_row(int(summited["winner_first_summiter"].sum()), len(summited))}
+               **rate_row(int(summited["winner_first_summiter"].sum()), len(summited))}
         row["games_with_summit"] = len(summited)
         lost = summited["privilege_losses"] > 0
-        r = _rate_row(int(lost.sum()), len(summited))
+        r = rate_row(int(lost.sum()), len(summited))
         row.update({"privileges_lost": r["rate"], "lost_ci_low": r["ci_low"],
                     "lost_ci_high": r["ci_high"]})
         passed = summited.loc[lost, "privilege_passes"] > 0
-        r = _rate_row(int(passed.sum()), int(lost.sum()))
+        r = rate_row(int(passed.sum()), int(lost.sum()))
         row.update({"games_with_a_loss": int(lost.sum()), "passed_on_after_loss": r["rate"],
                     "passed_ci_low": r["ci_low"], "passed_ci_high": r["ci_high"]})
         rows.append(row)
@@ -147,10 +133,10 @@ def blocking_table(games, seats):
         for phase in ("ascent", "summit", "descent"):
             row[f"blocks_{phase}_per_seat"] = grp[f"blocks_{phase}"].mean()
         blocked = grp["blocks"] > 0
-        row.update({f"blocked_{k}": v for k, v in _rate_row(int(blocked.sum()), n).items()
+        row.update({f"blocked_{k}": v for k, v in rate_row(int(blocked.sum()), n).items()
                     if k in ("rate", "ci_low", "ci_high")})
         elim = grp["eliminated"]
-        row.update({f"eliminated_{k}": v for k, v in _rate_row(int(elim.sum()), n).items()
+        row.update({f"eliminated_{k}": v for k, v in rate_row(int(elim.sum()), n).items()
                     if k in ("rate", "ci_low", "ci_high")})
         for phase in ("ascent", "summit", "descent"):
             row[f"eliminated_in_{phase}"] = int((grp["elimination_phase"] == phase).sum())
@@ -160,10 +146,10 @@ def blocking_table(games, seats):
         # blocks at the end of the game: a seat never blocked may simply have had a short game
         once = grp[grp["blocks"] == 1]
         never = grp[grp["blocks"] == 0]
-        r = _rate_row(int(once["won"].sum()), len(once))
+        r = rate_row(int(once["won"].sum()), len(once))
         row.update({"n_blocked_once": len(once), "win_rate_blocked_once": r["rate"],
                     "blocked_once_ci_low": r["ci_low"], "blocked_once_ci_high": r["ci_high"]})
-        r = _rate_row(int(never["won"].sum()), len(never))
+        r = rate_row(int(never["won"].sum()), len(never))
         row.update({"n_never_blocked": len(never), "win_rate_never_blocked": r["rate"],
                     "never_ci_low": r["ci_low"], "never_ci_high": r["ci_high"]})
         rows.append(row)
@@ -180,8 +166,8 @@ def specials_table(games, seats):
     for p, grp in games.groupby("players"):
         u = uses.reindex(grp["game"])
         for sym in SYMBOLS:
-            rev = _mean_row(grp[f"reveals_{sym}"])
-            use = _mean_row(u[USE_COLUMNS[sym]].to_numpy())
+            rev = mean_row(grp[f"reveals_{sym}"])
+            use = mean_row(u[USE_COLUMNS[sym]].to_numpy())
             rows.append({"players": int(p), "symbol": sym, "games": rev["n"],
                          "reveals_per_game": rev["mean"],
                          "reveals_ci": (rev["ci_low"], rev["ci_high"]),
@@ -197,8 +183,8 @@ def player_count_table(games, seats):
     rows = []
     for p, grp in games.groupby("players"):
         skew = st[st["players"] == p]["share_of_wins"]
-        cap = _rate_row(int((grp["end_reason"] == "cap").sum()), len(grp))
-        allx = _rate_row(int((grp["end_reason"] == "all_eliminated").sum()), len(grp))
+        cap = rate_row(int((grp["end_reason"] == "cap").sum()), len(grp))
+        allx = rate_row(int((grp["end_reason"] == "all_eliminated").sum()), len(grp))
         won = grp[grp["end_reason"] == "win"]
         rows.append({"players": int(p), "games": len(grp),
                      "won_rounds_median": won["rounds"].median() if len(won) else np.nan,

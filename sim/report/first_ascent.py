@@ -8,7 +8,7 @@ Inputs are the record tables of sim/games/first_ascent/records.py; no engine imp
 import numpy as np
 import pandas as pd
 
-from sim.core.stats import Z95, binomial_p_value, holm, wilson_interval
+from sim.core.stats import binomial_p_value, holm, mean_row, rate_row
 from sim.games.first_ascent.data import (CHARACTER_KEYS, CHARACTER_NAMES, PERSONAL_NAMES,
                                          SB_NAMES, SHARED_NAMES)
 from sim.report import first_screen as FS
@@ -16,20 +16,6 @@ from sim.games.first_ascent.records import SB_KEYS
 
 PARTS = ("points_pitches", "points_summits", "points_shared", "points_sets",
          "points_spider_stick", "points_personal")
-
-
-def _rate(k, n):
-    lo, hi = wilson_interval(k, n)
-    return {"n": int(n), "count": int(k), "rate": k / n if n else np.nan, "ci_low": lo,
-            "ci_high": hi}
-
-
-def _mean(values):
-    v = np.asarray(values, float)
-    n = len(v)
-    m = float(v.mean()) if n else np.nan
-    half = Z95 * float(v.std(ddof=1)) / np.sqrt(n) if n > 1 else np.nan
-    return {"n": n, "mean": m, "ci_low": m - half, "ci_high": m + half}
 
 
 def _ci(df, rate="rate", lo="ci_low", hi="ci_high", pct=True):
@@ -52,8 +38,8 @@ def character_table(seats):
     rows = []
     for (p, char), grp in seats.groupby(["players", "character"], observed=True):
         row = {"players": int(p), "character": char,
-               **_rate(int(grp["won"].sum()), len(grp))}
-        m = _mean(grp["score"])
+               **rate_row(int(grp["won"].sum()), len(grp))}
+        m = mean_row(grp["score"])
         row.update({"mean_score": m["mean"], "score_ci_low": m["ci_low"],
                     "score_ci_high": m["ci_high"], "even_share": 1 / p,
                     "p_value": binomial_p_value(row["count"], row["n"], 1 / p)})
@@ -101,8 +87,8 @@ def shared_objective_table(games, seats):
         if not len(sub):
             continue
         pts = sub[f"shared_points_{so}"]
-        row = {"objective": f"{so} {name}", **_rate(int((pts > 0).sum()), len(sub))}
-        m = _mean(pts)
+        row = {"objective": f"{so} {name}", **rate_row(int((pts > 0).sum()), len(sub))}
+        m = mean_row(pts)
         row.update({"mean_points": m["mean"], "points_ci_low": m["ci_low"],
                     "points_ci_high": m["ci_high"],
                     "win_rate_if_scored": sub.loc[pts > 0, "won"].mean() if (pts > 0).any()
@@ -120,7 +106,7 @@ def personal_objective_table(seats):
         if not len(held):
             continue
         scored = held["personal_scored"] == po
-        row = {"objective": f"{po} {name}", **_rate(int(scored.sum()), len(held))}
+        row = {"objective": f"{po} {name}", **rate_row(int(scored.sum()), len(held))}
         row["win_rate_if_held"] = held["won"].mean()
         rows.append(row)
     return pd.DataFrame(rows)
@@ -133,8 +119,8 @@ def summit_beta_table(seats):
     rows = []
     for sb, key in SB_KEYS.items():
         used = seats[f"used_{key}"] > 0
-        a = _rate(int(seats.loc[used, "won"].sum()), int(used.sum()))
-        b = _rate(int(seats.loc[~used, "won"].sum()), int((~used).sum()))
+        a = rate_row(int(seats.loc[used, "won"].sum()), int(used.sum()))
+        b = rate_row(int(seats.loc[~used, "won"].sum()), int((~used).sum()))
         rows.append({"token": f"{sb} {SB_NAMES[sb]}", "seats_using": a["n"],
                      "share_using": a["n"] / len(seats), "win_rate_using": a["rate"],
                      "using_ci_low": a["ci_low"], "using_ci_high": a["ci_high"],
@@ -163,7 +149,7 @@ def risk_table(seats):
 def length_table(games):
     rows = []
     for p, grp in games.groupby("players"):
-        m = _mean(grp["rounds"])
+        m = mean_row(grp["rounds"])
         row = {"players": int(p), "games": len(grp), "mean_rounds": m["mean"],
                "rounds_ci_low": m["ci_low"], "rounds_ci_high": m["ci_high"],
                "median_rounds": float(grp["rounds"].median())}
@@ -176,7 +162,7 @@ def length_table(games):
 def seat_table(seats):
     rows = []
     for (p, seat), grp in seats.groupby(["players", "seat"]):
-        row = {"players": int(p), "seat": int(seat), **_rate(int(grp["won"].sum()), len(grp))}
+        row = {"players": int(p), "seat": int(seat), **rate_row(int(grp["won"].sum()), len(grp))}
         row["even_share"] = 1 / p
         row["p_value"] = binomial_p_value(row["count"], row["n"], 1 / p)
         rows.append(row)

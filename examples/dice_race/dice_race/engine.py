@@ -14,8 +14,11 @@ from sim.core.seeding import policy_stream_seed
 
 # What a policy receives: the state (all public), its seat, the legal actions, the rules, its
 # own random stream and its parameters. It returns one of legal[:n_legal].
-PolicyContext = namedtuple("PolicyContext", ["state", "seat", "legal", "n_legal", "config",
-                                             "stream", "params"])
+# The class name must be the game's own: numba interns first-class function types by their
+# printed signature, so two games' contexts that print alike (All-In Ascent's has these same
+# field types) would be taken for one, and the second game's kernel would not compile.
+PolicyContext = namedtuple("DiceRaceContext", ["state", "seat", "legal", "n_legal", "config",
+                                               "stream", "params"])
 MAX_POLICY_PARAMS = 4
 MAX_SLOTS = 4
 CONTEXT_TYPE = typeof(PolicyContext(np.zeros(STATE_SIZE, np.int64), np.int64(0),

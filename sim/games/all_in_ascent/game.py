@@ -365,22 +365,10 @@ class Game:
 
 def policy_slots(names, params=None):
     """Per-seat policy names -> (padded function tuple, slot parameter matrix, seat -> slot)."""
-    from sim.core.policies import get_policy
+    from sim.core.policies import policy_slots as slots
     from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS
-    distinct = []
-    for n in names:
-        if n not in distinct:
-            distinct.append(n)
-    if len(distinct) > MAX_SLOTS:
-        raise ValueError(f"at most {MAX_SLOTS} distinct policies per game")
-    registered = [get_policy("all-in-ascent", n) for n in distinct]
-    fns = tuple(p.function for p in registered)
-    fns = fns + (fns[0],) * (MAX_SLOTS - len(fns))
-    slot_params = np.zeros((MAX_SLOTS, MAX_POLICY_PARAMS), np.float64)
-    for k, p in enumerate(registered):
-        vec = p.default_params if params is None or distinct[k] not in params else \
-            np.asarray(params[distinct[k]], np.float64)
-        slot_params[k, :len(vec)] = vec
+    distinct = list(dict.fromkeys(names))
+    fns, slot_params, _ = slots("all-in-ascent", distinct, MAX_SLOTS, MAX_POLICY_PARAMS, params)
     seat_slots = np.zeros(S.MAX_PLAYERS, np.int64)
     for seat, n in enumerate(names):
         seat_slots[seat] = distinct.index(n)

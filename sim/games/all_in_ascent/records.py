@@ -5,6 +5,7 @@ RECORD_SCHEMA_VERSION goes into every manifest; change it whenever a column chan
 import numpy as np
 import pandas as pd
 
+from sim.core.records import column as _col
 from sim.games.all_in_ascent import state as S
 from sim.games.all_in_ascent.data import AREAS, CHARACTER_KEYS, STATS, TIERS, record_key
 from sim.games.all_in_ascent.kernel import END_ACTION_CAP, END_POLICY_ERROR
@@ -13,9 +14,6 @@ RECORD_SCHEMA_VERSION = 1
 END_REASONS = {S.END_WINNER: "winner", S.END_MAX_ROUNDS: "max_rounds",
                END_ACTION_CAP: "action_cap", END_POLICY_ERROR: "policy_error"}
 
-
-def _col(final, index):
-    return final[:, index].astype(np.int64)
 
 
 def games_table(batch, rules):

@@ -43,6 +43,8 @@ Action codes (legal actions are always listed in increasing code, which is R22's
 """
 import numpy as np
 
+from sim.core.layout import layout
+
 N_STATS = 4
 N_AREAS = 3
 N_TIERS = 3
@@ -70,16 +72,7 @@ END_NONE, END_WINNER, END_MAX_ROUNDS = 0, 1, 2
 END_REASON_NAMES = ("", "winner", "max_rounds")
 
 
-def _layout(fields):
-    """Assign consecutive offsets to (name, length) pairs; return (offsets dict, total)."""
-    offsets, at = {}, 0
-    for name, length in fields:
-        offsets[name] = at
-        at += length
-    return offsets, at
-
-
-_G, GLOBAL_SIZE = _layout([
+_G, GLOBAL_SIZE = layout([
     ("ROUND", 1), ("CURRENT", 1), ("TOKEN", 1), ("BELAYERS", 1), ("OVER", 1), ("WINNER", 1),
     ("END_REASON", 1), ("RNG", 1), ("N_PLAYERS", 1), ("N_ACTIONS", 1), ("SEED", 1),
     ("MILESTONES", N_TIERS), ("N_VISIBLE", N_AREAS), ("VISIBLE", N_AREAS * MAX_VISIBLE),
@@ -94,7 +87,7 @@ G_N_ROTATION, G_ROTATION = _G["N_ROTATION"], _G["ROTATION"]
 # switch training_station_per_round: the seat that took each station this round, -1 = free
 G_STATION_CLAIM = _G["STATION_CLAIM"]
 
-_P, PLAYER_SIZE = _layout([
+_P, PLAYER_SIZE = layout([
     ("CHARACTER", 1), ("LEVEL", 1), ("XP", 1), ("ENDURANCE", 1), ("MAX_ENDURANCE", 1),
     ("STATS", N_STATS), ("TRAINING", N_STATS), ("TIME", 1), ("BETA", 1), ("LOCATION", 1),
     ("GEAR", 1), ("DONE", 1), ("MARKS", N_AREAS), ("BELAY_STATION", 1),
@@ -133,7 +126,7 @@ REDISTRIBUTE = BUY_ACCESS + MAX_ACCESS
 N_ACTIONS = REDISTRIBUTE + N_STATS * (N_STATS - 1) * MAX_REDISTRIBUTION
 
 # The trace: what one action did, for transcripts (written by apply_action, never read by it).
-_T, TRACE_SIZE = _layout([
+_T, TRACE_SIZE = layout([
     ("ACTOR", 1), ("ACTION", 1), ("ROUTE", 1), ("EFF_TIME", 1), ("EFF_ENDURANCE", 1),
     ("N_DICE", 5), ("DICE", 5 * MAX_DICE),            # 5 stages: rolled, after re-roll,
     ("REROLL_INDEX", 1), ("SEQMEM_INDEX", 1),        # after Power Tap, after Sequence

@@ -5,11 +5,11 @@ seeding.game_seed(master, i) and its policies' streams come from (game seed, sea
 `rotate=True`, game i shifts the policy list by i mod N seats, so every policy plays every
 seat equally often (A8: "rotate bots over seats in experiments").
 """
-from dataclasses import dataclass
 
 import numpy as np
 
-from sim.core.batch import check_master_seed, game_seeds, kernel_threads, seat_rotation
+from sim.core.batch import (BatchResult, check_master_seed, game_seeds, kernel_threads,
+                             seat_names, seat_rotation)
 from sim.games.ascension.kernel import MAX_SLOTS, play_batch
 from sim.games.ascension.policy_api import MAX_POLICY_PARAMS
 from sim.games.ascension.rules import AscensionRules, default_rules
@@ -17,16 +17,6 @@ from sim.games.ascension.state import MAX_PLAYERS, RECORD_SIZE
 
 PARALLEL_CHUNK = 4
 GAME = "ascension"
-
-
-@dataclass
-class BatchResult:
-    first_index: int
-    seeds: np.ndarray          # (n,) uint32 game seeds as int64
-    seat_policies: np.ndarray  # (n, 4) policy name index per seat (into `policies`), -1 empty
-    policies: list             # distinct policy names
-    records: np.ndarray        # (n, RECORD_SIZE) int32
-    seconds: float
 
 
 def policy_slots(names, params=None):
@@ -45,9 +35,7 @@ def run_games(n_games, master_seed, rules: AscensionRules = None, seat_policies=
     rules = rules or default_rules(4)
     players = rules.players
     check_master_seed(master_seed)
-    names = [seat_policies] * players if isinstance(seat_policies, str) else list(seat_policies)
-    if len(names) != players:
-        raise ValueError(f"{len(names)} seat policies for {players} players")
+    names = seat_names(seat_policies, players)
     distinct, slots, _ = seat_rotation(names, n_games, first_index, rotate, MAX_PLAYERS)
     seeds = game_seeds(master_seed, first_index, n_games)
     fns, slot_params, remembers = policy_slots(distinct, params)

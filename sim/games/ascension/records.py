@@ -7,14 +7,12 @@ seat table, first_summit_turn and elimination_turn are -1 for "never".
 import numpy as np
 import pandas as pd
 
+from sim.core.records import column as _col
 from sim.games.ascension import state as S
 
 RECORD_SCHEMA_VERSION = 2     # 2: first_block_phase
 GAME = "ascension"
 
-
-def _col(rec, index):
-    return rec[:, index].astype(np.int64)
 
 
 def games_table(batch, rules):

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.core.layout import layout
 from sim.games.ascension.state import (
     CORNERS, MAX_STACK_CAP, N_PIECES, P_SHAPES_DRAWN, P_SYMBOL_DRAWN, SPECIAL_SYMBOLS,
     SYMBOL_NAMES)
@@ -68,9 +69,7 @@ INT_RANGES = {"max_turns": (1, 1_000_000), "max_stack": (1, MAX_STACK_CAP),
               "reserve_shaped": (0, 2), "reserve_neutral": (0, 2)}
 INT_DEFAULTS = {"max_stack": 16, "reserve_shaped": 2, "reserve_neutral": 2}
 
-_C = {}
-_at = 0
-for _name, _len in (
+_C, CONFIG_SIZE = layout((
         ("N_PLAYERS", 1), ("TWO_PLAYER_ADJACENT", 1), ("PAWN_PINS", 1), ("FLIP_IN_PLACE", 1),
         ("CORNER_PLACE_ANYONE", 1), ("CORNER_SAFE_ALWAYS", 1), ("CORNER_MAY_WAIT", 1),
         ("PILLAR_PIECE_MOVABLE", 1), ("MATTRESS_FROM", 1), ("SPRING_FULL_TURN", 1),
@@ -79,10 +78,7 @@ for _name, _len in (
         ("LAST_PAWN_WINS", 1), ("MAX_TURNS", 1), ("MAX_STACK", 1), ("PARTNERSHIP", 1),
         ("PILLAR_BAR_HIDDEN_SPECIAL", 1), ("EXTRA_TURNS", 1), ("JOKER_ENABLED", 1),
         ("SPECIALS_MASK", 1), ("RESERVE_SHAPED", 1), ("RESERVE_NEUTRAL", 1),
-        ("CORNER_OF", 4), ("SHAPE_OF", 4), ("P_SHAPES", N_PIECES), ("P_SYMBOL", N_PIECES)):
-    _C[_name] = _at
-    _at += _len
-CONFIG_SIZE = _at
+        ("CORNER_OF", 4), ("SHAPE_OF", 4), ("P_SHAPES", N_PIECES), ("P_SYMBOL", N_PIECES)))
 C_N_PLAYERS = _C["N_PLAYERS"]
 C_PAWN_PINS = _C["PAWN_PINS"]
 C_FLIP_IN_PLACE = _C["FLIP_IN_PLACE"]

@@ -36,6 +36,8 @@ Action codes depend on the phase (the legal list says which are open):
 """
 import numpy as np
 
+from sim.core.layout import layout
+
 N_SQUARES = 81
 N_PIECES = 93
 N_CUBES = 76
@@ -127,15 +129,7 @@ for _k in range(4):
     CORNER_BIT[CORNERS[_k]] = 1 << _k
 
 
-def _layout(fields, start=0):
-    offsets, at = {}, start
-    for name, length in fields:
-        offsets[name] = at
-        at += length
-    return offsets, at
-
-
-_G, _end = _layout([
+_G, _end = layout([
     ("N_PLAYERS", 1), ("TURN_COUNT", 1), ("CURSOR", 1), ("CURRENT", 1), ("PHASE", 1),
     ("TURN_KIND", 1), ("EXTRA_CHECK", 1), ("BONUS_PENDING", 1), ("PRIVILEGED", 1),
     ("PRIV_DEAD", 1), ("JOKER_STATE", 1), ("JOKER_SQ", 1), ("SEQ", 1), ("OVER", 1),
@@ -233,7 +227,7 @@ T_CHASM_DENIALS = T["CHASM_DENIALS"]
 T_CORNER_WAITS = T["CORNER_WAITS"]
 T_FIRST_BLOCK_RACE = T["FIRST_BLOCK_RACE"]
 
-_B, STATE_SIZE = _layout([
+_B, STATE_SIZE = layout([
     ("STACK_N", N_SQUARES), ("H", N_SQUARES), ("SHAPES", N_SQUARES), ("SYMBOL", N_SQUARES),
     ("PAWN_ON", N_SQUARES), ("STACK", N_SQUARES * MAX_STACK_CAP),
     ("P_UP", N_PIECES), ("P_SQ", N_PIECES), ("KNOWN", N_PIECES),

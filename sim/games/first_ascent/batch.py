@@ -5,11 +5,11 @@ is seeding.game_seed(master, i), its policies' streams come from (game seed, sea
 characters "random" F22's draw comes from the game's own stream. Thread count, chunking and
 batch size never enter.
 """
-from dataclasses import dataclass
 
 import numpy as np
 
-from sim.core.batch import check_master_seed, game_seeds, kernel_threads, seat_rotation
+from sim.core.batch import (BatchResult, check_master_seed, game_seeds, kernel_threads,
+                             seat_names, seat_rotation)
 from sim.games.first_ascent.data import CHARACTER_KEYS
 from sim.games.first_ascent.kernel import MAX_SLOTS, play_batch
 from sim.games.first_ascent.policy_api import MAX_POLICY_PARAMS
@@ -18,16 +18,6 @@ from sim.games.first_ascent.state import MAX_PLAYERS, RECORD_SIZE
 
 PARALLEL_CHUNK = 4
 GAME = "first-ascent"
-
-
-@dataclass
-class BatchResult:
-    first_index: int
-    seeds: np.ndarray          # (n,) game seeds
-    seat_policies: np.ndarray  # (n, 5) policy name index per seat (into `policies`), -1 empty
-    policies: list             # distinct policy names
-    records: np.ndarray        # (n, RECORD_SIZE) int32
-    seconds: float
 
 
 def policy_slots(names, params=None):
@@ -62,9 +52,7 @@ def run_games(n_games, master_seed, rules: FirstAscentRules = None, seat_policie
     rules = rules or default_rules(4)
     players = rules.players
     check_master_seed(master_seed)
-    names = [seat_policies] * players if isinstance(seat_policies, str) else list(seat_policies)
-    if len(names) != players:
-        raise ValueError(f"{len(names)} seat policies for {players} players")
+    names = seat_names(seat_policies, players)
     distinct, slots, char_rows = seat_rotation(names, n_games, first_index, rotate, MAX_PLAYERS,
                                                character_ids(characters, players))
     seeds = game_seeds(master_seed, first_index, n_games)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.core.layout import layout
 from sim.core.game import GameError
 
 DATA_PATH = Path(__file__).with_name("data") / "data.json"
@@ -96,12 +97,7 @@ _layout = [
     ("CH", N_CHARS * CH_FIELDS), ("CH_BOARD", N_CHARS),
     ("HAND_BY_SEAT", 5), ("SETUP", 16),
 ]
-_offsets = {}
-_at = 0
-for _name, _len in _layout:
-    _offsets[_name] = _at
-    _at += _len
-TABLES_SIZE = _at
+_offsets, TABLES_SIZE = layout(_layout)
 T_KIND_TYPE = _offsets["KIND_TYPE"]
 T_KIND_TECH = _offsets["KIND_TECH"]
 T_KIND_COUNT = _offsets["KIND_COUNT"]

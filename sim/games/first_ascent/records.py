@@ -6,15 +6,13 @@ Counters are the tallies of state.py; no rule reads them.
 import numpy as np
 import pandas as pd
 
+from sim.core.records import column as _col
 from sim.games.first_ascent import state as S
 from sim.games.first_ascent.data import CHARACTER_KEYS, SB_NAMES
 
 RECORD_SCHEMA_VERSION = 1
 GAME = "first-ascent"
 
-
-def _col(rec, index):
-    return rec[:, index].astype(np.int64)
 
 
 def games_table(batch, rules):

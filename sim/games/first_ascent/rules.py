@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.core.layout import layout
 from sim.games.first_ascent.data import CHARACTER_KEYS, TABLES, TABLES_SIZE
 
 
@@ -72,18 +73,13 @@ BGA_READINGS = {"card_48b": "crack", "card_67a": "self", "permanent_objectives":
                 "crag_mama": "any_unit", "trifecta_objectives": "bga_crack_only"}
 ODDS_SCALE = 1 << 20
 
-_C = {}
-_at = TABLES_SIZE
-for _name, _len in (("N_PLAYERS", 1), ("ODDS", 3), ("DECK_NEVER", 1), ("SB_LOST", 1),
+_C, RULES_SIZE = layout((("N_PLAYERS", 1), ("ODDS", 3), ("DECK_NEVER", 1), ("SB_LOST", 1),
                     ("CARD_48B_CRACK", 1), ("CARD_67A_SELF", 1), ("PERM_OBJ_BGA", 1),
                     ("CRAG_MAMA_ANY", 1), ("TRIFECTA_BGA", 1), ("CALL_IT_PITCHES", 1),
                     ("PHIL_PAY_THEN_ROLL", 1), ("JESUS_ON_PITCH", 1), ("SETS_GREEDY", 1),
                     ("ROUND_CAP", 1), ("PSYCH_LOST", 1), ("PHIL_NOTHING_CLIMBS", 1),
                     ("STRANDED_PLAY_ON", 1), ("CRIMPER_FREE", 1), ("RISK_WITH_TOKENS", 1),
-                    ("SPREAD_EACH", 1), ("SUMMIT_ONCE", 1), ("ABILITY_OFF", 1)):
-    _C[_name] = _at
-    _at += _len
-RULES_SIZE = _at
+                    ("SPREAD_EACH", 1), ("SUMMIT_ONCE", 1), ("ABILITY_OFF", 1)), TABLES_SIZE)
 C_N_PLAYERS = _C["N_PLAYERS"]
 C_ODDS = _C["ODDS"]
 C_DECK_NEVER = _C["DECK_NEVER"]

@@ -43,6 +43,7 @@ legal codes, and returns one of them.
     D_SB_WINDOW   CONTINUE, PLAY_SB + id (own-turn tokens during a risk or a Rerack step)
     D_DISCARD_PICK asset kind taken from the discard pile (Rerack token)
 """
+from sim.core.layout import layout
 from sim.games.first_ascent.data import N_CARDS, N_HEX, N_KINDS
 
 MAX_PLAYERS = 5
@@ -69,12 +70,7 @@ _seat_layout = [
     ("TYPE_N", 7), ("ELITIST_LOST", 1), ("PERSONAL_SCORED", 1),
 ]
 SEAT_BASE = GLOBAL_SIZE
-_at = 0
-_seat_off = {}
-for _n, _l in _seat_layout:
-    _seat_off[_n] = _at
-    _at += _l
-SEAT_FIELDS = _at
+_seat_off, SEAT_FIELDS = layout(_seat_layout)
 S_CHAR = SEAT_BASE + _seat_off["CHAR"]
 S_WATER = SEAT_BASE + _seat_off["WATER"]
 S_PSYCH = SEAT_BASE + _seat_off["PSYCH"]
