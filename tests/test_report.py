@@ -30,6 +30,15 @@ def test_holm_on_a_known_case():
     assert holm([0.02, 0.3, 0.01, 0.04]) == pytest.approx([0.06, 0.3, 0.04, 0.08])
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_holm_equals_statsmodels(seed):
+    from statsmodels.stats.multitest import multipletests
+    rng = np.random.default_rng(seed)
+    p = np.concatenate([rng.uniform(0, 1, 30), rng.uniform(0, 0.01, 10), [0.5, 0.5, 1.0, 0.0]])
+    rng.shuffle(p)
+    assert holm(p) == pytest.approx(multipletests(p, method="holm")[1], abs=1e-15)
+
+
 def test_binomial_and_fisher_tests_on_known_cases():
     from scipy.stats import binomtest, fisher_exact
     assert binomial_p_value(30, 100, 0.25) == pytest.approx(binomtest(30, 100, 0.25).pvalue)

@@ -210,9 +210,15 @@ def fisher_exact_p(a, n_a, b, n_b, rel_tol=1e-7):
 
 
 def holm(p_values):
-    """Holm-adjusted p-values (statsmodels), in the order given."""
-    from statsmodels.stats.multitest import multipletests
+    """Holm-adjusted p-values, in the order given (equal to statsmodels' multipletests(...,
+    "holm"), tested). Not through statsmodels: its Holm branch calls gc.collect() on every use,
+    0.1 s in a small process and over a second in a large one (a report's screen, or a test
+    session, calls it hundreds of times)."""
     p = np.asarray(p_values, dtype=float)
     if p.size == 0:
         return p
-    return multipletests(p, method="holm")[1]
+    order = np.argsort(p, kind="stable")
+    adjusted = np.maximum.accumulate(p[order] * np.arange(p.size, 0, -1))
+    out = np.empty_like(p)
+    out[order] = np.minimum(adjusted, 1.0)
+    return out
