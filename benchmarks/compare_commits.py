@@ -1,6 +1,6 @@
 """Kernel speed of two commits on this machine, measured in pairs.
 
-    python -m benchmarks.compare_commits 4785744 HEAD --rounds 4
+    python -m benchmarks.compare_commits 4785744 HEAD --rounds 4 [--game ascension]
 
 A shared 2-core machine drifts by 20-30% over minutes, so timing one commit after the other
 says little. Here the two commits run at the same time, one process each, pinned to the two
@@ -21,25 +21,44 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = {"random": 15000, "greedy": 4000}
+# per game: games per measurement for each policy, and how one run is played (the batch entry
+# points, whose signatures both sides of a comparison share)
+GAMES = {
+    "all-in-ascent": ({"random": 15000, "greedy": 4000}, """
+from sim.games.all_in_ascent.batch import run_games
+play = lambda n, pol: run_games(n, 1, 4, pol, threads=1)
+"""),
+    "ascension": ({"random": 3000, "stair-builder": 600}, """
+from sim.games.ascension.batch import run_games
+from sim.games.ascension.rules import build_rules
+play = lambda n, pol: run_games(n, 1, build_rules(4), [pol] * 4, threads=1)
+"""),
+    "first-ascent": ({"random": 15000, "greedy": 8000}, """
+from sim.games.first_ascent.batch import run_games
+from sim.games.first_ascent.rules import build_rules
+play = lambda n, pol: run_games(n, 1, build_rules(4), [pol] * 4, threads=1)
+"""),
+}
 
 MEASURE = """
 import json, sys, time, sim
 assert sim.__file__.startswith(%r), sim.__file__
-from sim.games.all_in_ascent.batch import run_games
+%s
 pol, n = sys.argv[1], int(sys.argv[2])
-run_games(16, 1, 4, pol, threads=1)
+play(16, pol)
 t0 = time.perf_counter()
-run_games(n, 1, 4, pol, threads=1)
+play(n, pol)
 print(json.dumps(n / (time.perf_counter() - t0)))
 """
 
 
-def start(tree, core, policy):
+def start(tree, core, game, policy):
+    counts, setup = GAMES[game]
     env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_NUM_THREADS="1")
     return subprocess.Popen(["taskset", "-c", str(core), sys.executable, "-W", "ignore", "-c",
-                             MEASURE % str(tree), policy, str(GAMES[policy])], cwd=tree,
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             MEASURE % (str(tree), setup), policy, str(counts[policy])],
+                            cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
 
 
 def finish(proc):
@@ -54,7 +73,9 @@ def main(argv=None):
     parser.add_argument("old")
     parser.add_argument("new")
     parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--game", choices=sorted(GAMES), default="all-in-ascent")
     args = parser.parse_args(argv)
+    policies = GAMES[args.game][0]
     with tempfile.TemporaryDirectory() as tmp:
         trees = {}
         for name in (args.old, args.new):
@@ -62,21 +83,21 @@ def main(argv=None):
             subprocess.run(["git", "worktree", "add", "-f", "--detach", str(tree), name],
                            cwd=ROOT, check=True, capture_output=True)
             trees[name] = tree
-        runs = {policy: [] for policy in GAMES}
+        runs = {policy: [] for policy in policies}
         try:
             for tree in trees.values():                      # compile once, outside the timing
-                finish(start(tree, 0, "random"))
-                finish(start(tree, 0, "greedy"))
+                for policy in policies:
+                    finish(start(tree, 0, args.game, policy))
             for r in range(args.rounds):
-                for policy in GAMES:
-                    old = start(trees[args.old], r % 2, policy)
-                    new = start(trees[args.new], 1 - r % 2, policy)
+                for policy in policies:
+                    old = start(trees[args.old], r % 2, args.game, policy)
+                    new = start(trees[args.new], 1 - r % 2, args.game, policy)
                     runs[policy].append((finish(old), finish(new)))
         finally:
             for tree in trees.values():
                 subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT,
                                capture_output=True)
-    lines = [f"| 1 thread, games/s | {args.old} | {args.new} | new / old (median of "
+    lines = [f"| {args.game}, 1 thread, games/s | {args.old} | {args.new} | new / old (median of "
              f"{args.rounds} paired rounds) | rounds: old / new |", "|---|---|---|---|---|"]
     for policy, pairs in runs.items():
         ratio = statistics.median(b / a for a, b in pairs)
