@@ -28,7 +28,8 @@ def render(page, r, plt):
         {"parity": FS.pct, "p_screen": FS.fmt_p}, raw=seat_rows)
     page.h(2, "Game length")
     fig, ax = plt.subplots(figsize=(7, 3))
-    ax.hist(r.games["turns"], bins=40, color="#6a8caf")
+    turns = r.games["turns"]
+    ax.hist(turns, bins=range(int(turns.min()), int(turns.max()) + 2), color="#6a8caf")
     ax.set_xlabel("turns")
     ax.set_ylabel("games")
     ax.set_title("Game length")
