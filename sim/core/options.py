@@ -75,6 +75,13 @@ class OptionTable:
         return "\n".join(lines)
 
 
+def table_defaults(options, kind_defaults):
+    """A game's older option table {name: (allowed, rule, meaning)} -> {name: default}: the
+    first allowed word, or for a named kind ("int", ...) kind_defaults[kind](name)."""
+    return {name: kind_defaults[allowed](name) if isinstance(allowed, str) else allowed[0]
+            for name, (allowed, _, _) in options.items()}
+
+
 def fingerprint(doc):
     """A short hash of a JSON-able description of everything the games read."""
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]

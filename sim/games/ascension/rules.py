@@ -132,15 +132,10 @@ class AscensionRules:
 
 
 def default_values(players):
-    values = {}
-    for name, (allowed, _, _) in {**SWITCHES, **KNOBS}.items():
-        if allowed == "int":
-            values[name] = 200 * players if name == "max_turns" else INT_DEFAULTS[name]
-        elif allowed == "symbols":
-            values[name] = "all"
-        else:
-            values[name] = allowed[0]
-    return values
+    from sim.core.options import table_defaults
+    return table_defaults({**SWITCHES, **KNOBS}, {
+        "int": lambda name: 200 * players if name == "max_turns" else INT_DEFAULTS[name],
+        "symbols": lambda name: "all"})
 
 
 def _parse_symbols(text):

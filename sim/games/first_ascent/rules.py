@@ -117,17 +117,10 @@ _FLAG_OFFSETS = {
 
 
 def default_values():
-    out = {}
-    for name, (allowed, _, _) in OPTIONS.items():
-        if allowed == "int":
-            out[name] = str(INT_DEFAULTS[name])
-        elif allowed == "odds":
-            out[name] = "1:1:1"
-        elif allowed == "characters":
-            out[name] = "none"
-        else:
-            out[name] = allowed[0]
-    return out
+    from sim.core.options import table_defaults
+    return table_defaults(OPTIONS, {"int": lambda name: str(INT_DEFAULTS[name]),
+                                    "odds": lambda name: "1:1:1",
+                                    "characters": lambda name: "none"})
 
 
 def _parse_odds(value):
