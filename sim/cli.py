@@ -77,22 +77,17 @@ def cmd_rules(args):
 
 def cmd_replay(args):
     game = _game(args)
-    chars = None
-    if args.characters:
-        chars = game.check_characters(args.characters, args.players)
-        players = args.players or (len(chars) if chars != "random" else None)
-    else:
-        players = args.players
     if game.replay_needs_characters and not args.characters:
         raise UsageError(f"--characters: required for {game.title}, e.g. "
                          f"{','.join(game.character_keys()[:2])}")
+    chars = game.check_characters(args.characters, args.players)
+    players = args.players or (len(chars) if chars != "random" else None)
     if not players:
-        raise UsageError(f"--players: required for --game {game.name} "
-                         f"({' to '.join(map(str, (min(game.players), max(game.players))))})")
+        raise UsageError(f"--players: required for --game {game.name} ({game.player_counts})")
     game.check_players(players)
     rules = _rules(args, game, players)
     names = _seat_policies(args, game, players)
-    text = game.api.replay(args.seed, players, rules, names, chars or "random", args.format)
+    text = game.api.replay(args.seed, players, rules, names, chars, args.format)
     if args.out:
         Path(args.out).write_text(text)
     else:

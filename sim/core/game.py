@@ -41,7 +41,8 @@ ENTRY_POINT_GROUP = "ascent.games"
 
 class GameError(ValueError):
     """Bad input for a game (a player count, rule, knob, character or bot): one line that names
-    the option and what is allowed. `option` ("rule", "set", "preset", "data") says which input
+    the option and what is allowed. `option` ("rule", "set", "preset", "data", "players",
+    "characters") says which input
     was wrong, so the CLI can name its flag (--rule) and an experiment spec its key (rules)."""
 
     def __init__(self, message, option=None):
@@ -101,11 +102,6 @@ class GameSpec:
     def has_characters(self):
         return bool(self.characters_rule)
 
-    @property
-    def comparison_groups(self):
-        """What win rates are compared per: characters, or (no characters) seats or bots."""
-        return ("character",) if self.has_characters else ("seat", "policy")
-
     def group(self, one_policy):
         """The group a run's report and comparisons use: with no characters, seats when every
         seat plays the same bot, the bots otherwise."""
@@ -113,32 +109,40 @@ class GameSpec:
             return "character"
         return "seat" if one_policy else "policy"
 
-    def check_players(self, players, flag="--players"):
+    @property
+    def player_counts(self):
+        """'2 to 5' or '2 or 4', for messages."""
+        counts = sorted(self.players)
+        if counts == list(range(counts[0], counts[-1] + 1)) and len(counts) > 2:
+            return f"{counts[0]} to {counts[-1]}"
+        return " or ".join(str(c) for c in counts)
+
+    def check_players(self, players):
         if players not in self.players:
-            raise GameError(f"{flag}: {self.title} is for {_span(self.players)} players "
-                            f"({self.players_rule}), got {players}")
+            raise GameError(f"{self.title} is for {self.player_counts} players "
+                            f"({self.players_rule}), got {players}", "players")
 
     def character_keys(self):
         return list(self.api.character_keys()) if self.has_characters else []
 
-    def check_characters(self, value, players, flag="--characters"):
+    def check_characters(self, value, players):
         """'random' or a list (or comma-separated text) of distinct keys, one per seat."""
         if value in (None, "random"):
             return "random"
         if not self.has_characters:
-            raise GameError(f"{flag}: {self.title} has no characters")
+            raise GameError(f"{self.title} has no characters", "characters")
         keys = [c.strip() for c in value.split(",") if c.strip()] if isinstance(value, str) \
             else list(value)
         allowed = self.character_keys()
         for key in keys:
             if key not in allowed:
-                raise GameError(f"{flag}: unknown character {key!r}; allowed: "
-                                f"{', '.join(allowed)} (or 'random')")
+                raise GameError(f"unknown character {key!r}; allowed: "
+                                f"{', '.join(allowed)} (or 'random')", "characters")
         if len(set(keys)) != len(keys):
-            raise GameError(f"{flag}: characters must be distinct ({self.characters_rule}), "
-                            f"got {', '.join(keys)}")
+            raise GameError(f"characters must be distinct ({self.characters_rule}), "
+                            f"got {', '.join(keys)}", "characters")
         if players is not None and len(keys) != players:
-            raise GameError(f"{flag}: {len(keys)} characters for {players} players")
+            raise GameError(f"{len(keys)} characters for {players} players", "characters")
         return keys
 
     def build_rules(self, players, preset=None, rules=None, knobs=(), data=None):
@@ -166,13 +170,6 @@ class GameSpec:
                 raise GameError(f"unknown policy {n!r} for {self.title}; available: "
                                 f"{', '.join(known)}")
         return names
-
-
-def _span(counts):
-    counts = sorted(counts)
-    if counts == list(range(counts[0], counts[-1] + 1)) and len(counts) > 2:
-        return f"{counts[0]} to {counts[-1]}"
-    return " or ".join(str(c) for c in counts)
 
 
 _GAMES = {}

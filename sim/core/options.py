@@ -82,6 +82,14 @@ def table_defaults(options, kind_defaults):
             for name, (allowed, _, _) in options.items()}
 
 
+def describe_changed(meta):
+    """A run's rules in a phrase, from the options its manifest lists as changed
+    ("rules_changed"): 'target=40, bust_face=2', or 'default rules'."""
+    changed = {k: v for k, v in (meta.get("rules_changed") or {}).items()
+               if v not in ({}, [], None, "")}
+    return ", ".join(f"{k}={v}" for k, v in changed.items()) if changed else "default rules"
+
+
 def fingerprint(doc):
     """A short hash of a JSON-able description of everything the games read."""
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]

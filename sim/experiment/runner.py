@@ -72,13 +72,13 @@ def play_chunk(spec_fields, variant_fields, chunk, threads):
     """Worker: play one chunk; return its (games, seats) tables. Pure function of its inputs:
     spec_fields (game, master seed, seat policies, characters, rotate), variant_fields
     (preset, rules, knobs), all plain values a worker process or a Dask node can receive."""
+    from sim.core.batch import seat_names
     from sim.core.game import get_game
     game_name, seed, seat_policies, characters, rotate = spec_fields
     preset, rules, knobs = variant_fields
     packed = _packed_rules(game_name, chunk.players, preset, rules, knobs)
-    names = [seat_policies] * chunk.players if isinstance(seat_policies, str) \
-        else list(seat_policies)
-    played = get_game(game_name).api.play(packed, chunk.games, seed, names, characters,
+    played = get_game(game_name).api.play(packed, chunk.games, seed,
+                                          seat_names(seat_policies, chunk.players), characters,
                                           first_index=chunk.first_game, threads=threads,
                                           rotate=rotate)
     return chunk, played.games, played.seats, played.seconds

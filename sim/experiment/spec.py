@@ -225,7 +225,7 @@ def load_spec(path):
         try:
             game.check_characters(characters, players[0])
         except GameError as exc:
-            _fail(p, "characters", exc.detail.split(": ", 1)[-1])
+            _fail(p, "characters", exc.detail)
     rotate = doc.get("rotate_seats", False)
     if not isinstance(rotate, bool):
         _fail(p, "rotate_seats", f"expected true or false, got {rotate!r}")

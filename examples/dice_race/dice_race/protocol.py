@@ -7,6 +7,7 @@ import pandas as pd
 from dice_race import state as S
 from sim.core.game import GameError, Played
 from sim.core.options import Option, OptionTable, fingerprint
+from sim.core.options import describe_changed as describe_rules  # noqa: F401 (the protocol's)
 
 RECORD_SCHEMA_VERSION = 1
 OPTIONS = OptionTable("Dice Race", [
@@ -109,11 +110,6 @@ def render_report(page, results, plt, results_dir):
 
 def variant_rules_changed(variant, players):
     return dict(variant.get("rules", {}))
-
-
-def describe_rules(meta):
-    changed = meta.get("rules_changed") or {}
-    return ", ".join(f"{k}={v}" for k, v in changed.items()) if changed else "default rules"
 
 
 def flow_row(run):

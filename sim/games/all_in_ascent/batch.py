@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.rng import stream_below
-from sim.core.batch import check_master_seed, kernel_threads
+from sim.core.batch import check_master_seed, kernel_threads, seat_names
 from sim.core.seeding import game_seed, seating_stream_seed
 from sim.games.all_in_ascent.game import check_characters, policy_slots
 from sim.games.all_in_ascent.kernel import RECORD_SIZE, play_batch
@@ -72,9 +72,7 @@ def run_games(n_games, master_seed, n_players, policies="random", characters="ra
     if not 1 <= n_players <= MAX_PLAYERS:
         raise ValueError(f"players must be 1..{MAX_PLAYERS} (R10), got {n_players}")
     check_master_seed(master_seed)
-    names = [policies] * n_players if isinstance(policies, str) else list(policies)
-    if len(names) != n_players:
-        raise ValueError(f"{len(names)} seat policies for {n_players} players")
+    names = seat_names(policies, n_players)
     if isinstance(characters, str):
         if characters != "random":
             characters = characters.split(",")

@@ -1,6 +1,7 @@
 """Ascension's side of the game protocol (sim/core/game.py): what `ascent` and the experiments
 call, in the protocol's words."""
 from sim.core.game import GameError, Played
+from sim.core.options import describe_changed as describe_rules  # noqa: F401 (the protocol's)
 from sim.games.ascension.records import RECORD_SCHEMA_VERSION  # noqa: F401 (the protocol's)
 
 
@@ -58,20 +59,6 @@ def render_report(page, results, plt, results_dir):
     from sim.report import ascension
     ascension.render(page, results, plt)
     return f"Ascension report: {results.label}"
-
-
-def changed_rules(meta):
-    """The switches a run changed from the defaults: a simulate manifest lists them; an
-    experiment variant's are its `rules` table."""
-    if "rules_changed" in meta:
-        return meta["rules_changed"]
-    rules = meta.get("rules", {})
-    return rules.get("rules", rules) if isinstance(rules, dict) else {}
-
-
-def describe_rules(meta):
-    changed = {k: v for k, v in changed_rules(meta).items() if v not in ({}, [], None, "")}
-    return ", ".join(f"{k}={v}" for k, v in changed.items()) if changed else "default rules"
 
 
 def variant_rules_changed(variant, players):

@@ -14,13 +14,14 @@ import copy
 
 from sim.games.first_ascent.data import (ASSET_TYPES, DATA, TECHNIQUES, DataError, pack_tables,
                                          validate_data)
+from sim.games.first_ascent.rules import RuleError
 
 CHARACTER_FIELDS = ("start_water", "start_psych", "max_water_psych", "permanent_token_limit",
                     "rest_assets")
 
 
-class KnobError(ValueError):
-    pass
+class KnobError(RuleError):
+    """A bad data knob: a rule error that names the knob (--set, an experiment's `set`)."""
 
 
 def _key(name):

@@ -1,20 +1,20 @@
 """First Ascent's side of the game protocol (sim/core/game.py): what `ascent` and the
 experiments call, in the protocol's words."""
 from sim.core.game import GameError, Played
+from sim.core.options import describe_changed as describe_rules  # noqa: F401 (the protocol's)
 from sim.games.first_ascent.records import RECORD_SCHEMA_VERSION  # noqa: F401 (the protocol's)
 
 
 def build_rules(players, preset, rules, knobs, data):
+    from sim.games.first_ascent.knobs import KnobError
     from sim.games.first_ascent.rules import RuleError
     from sim.games.first_ascent.rules import build_rules as build
     try:
-        build(players, rules)
+        return build(players, rules, knobs)
+    except KnobError as exc:
+        raise GameError(str(exc), "set") from None
     except RuleError as exc:
         raise GameError(str(exc), "rule") from None
-    try:
-        return build(players, rules, knobs)
-    except RuleError as exc:
-        raise GameError(str(exc), "set") from None
 
 
 def rules_manifest(rules):
@@ -81,12 +81,6 @@ def variant_rules_changed(variant, players):
         return build(int(players[0]), rules, list(variant.get("set", {}).items())).changed()
     except (RuleError, IndexError, ValueError, TypeError):
         return rules
-
-
-def describe_rules(meta):
-    changed = {k: v for k, v in (meta.get("rules_changed") or {}).items()
-               if v not in ({}, [], None, "")}
-    return ", ".join(f"{k}={v}" for k, v in changed.items()) if changed else "default rules"
 
 
 def character_name(key):

@@ -211,11 +211,8 @@ def build_rules(players, changes=None, knobs=()):
         values[name] = value
     t = np.zeros(RULES_SIZE, np.int64)
     if knobs:
-        from sim.games.first_ascent.knobs import KnobError, tables_with_knobs
-        try:
-            t[:TABLES_SIZE] = tables_with_knobs(knobs)
-        except KnobError as exc:
-            raise RuleError(str(exc)) from None
+        from sim.games.first_ascent.knobs import tables_with_knobs
+        t[:TABLES_SIZE] = tables_with_knobs(knobs)     # KnobError, a RuleError
     else:
         t[:TABLES_SIZE] = TABLES
     t[C_N_PLAYERS] = players
