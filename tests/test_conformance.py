@@ -193,3 +193,67 @@ def test_a_command_a_game_does_not_have_says_so(capsys):
     assert "Ascension has no ladder yet" in capsys.readouterr().err
     assert main(["tune", "--game", "dice-race", "--character", "x", "--budget", "1"]) == 2
     assert "Dice Race has no tuning yet" in capsys.readouterr().err
+
+
+def _declare(tmp_path, monkeypatch, name, text):
+    package = tmp_path / name
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "game.toml").write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+    import sys
+    sys.modules.pop(name, None)      # an earlier case's package of the same name
+    importlib.invalidate_caches()
+    from sim.core.game import GameSpec
+    return lambda: GameSpec.declared_in(name)
+
+
+GOOD_DECLARATION = '''name = "tiny"
+title = "Tiny"
+players = [2]
+players_rule = "T1"
+rules_source = "RULES.md"
+adapter = "tiny_adapter"
+policy_modules = ["tiny_policies"]
+default_policy = "random"
+summary_columns = [["end_reason"], ["seat", "won"]]
+'''
+
+
+def test_a_game_declaration_is_read_from_its_game_toml(tmp_path, monkeypatch):
+    spec = _declare(tmp_path, monkeypatch, "tiny_ok", GOOD_DECLARATION)()
+    assert spec.name == "tiny" and spec.players == (2,) and spec.rotate_seats is True
+    assert spec.summary_columns == (("end_reason",), ("seat", "won"))
+    hash(spec)      # frozen: arrays became tuples
+
+
+@pytest.mark.parametrize("change, needle", [
+    ('colour = "red"\n', "tiny_bad/game.toml: unknown key 'colour'; allowed: name, title"),
+    ('rotate_seats = "yes"\n', "tiny_bad/game.toml: rotate_seats must be a TOML boolean"),
+    ("players = 2\n", None),     # a repeated key is a TOML error, named with the file
+])
+def test_a_wrong_game_declaration_names_the_file_and_the_key(tmp_path, monkeypatch, change,
+                                                             needle):
+    text = GOOD_DECLARATION + change
+    with pytest.raises(GameError) as error:
+        _declare(tmp_path, monkeypatch, "tiny_bad", text)()
+    assert str(error.value).startswith("tiny_bad/game.toml: ")
+    if needle:
+        assert needle in str(error.value)
+    assert "\n" not in str(error.value)
+
+
+def test_a_game_declaration_missing_a_field_says_which(tmp_path, monkeypatch):
+    text = GOOD_DECLARATION.replace('default_policy = "random"\n', "")
+    with pytest.raises(GameError, match="tiny_gap/game.toml: default_policy is missing "
+                                        r"\(a TOML string\)"):
+        _declare(tmp_path, monkeypatch, "tiny_gap", text)()
+
+
+def test_every_registered_game_is_declared_in_its_game_toml():
+    import importlib
+    for name in GAMES:
+        spec = get_game(name)
+        package = spec.adapter.rsplit(".", 1)[0]
+        assert importlib.import_module(package).GAME == spec

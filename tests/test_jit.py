@@ -29,7 +29,7 @@ def test_engine_functions_are_compiled_without_refcounting(module):
 
 
 def test_all_in_ascent_per_action_kernel_functions_are_noalloc():
-    for name in ("choose_action", "play_game", "seed_policy_streams"):
+    for name in ("choose_action", "play_game"):
         assert getattr(all_in_kernel, name).targetoptions["_nrt"] is False, name
 
 

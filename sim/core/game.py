@@ -89,6 +89,37 @@ class GameSpec:
     benchmarks: str = ""            # its measured games/s per bot (benchmarks/throughput.py)
     strength_note: str = ""         # else where its bots' strength was measured, for the report
 
+    @classmethod
+    def declared_in(cls, package):
+        """The spec a game package declares in its `game.toml` (one `key = value` per field
+        above): `GAME = GameSpec.declared_in(__name__)` in the package's __init__.py."""
+        import tomllib
+        from dataclasses import MISSING, fields
+        from importlib.resources import files
+        source = files(package) / "game.toml"
+        where = f"{package.replace('.', '/')}/game.toml"
+        try:
+            table = tomllib.loads(source.read_text())
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise GameError(f"{where}: {exc}") from None
+        declared = {f.name: f for f in fields(cls)}
+        for key in table:
+            if key not in declared:
+                raise GameError(f"{where}: unknown key {key!r}; allowed: {', '.join(declared)}")
+        values = {}
+        for name, field in declared.items():
+            if name not in table:
+                if field.default is MISSING:
+                    raise GameError(f"{where}: {name} is missing (a TOML "
+                                    f"{_TOML_TYPES[field.type][0]})")
+                continue
+            value = table[name]
+            toml_type, wanted = _TOML_TYPES[field.type]
+            if not isinstance(value, wanted):
+                raise GameError(f"{where}: {name} must be a TOML {toml_type}, got {value!r}")
+            values[name] = _frozen(value)
+        return cls(**values)
+
     @cached_property
     def api(self):
         return importlib.import_module(self.adapter)
@@ -170,6 +201,14 @@ class GameSpec:
                 raise GameError(f"unknown policy {n!r} for {self.title}; available: "
                                 f"{', '.join(known)}")
         return names
+
+
+_TOML_TYPES = {str: ("string", str), tuple: ("array", list), bool: ("boolean", bool)}
+
+
+def _frozen(value):
+    """TOML arrays as tuples, so that a spec stays hashable and immutable."""
+    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
 
 
 _GAMES = {}

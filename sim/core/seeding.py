@@ -44,13 +44,7 @@ def game_seed(master_seed, game_index):
 @njit(cache=True)
 def derive_seed(m, r):
     """The designers' harness seed `deriveSeed(m, r)` (RULES.md R9), for reproducing their runs."""
-    h = ((m * 2654435761) ^ (r * 40503)) & MASK32
-    h ^= h >> 16
-    h = (h * 0x85EBCA6B) & MASK32
-    h ^= h >> 13
-    h = (h * 0xC2B2AE35) & MASK32
-    h ^= h >> 16
-    return h
+    return fmix32((m * 2654435761) ^ (r * 40503))
 
 
 @njit(cache=True)
@@ -70,6 +64,15 @@ def policy_stream_seed(game_seed_value, seat):
     """Initial state of seat `seat`'s policy stream in the game with seed `game_seed_value`."""
     return _mix64(np.uint64(POLICY_DOMAIN) ^ (np.uint64(game_seed_value) << np.uint64(8))
                   ^ np.uint64(seat))
+
+
+@njit(cache=True)
+def policy_streams(game_seed_value, seats):
+    """A new (seats, 1) array whose row s is seat s's policy stream in that game."""
+    streams = np.empty((seats, 1), np.uint64)
+    for seat in range(seats):
+        streams[seat, 0] = policy_stream_seed(game_seed_value, seat)
+    return streams
 
 
 @njit(cache=True)

@@ -13,11 +13,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.core.rng import to_uint32
+from sim.core.seeding import policy_streams
+from sim.core.single_game import Action, IllegalActionError, SingleGame
 from sim.games.all_in_ascent import engine as E
 from sim.games.all_in_ascent import state as S
 from sim.games.all_in_ascent.data import AREAS, CHARACTER_KEYS, STATS, TIERS
 from sim.games.all_in_ascent.kernel import (
-    END_POLICY_ERROR, MAX_SLOTS, play_game, seed_policy_streams)
+    END_POLICY_ERROR, MAX_SLOTS, play_game)
 from sim.games.all_in_ascent.rules import PackedRules, default_rules
 from sim.games.all_in_ascent.transcript import Transcript
 
@@ -27,65 +29,49 @@ LOCATION_NAMES = ("lobby", "rest", "gearShop") + AREAS
 MAX_API_ACTIONS = 100_000
 
 
-class IllegalActionError(ValueError):
-    """An action the current player may not take now; the message says why."""
+@dataclass(frozen=True)
+class EndTurn(Action):
+    text = "end turn"
 
 
 @dataclass(frozen=True)
-class EndTurn:
-    def __str__(self):
-        return "end turn"
+class Rest(Action):
+    text = "rest"
 
 
 @dataclass(frozen=True)
-class Rest:
-    def __str__(self):
-        return "rest"
-
-
-@dataclass(frozen=True)
-class Train:
+class Train(Action):
     station: str
-
-    def __str__(self):
-        return f"train at {self.station}"
+    text = "train at {station}"
 
 
 @dataclass(frozen=True)
-class Climb:
+class Climb(Action):
     area: str
     slot: int
-
-    def __str__(self):
-        return f"climb {self.area} slot {self.slot}"
+    text = "climb {area} slot {slot}"
 
 
 @dataclass(frozen=True)
-class Milestone:
+class Milestone(Action):
     tier: str
-
-    def __str__(self):
-        return f"attempt the {self.tier} milestone"
+    text = "attempt the {tier} milestone"
 
 
 @dataclass(frozen=True)
-class Buy:
+class Buy(Action):
     card: str
-
-    def __str__(self):
-        return f"buy {self.card}"
+    text = "buy {card}"
 
 
 @dataclass(frozen=True)
-class Redistribute:
+class Redistribute(Action):
     """The Route Reader moves `points` from one stat to another until the round ends (switch
     route_reader_redistribution)."""
     source: str
     target: str
     points: int
-
-    def __str__(self):
-        return f"move {self.points} points from {self.source} to {self.target} this round"
+    text = "move {points} points from {source} to {target} this round"
 
 
 _REASONS = {
@@ -128,7 +114,9 @@ def check_characters(characters):
                     [-1] * (S.MAX_PLAYERS - len(characters)), np.int64)
 
 
-class Game:
+class Game(SingleGame):
+    layout = S
+
     def __init__(self, seed, characters, rules: PackedRules = None, record=True):
         self.rules = rules or default_rules()
         self.tables = self.rules.tables
@@ -262,9 +250,8 @@ class Game:
         if self.is_over:
             return []
         fns, slot_params, seat_slots = policy_slots(names, params)
-        streams = np.zeros((S.MAX_PLAYERS, 1), np.uint64)
-        seed_policy_streams(streams, np.int64(self.seed if policy_seed is None else
-                                              to_uint32(policy_seed)))
+        streams = policy_streams(np.int64(self.seed if policy_seed is None else
+                                          to_uint32(policy_seed)), S.MAX_PLAYERS)
         actions = np.zeros(limit, np.int64)
         shadow = self.state.copy()
         n = play_game(shadow, self.tables, fns, seat_slots, slot_params, streams,
@@ -277,26 +264,8 @@ class Game:
 
     # --- views --------------------------------------------------------------------------------
     @property
-    def current_seat(self):
-        return int(self.state[S.G_CURRENT])
-
-    @property
     def round(self):
         return int(self.state[S.G_ROUND])
-
-    @property
-    def is_over(self):
-        return bool(self.state[S.G_OVER])
-
-    @property
-    def winner(self):
-        """The winning seat, or None (no winner yet, or the round cap ended the game)."""
-        w = int(self.state[S.G_WINNER])
-        return None if w < 0 else w
-
-    @property
-    def end_reason(self):
-        return S.END_REASON_NAMES[int(self.state[S.G_END_REASON])] or None
 
     def route_name(self, rid):
         return self.rules.route_names[rid]

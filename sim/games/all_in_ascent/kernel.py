@@ -15,7 +15,8 @@ import numpy as np
 from numba import njit, prange
 
 from sim.core.jit import njit_noalloc
-from sim.core.seeding import policy_stream_seed
+from sim.core.kernel_steps import keep_record, note_action
+from sim.core.seeding import policy_streams
 from sim.games.all_in_ascent.engine import apply_action, legal_actions, setup
 from sim.games.all_in_ascent.policy_api import PolicyContext
 from sim.games.all_in_ascent.state import (
@@ -28,12 +29,6 @@ MAX_SLOTS = 8
 END_ACTION_CAP = 3
 END_POLICY_ERROR = 4
 RECORD_SIZE = SCRATCH
-
-
-@njit_noalloc
-def seed_policy_streams(streams, seed):
-    for seat in range(MAX_PLAYERS):
-        streams[seat, 0] = policy_stream_seed(seed, seat)
 
 
 @njit_noalloc
@@ -70,9 +65,7 @@ def play_game(st, t, slot_fns, seat_slots, slot_params, streams, legal, trace, m
             st[G_END_REASON] = END_POLICY_ERROR
             break
         apply_action(st, t, action, trace)
-        if taken < actions_out.shape[0]:
-            actions_out[taken] = action
-        taken += 1
+        taken = note_action(actions_out, taken, action)
     return taken
 
 
@@ -83,18 +76,15 @@ def play_batch(t, seeds, characters, n_players, slot_fns, seat_slots, slot_param
 
     seeds: uint32 game seeds (int64); characters: (n, 4) character ids; n_players: (n,);
     seat_slots: (n, 4) policy slot per seat; slot_params: (MAX_SLOTS, P) float64.
-    A game depends only on its own row of these inputs, never on i, the thread or the chunk.
+    Game i reads row i only (kernel_steps.py).
     """
-    n = seeds.shape[0]
     no_actions = np.empty(0, np.int64)
-    for i in prange(n):
+    for i in prange(seeds.shape[0]):
         st = np.empty(STATE_SIZE, np.int64)
         legal = np.empty(N_ACTIONS, np.int64)
         trace = np.empty(TRACE_SIZE, np.int64)
-        streams = np.empty((MAX_PLAYERS, 1), np.uint64)
         setup(st, t, seeds[i], characters[i], n_players[i])
-        seed_policy_streams(streams, seeds[i])
+        streams = policy_streams(seeds[i], MAX_PLAYERS)
         play_game(st, t, slot_fns, seat_slots[i], slot_params, streams, legal, trace,
                   max_actions, no_actions)
-        for k in range(RECORD_SIZE):
-            out[i, k] = st[k]
+        keep_record(st, out, i)

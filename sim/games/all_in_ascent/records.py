@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.records import column as _col
+from sim.core.records import games_columns, rows_of, seats_table as build_seats_table
 from sim.games.all_in_ascent import state as S
 from sim.games.all_in_ascent.data import AREAS, CHARACTER_KEYS, STATS, TIERS, record_key
 from sim.games.all_in_ascent.kernel import END_ACTION_CAP, END_POLICY_ERROR
@@ -23,9 +24,7 @@ def games_table(batch, rules):
     chars = batch.characters
     winner_char = np.where(winner >= 0, chars[np.arange(n), np.maximum(winner, 0)], -1)
     cols = {
-        "game": np.arange(batch.first_index, batch.first_index + n, dtype=np.int64),
-        "seed": batch.seeds.astype(np.int64),
-        "players": _col(f, S.G_N_PLAYERS),
+        **games_columns(batch.first_index, batch.seeds, _col(f, S.G_N_PLAYERS)),
         "winner_seat": winner,
         "winner_character": pd.Categorical.from_codes(winner_char + 1,
                                                       ["none"] + list(CHARACTER_KEYS)),
@@ -52,21 +51,12 @@ def games_table(batch, rules):
 
 def seats_table(batch, rules):
     f = batch.final
-    n = f.shape[0]
-    frames = []
-    n_players = f[:, S.G_N_PLAYERS]
     winner = f[:, S.G_WINNER]
-    for seat in range(S.MAX_PLAYERS):
-        rows = n_players > seat
-        if not rows.any():
-            continue
+
+    def seat_columns(seat, rows):
         b = S.player_offset(seat)
-        # a view when every game has this seat: a copy of the whole final-state array per seat
-        # was the largest allocation of a chunk (58 MB at 50,000 games)
-        sub = f if rows.all() else f[rows]
+        sub = rows_of(f, rows)
         cols = {
-            "game": np.arange(batch.first_index, batch.first_index + n, dtype=np.int64)[rows],
-            "seat": np.full(rows.sum(), seat, np.int8),
             "character": pd.Categorical.from_codes(batch.characters[rows, seat],
                                                    list(CHARACTER_KEYS)),
             "policy": batch.seat_policies[seat],
@@ -96,9 +86,8 @@ def seats_table(batch, rules):
             cols[f"trainings_{stat}"] = sub[:, b + S.P_TRAININGS + s].astype(np.int32)
         cols["rests"] = sub[:, b + S.P_RESTS].astype(np.int32)
         cols["turns_ended_early"] = sub[:, b + S.P_EARLY_ENDS].astype(np.int32)
-        frames.append(pd.DataFrame(cols))
-    out = pd.concat(frames, ignore_index=True).sort_values(["game", "seat"], kind="stable")
-    out["character"] = pd.Categorical(out["character"], categories=list(CHARACTER_KEYS))
-    out["policy"] = pd.Categorical(out["policy"],
-                                   categories=list(dict.fromkeys(batch.seat_policies)))
-    return out.reset_index(drop=True)
+        return cols
+
+    return build_seats_table(batch.first_index, f[:, S.G_N_PLAYERS], seat_columns,
+                             {"character": CHARACTER_KEYS,
+                              "policy": dict.fromkeys(batch.seat_policies)})

@@ -16,9 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.core.rng import to_uint32
+from sim.core.seeding import policy_streams
+from sim.core.single_game import Action, IllegalActionError, SingleGame
 from sim.games.ascension import engine as E
 from sim.games.ascension import state as S
-from sim.games.ascension.kernel import play_game, seed_policy_streams
+from sim.games.ascension.kernel import play_game
 from sim.games.ascension.policy_api import WORK_SIZE
 from sim.games.ascension.rules import AscensionRules, build_rules
 from sim.games.ascension.view import build_view
@@ -26,16 +28,12 @@ from sim.games.ascension.view import build_view
 MAX_API_DECISIONS = 100_000
 
 
-class IllegalActionError(ValueError):
-    """An action the current seat may not take now; the message says why."""
-
-
 def square_name(s):
     return f"({s // 9},{s % 9})"
 
 
 @dataclass(frozen=True)
-class Pick:
+class Pick(Action):
     """Piece phase, first stage (A14-A15): a board top by square, or a reserve/the joker."""
     square: int = -1
     reserve: str = ""           # "shaped", "neutral" or "joker"
@@ -47,7 +45,7 @@ class Pick:
 
 
 @dataclass(frozen=True)
-class Place:
+class Place(Action):
     """Piece phase, second stage (A16-A17): destination and orientation."""
     square: int
     face_up: bool
@@ -57,7 +55,7 @@ class Place:
 
 
 @dataclass(frozen=True)
-class PlaceJoker:
+class PlaceJoker(Action):
     """joker_extra_move (A57): the joker too, after the piece move."""
     square: int
 
@@ -66,7 +64,7 @@ class PlaceJoker:
 
 
 @dataclass(frozen=True)
-class MovePawn:
+class MovePawn(Action):
     square: int
 
     def __str__(self):
@@ -74,12 +72,10 @@ class MovePawn:
 
 
 @dataclass(frozen=True)
-class Stay:
+class Stay(Action):
     """Keep the pawn still (optional bivouac, corner_may_wait), decline the spring step or the
     extra joker placement."""
-
-    def __str__(self):
-        return "stay"
+    text = "stay"
 
 
 _RESERVE_CODES = {"shaped": S.ORIGIN_SHAPED, "neutral": S.ORIGIN_NEUTRAL, "joker": S.ORIGIN_JOKER}
@@ -117,7 +113,9 @@ def decode(phase, code):
     return Stay() if code == S.STAY else MovePawn(code)
 
 
-class AscensionGame:
+class AscensionGame(SingleGame):
+    layout = S
+
     def __init__(self, seed, players=4, rules: AscensionRules = None, **switches):
         self.rules = rules or build_rules(players, switches)
         if rules is not None and switches:
@@ -137,21 +135,9 @@ class AscensionGame:
         return self.rules.players
 
     @property
-    def is_over(self):
-        return bool(self.state[S.G_OVER])
-
-    @property
-    def winner(self):
-        w = int(self.state[S.G_WINNER])
-        return None if w < 0 else w
-
-    @property
-    def end_reason(self):
-        return S.END_REASON_NAMES[int(self.state[S.G_END_REASON])]
-
-    @property
     def current(self):
-        return int(self.state[S.G_CURRENT])
+        """The seat to decide (Ascension's name for `current_seat`)."""
+        return self.current_seat
 
     @property
     def phase(self):
@@ -261,8 +247,8 @@ class AscensionGame:
         from sim.games.ascension.batch import policy_slots
         names, slots, _ = seat_rotation(list(policies), 1, 0, False, S.MAX_PLAYERS)
         fns, slot_params, remembers = policy_slots(names, params)
-        streams = np.empty((S.MAX_PLAYERS, 1), np.uint64)
-        seed_policy_streams(streams, np.int64(self.seed if policy_seed is None else policy_seed))
+        streams = policy_streams(np.int64(self.seed if policy_seed is None else policy_seed),
+                                 S.MAX_PLAYERS)
         actions = np.empty(max_decisions, np.int64)
         # Replay through step() so that the transcript is written; the kernel decides.
         probe = self.state.copy()

@@ -11,21 +11,15 @@ per-slot flag (`slot_remembers`): a memory-less bot is an ordinary bot given a f
 import numpy as np
 from numba import njit, prange
 
-from sim.core.seeding import policy_stream_seed
+from sim.core.kernel_steps import keep_record, note_action
+from sim.core.seeding import policy_streams
 from sim.games.ascension.engine import apply_action, end_game, legal_actions, setup
 from sim.games.ascension.policy_api import WORK_SIZE, PolicyContext
 from sim.games.ascension.state import (
-    END_POLICY_ERROR, G_CURRENT, G_OVER, G_PHASE, MAX_PLAYERS, N_ACTIONS, RECORD_SIZE,
-    STATE_SIZE)
+    END_POLICY_ERROR, G_CURRENT, G_OVER, G_PHASE, MAX_PLAYERS, N_ACTIONS, STATE_SIZE)
 from sim.games.ascension.view import build_view
 
 MAX_SLOTS = 8
-
-
-@njit(cache=True)
-def seed_policy_streams(streams, seed):
-    for seat in range(MAX_PLAYERS):
-        streams[seat, 0] = policy_stream_seed(seed, seat)
 
 
 @njit(cache=True)
@@ -59,30 +53,22 @@ def play_game(st, t, slot_fns, seat_slots, slot_params, slot_remembers, streams,
             end_game(st, -1, END_POLICY_ERROR)
             break
         apply_action(st, t, action)
-        if taken < actions_out.shape[0]:
-            actions_out[taken] = action
-        taken += 1
+        taken = note_action(actions_out, taken, action)
     return taken
 
 
 @njit(cache=True, parallel=True)
 def play_batch(t, seeds, slot_fns, seat_slots, slot_params, slot_remembers, out):
-    """Play games i = 0..n-1 from their seeds; write each record into out[i] (int32).
-
-    seeds: uint32 game seeds (int64); seat_slots: (n, 4) policy slot per seat.
-    A game depends only on its own row of these inputs, never on i, the thread or the chunk.
-    """
-    n = seeds.shape[0]
+    """Play games i = 0..n-1 from their seeds (uint32 values in int64) with the policy slot of
+    each seat in seat_slots[i]; the record of game i goes into out[i] (int32)."""
     no_actions = np.empty(0, np.int64)
-    for i in prange(n):
+    for i in prange(seeds.shape[0]):
         st = np.empty(STATE_SIZE, np.int64)
         view = np.empty(STATE_SIZE, np.int64)
         legal = np.empty(N_ACTIONS, np.int64)
         work = np.zeros(WORK_SIZE, np.int64)     # zeroed per game (policy_api.py)
-        streams = np.empty((MAX_PLAYERS, 1), np.uint64)
         setup(st, t, seeds[i])
-        seed_policy_streams(streams, seeds[i])
+        streams = policy_streams(seeds[i], MAX_PLAYERS)
         play_game(st, t, slot_fns, seat_slots[i], slot_params, slot_remembers, streams, legal,
                   view, work, no_actions)
-        for k in range(RECORD_SIZE):
-            out[i, k] = st[k]
+        keep_record(st, out, i)

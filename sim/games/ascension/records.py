@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.records import column as _col
+from sim.core.records import games_columns, rows_of, seats_table as build_seats_table
 from sim.games.ascension import state as S
 
 RECORD_SCHEMA_VERSION = 2     # 2: first_block_phase
@@ -27,9 +28,7 @@ def games_table(batch, rules):
         blocks += _col(r, S.S_BLOCKS + seat)
         elims += (_col(r, S.T_ELIM_RACE + seat) >= 0).astype(np.int64)
     cols = {
-        "game": np.arange(batch.first_index, batch.first_index + n, dtype=np.int64),
-        "seed": batch.seeds.astype(np.int64),
-        "players": players,
+        **games_columns(batch.first_index, batch.seeds, players),
         "winner_seat": winner,
         "winner_policy": pd.Categorical([batch.policies[batch.seat_policies[i, w]] if w >= 0
                                          else "none" for i, w in enumerate(winner)],
@@ -50,9 +49,8 @@ def games_table(batch, rules):
         "tallest_stack": _col(r, S.G_TALLEST_STACK),
         "blocks": blocks,
         "eliminations": elims,
+        **{f"reveals_{S.SYMBOL_NAMES[sym]}": _col(r, S.G_REVEALS + sym) for sym in range(1, 7)},
     }
-    for sym in range(1, 7):
-        cols[f"reveals_{S.SYMBOL_NAMES[sym]}"] = _col(r, S.G_REVEALS + sym)
     return pd.DataFrame(cols)
 
 
@@ -74,20 +72,13 @@ SEAT_COUNTERS = {
 
 def seats_table(batch, rules):
     r = batch.records
-    n = r.shape[0]
-    players = r[:, S.G_N_PLAYERS]
     winner = r[:, S.G_WINNER]
-    frames = []
-    for seat in range(S.MAX_PLAYERS):
-        rows = players > seat
-        if not rows.any():
-            continue
-        sub = r[rows]
+
+    def seat_columns(seat, rows):
+        sub = rows_of(r, rows)
         race = sub[:, S.T_ELIM_RACE + seat]
         first_block = sub[:, S.T_FIRST_BLOCK_RACE + seat]
         cols = {
-            "game": np.arange(batch.first_index, batch.first_index + n, dtype=np.int64)[rows],
-            "seat": np.full(rows.sum(), seat, np.int8),
             "policy": [batch.policies[k] for k in batch.seat_policies[rows, seat]],
             "won": winner[rows] == seat,
             "blocks": sub[:, S.S_BLOCKS + seat].astype(np.int16),
@@ -103,7 +94,7 @@ def seats_table(batch, rules):
         }
         for name, offset in SEAT_COUNTERS.items():
             cols[name] = sub[:, offset + seat].astype(np.int32)
-        frames.append(pd.DataFrame(cols))
-    out = pd.concat(frames, ignore_index=True).sort_values(["game", "seat"], kind="stable")
-    out["policy"] = pd.Categorical(out["policy"], categories=list(batch.policies))
-    return out.reset_index(drop=True)
+        return cols
+
+    return build_seats_table(batch.first_index, r[:, S.G_N_PLAYERS], seat_columns,
+                             {"policy": batch.policies})

@@ -8,20 +8,19 @@ index in the batch, the thread or the chunk.
 import numpy as np
 from numba import njit, prange
 
-from sim.core.seeding import policy_stream_seed
+from sim.core.kernel_steps import keep_record
+from sim.core.seeding import policy_streams
 from sim.games.first_ascent.data import N_KINDS
 from sim.games.first_ascent.engine import SCRATCH_SIZE, play_game, setup
 from sim.games.first_ascent.policy_api import WORK_SIZE
-from sim.games.first_ascent.state import MAX_LEGAL, MAX_PLAYERS, RECORD_SIZE, STATE_SIZE
+from sim.games.first_ascent.state import MAX_LEGAL, MAX_PLAYERS, STATE_SIZE
 
 MAX_SLOTS = 8
 
 
 @njit(cache=True)
 def play_one(st, t, seed, characters, slot_fns, seat_slots, slot_params, log):
-    streams = np.empty((MAX_PLAYERS, 1), np.uint64)
-    for seat in range(MAX_PLAYERS):
-        streams[seat, 0] = policy_stream_seed(seed, seat)
+    streams = policy_streams(seed, MAX_PLAYERS)
     work = np.zeros(WORK_SIZE, np.int64)
     legal = np.zeros(MAX_LEGAL, np.int64)
     ag = (slot_fns, seat_slots, slot_params, streams, work, log, legal,
@@ -41,5 +40,4 @@ def play_batch(t, seeds, characters, slot_fns, seat_slots, slot_params, out):
         st = np.empty(STATE_SIZE, np.int64)
         no_log = np.empty((0, 6), np.int64)
         play_one(st, t, seeds[i], characters[i], slot_fns, seat_slots[i], slot_params, no_log)
-        for k in range(RECORD_SIZE):
-            out[i, k] = st[k]
+        keep_record(st, out, i)

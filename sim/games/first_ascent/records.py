@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.records import column as _col
+from sim.core.records import games_columns, rows_of, seats_table as build_seats_table
 from sim.games.first_ascent import state as S
 from sim.games.first_ascent.data import CHARACTER_KEYS, SB_NAMES
 
@@ -17,11 +18,8 @@ GAME = "first-ascent"
 
 def games_table(batch, rules):
     r = batch.records
-    n = r.shape[0]
     cols = {
-        "game": np.arange(batch.first_index, batch.first_index + n, dtype=np.int64),
-        "seed": batch.seeds.astype(np.int64),
-        "players": _col(r, S.G_PLAYERS),
+        **games_columns(batch.first_index, batch.seeds, _col(r, S.G_PLAYERS)),
         "board": pd.Categorical(np.where(_col(r, S.G_SIDE) == 0, "desert", "forest"),
                                 categories=["desert", "forest"]),
         "rounds": _col(r, S.G_ROUND),
@@ -33,9 +31,8 @@ def games_table(batch, rules):
         "deck_ran_dry": _col(r, S.G_DECK_DRY) == 1,
         "spread_stuck": _col(r, S.G_SPREAD_STUCK),
         "summit_beta_reshuffles": _col(r, S.G_SB_RESHUFFLES),
+        **{f"shared_{i + 1}": _col(r, S.G_SHARED + i) for i in range(3)},
     }
-    for i in range(3):
-        cols[f"shared_{i + 1}"] = _col(r, S.G_SHARED + i)
     return pd.DataFrame(cols)
 
 
@@ -64,21 +61,14 @@ SB_KEYS = {i: SB_NAMES[i].lower().replace(" ", "_") for i in SB_NAMES}
 
 def seats_table(batch, rules):
     r = batch.records
-    n = r.shape[0]
-    players = r[:, S.G_PLAYERS]
     winners = r[:, S.G_WINNER]
-    frames = []
     char_names = [CHARACTER_KEYS.get(i, "none") for i in range(13)]
-    for seat in range(S.MAX_PLAYERS):
-        rows = players > seat
-        if not rows.any():
-            continue
-        sub = r[rows]
+
+    def seat_columns(seat, rows):
+        sub = rows_of(r, rows)
         off = seat * S.SEAT_FIELDS
         won = (winners[rows] >> seat) & 1 == 1
         cols = {
-            "game": np.arange(batch.first_index, batch.first_index + n, dtype=np.int64)[rows],
-            "seat": np.full(rows.sum(), seat, np.int8),
             "policy": [batch.policies[k] for k in batch.seat_policies[rows, seat]],
             "character": [char_names[c] for c in sub[:, S.S_CHAR + off]],
             "won": won,
@@ -94,10 +84,8 @@ def seats_table(batch, rules):
         for so in range(1, 17):
             cols[f"shared_points_{so}"] = sub[:, S.T_SHARED_POINTS + seat * 17 + so].astype(
                 np.int16)
-        frames.append(pd.DataFrame(cols))
-    out = pd.concat(frames, ignore_index=True).sort_values(["game", "seat"], kind="stable")
-    out["policy"] = pd.Categorical(out["policy"], categories=list(batch.policies))
-    out["character"] = pd.Categorical(out["character"],
-                                      categories=[CHARACTER_KEYS[i] for i in range(1, 13)])
-    return out.reset_index(drop=True)
+        return cols
 
+    return build_seats_table(batch.first_index, r[:, S.G_PLAYERS], seat_columns,
+                             {"policy": batch.policies,
+                              "character": [CHARACTER_KEYS[i] for i in range(1, 13)]})
