@@ -80,6 +80,98 @@ def test_one_and_two_threads_and_any_chunking_play_the_same_games(name):
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_a_bots_context_type_survives_the_numba_cache(name):
+    """numba's cache pickles a bot's signature, and with it the context namedtuple, by module
+    and class name. A class not found under its own name in its module (say
+    `PolicyContext = namedtuple("DiceRaceContext", ...)`) comes back from the cache as a copy,
+    and every run after the first finds no compiled bot for its context."""
+    import sys
+
+    from sim.core.policies import get_policy
+    for policy in policy_names(name):
+        for signature in get_policy(name, policy).function.signatures:
+            for argument in signature:
+                cls = getattr(argument, "instance_class", None)
+                if cls is None:
+                    continue
+                module = sys.modules[cls.__module__]
+                assert getattr(module, cls.__qualname__, None) is cls, \
+                    f"{policy}: {cls.__module__} has no {cls.__qualname__} for its context class"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_single_game_api_plays_the_kernels_games(name):
+    """Principle 1: the kernel and the single-game API run the same rule code, so a game from
+    a batch, replayed from its seed, seats and characters, ends the same way."""
+    game = get_game(name)
+    players = small_players(game)
+    rules = rules_for(game, players)
+    seats = [game.default_policy] + ["random"] * (players - 1)
+    played = game.api.play(rules, 6, 21, seats, "random", rotate=game.rotate_seats)
+    for row in played.games.itertuples():
+        table = played.seats[played.seats["game"] == row.game].sort_values("seat")
+        # a game that seats its characters outside the rules needs them named; one whose rules
+        # draw them (First Ascent's F22) draws them again from the same seed
+        characters = table["character"].astype(str).tolist() if game.replay_needs_characters \
+            else "random"
+        single = game.api.new_game(rules, row.seed, characters)
+        single.play(table["policy"].astype(str).tolist())
+        assert str(single.end_reason) == str(row.end_reason), row.game
+        assert single.won_seats() == table["seat"][table["won"]].tolist(), row.game
+
+
+def stepping_games():
+    """The games whose single-game API takes one action at a time (First Ascent's engine asks
+    its bots from inside the rules, so its API plays whole games only)."""
+    names = []
+    for name in GAMES:
+        game = get_game(name)
+        probe = game.api.new_game(game.build_rules(small_players(game)), 1, _characters(game))
+        if hasattr(probe, "step"):
+            names.append(name)
+    return names
+
+
+def _characters(game):
+    return game.character_keys()[:small_players(game)] if game.has_characters else "random"
+
+
+@pytest.mark.parametrize("name", stepping_games())
+def test_random_play_through_the_api_keeps_the_shared_invariants(name):
+    """OpenSpiel's basic test: random legal actions from the API, checking after every action
+    that a running game offers a legal action, that an illegal code is refused with a reason
+    and leaves the state untouched, and that a finished game offers and accepts nothing."""
+    import random
+
+    from sim.core.single_game import IllegalActionError
+    game = get_game(name)
+    players = small_players(game)
+    rules = rules_for(game, players)
+    chooser = random.Random(name)
+    for seed in (1, 2):
+        single = game.api.new_game(rules, seed, _characters(game))
+        actions = 0
+        while not single.is_over:
+            legal = single.legal_codes()
+            assert legal, f"seed {seed}: no legal action after {actions} actions"
+            if actions % 25 == 0:
+                illegal = next(code for code in range(-1, 10_000) if code not in legal)
+                before = single.state.copy()
+                with pytest.raises(IllegalActionError) as refused:
+                    single.step(illegal)
+                assert len(str(refused.value)) > 15, str(refused.value)
+                assert np.array_equal(single.state, before), "a refused action changed the state"
+            single.step(chooser.choice(legal))
+            actions += 1
+            assert actions < 200_000, "the game did not end"
+        assert single.end_reason
+        assert all(0 <= seat < players for seat in single.won_seats())
+        assert single.legal_codes() == [], single.legal_codes()
+        with pytest.raises(IllegalActionError):
+            single.step(0)
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_the_default_bot_plays_and_a_mixed_seating_rotates(name):
     game = get_game(name)
     players = min(game.players) if min(game.players) > 1 else 2

@@ -20,6 +20,11 @@ The adapter module provides:
          rotate) -> Played                  games first_index.. of a run, as record tables
     summary(games, seats) -> str            the lines `ascent simulate` prints
     replay(seed, players, rules, seat_policies, characters, fmt) -> str   one game's transcript
+    new_game(rules, seed, characters) -> one game through the single-game API, on the same
+        rule functions as the kernel: `.play(seat_policies)`, `.won_seats()`, `.end_reason`;
+        a game whose engine lets the caller take each action (not one that asks its bots
+        from inside the rules) also has `.legal_codes()`, `.step(code)` refusing an illegal
+        code with IllegalActionError and the reason, and `.is_over` (sim/core/single_game.py)
     catalogue() -> str                      `ascent rules`: presets, switches, knobs
     render_report(page, results, plt, results_dir) -> str   the report's sections; its title
     describe_rules(meta) -> str             the rules of a run, in a phrase, from its manifest

@@ -42,6 +42,10 @@ class SingleGame:
         seat = int(self.state[self.layout.G_WINNER])
         return None if seat < 0 else seat
 
+    def won_seats(self):
+        """The seats that won (a game with shared wins overrides this)."""
+        return [] if self.winner is None else [self.winner]
+
     @property
     def end_reason(self):
         """Why the game ended, or None while it runs."""

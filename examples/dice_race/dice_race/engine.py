@@ -17,8 +17,12 @@ from sim.core.seeding import policy_stream_seed
 # The class name must be the game's own: numba interns first-class function types by their
 # printed signature, so two games' contexts that print alike (All-In Ascent's has these same
 # field types) would be taken for one, and the second game's kernel would not compile.
-PolicyContext = namedtuple("DiceRaceContext", ["state", "seat", "legal", "n_legal", "config",
-                                               "stream", "params"])
+# And the module must hold the class under that same name: numba's cache pickles the type by
+# module and name, and a class it cannot find there comes back as a copy that is not this
+# class, so every run after the first would find no compiled bot for its context.
+DiceRaceContext = namedtuple("DiceRaceContext", ["state", "seat", "legal", "n_legal", "config",
+                                                 "stream", "params"])
+PolicyContext = DiceRaceContext
 MAX_POLICY_PARAMS = 4
 MAX_SLOTS = 4
 CONTEXT_TYPE = typeof(PolicyContext(np.zeros(STATE_SIZE, np.int64), np.int64(0),

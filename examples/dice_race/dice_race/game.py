@@ -6,13 +6,14 @@ import numpy as np
 from dice_race import state as S
 from dice_race.engine import (MAX_POLICY_PARAMS, PolicyContext, apply_action, legal_actions,
                               seed_streams, setup)
+from sim.core.single_game import IllegalActionError, SingleGame
+
+__all__ = ["DiceRaceGame", "IllegalActionError"]
 
 
-class IllegalActionError(ValueError):
-    pass
+class DiceRaceGame(SingleGame):
+    layout = S      # is_over, winner, end_reason and current_seat read these offsets
 
-
-class DiceRaceGame:
     def __init__(self, seed, rules):
         self.rules = rules
         self.seed = int(seed)
@@ -29,6 +30,8 @@ class DiceRaceGame:
     def legal_actions(self):
         legal = np.zeros(S.N_ACTIONS, np.int64)
         return [int(a) for a in legal[:legal_actions(self.state, legal)]]
+
+    legal_codes = legal_actions     # its actions are their codes: 0 roll, 1 bank
 
     def step(self, action):
         if action not in self.legal_actions():
@@ -58,10 +61,6 @@ class DiceRaceGame:
             self.step(int(action))
         return self
 
-    @property
-    def winner(self):
-        return int(self.state[S.G_WINNER])
-
     def jsonl(self):
         return "".join(json.dumps(e) + "\n" for e in self.events)
 
@@ -71,5 +70,5 @@ class DiceRaceGame:
             verb = "rolls on" if e["event"] == "roll" else "banks"
             lines.append(f"seat {e['seat'] + 1} {verb}: roll {e['roll']}, turn total "
                          f"{e['turn_total']}, scores {e['scores']}")
-        result = f"seat {self.winner + 1} wins" if self.winner >= 0 else "no winner (D6)"
+        result = "no winner (D6)" if self.winner is None else f"seat {self.winner + 1} wins"
         return "\n".join(lines + [result]) + "\n"

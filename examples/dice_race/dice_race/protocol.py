@@ -99,6 +99,11 @@ def replay(seed, players, rules, seat_policies, characters, fmt):
     return game.jsonl() if fmt == "jsonl" else game.text()
 
 
+def new_game(rules, seed, characters):
+    from dice_race.game import DiceRaceGame
+    return DiceRaceGame(seed, rules)
+
+
 def catalogue():
     return OPTIONS.catalogue("examples/dice_race/RULES.md")
 

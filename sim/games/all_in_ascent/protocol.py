@@ -68,6 +68,11 @@ def replay(seed, players, rules, seat_policies, characters, fmt):
     return game.transcript.to_jsonl() if fmt == "jsonl" else game.transcript.to_text()
 
 
+def new_game(rules, seed, characters):
+    from sim.games.all_in_ascent.game import Game
+    return Game(seed, characters, rules=rules)
+
+
 def catalogue():
     from sim.games.all_in_ascent.rules import PRESETS
     from sim.games.all_in_ascent.variants import catalogue as text

@@ -189,12 +189,12 @@ class AscensionGame(SingleGame):
         return ("box", "hand", "board", "gone")[int(self.state[S.G_JOKER_STATE])]
 
     def legal_codes(self):
+        if self.is_over:
+            return []
         n = E.legal_actions(self.state, self.t, self._legal)
         return [int(c) for c in self._legal[:n]]
 
     def legal_actions(self):
-        if self.is_over:
-            return []
         phase = int(self.state[S.G_PHASE])
         return [decode(phase, c) for c in self.legal_codes()]
 

@@ -50,6 +50,11 @@ def replay(seed, players, rules, seat_policies, characters, fmt):
     return game.transcript_jsonl() if fmt == "jsonl" else game.replay_text()
 
 
+def new_game(rules, seed, characters):
+    from sim.games.ascension.game import AscensionGame
+    return AscensionGame(seed, rules=rules)
+
+
 def catalogue():
     from sim.games.ascension.rules import catalogue as text
     return text()

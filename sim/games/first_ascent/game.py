@@ -53,6 +53,15 @@ class FirstAscentGame:
         return self.result()
 
     # --- reading the outcome -----------------------------------------------------------
+    def won_seats(self):
+        """The seats that won: a remaining tie is shared (F63), so G_WINNER is a seat mask."""
+        mask = int(self.state[S.G_WINNER])
+        return [seat for seat in range(self.players) if mask >> seat & 1]
+
+    @property
+    def end_reason(self):
+        return S.END_REASON_NAMES[int(self.state[S.G_END_REASON])]
+
     def seat_value(self, field, seat):
         return int(self.state[field + seat * S.SEAT_FIELDS])
 

@@ -58,6 +58,11 @@ def replay(seed, players, rules, seat_policies, characters, fmt):
     return game.transcript_jsonl() if fmt == "jsonl" else game.replay_text()
 
 
+def new_game(rules, seed, characters):
+    from sim.games.first_ascent.game import FirstAscentGame
+    return FirstAscentGame(seed, rules.players, characters, rules=rules)
+
+
 def catalogue():
     from sim.games.first_ascent.knobs import catalogue as knobs
     from sim.games.first_ascent.rules import catalogue as text
