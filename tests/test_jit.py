@@ -15,8 +15,13 @@ ALLOCATING = {"setup", "plan_payment"}
 
 
 def dispatchers(module):
+    """The compiled functions a module defines; for a package (First Ascent's engine), the
+    ones its modules define."""
     return {name: f for name, f in vars(module).items()
-            if isinstance(f, CPUDispatcher) and f.py_func.__module__ == module.__name__}
+            if isinstance(f, CPUDispatcher)
+            and (f.py_func.__module__ == module.__name__
+                 or f.py_func.__module__.startswith(module.__name__ + ".")
+                 and hasattr(module, "__path__"))}
 
 
 @pytest.mark.parametrize("module", [fa_engine, all_in_engine, fa_greedy, fa_planner])

@@ -13,8 +13,9 @@ from sim.core.policies import register
 from sim.core.jit import njit_noalloc
 from sim.games.first_ascent import engine as E
 from sim.games.first_ascent.data import (
-    BM_SUMMIT, E_AMOUNT, E_PART, E_VERB, E_WHO, N_HEX, N_KINDS, T_KIND_TECH, T_KIND_TYPE,
-    T_P_REQ, T_P_VALUE)
+    BM_SUMMIT, E_AMOUNT, E_PART, E_VERB, E_WHO, MAX_ENTRIES, N_HEX, N_KINDS, T_KIND_TECH,
+    T_KIND_TYPE, T_P_REQ, T_P_VALUE)
+from sim.games.first_ascent.memory import GREEDY_TARGET_CACHE, W_COUNTS, W_PAYMENT, W_PLAN
 from sim.games.first_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.first_ascent.state import (
     A_CONTINUE, A_PASS, A_PLAY_SB, A_REST, A_RISK, A_STOP, A_TRADE, D_CARD, D_CHALKBAG,
@@ -42,18 +43,15 @@ def climb_value(st, t, seat, h, plan, res, buffer):
     return points, spent, s
 
 
-# work[0:200) is scratch for one decision (policy_api.py); greedy's vectors live there, so
-# that it never allocates (sim/core/jit.py)
-W_BUFFER = 0                          # E.PAYMENT_BUFFER: payment_resources and scratch
-W_PLAN = W_BUFFER + E.PAYMENT_BUFFER  # E.PLAN_SIZE: a trial payment
-W_COUNTS = W_PLAN + E.PLAN_SIZE       # 6: cards or symbols per type
-TARGET_CACHE = 200     # work[200..201]: key (seat, round, route length), target hex
+# greedy's vectors live in the work memory's per-decision blocks, and its target in its own
+# cache block (W_*, GREEDY_GREEDY_TARGET_CACHE: sim/games/first_ascent/memory.py), so that it never
+# allocates (sim/core/jit.py)
 
 
 @njit_noalloc(inline="always")
 def payment_work(work):
     """(plan, buffer, res) views into the work memory, for plan_payment_from."""
-    buffer = work[W_BUFFER:W_BUFFER + E.PAYMENT_BUFFER]
+    buffer = work[W_PAYMENT:W_PAYMENT + E.PAYMENT_BUFFER]
     return work[W_PLAN:W_PLAN + E.PLAN_SIZE], buffer, buffer[0:E.RES_SIZE]
 
 
@@ -70,8 +68,8 @@ def target_hex(st, t, seat, work):
     """The legal destination closest to affordable (the smallest S > 0), found once per seat,
     round and route; -1 if every destination is affordable or there is none."""
     key = 1 + seat * 100000 + st[G_ROUND] * 100 + st[S_ROUTE_N + seat * SEAT_FIELDS]
-    if work[TARGET_CACHE] == key:
-        return work[TARGET_CACHE + 1]
+    if work[GREEDY_TARGET_CACHE] == key:
+        return work[GREEDY_TARGET_CACHE + 1]
     plan, buffer, res = payment_work(work)
     E.payment_resources(st, t, seat, res)
     dest = E.legal_destinations(st, t, seat)
@@ -83,8 +81,8 @@ def target_hex(st, t, seat, work):
             if 0 < s < best_s:
                 best_s = s
                 target = h
-    work[TARGET_CACHE] = key
-    work[TARGET_CACHE + 1] = target
+    work[GREEDY_TARGET_CACHE] = key
+    work[GREEDY_TARGET_CACHE + 1] = target
     return target
 
 
@@ -161,7 +159,7 @@ def trailer(st, seat):
 @njit_noalloc
 def option_worth(t, card, option, jesus):
     w = 0.0
-    for k in range(E.MAX_ENTRIES):
+    for k in range(MAX_ENTRIES):
         at = E.entry_at(card, option, k)
         part = t[at + E_PART]
         if part == 0:

@@ -24,14 +24,15 @@ Knobs (params, the `tuned` policy fits them per character):
 import numpy as np
 
 from policies.first_ascent.greedy import (
-    VERB_WORTH, W_COUNTS, common_choice, payment_work, pick_of_type, zeroed_counts)
+    VERB_WORTH, common_choice, payment_work, pick_of_type, zeroed_counts)
 from sim.core.policies import register
 from sim.core.jit import njit_noalloc
 from sim.games.first_ascent import engine as E
 from sim.games.first_ascent.data import (
     BM_HEADWALL, BM_NORTH, BM_ROW, BM_SOUTH, BM_SUMMIT, E_AMOUNT, E_PART, E_TECH, E_VERB, E_WHO,
-    N_HEX, SO_A, SO_B, SO_FIELDS, SO_KIND, SO_POINTS, T_B_NEIGH, T_B_VALUE, T_KIND_TECH,
+    MAX_ENTRIES, N_HEX, SO_A, SO_B, SO_FIELDS, SO_KIND, SO_POINTS, T_B_NEIGH, T_B_VALUE, T_KIND_TECH,
     T_KIND_TYPE, T_P_REQ, T_P_SHADE, T_P_TYPE, T_P_VALUE, T_PO_MASK, T_PO_POINTS, T_SO)
+from sim.games.first_ascent.memory import PLANNER_PLAN_CACHE, W_HEX_WORTH
 from sim.games.first_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.first_ascent.state import (
     A_PASS, A_PLAY_SB, A_REST, A_RISK, A_STOP, A_TRADE, D_CARD, D_DISCARD_PICK, D_DRAW, D_OPTION,
@@ -49,17 +50,14 @@ PLANNER_BOUNDS = ((0.0, 1.2), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (-2.0, 6.0), (
                   (0.0, 5.0), (0.0, 3.0), (0.0, 3.0), (0.0, 2.5), (1.0, 5.0), (1.0, 3.0))
 N_KNOBS = len(PLANNER_KNOBS)
 AVERAGE_UNITS = 6.5
-W_WORTH = W_COUNTS + 6  # work[W_WORTH:W_WORTH + N_HEX]: the hex worths, as float64 bits
-PLAN_CACHE = 210       # work[210..214]: key, planned target hex, its missing unit kind
 K_RIDGE, K_PER_PITCH, K_TYPE_COUNT, K_GRAND_TRAVERSE, K_ALL_TYPES, K_ELITIST, \
     K_PER_HEADWALL, K_PERMANENT = range(8)
-assert W_WORTH + N_HEX <= 200      # inside the per-decision scratch (policy_api.py)
 
 
 @njit_noalloc(inline="always")
 def worth_work(work):
     """The float64 hex-worth vector, kept in the work memory so the planner never allocates."""
-    return work[W_WORTH:W_WORTH + N_HEX].view(np.float64)
+    return work[W_HEX_WORTH:W_HEX_WORTH + N_HEX].view(np.float64)
 
 
 @njit_noalloc
@@ -176,8 +174,8 @@ def planned_target(st, t, seat, params, work):
     seat's round and route."""
     base = seat * SEAT_FIELDS
     key = 1 + seat * 100000 + st[G_ROUND] * 100 + st[S_ROUTE_N + base]
-    if work[PLAN_CACHE] == key:
-        return work[PLAN_CACHE + 1], work[PLAN_CACHE + 2]
+    if work[PLANNER_PLAN_CACHE] == key:
+        return work[PLANNER_PLAN_CACHE + 1], work[PLANNER_PLAN_CACHE + 2]
     dest = E.legal_destinations(st, t, seat)
     plan, buffer, res = payment_work(work)
     E.payment_resources(st, t, seat, res)
@@ -194,9 +192,9 @@ def planned_target(st, t, seat, params, work):
                 best = v
                 target = h
                 kind = plan[E.PL_UNPAID] if s > 0 else -1
-    work[PLAN_CACHE] = key
-    work[PLAN_CACHE + 1] = target
-    work[PLAN_CACHE + 2] = kind
+    work[PLANNER_PLAN_CACHE] = key
+    work[PLANNER_PLAN_CACHE + 1] = target
+    work[PLANNER_PLAN_CACHE + 2] = kind
     return target, kind
 
 
@@ -223,7 +221,7 @@ def option_worth(st, t, seat, card, option, jesus, params, work):
     counts = zeroed_counts(work, 6)
     E.technique_counts(st, t, seat, counts)
     w = 0.0
-    for k in range(E.MAX_ENTRIES):
+    for k in range(MAX_ENTRIES):
         at = E.entry_at(card, option, k)
         part = t[at + E_PART]
         if part == 0:

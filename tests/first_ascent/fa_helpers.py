@@ -36,7 +36,7 @@ def first_legal(ctx):
 
 
 def agents(script=(), policy=None, log_size=4096, streams=None, work=None):
-    """An agents bundle for engine calls (layout: engine.py's docstring): every seat plays
+    """An agents bundle for engine calls (layout: the engine package's docstring): every seat plays
     `policy` (default: scripted). `work` defaults to the script's memory, `streams` to fixed
     per-seat streams."""
     fn = scripted if policy is None else policy

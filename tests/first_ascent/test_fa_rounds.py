@@ -10,7 +10,7 @@ import pytest
 from fa_helpers import (
     CRACK_NONE, CRACK_PAIN, FACE_NONE, FACE_POWER, GEAR_NONE, GEAR_PRECISION, GEAR_WILD,
     SLAB_BALANCE, SLAB_NONE, agents, clear_cards, give, new_game)
-from sim.games.first_ascent import engine
+from sim.games.first_ascent import data, engine
 from sim.games.first_ascent.data import N_KINDS, T_KIND_TYPE, T_P_TYPE
 from sim.games.first_ascent.rules import (C_CALL_IT_PITCHES, C_DECK_NEVER, C_ODDS, C_ROUND_CAP,
                                           C_SETS_GREEDY, C_STRANDED_PLAY_ON, ODDS_SCALE,
@@ -688,7 +688,7 @@ def test_rerack_draw_counts_by_status():
 def test_rest_assets_by_character(char, n):
     # F56: 5 assets (Free Soloist and Phil 6) from piles
     st, t = blank(chars=(char, 4))
-    mx = int(t[engine.T_CH + engine.CH_FIELDS * char + engine.CH_MAX])
+    mx = int(t[data.T_CH + data.CH_FIELDS * char + data.CH_MAX])
     st[F(S_WATER, 0)] = mx
     st[F(S_PSYCH, 0)] = mx
     st[F(S_STATUS, 0)] = STATUS_RESTED

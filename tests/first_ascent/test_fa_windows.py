@@ -4,7 +4,7 @@ import numpy as np
 
 from fa_helpers import FACE_NONE, SLAB_NONE, agents, give, logged
 from fa_states import F, blank, legal_turn, row1_hard, set_all_cards, tiles
-from sim.games.first_ascent import engine
+from sim.games.first_ascent import data, engine, state
 from sim.games.first_ascent.state import (
     A_CONTINUE, A_PLAY_SB, A_TRADE, BOARD_DOWN, BOARD_UP, D_OPTION, D_SB_WINDOW, DISCARD,
     G_DISCARD_N, HAND, PILE_N, S_PSYCH, S_SB, S_WATER, SB_BORROWED_RACK, SB_ENERGY_DRINK,
@@ -73,11 +73,11 @@ def test_a_trade_may_draw_from_the_pile_its_own_cards_refill():
     st[PILE_N + SLAB] = 0
     st[DISCARD:DISCARD + N_KINDS] = 0
     st[G_DISCARD_N] = 0
-    deck_has_slab = any(t[engine.T_KIND_TYPE + st[engine.DECK + i]] == SLAB
-                        for i in range(st[engine.G_DECK_N]))
-    for i in range(st[engine.G_DECK_N]):          # no slab left in the deck either
-        if t[engine.T_KIND_TYPE + st[engine.DECK + i]] == SLAB:
-            st[engine.DECK + i] = FACE_NONE
+    deck_has_slab = any(t[data.T_KIND_TYPE + st[state.DECK + i]] == SLAB
+                        for i in range(st[state.G_DECK_N]))
+    for i in range(st[state.G_DECK_N]):          # no slab left in the deck either
+        if t[data.T_KIND_TYPE + st[state.DECK + i]] == SLAB:
+            st[state.DECK + i] = FACE_NONE
     assert deck_has_slab
     give(st, 0, SLAB_NONE, 3)
     codes = legal_turn(st, t, 0)
@@ -116,6 +116,6 @@ def test_board_cards_never_pay_but_count_for_permanent_tokens():
     plan = np.zeros(engine.PLAN_SIZE, np.int64)
     assert engine.plan_payment(st, t, 0, 1, plan, True) == 3
     engine.permanent_tokens(st, t, agents(), 0)
-    assert st[F(engine.S_PERM, 0) + SLAB] == 1
+    assert st[F(state.S_PERM, 0) + SLAB] == 1
     assert st[BOARD_DOWN:BOARD_DOWN + N_KINDS].sum() == 0
     assert st[BOARD_UP:BOARD_UP + N_KINDS].sum() == 0

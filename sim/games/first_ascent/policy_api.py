@@ -19,14 +19,15 @@ is taken without asking.
       stream   uint64[:1]  this seat's own random stream (never the game's)
       params   float64[:]  this seat's parameter vector
       work     int64[:]    memory shared by the game's policies, zeroed at the start of every
-                           game: work[0:200) is scratch any decision may overwrite (greedy's
-                           vectors), work[200:] holds the bots' caches (greedy 200, planner 210)
+                           game, in the blocks memory.py declares: a per-decision area any
+                           decision may overwrite, then each bot's caches
 """
 from collections import namedtuple
 
 import numpy as np
 from numba import types, typeof
 
+from sim.games.first_ascent.memory import WORK_SIZE
 from sim.games.first_ascent.rules import RULES_SIZE
 from sim.games.first_ascent.state import MAX_LEGAL, STATE_SIZE
 
@@ -36,7 +37,6 @@ from sim.games.first_ascent.state import MAX_LEGAL, STATE_SIZE
 PolicyContext = namedtuple("PolicyContext", ["state", "tables", "seat", "decision", "legal",
                                              "n_legal", "stream", "params", "work"])
 MAX_POLICY_PARAMS = 160       # tuned: 12 characters x 12 planner knobs
-WORK_SIZE = 256
 
 
 def _example_context():

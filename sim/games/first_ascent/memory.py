@@ -1,0 +1,74 @@
+"""Every work vector of a First Ascent game, laid out in named blocks in this one place.
+
+Nothing in the engine or the bots allocates per action (sim/core/jit.py), so their vectors
+come from two buffers that `kernel.play_one` allocates once a game:
+- the engine's scratch (`SCRATCH_SIZE` int64): blocks `SCR_*`, one per use;
+- the policies' work memory (`WORK_SIZE` int64, `ctx.work`), zeroed at the start of every
+  game: a per-decision area any decision may overwrite (`W_*`), then each bot's caches, which
+  live across decisions (`GREEDY_TARGET_CACHE`, `PLANNER_PLAN_CACHE`).
+A function that splits a vector further (the payment buffer, the set-scoring scratch) finds
+its sub-blocks here too. `sim.core.layout` assigns the offsets in order, so a block grows or
+is added here and nowhere else.
+"""
+from sim.core.layout import layout
+from sim.games.first_ascent.data import N_HEX, N_KINDS
+from sim.games.first_ascent.state import MAX_PLAYERS
+
+PLAN_SIZE = 20      # a payment plan (engine.common, PL_* fields)
+RES_SIZE = 20       # a seat's payment resources (engine.payment.payment_resources)
+
+# payment._shortfall_for: its working vectors
+_SHORTFALL, SHORTFALL_SIZE = layout([
+    ("requirements", 7), ("paid_tokens", 4), ("paid_cards", 4), ("unpaid", 7), ("any_cards", 4)])
+SH_REQ, SH_PAID_TOKENS, SH_PAID_CARDS, SH_UNPAID, SH_ANY_CARDS = _SHORTFALL.values()
+
+# payment.plan_payment_from: the resources, a trial plan, the shortfall's vectors
+_PAYMENT, PAYMENT_BUFFER = layout([
+    ("resources", RES_SIZE), ("trial_plan", PLAN_SIZE), ("shortfall", SHORTFALL_SIZE)])
+PAY_RESOURCES, PAY_TRIAL_PLAN, PAY_SHORTFALL = _PAYMENT.values()
+
+# payment.climb_options: a payment buffer, then the plan it fills
+_CLIMB_OPTIONS, CLIMB_OPTIONS_BUFFER = layout([("payment", PAYMENT_BUFFER), ("plan", PLAN_SIZE)])
+CO_PAYMENT, CO_PLAN = _CLIMB_OPTIONS.values()
+
+# turn.best_sets and turn.greedy_sets (F49), two readings over one block
+_BEST_SETS, _best_size = layout([("low", 5), ("high", 5), ("sums", 5)])
+BS_LOW, BS_HIGH, BS_SUMS = _BEST_SETS.values()
+_GREEDY_SETS, _greedy_size = layout([("counts", 6), ("order", 4), ("remaining", 5)])
+GS_COUNTS, GS_ORDER, GS_REMAINING = _GREEDY_SETS.values()
+SETS_SCRATCH = max(_best_size, _greedy_size)
+
+# the engine's scratch (ag[8]): one block per use. No function is re-entered while its block
+# is live (attempt_climb keeps its plan and picked cards across the asks of a risk; no choice
+# inside leads back to a climb).
+_SCRATCH, SCRATCH_SIZE = layout([
+    ("payment", CLIMB_OPTIONS_BUFFER),  # turn_legal's climb options; attempt_climb's payment
+    ("plan", PLAN_SIZE),                # attempt_climb's payment plan
+    ("spare", PLAN_SIZE),               # Phil's plan without tokens
+    ("picked", N_KINDS),                # the hand cards that pay
+    ("have", 6),                        # pick_payment_cards' symbols shown
+    ("who", MAX_PLAYERS),               # resolve_option's targets
+    ("follow_counts", 6),               # follow_phase: cards per type,
+    ("follow_tokens", 5),               # technique tokens,
+    ("follow_used", 5),                 # and tokens used
+    ("sets", SETS_SCRATCH),             # best_sets / greedy_sets
+])
+(SCR_PAYMENT, SCR_PLAN, SCR_SPARE, SCR_PICKED, SCR_HAVE, SCR_WHO, SCR_FOLLOW_COUNTS,
+ SCR_FOLLOW_TOKENS, SCR_FOLLOW_USED, SCR_SETS) = _SCRATCH.values()
+
+# the policies' per-decision area: greedy's vectors, then the planner's
+_DECISION, DECISION_SIZE = layout([
+    ("payment", PAYMENT_BUFFER),        # payment_resources and plan_payment_from's buffer
+    ("plan", PLAN_SIZE),                # a trial payment
+    ("counts", 6),                      # cards or symbols per type
+    ("hex_worth", N_HEX),               # the planner's hex worths, as float64 bits
+])
+W_PAYMENT, W_PLAN, W_COUNTS, W_HEX_WORTH = _DECISION.values()
+
+# the policies' work memory
+_WORK, WORK_SIZE = layout([
+    ("decision", DECISION_SIZE),
+    ("greedy_target", 2),               # key (seat, round, route length), target hex
+    ("planner_plan", 3),                # key, planned target hex, its missing unit kind
+])
+_, GREEDY_TARGET_CACHE, PLANNER_PLAN_CACHE = _WORK.values()
