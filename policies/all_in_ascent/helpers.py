@@ -1,31 +1,36 @@
 """What several All-In Ascent policies ask of a state, written once."""
 from numba import njit
 
-from sim.games.all_in_ascent.engine import climb_xp, pbase
+from sim.games.all_in_ascent.engine import (
+    access_bypassed, character_modifier, climb_xp, fail_endurance_penalty, pbase,
+    sure_routes_only)
 from sim.games.all_in_ascent.probability import climb_success_probability
 from sim.games.all_in_ascent.rules import (
     KIND_DIE_AS_ONE, KIND_EXTRA_DIE, KIND_FAIL_BONUS_XP, KIND_IGNORE_FAIL_PENALTY,
-    KIND_MILESTONE_DICE, KIND_NEGATE_NERF, KIND_REROLL_ON_TAG, F_AREA_ACCESS_MASK,
-    F_CARD_IS_ACCESS, F_CARD_KIND, F_ROUTE_AREA, F_ROUTE_TAG, at)
+    KIND_MILESTONE_DICE, KIND_NEGATE_NERF, KIND_REROLL_ON_TAG, F_ACCESS_CARDS, F_AREA_ACCESS_MASK,
+    F_CARD_IS_ACCESS, F_CARD_KIND, F_CARD_PREREQ_MASK, F_ROUTE_AREA, F_ROUTE_TAG, PARAM_N_ACCESS,
+    at)
 from sim.games.all_in_ascent.state import (
-    FREE_SOLO, G_MILESTONES, IRON_LUNG, N_TIERS, P_CHARACTER, P_DONE, P_GEAR, TAG_NONE,
-    TECHNICIAN)
+    G_MILESTONES, N_TIERS, P_CHARACTER, P_DONE, P_GEAR, TAG_NONE)
 
 
 @njit(cache=True)
 def card_is_useful(st, t, seat, card):
-    """Whether a card can help this player:
-    - access cards, while an area they open still holds an unfinished milestone, and never for
-      the Free Solo (R26);
-    - for the Free Solo, nothing that acts on dice, effective stats or failures (R52, R59);
-    - for the Technician, none of the cards that pick or drop dice (its nerfs are already 0, so
-      Mentor, Decoder, Power Tap and Sequence Memorization can only hurt its buff dice);
-    - Mental Anchor only for the Iron Lung (R55)."""
+    """Whether a card can help this player, read from the rules as they are packed, never from
+    the character's name (so a knob changes the answer as it changes the game):
+    - access cards, while an area they open still holds an unfinished milestone and the player
+      does need access gear (R26, access_bypassed);
+    - cards that pick or drop dice, only if nerf dice count against this character (R52: they
+      help by dropping nerfs; where nerfs are ignored they can only cost buff dice);
+    - milestone dice, only if any die counts for it (R52);
+    - failure cards (fail XP, no fail penalty), only if it can fail: a character limited to
+      routes its stats meet (R28) whose dice count for nothing never fails;
+    - ignoring the fail penalty, only if a failure costs it endurance (R55)."""
     b = pbase(seat)
     c = st[b + P_CHARACTER]
     kind = at(t, F_CARD_KIND, card)
     if at(t, F_CARD_IS_ACCESS, card):
-        if c == FREE_SOLO:
+        if access_bypassed(st, t, seat):
             return False
         for tier in range(3):
             if (st[b + P_DONE] >> tier) & 1:
@@ -34,16 +39,37 @@ def card_is_useful(st, t, seat, card):
             if (at(t, F_AREA_ACCESS_MASK, area) >> card) & 1:
                 return True
         return False
-    dice_kinds = (kind == KIND_REROLL_ON_TAG or kind == KIND_EXTRA_DIE or
-                  kind == KIND_DIE_AS_ONE or kind == KIND_NEGATE_NERF)
-    if c == FREE_SOLO:
-        return not (dice_kinds or kind == KIND_MILESTONE_DICE or kind == KIND_FAIL_BONUS_XP
-                    or kind == KIND_IGNORE_FAIL_PENALTY)
-    if c == TECHNICIAN and dice_kinds:
-        return False
+    nerfs_count = character_modifier(c, 1) != 0
+    dice_count = nerfs_count or character_modifier(c, -1) != 0
+    never_fails = sure_routes_only(c) and not dice_count
+    if kind == KIND_REROLL_ON_TAG or kind == KIND_EXTRA_DIE or kind == KIND_DIE_AS_ONE or \
+            kind == KIND_NEGATE_NERF:
+        return nerfs_count
+    if kind == KIND_MILESTONE_DICE:
+        return dice_count
+    if kind == KIND_FAIL_BONUS_XP:
+        return not never_fails
     if kind == KIND_IGNORE_FAIL_PENALTY:
-        return c == IRON_LUNG
+        return not never_fails and fail_endurance_penalty(t, c) > 0
     return True
+
+
+@njit(cache=True)
+def clears_the_way_to_access(st, t, seat, card):
+    """Whether `card` is an unmet prerequisite (R30) of an access card this player still needs
+    (card_is_useful), so that buying it is a step towards a milestone's area: the Harness
+    before the Belay Device, for every character that needs access gear at all."""
+    b = pbase(seat)
+    gear = st[b + P_GEAR]
+    if (gear >> card) & 1:
+        return False
+    for k in range(t[PARAM_N_ACCESS]):
+        access = at(t, F_ACCESS_CARDS, k)
+        if (gear >> access) & 1 or not card_is_useful(st, t, seat, access):
+            continue
+        if (at(t, F_CARD_PREREQ_MASK, access) >> card) & 1:
+            return True
+    return False
 
 
 @njit(cache=True)

@@ -9,14 +9,17 @@ So each passive is played through the numbers rather than by special cases.
 Each decision, the first that applies:
 1. attempt the legal milestone with the best success probability if it reaches the threshold
    (a lower threshold in the last rounds, when waiting no longer pays);
-2. buy an access card that opens the area of a milestone still to do (never the Free Solo);
+2. buy an access card that opens the area of a milestone still to do, or a prerequisite it
+   lacks (the Harness), if the player needs access gear at all (engine.access_bypassed: not
+   the Free Solo unless a knob says so);
 3. buy the most useful affordable card: one whose tag matches a needed milestone first, then the
    cheapest card its character can use (helpers.card_is_useful);
 4. rest if endurance is below a fraction of the maximum, or if endurance alone keeps it from a
    milestone it would attempt;
 5. train the stat with the largest gap to its target milestone (the one with the smallest total
-   gap; the Route Reader ignores its largest gap), when that is worth more than the best climb's
-   expected XP per time unit;
+   gap; a gap is measured against the requirement expected after the player's own dice, R52,
+   and the gaps R53 lets it leave unmet, the Route Reader's largest, are left out), when that is
+   worth more than the best climb's expected XP per time unit;
 6. the climb with the best expected XP per time unit;
 7. rest if it is not at full endurance, else end the turn.
 
@@ -34,21 +37,21 @@ params (knobs for `tuned`):
 import numpy as np
 from numba import njit
 
-from policies.all_in_ascent.helpers import card_is_useful, expected_attempt_xp, needed_tag_mask
+from policies.all_in_ascent.helpers import (
+    card_is_useful, clears_the_way_to_access, expected_attempt_xp, needed_tag_mask)
 from sim.core.policies import register
 from sim.games.all_in_ascent.engine import (
-    ILLEGAL_NO_ENDURANCE, action_route, attempt_reason, effective_time, pbase, redistribute,
-    section_reason, shop_card)
+    ILLEGAL_NO_ENDURANCE, action_route, attempt_reason, effect_count, effective_time, pbase,
+    redistribute, requirements_after_dice, section_reason, shop_card, stats_needed)
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.all_in_ascent.probability import attempt_effective_stat, climb_success_probability
 from sim.games.all_in_ascent.rules import (
-    F_CARD_COST, F_CARD_IS_ACCESS, F_CARD_TAG, F_ROUTE_AREA, F_ROUTE_REQ,
-    F_STATION_STAT, PARAM_MAX_ROUNDS, PARAM_REDISTRIBUTION, PARAM_TECH_REQ_MINUS, at)
+    F_CARD_COST, F_CARD_IS_ACCESS, F_CARD_TAG, F_ROUTE_AREA, F_STATION_STAT, PARAM_MAX_ROUNDS,
+    PARAM_REDISTRIBUTION, at)
 from sim.games.all_in_ascent.state import (
-    BUY_ROTATION, CLIMB, END_TURN, G_MILESTONES, G_ROUND, MILESTONE, N_STATS,
-    N_TIERS, P_CHARACTER, P_DONE, P_ENDURANCE, P_MAX_ENDURANCE, P_REDIST, P_REDIST_USED,
-    REDISTRIBUTE, REST, ROUTE_READER,
-    TAG_NONE, TECHNICIAN, TRAIN)
+    BUY_ROTATION, CLIMB, END_TURN, G_MILESTONES, G_ROUND, MAX_DICE, MILESTONE, N_STATS, N_TIERS,
+    P_CHARACTER, P_DONE, P_ENDURANCE, P_GEAR, P_MAX_ENDURANCE, P_REDIST, REDISTRIBUTE, REST,
+    T_REQ, TAG_NONE, TRACE_SIZE, TRAIN)
 
 PLANNER_DEFAULTS = (0.45, 6.0, 0.15, 50.0, 0.3)
 PLANNER_KNOBS = ("milestone_threshold", "late_rounds", "late_threshold", "train_value",
@@ -71,8 +74,10 @@ def best_redistribution(ctx, rid, is_milestone):
     seat = ctx.seat
     now = climb_success_probability(st, t, seat, rid, is_milestone)
     b = pbase(seat)
-    if t[PARAM_REDISTRIBUTION] == 0 or st[b + P_CHARACTER] != ROUTE_READER or \
-            st[b + P_REDIST_USED] != 0:
+    movable = False             # the rules say, through the legal actions, who may move points
+    for i in range(ctx.n_legal):
+        movable = movable or ctx.legal[i] >= REDISTRIBUTE
+    if not movable:
         return -1, now, now
     trial = st.copy()
     best = -1
@@ -92,43 +97,60 @@ def best_redistribution(ctx, rid, is_milestone):
 
 
 @njit(cache=True)
-def stat_gaps(st, t, seat, rid, gaps):
-    """How far each stat falls short of the route's printed requirement (the Technician's
-    reduction included), into gaps[4]; returns the total, without the largest gap for the Route
-    Reader (it needs three of four). Training is permanent, so this round's redistribution
-    shift is left out."""
-    c = st[pbase(seat) + P_CHARACTER]
-    reduction = t[PARAM_TECH_REQ_MINUS] if c == TECHNICIAN else 0
-    total = 0
-    largest = 0
+def expected_requirements(t, character, gear, rid, dice, trace, out):
+    """The route's four requirements after this character's own dice, by the engine's R52
+    (requirements_after_dice), averaged over the face every die shows: the Sprinter's extra
+    nerf die, the Technician's ignored nerfs and reduction, the Free Solo's ignored dice and
+    Mountain Mentor all count as the rules say, whatever the knobs make of them. `dice`
+    (MAX_DICE) and `trace` (TRACE_SIZE) are scratch."""
+    n = effect_count(t, character, rid)
     for s in range(N_STATS):
-        need = at(t, F_ROUTE_REQ, rid * N_STATS + s) - reduction
-        gap = max(0, need - attempt_effective_stat(st, t, seat, rid, True, s)
-                  + st[pbase(seat) + P_REDIST + s])
-        gaps[s] = gap
-        total += gap
-        largest = max(largest, gap)
-    if c == ROUTE_READER:
-        total -= largest
+        out[s] = 0.0
+    for face in range(1, 7):
+        for i in range(n):
+            dice[i] = face
+        requirements_after_dice(t, character, gear, rid, dice, n, trace)
+        for s in range(N_STATS):
+            out[s] += trace[T_REQ + s] / 6.0
+
+
+@njit(cache=True)
+def stat_gaps(st, t, seat, rid, gaps, dice, trace):
+    """How far each stat falls short of the route's expected requirement after the player's
+    own dice (expected_requirements), into gaps[4]; returns the total without the gaps the
+    character may leave unmet (R53, stats_needed: the Route Reader needs three of four).
+    Training is permanent, so this round's redistribution shift is left out."""
+    b = pbase(seat)
+    c = st[b + P_CHARACTER]
+    need = np.empty(N_STATS, np.float64)
+    expected_requirements(t, c, st[b + P_GEAR], rid, dice, trace, need)
+    total = 0.0
+    for s in range(N_STATS):
+        gaps[s] = max(0.0, need[s] - attempt_effective_stat(st, t, seat, rid, True, s)
+                      + st[b + P_REDIST + s])
+        total += gaps[s]
+    ordered = np.sort(gaps)
+    for k in range(N_STATS - stats_needed(t, c)):      # the largest gaps it may leave unmet
+        total -= ordered[N_STATS - 1 - k]
     return total
 
 
 @njit(cache=True)
-def target_tier(st, t, seat, gaps):
+def target_tier(st, t, seat, gaps, dice, trace):
     """The milestone still to do with the smallest total gap (ties to the lower tier); -1 if
     all are done. Leaves that milestone's gaps in `gaps`."""
     done = st[pbase(seat) + P_DONE]
     best = -1
-    best_total = 1 << 40
+    best_total = 1e18
     for tier in range(N_TIERS):
         if (done >> tier) & 1:
             continue
-        total = stat_gaps(st, t, seat, st[G_MILESTONES + tier], gaps)
+        total = stat_gaps(st, t, seat, st[G_MILESTONES + tier], gaps, dice, trace)
         if total < best_total:
             best_total = total
             best = tier
     if best >= 0:
-        stat_gaps(st, t, seat, st[G_MILESTONES + best], gaps)
+        stat_gaps(st, t, seat, st[G_MILESTONES + best], gaps, dice, trace)
     return best
 
 
@@ -175,7 +197,7 @@ def plan(ctx, p):
         card = shop_card(st, t, a)
         if not card_is_useful(st, t, seat, card):
             continue
-        if at(t, F_CARD_IS_ACCESS, card):
+        if at(t, F_CARD_IS_ACCESS, card) or clears_the_way_to_access(st, t, seat, card):
             if access < 0:
                 access = a
             continue
@@ -225,11 +247,12 @@ def plan(ctx, p):
             if score > best_score:
                 best_score = score
                 best_climb = a
-    gaps = np.empty(N_STATS, np.int64)
-    tier = target_tier(st, t, seat, gaps)
+    gaps = np.empty(N_STATS, np.float64)
+    tier = target_tier(st, t, seat, gaps, np.zeros(MAX_DICE, np.int64),
+                       np.zeros(TRACE_SIZE, np.int64))
     if tier >= 0 and p[TRAIN_VALUE] > best_score:
         best_train = -1
-        best_gap = 0
+        best_gap = 0.0
         for i in range(ctx.n_legal):
             a = ctx.legal[i]
             if TRAIN <= a < CLIMB:

@@ -79,6 +79,9 @@ def tune(character, n_players=4, budget=200, games=2000, seed=1, validation_game
 
 
 def store(character, result, command, path=TUNED_PATH):
+    from sim.games.all_in_ascent.rules import default_rules
+    # the rules the knobs were fitted under, so that a run under other rules can say so
+    result = dict(result, rules="v0.4.0 defaults", rules_fingerprint=default_rules().fingerprint)
     cmaes.store_record(path, character, result, command,
                        "Planner knobs tuned per character with CMA-ES against a mixed field "
                        "(planner, designers-heuristic); see policies/all_in_ascent/tuning.py.")

@@ -235,12 +235,19 @@ def setup(st, t, seed, characters, n_players):
 # --- Access, capacity, costs (R26-R36, R47-R48) -----------------------------------------------
 
 @njit_noalloc(inline="always")
+def access_bypassed(st, t, seat):
+    """R26: the Free Solo needs no access gear (knob characters.freeSolo.passive.access_bypass).
+    Bots ask this too, so that the knob changes their play as it changes the game."""
+    return st[pbase(seat) + P_CHARACTER] == FREE_SOLO and t[PARAM_FREE_SOLO_BYPASS] != 0
+
+
+@njit_noalloc(inline="always")
 def has_area_access(st, t, seat, area):
-    """R26: the area's access cards are owned; the Free Solo needs none."""
-    b = pbase(seat)
-    if st[b + P_CHARACTER] == FREE_SOLO and t[PARAM_FREE_SOLO_BYPASS] != 0:
+    """R26: the area's access cards are owned, or the player needs none."""
+    if access_bypassed(st, t, seat):
         return True
     need = at(t, F_AREA_ACCESS_MASK, area)
+    b = pbase(seat)
     return (st[b + P_GEAR] & need) == need
 
 
@@ -311,10 +318,16 @@ def effective_endurance(st, t, seat, rid):
 
 
 @njit_noalloc(inline="always")
+def sure_routes_only(character):
+    """R28: whether the character may only attempt routes its base + training stats meet."""
+    return character == FREE_SOLO
+
+
+@njit_noalloc(inline="always")
 def free_solo_guarantee(st, t, seat, rid):
     """R28: a Free Solo may only attempt routes its base + training stats already meet."""
     b = pbase(seat)
-    if st[b + P_CHARACTER] != FREE_SOLO:
+    if not sure_routes_only(st[b + P_CHARACTER]):
         return True
     for s in range(N_STATS):
         if st[b + P_STATS + s] + st[b + P_TRAINING + s] < at(t, F_ROUTE_REQ, rid * N_STATS + s):
@@ -773,6 +786,19 @@ def requirements_after_dice(t, character, gear, rid, dice, n_dice, trace):
 
 
 @njit_noalloc(inline="always")
+def character_fails_with_penalty(character):
+    """R55: whether a failed climb costs the character endurance (the Iron Lung; the amount is
+    the knob characters.ironLung.passive.fail_endurance_penalty)."""
+    return character == IRON_LUNG
+
+
+@njit_noalloc(inline="always")
+def fail_endurance_penalty(t, character):
+    """R55: the endurance a failed climb costs the character, before gear."""
+    return t[PARAM_IRON_FAIL_PENALTY] if character_fails_with_penalty(character) else 0
+
+
+@njit_noalloc(inline="always")
 def stats_needed(t, character):
     """R53: how many stats must meet their requirement (the Route Reader: three)."""
     return t[PARAM_ROUTE_READER_NEEDS] if character == ROUTE_READER else N_STATS
@@ -982,7 +1008,8 @@ def resolve_attempt(st, t, seat, rid, tier, trace):
     penalty = 0
     heal = 0
     if not success:                                                    # R55
-        if c == IRON_LUNG and owned_card_of_kind(t, gear, KIND_IGNORE_FAIL_PENALTY, -1) < 0:
+        if character_fails_with_penalty(c) and \
+                owned_card_of_kind(t, gear, KIND_IGNORE_FAIL_PENALTY, -1) < 0:
             penalty = t[PARAM_IRON_FAIL_PENALTY]
             st[b + P_ENDURANCE] -= penalty
     else:                                                              # R56
