@@ -349,3 +349,25 @@ def test_every_registered_game_is_declared_in_its_game_toml():
         spec = get_game(name)
         package = spec.adapter.rsplit(".", 1)[0]
         assert importlib.import_module(package).GAME == spec
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_run_compiles_only_the_bots_it_plays(name):
+    """Issue 22: asking for one bot compiles that bot, not every bot of the game (a fresh
+    process, so that no other test has asked for the rest)."""
+    import json
+    import subprocess
+    import sys
+    script = f"""
+import json
+from sim.core.policies import get_policy, policy_names
+names = policy_names({name!r})
+get_policy({name!r}, "random")
+print(json.dumps({{n: len(get_policy.__globals__["_REGISTRY"][({name!r}, n)].function.signatures)
+                  for n in names}}))
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout
+    compiled = json.loads(out.strip().splitlines()[-1])
+    assert compiled.pop("random") == 1
+    assert compiled and not any(compiled.values()), compiled

@@ -26,7 +26,7 @@ nerf die, Mental Anchor ignores the fail penalty. The 180/200 gates are the bot'
 from numba import njit
 
 from policies.all_in_ascent.helpers import needed_tag_mask
-from sim.core.policies import register
+from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent.engine import action_route, effective_stat, pbase, shop_card, \
     spendable_xp
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
@@ -79,7 +79,7 @@ def climb_score2(st, t, seat, rid):
 
 
 @register("all-in-ascent", "designers-heuristic")
-@njit(POLICY_SIGNATURE, cache=True)
+@compiled_on_use(POLICY_SIGNATURE)
 def designers_heuristic_policy(ctx):
     """The designers' own bot (HEURISTIC-AGENT.md): milestone, gear, likely climb, rest, train."""
     st = ctx.state

@@ -10,10 +10,9 @@ Each decision, in order:
 
 params[0] = milestone_value: the XP a completed milestone is worth to it (default 150).
 """
-from numba import njit
 
 from policies.all_in_ascent.helpers import card_is_useful, expected_attempt_xp
-from sim.core.policies import register
+from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent.engine import (
     ILLEGAL_NO_ENDURANCE, action_route, climb_reason, effective_time, milestone_reason, pbase,
     section_reason, shop_card)
@@ -25,7 +24,7 @@ from sim.games.all_in_ascent.state import (
 
 
 @register("all-in-ascent", "greedy", params=(150.0,))
-@njit(POLICY_SIGNATURE, cache=True)
+@compiled_on_use(POLICY_SIGNATURE)
 def greedy_policy(ctx):
     """Most expected XP per time unit; buys the cheapest useful card; rests when tired."""
     st = ctx.state

@@ -21,7 +21,7 @@ from numba import njit
 
 from policies.all_in_ascent.planner import N_PLANNER_KNOBS, plan
 from policies.all_in_ascent.tuned import load_tuned, tuned_vector
-from sim.core.policies import register
+from sim.core.policies import compiled_on_use, register
 from sim.core.rng import stream_below
 from sim.games.all_in_ascent.engine import apply_action, legal_actions, pbase
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE, PolicyContext
@@ -91,7 +91,7 @@ def rollout(st, t, seat, first_action, depth, imagined_rng, knobs, work, legal, 
 
 
 @register("all-in-ascent", "lookahead", params=LOOKAHEAD_DEFAULTS)
-@njit(POLICY_SIGNATURE, cache=True)
+@compiled_on_use(POLICY_SIGNATURE)
 def lookahead_policy(ctx):
     """Planner rollouts from imagined dice; picks the best average outcome."""
     n = ctx.n_legal

@@ -39,7 +39,7 @@ from numba import njit
 
 from policies.all_in_ascent.helpers import (
     card_is_useful, clears_the_way_to_access, expected_attempt_xp, needed_tag_mask)
-from sim.core.policies import register
+from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent.engine import (
     ILLEGAL_NO_ENDURANCE, action_route, attempt_reason, effect_count, effective_time, pbase,
     redistribute, requirements_after_dice, section_reason, shop_card, stats_needed)
@@ -274,7 +274,7 @@ def plan(ctx, p):
 
 
 @register("all-in-ascent", "planner", params=PLANNER_DEFAULTS)
-@njit(POLICY_SIGNATURE, cache=True)
+@compiled_on_use(POLICY_SIGNATURE)
 def planner_policy(ctx):
     """Milestone-directed: exact success odds, access and useful gear, targeted training."""
     return plan(ctx, ctx.params)

@@ -8,11 +8,10 @@ characters' knob vectors end to end; the policy reads the slice of the character
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from policies import cmaes
 from policies.all_in_ascent.planner import N_PLANNER_KNOBS, PLANNER_DEFAULTS, PLANNER_KNOBS, plan
-from sim.core.policies import register
+from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent.data import CHARACTER_KEYS
 from sim.games.all_in_ascent.engine import pbase
 from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE
@@ -36,7 +35,7 @@ def tuned_vector(vectors):
 
 
 @register("all-in-ascent", "tuned", params=tuned_vector(load_tuned()))
-@njit(POLICY_SIGNATURE, cache=True)
+@compiled_on_use(POLICY_SIGNATURE)
 def tuned_policy(ctx):
     """The planner with per-character tuned knobs (policies/all_in_ascent/tuned.json)."""
     c = ctx.state[pbase(ctx.seat) + P_CHARACTER]

@@ -4,7 +4,7 @@ from numba import njit
 from policies.ascension.board import (
     copy_board, held_piece, lift_top, orientation_shows, origin_piece, placement_ok, put_on,
     restore)
-from sim.core.policies import register
+from sim.core.policies import compiled_on_use, register
 from sim.core.rng import stream_below
 from sim.games.ascension.engine import count_pawn_moves
 from sim.games.ascension.policy_api import POLICY_SIGNATURE
@@ -14,7 +14,7 @@ from sim.games.ascension.state import (
 
 
 @register("ascension", "random")
-@njit(POLICY_SIGNATURE, cache=True)
+@compiled_on_use(POLICY_SIGNATURE)
 def random_policy(ctx):
     """Uniform origin, uniform placement, uniform pawn move; the spring step half the time."""
     if ctx.phase == PHASE_SPRING:
@@ -39,7 +39,7 @@ def _pawn_is_safe(b, t, seat):
 
 
 @register("ascension", "random-safe")
-@njit(POLICY_SIGNATURE, cache=True)
+@compiled_on_use(POLICY_SIGNATURE)
 def random_safe_policy(ctx):
     """`random`, rejecting piece moves after which its own pawn would be blocked (unless all
     are)."""

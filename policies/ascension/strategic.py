@@ -17,7 +17,7 @@ from numba import njit
 from policies.ascension.builder import (
     block_move, build_origin, build_origin_on_plan, build_place, climb_distances, leader_of,
     pawn_decision, stash_target, stashed_target)
-from sim.core.policies import register
+from sim.core.policies import compiled_on_use, register
 from sim.core.rng import stream_below, stream_uniform
 from sim.games.ascension.policy_api import POLICY_SIGNATURE
 from sim.games.ascension.rules import C_N_PLAYERS
@@ -42,14 +42,14 @@ def build_decision(ctx):
 
 
 @register("ascension", "stair-builder")
-@njit(POLICY_SIGNATURE, cache=True)
+@compiled_on_use(POLICY_SIGNATURE)
 def stair_builder(ctx):
     """Greedy on its own staircase plan (§7), remembering every face it has seen."""
     return build_decision(ctx)
 
 
 @register("ascension", "stair-builder-forgetful", remembers=False)
-@njit(POLICY_SIGNATURE, cache=True)
+@compiled_on_use(POLICY_SIGNATURE)
 def stair_builder_forgetful(ctx):
     """The stair builder, forgetting hidden faces as soon as it puts a piece down."""
     return build_decision(ctx)
@@ -113,14 +113,14 @@ def strategic_decision(ctx, hybrid_k):
 
 
 @register("ascension", "blocker")
-@njit(POLICY_SIGNATURE, cache=True)
+@compiled_on_use(POLICY_SIGNATURE)
 def blocker(ctx):
     """Targets the leader with the move that leaves it fewest moves after its best repair."""
     return strategic_decision(ctx, -1.0)
 
 
 @register("ascension", "hybrid", params=HYBRID_PARAMS)
-@njit(POLICY_SIGNATURE, cache=True)
+@compiled_on_use(POLICY_SIGNATURE)
 def hybrid(ctx):
     """Builds; blocks an opponent k piece moves closer to its goal, or a privileged descender."""
     return strategic_decision(ctx, ctx.params[0])

@@ -9,7 +9,7 @@ the leader (opponents). Climbing-card options are valued by a fixed table of eff
 """
 import numpy as np
 
-from sim.core.policies import register
+from sim.core.policies import compiled_on_use, register
 from sim.core.jit import njit_noalloc
 from sim.games.first_ascent import engine as E
 from sim.games.first_ascent.data import (
@@ -260,7 +260,7 @@ def common_choice(ctx):
 
 
 @register("first-ascent", "greedy")
-@njit_noalloc(POLICY_SIGNATURE)
+@compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def greedy(ctx):
     """the most points per asset spent this turn (order-of-climbing discount included)"""
     st = ctx.state

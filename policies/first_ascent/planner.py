@@ -25,7 +25,7 @@ import numpy as np
 
 from policies.first_ascent.greedy import (
     VERB_WORTH, common_choice, payment_work, pick_of_type, zeroed_counts)
-from sim.core.policies import register
+from sim.core.policies import compiled_on_use, register
 from sim.core.jit import njit_noalloc
 from sim.games.first_ascent import engine as E
 from sim.games.first_ascent.data import (
@@ -385,7 +385,7 @@ def decide(ctx, params):
 
 
 @register("first-ascent", "planner", params=DEFAULT_PARAMS)
-@njit_noalloc(POLICY_SIGNATURE)
+@compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def planner(ctx):
     """plans a route toward the objectives in play and its personal objectives"""
     return decide(ctx, ctx.params)

@@ -10,8 +10,7 @@ import numpy as np
 
 from policies import cmaes
 from policies.first_ascent.planner import DEFAULT_PARAMS, N_KNOBS, PLANNER_KNOBS, decide
-from sim.core.policies import register
-from sim.core.jit import njit_noalloc
+from sim.core.policies import compiled_on_use, register
 from sim.games.first_ascent.data import CHARACTER_KEYS
 from sim.games.first_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE
 from sim.games.first_ascent.state import S_CHAR, SEAT_FIELDS
@@ -34,7 +33,7 @@ def tuned_vector(vectors):
 
 
 @register("first-ascent", "tuned", params=tuned_vector(load_tuned()))
-@njit_noalloc(POLICY_SIGNATURE)
+@compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def tuned_policy(ctx):
     """the planner with per-character tuned knobs (policies/first_ascent/tuned.json)"""
     c = ctx.state[S_CHAR + ctx.seat * SEAT_FIELDS]

@@ -4,8 +4,12 @@ Registering a policy is one decorator on its function, in a module the game's Ga
 (`policy_modules`, imported on first use); nothing else changes:
 
     @register("all-in-ascent", "random")
-    @njit(POLICY_SIGNATURE, cache=True)
+    @compiled_on_use(POLICY_SIGNATURE)
     def random_policy(ctx): ...
+
+`compiled_on_use` compiles a bot for its signature when a run first asks for it (get_policy),
+not when its module is imported, so a run compiles only the bots it plays: from an empty
+cache, `--policy random` no longer waits for every bot of the game.
 """
 import importlib
 from dataclasses import dataclass, field
@@ -26,6 +30,28 @@ class RegisteredPolicy:
 
 
 _REGISTRY = {}
+_NOT_YET_COMPILED = {}      # bot dispatcher -> the signature it is compiled for on first use
+
+
+def compiled_on_use(signature, noalloc=False):
+    """numba's njit(signature, cache=True), but compiled on first use (see above). `noalloc`
+    compiles it without numba's runtime, as sim/core/jit.njit_noalloc does."""
+    def decorate(fn):
+        from numba import njit
+        dispatcher = njit(cache=True, _nrt=False)(fn) if noalloc else njit(cache=True)(fn)
+        _NOT_YET_COMPILED[dispatcher] = signature
+        return dispatcher
+    return decorate
+
+
+def _compiled(policy):
+    signature = _NOT_YET_COMPILED.pop(policy.function, None)
+    if signature is not None:
+        policy.function.compile(signature)
+        # one compiled signature and no more: numba then types the bot as a first-class
+        # function, so that the kernels can hold different bots in one tuple
+        policy.function.disable_compile()
+    return policy
 
 
 def register(game, name, params=(), description="", remembers=True):
@@ -49,7 +75,7 @@ def _load(game):
 def get_policy(game, name):
     _load(game)
     try:
-        return _REGISTRY[(game, name)]
+        return _compiled(_REGISTRY[(game, name)])
     except KeyError:
         raise ValueError(f"unknown policy {name!r} for {game}; available: "
                          f"{', '.join(policy_names(game))}") from None
