@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.core.compiling import compile_first
 from sim.core.output import (OutputError, RunWriter, folder_lock, folder_state,
                              restore_set_aside, run_fingerprint)
 
@@ -53,6 +54,9 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
             raise OutputError(f"{out.parent}: cannot write here ({exc.strerror or exc})") \
                 from None
         try:
+            compile_first(game, seat_policies,
+                          lambda: game.api.play(rules, 1, seed, seat_policies, characters,
+                                                threads=threads, rotate=rotate), quiet=quiet)
             started = time.perf_counter()
             done = 0
             while done < games:

@@ -1,0 +1,87 @@
+"""Say so while a run waits for numba to compile, and say how long it took.
+
+A new user's first `ascent simulate` used to print nothing for a minute or more. numba compiles
+a game's kernel and its bots on their first call and caches them on disk, in a folder keyed by
+the sources (sim/__init__.py), so the wait comes once per version of the code and per set of
+bots. A small marker file per (game, bots) in that folder says the wait is over; without it, the
+run plays one throw-away game first (which compiles everything it needs), with a line that
+counts the seconds against the last measured figure.
+"""
+import json
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+
+def _markers(cache_dir=None):
+    return Path(cache_dir or os.environ["NUMBA_CACHE_DIR"]) / "ascent-compiled"
+
+
+def _marker_name(game_name, seat_policies):
+    return f"{game_name}--{'+'.join(sorted(set(seat_policies)))}.json"
+
+
+def is_compiled(game_name, seat_policies, cache_dir=None):
+    return (_markers(cache_dir) / _marker_name(game_name, seat_policies)).exists()
+
+
+def last_compile_seconds(game_name, seat_policies, cache_dir=None):
+    """The newest figure measured for these bots, under any version of the code (the sibling
+    cache folders), or None."""
+    name = _marker_name(game_name, seat_policies)
+    folders = _markers(cache_dir).parent.parent.glob(f"*/ascent-compiled/{name}")
+    found = []
+    for path in folders:
+        try:
+            found.append((path.stat().st_mtime, json.loads(path.read_text())["seconds"]))
+        except (OSError, ValueError, KeyError):
+            continue
+    return round(max(found)[1]) if found else None
+
+
+def record(game_name, seat_policies, seconds, cache_dir=None):
+    folder = _markers(cache_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / _marker_name(game_name, seat_policies)).write_text(
+        json.dumps({"game": game_name, "policies": sorted(set(seat_policies)),
+                    "seconds": round(seconds, 1)}) + "\n")
+
+
+def compile_first(game, seat_policies, play_one, quiet=False, stream=sys.stderr):
+    """If this code has not yet compiled `game` with these bots, play one throw-away game
+    through `play_one()` (which compiles them), with a progress line unless `quiet`; record
+    how long it took. Returns the seconds spent compiling (0 when already compiled)."""
+    names = list(seat_policies)
+    if is_compiled(game.name, names):
+        return 0.0
+    bots = ", ".join(sorted(set(names)))
+    before = last_compile_seconds(game.name, names)
+    about = f"about {before} s" if before else "a minute or two"
+    head = (f"compiling the {game.title} kernel and the bots {bots} "
+            f"(first run of this code only, {about})")
+    started = time.perf_counter()
+    done = threading.Event()
+
+    def tick():
+        while not done.wait(1.0):
+            print(f"\r{head}: {time.perf_counter() - started:.0f} s", end="", file=stream,
+                  flush=True)
+
+    ticker = None
+    if not quiet:
+        print(f"{head}: 0 s", end="", file=stream, flush=True)
+        ticker = threading.Thread(target=tick, daemon=True)
+        ticker.start()
+    try:
+        play_one()
+    finally:
+        done.set()
+        if ticker is not None:
+            ticker.join()
+    seconds = time.perf_counter() - started
+    if not quiet:
+        print(f"\r{head}: done in {seconds:.0f} s", file=stream, flush=True)
+    record(game.name, names, seconds)
+    return seconds

@@ -1,0 +1,55 @@
+"""The start-up line of a run that waits for numba (sim/core/compiling.py, issue 22)."""
+import io
+import os
+import subprocess
+import sys
+
+from sim.core import compiling
+from sim.core.game import get_game
+
+
+def test_a_cold_run_says_what_it_compiles_and_records_how_long(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "key1"))
+    game = get_game("dice-race")
+    out = io.StringIO()
+    played = []
+    seconds = compiling.compile_first(game, ["hold-at", "random", "hold-at"],
+                                      lambda: played.append(1), stream=out)
+    assert played == [1] and seconds >= 0
+    text = out.getvalue()
+    assert "compiling the Dice Race kernel and the bots hold-at, random" in text
+    assert "first run of this code only, a minute or two" in text and "done in" in text
+    assert compiling.is_compiled("dice-race", ["random", "hold-at"])
+    # warm: nothing played, nothing said
+    again = io.StringIO()
+    assert compiling.compile_first(game, ["hold-at", "random"], lambda: played.append(2),
+                                   stream=again) == 0.0
+    assert played == [1] and again.getvalue() == ""
+    # another version of the code (another cache key) quotes the figure measured before
+    compiling.record("dice-race", ["random"], 41.6)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "key2"))
+    later = io.StringIO()
+    compiling.compile_first(game, ["random"], lambda: None, stream=later)
+    assert "about 42 s" in later.getvalue()
+
+
+def test_quiet_says_nothing_but_still_records(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    out = io.StringIO()
+    compiling.compile_first(get_game("dice-race"), ["random"], lambda: None, quiet=True,
+                            stream=out)
+    assert out.getvalue() == "" and compiling.is_compiled("dice-race", ["random"])
+
+
+def test_ascent_simulate_from_an_empty_cache_says_it_is_compiling(tmp_path):
+    """End to end, in a fresh process with an empty numba cache (the example game compiles in
+    seconds): the first run says so, the second does not."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    command = [sys.executable, "-m", "sim.cli", "simulate", "--game", "dice-race",
+               "--players", "2", "--games", "10", "--seed", "1", "--policy", "random"]
+    first = subprocess.run(command + ["--out", str(tmp_path / "a")], env=env,
+                           capture_output=True, text=True, check=True)
+    assert "compiling the Dice Race kernel and the bots random" in first.stderr
+    second = subprocess.run(command + ["--out", str(tmp_path / "b")], env=env,
+                            capture_output=True, text=True, check=True)
+    assert "compiling" not in second.stderr
