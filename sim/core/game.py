@@ -93,6 +93,7 @@ class GameSpec:
     tuning_module: str = ""         # tune, store, TUNED_PATH: `ascent tune`
     benchmarks: str = ""            # its measured games/s per bot (benchmarks/throughput.py)
     strength_note: str = ""         # else where its bots' strength was measured, for the report
+    cap_end_reasons: tuple = ()     # end reasons of a game stopped by a cap, not by its rules' end
 
     @classmethod
     def declared_in(cls, package):

@@ -28,6 +28,8 @@ th{background:#f4f4f4}
 td:first-child,th:first-child{text-align:left}.note{color:#555;font-size:.88em}
 .meta{color:#444;font-size:.92em;margin:.2em 0}
 .bots{background:#eef4fb;border-left:4px solid #1f5fa8;padding:.4em .8em;font-size:.92em}
+.validity{background:#fff4e5;border-left:4px solid #c25e00;padding:.3em .8em;font-size:.92em}
+.validity ul{margin:.2em 0 .2em 1.2em;padding:0}
 .screen{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:0 1.6em}
 .screen table{font-size:.82em}.screen td,.screen th{padding:.15em .35em}
 .screen h2{margin-top:.6em;font-size:1.15em}
@@ -48,6 +50,7 @@ class Page:
         self.prefix = prefix
         self.filename = "report.html"
         self.parts = []
+        self.warnings = []      # validity warnings (validity.py), shown on the first screen
         (self.out / "figures").mkdir(parents=True, exist_ok=True)
         (self.out / "tables").mkdir(parents=True, exist_ok=True)
 
@@ -122,6 +125,10 @@ def first_screen(page, title, meta_lines, bot, ranked, ranked_label, seat_lines,
     for line in meta_lines:
         page.p(line, "meta")
     page.p(bot, "bots")
+    if page.warnings:
+        items = "".join(f"<li>{html.escape(w)}</li>" for w in page.warnings)
+        page.html(f"<div class='validity'><b>Read with care: what the records say about the "
+                  f"bots</b><ul>{items}</ul></div>")
     left, right = [], []
     left.append(f"<h2>{html.escape(ranked_label)}, ranked</h2>")
     left.append('<p class="note">Win share: a shared win counts as 1/k for each of k winners. '
@@ -291,6 +298,8 @@ def write_report(results_dir, against=None, variant=None, against_variant=None):
                                 r, base, against, started, name)
     page = Page(out, prefix=f"{tag}_" if tag else "")
     page.filename = f"report-{tag}.html" if tag else "report.html"
+    from sim.report.validity import validity_warnings
+    page.warnings = validity_warnings(r, run_policies(r))
     from sim.core.game import get_game
     title = get_game(r.meta["game"]).api.render_report(page, r, plt, results_dir)
     page.p(f"Report built in {time.perf_counter() - started:.1f} s.", "note")

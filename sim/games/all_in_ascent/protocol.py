@@ -106,3 +106,28 @@ def flow_row(run):
     return {"no winner": FS.pct_interval(flow["no_winner_rate"], flow["no_winner_ci_low"],
                                          flow["no_winner_ci_high"]),
             "median rounds": f"{flow['median_rounds']:g}"}
+
+
+def validity_warnings(r):
+    """All-In Ascent's own validity checks (sim/report/validity.py): a character that never
+    attempts its expert milestone, and one that ends far more turns with time left than the
+    others. Both are how the bots play, read from the records."""
+    seats = r.seats
+    if "milestone_expert_attempts" not in seats.columns:
+        return []
+    per = seats.groupby("character", observed=True).agg(
+        n=("won", "size"), expert=("milestone_expert_attempts", "sum"),
+        early=("turns_ended_early", "mean"))
+    found = []
+    for key, row in per.iterrows():
+        if row.n >= 100 and row.expert == 0:
+            found.append(f"{character_name(key)} never attempted its expert milestone in "
+                         f"{int(row.n):,} games: its win share says how the bot plays it, "
+                         f"not what the character can do.")
+    for key, row in per.iterrows():
+        others = per.drop(index=key)["early"]
+        if len(others) and row.early > 1.0 and row.early > 2 * others.mean():
+            found.append(f"{character_name(key)} ended {row.early:.1f} turns a game with time "
+                         f"left (the others {others.mean():.1f}): a bot that stops early may "
+                         f"be misreading its abilities.")
+    return found

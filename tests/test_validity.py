@@ -1,0 +1,58 @@
+"""Validity warnings on every report's first screen (sim/report/validity.py, issue 20 item 4)."""
+import json
+from types import SimpleNamespace
+
+import pandas as pd
+
+from sim.core.game import get_game
+from sim.report import validity as V
+
+
+def games(reasons):
+    return pd.DataFrame({"end_reason": pd.Categorical(reasons)})
+
+
+def test_policy_errors_and_caps_are_counted_with_their_share():
+    g = games(["winner"] * 6 + ["policy_error"] * 2 + ["max_rounds"] * 2)
+    assert V.policy_error_warning(g).startswith("2 of 10 games (20.0%) ended because a bot")
+    assert "(max_rounds)" in V.cap_warning(g, ("max_rounds", "action_cap"))
+    clean = games(["winner"] * 5)
+    assert V.policy_error_warning(clean) is None and V.cap_warning(clean, ("max_rounds",)) is None
+
+
+def test_a_tuned_bot_fitted_under_other_rules_is_named(tmp_path, monkeypatch):
+    import policies.all_in_ascent.tuning as tuning
+    stored = tmp_path / "tuned.json"
+    stored.write_text(json.dumps({"characters": {
+        "sprinter": {"rules": "v0.4.0 defaults", "rules_fingerprint": "aaaa"},
+        "freeSolo": {"rules": "v0.4.0 defaults", "rules_fingerprint": "bbbb"}}}))
+    monkeypatch.setattr(tuning, "TUNED_PATH", stored)
+    game = get_game("all-in-ascent")
+    text = V.tuned_rules_warning(game, {"rules_fingerprint": "bbbb"}, ["tuned"])
+    assert "knobs for sprinter were fitted under v0.4.0 defaults" in text
+    assert V.tuned_rules_warning(game, {"rules_fingerprint": "bbbb"}, ["greedy"]) is None
+
+
+def test_all_in_ascent_flags_a_character_that_never_tries_its_top_milestone():
+    api = get_game("all-in-ascent").api
+    seats = pd.DataFrame({
+        "character": ["sprinter"] * 150 + ["freeSolo"] * 150,
+        "won": [False] * 150 + [True] * 150,
+        "milestone_expert_attempts": [0] * 150 + [1] * 150,
+        "turns_ended_early": [5] * 150 + [1] * 150})
+    found = api.validity_warnings(SimpleNamespace(seats=seats))
+    assert any("never attempted its expert milestone in 150 games" in w for w in found)
+    assert any("ended 5.0 turns a game with time left (the others 1.0)" in w for w in found)
+    assert not any("Free Solo never" in w for w in found)
+
+
+def test_the_report_shows_the_warnings_on_its_first_screen(tmp_path):
+    from sim.cli import main
+    out = tmp_path / "run"
+    # a 1-round cap stops every game before anyone wins
+    assert main(["simulate", "--game", "ascension", "--players", "2", "--games", "30",
+                 "--seed", "1", "--policy", "random", "--rule", "max_turns=3", "--out",
+                 str(out), "--quiet"]) == 0
+    assert main(["report", str(out)]) == 0
+    page = (out / "report.html").read_text()
+    assert "Read with care" in page and "were stopped by a cap (cap) before anyone won" in page
