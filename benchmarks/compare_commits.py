@@ -1,6 +1,7 @@
 """Kernel speed of two commits on this machine, measured in pairs.
 
     python -m benchmarks.compare_commits 4785744 HEAD --rounds 4 [--game ascension]
+        [--policy tuned=3000 ...]
 
 A shared 2-core machine drifts by 20-30% over minutes, so timing one commit after the other
 says little. Here the two commits run at the same time, one process each, pinned to the two
@@ -74,8 +75,17 @@ def main(argv=None):
     parser.add_argument("new")
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--game", choices=sorted(GAMES), default="all-in-ascent")
+    parser.add_argument("--policy", action="append", default=[], metavar="NAME=GAMES",
+                        help="measure this bot with this many games a measurement (repeatable; "
+                             "default: the game's random and greedy)")
     args = parser.parse_args(argv)
     policies = GAMES[args.game][0]
+    if args.policy:
+        try:
+            policies = {name: int(n) for name, n in (p.split("=", 1) for p in args.policy)}
+        except ValueError:
+            parser.error(f"--policy: expected NAME=GAMES, e.g. tuned=3000; got {args.policy}")
+        GAMES[args.game] = (policies, GAMES[args.game][1])
     with tempfile.TemporaryDirectory() as tmp:
         trees = {}
         for name in (args.old, args.new):
