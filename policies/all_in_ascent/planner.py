@@ -41,17 +41,17 @@ from policies.all_in_ascent.helpers import (
     card_is_useful, clears_the_way_to_access, expected_attempt_xp, needed_tag_mask)
 from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent.engine import (
-    ILLEGAL_NO_ENDURANCE, action_route, attempt_reason, effect_count, effective_time, pbase,
-    redistribute, requirements_after_dice, section_reason, shop_card, stats_needed)
+    ILLEGAL_NO_ENDURANCE, action_route, attempt_reason, effective_time, pbase, redistribute,
+    requirements_after_dice, section_reason, shop_card, stats_needed)
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.all_in_ascent.probability import attempt_effective_stat, climb_success_probability
 from sim.games.all_in_ascent.rules import (
     F_CARD_COST, F_CARD_IS_ACCESS, F_CARD_TAG, F_ROUTE_AREA, F_STATION_STAT, PARAM_MAX_ROUNDS,
     PARAM_REDISTRIBUTION, at)
 from sim.games.all_in_ascent.state import (
-    BUY_ROTATION, CLIMB, END_TURN, G_MILESTONES, G_ROUND, MAX_DICE, MILESTONE, N_STATS, N_TIERS,
+    BUY_ROTATION, CLIMB, END_TURN, G_MILESTONES, G_ROUND, MILESTONE, N_STATS, N_TIERS,
     P_CHARACTER, P_DONE, P_ENDURANCE, P_GEAR, P_MAX_ENDURANCE, P_REDIST, REDISTRIBUTE, REST,
-    T_REQ, TAG_NONE, TRACE_SIZE, TRAIN)
+    T_EFFECT_MOD, T_EFFECT_STAT, T_N_EFFECTS, T_REQ, TAG_NONE, TRACE_SIZE, TRAIN)
 
 PLANNER_DEFAULTS = (0.45, 6.0, 0.15, 50.0, 0.3)
 PLANNER_KNOBS = ("milestone_threshold", "late_rounds", "late_threshold", "train_value",
@@ -96,47 +96,46 @@ def best_redistribution(ctx, rid, is_milestone):
     return best, best_p, now
 
 
-@njit(cache=True)
-def expected_requirements(t, character, gear, rid, dice, trace, out):
-    """The route's four requirements after this character's own dice, by the engine's R52
-    (requirements_after_dice), averaged over the face every die shows: the Sprinter's extra
-    nerf die, the Technician's ignored nerfs and reduction, the Free Solo's ignored dice and
-    Mountain Mentor all count as the rules say, whatever the knobs make of them. `dice`
-    (MAX_DICE) and `trace` (TRACE_SIZE) are scratch."""
-    n = effect_count(t, character, rid)
-    for s in range(N_STATS):
-        out[s] = 0.0
-    for face in range(1, 7):
-        for i in range(n):
-            dice[i] = face
-        requirements_after_dice(t, character, gear, rid, dice, n, trace)
-        for s in range(N_STATS):
-            out[s] += trace[T_REQ + s] / 6.0
+MEAN_DIE = 3.5
 
 
 @njit(cache=True)
-def stat_gaps(st, t, seat, rid, gaps, dice, trace):
-    """How far each stat falls short of the route's expected requirement after the player's
-    own dice (expected_requirements), into gaps[4]; returns the total without the gaps the
-    character may leave unmet (R53, stats_needed: the Route Reader needs three of four).
-    Training is permanent, so this round's redistribution shift is left out."""
+def stat_gaps(st, t, seat, rid, gaps, trace):
+    """How far each stat falls short of the route's requirement expected after the player's own
+    dice, into gaps[4]; returns the total without the gaps the character may leave unmet (R53,
+    stats_needed: the Route Reader needs three of four). `trace` (TRACE_SIZE) is scratch.
+
+    The expectation is read from the engine's own R52 (requirements_after_dice) with no die
+    rolled: it leaves the requirements at a die of 0 and each effect's modifier after the
+    character's rules and Mountain Mentor, so the Sprinter's extra nerf die, the Technician's
+    ignored nerfs and reduction and the Free Solo's ignored dice count as the packed rules say.
+    Each effect then adds its modifier times a die's mean. Training is permanent, so this
+    round's redistribution shift is left out."""
     b = pbase(seat)
     c = st[b + P_CHARACTER]
-    need = np.empty(N_STATS, np.float64)
-    expected_requirements(t, c, st[b + P_GEAR], rid, dice, trace, need)
+    requirements_after_dice(t, c, st[b + P_GEAR], rid, trace[:0], 0, trace)
+    for s in range(N_STATS):
+        gaps[s] = trace[T_REQ + s] - attempt_effective_stat(st, t, seat, rid, True, s) \
+            + st[b + P_REDIST + s]
+    for i in range(trace[T_N_EFFECTS]):
+        gaps[trace[T_EFFECT_STAT + i]] += MEAN_DIE * trace[T_EFFECT_MOD + i]
     total = 0.0
     for s in range(N_STATS):
-        gaps[s] = max(0.0, need[s] - attempt_effective_stat(st, t, seat, rid, True, s)
-                      + st[b + P_REDIST + s])
+        gaps[s] = max(0.0, gaps[s])
         total += gaps[s]
-    ordered = np.sort(gaps)
-    for k in range(N_STATS - stats_needed(t, c)):      # the largest gaps it may leave unmet
-        total -= ordered[N_STATS - 1 - k]
+    dropped = 0                      # bit s: gap s left unmet (R53), largest first
+    for _ in range(N_STATS - stats_needed(t, c)):
+        largest = -1
+        for s in range(N_STATS):
+            if not (dropped >> s) & 1 and (largest < 0 or gaps[s] > gaps[largest]):
+                largest = s
+        dropped |= 1 << largest
+        total -= gaps[largest]
     return total
 
 
 @njit(cache=True)
-def target_tier(st, t, seat, gaps, dice, trace):
+def target_tier(st, t, seat, gaps, trace):
     """The milestone still to do with the smallest total gap (ties to the lower tier); -1 if
     all are done. Leaves that milestone's gaps in `gaps`."""
     done = st[pbase(seat) + P_DONE]
@@ -145,12 +144,12 @@ def target_tier(st, t, seat, gaps, dice, trace):
     for tier in range(N_TIERS):
         if (done >> tier) & 1:
             continue
-        total = stat_gaps(st, t, seat, st[G_MILESTONES + tier], gaps, dice, trace)
+        total = stat_gaps(st, t, seat, st[G_MILESTONES + tier], gaps, trace)
         if total < best_total:
             best_total = total
             best = tier
     if best >= 0:
-        stat_gaps(st, t, seat, st[G_MILESTONES + best], gaps, dice, trace)
+        stat_gaps(st, t, seat, st[G_MILESTONES + best], gaps, trace)
     return best
 
 
@@ -248,8 +247,7 @@ def plan(ctx, p):
                 best_score = score
                 best_climb = a
     gaps = np.empty(N_STATS, np.float64)
-    tier = target_tier(st, t, seat, gaps, np.zeros(MAX_DICE, np.int64),
-                       np.zeros(TRACE_SIZE, np.int64))
+    tier = target_tier(st, t, seat, gaps, np.empty(TRACE_SIZE, np.int64))
     if tier >= 0 and p[TRAIN_VALUE] > best_score:
         best_train = -1
         best_gap = 0.0

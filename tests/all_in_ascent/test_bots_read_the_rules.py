@@ -35,7 +35,7 @@ def useful(game, card):
 def gaps_of(game, route):
     gaps = np.zeros(S.N_STATS, np.float64)
     total = stat_gaps(game.state, game.tables, 0, game.rules.route_id(route), gaps,
-                      np.zeros(S.MAX_DICE, np.int64), np.zeros(S.TRACE_SIZE, np.int64))
+                      np.zeros(S.TRACE_SIZE, np.int64))
     return total, gaps
 
 
