@@ -12,6 +12,7 @@ from sim.games.all_in_ascent.data import CHARACTER_KEYS, STATS
 from sim.games.all_in_ascent.game import Redistribute
 from sim.games.all_in_ascent.probability import success_count
 from sim.games.all_in_ascent.rules import build_rules
+from sim.games.all_in_ascent.state import TRACE_SIZE
 from sim.games.all_in_ascent.variants import VariantError
 from tests.all_in_ascent.helpers import (
     Game, S, climb, end_round_now, give, pget, pset, put_route, reference_dice, set_milestone,
@@ -109,13 +110,17 @@ def test_the_planner_trains_on_permanent_stats_not_on_the_shift():  # §9, R40
     from policies.all_in_ascent.planner import stat_gaps
     from sim.games.all_in_ascent.probability import attempt_effective_stat
     g = Game(1, ["routeReader"], rules=redistribution_rules())
-    set_stats(g, 0, [32, 40, 40, 40])
-    rid = g.rules.route_id("Crimson Ladder")               # 30/28/25/22
-    gaps = np.zeros(4, np.int64)
-    assert stat_gaps(g.state, g.rules.tables, 0, rid, gaps) == 0
-    g.step(Redistribute("strength", "focus", 10))          # strength 22 for this round
-    assert attempt_effective_stat(g.state, g.rules.tables, 0, rid, True, 0) == 22
-    assert stat_gaps(g.state, g.rules.tables, 0, rid, gaps) == 0 and gaps[0] == 0
+    set_stats(g, 0, [36, 40, 40, 40])
+    rid = g.rules.route_id("Crimson Ladder")               # 30/28/25/22, a strength nerf die
+    trace = np.zeros(TRACE_SIZE, np.int64)
+    before = np.zeros(4)
+    total_before = stat_gaps(g.state, g.rules.tables, 0, rid, before, trace)
+    assert before[0] == 0                                  # strength 36 against 30 + 3.5
+    g.step(Redistribute("strength", "focus", 10))          # strength 26 for this round
+    assert attempt_effective_stat(g.state, g.rules.tables, 0, rid, True, 0) == 26
+    after = np.zeros(4)
+    assert stat_gaps(g.state, g.rules.tables, 0, rid, after, trace) == total_before
+    assert after[0] == 0 and (after == before).all()
 
 
 # --- your_choice_gear ---------------------------------------------------------------------------
