@@ -15,7 +15,7 @@ def games(reasons):
 def test_policy_errors_and_caps_are_counted_with_their_share():
     g = games(["winner"] * 6 + ["policy_error"] * 2 + ["max_rounds"] * 2)
     assert V.policy_error_warning(g).startswith("2 of 10 games (20.0%) ended because a bot")
-    assert "(max_rounds)" in V.cap_warning(g, ("max_rounds", "action_cap"))
+    assert "(end reason max_rounds)" in V.cap_warning(g, ("max_rounds", "action_cap"))
     clean = games(["winner"] * 5)
     assert V.policy_error_warning(clean) is None and V.cap_warning(clean, ("max_rounds",)) is None
 
@@ -55,4 +55,4 @@ def test_the_report_shows_the_warnings_on_its_first_screen(tmp_path):
                  str(out), "--quiet"]) == 0
     assert main(["report", str(out)]) == 0
     page = (out / "report.html").read_text()
-    assert "Read with care" in page and "were stopped by a cap (cap) before anyone won" in page
+    assert "Read with care" in page and "were stopped by a cap (end reason cap) before anyone won" in page

@@ -32,8 +32,9 @@ def cap_warning(games, caps):
     if not n:
         return None
     which = ", ".join(sorted(set(reasons[capped])))
-    return (f"{_share(n, len(games))} were stopped by a cap ({which}) before anyone won; win "
-            f"shares count decided games only, and a bot that stalls makes more of them.")
+    return (f"{_share(n, len(games))} were stopped by a cap (end reason {which}) before anyone "
+            f"won; win shares count decided games only, and a bot that stalls makes more of "
+            f"them.")
 
 
 def tuned_rules_warning(game, meta, policies):
