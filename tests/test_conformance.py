@@ -360,11 +360,10 @@ def test_a_run_compiles_only_the_bots_it_plays(name):
     import sys
     script = f"""
 import json
-from sim.core.policies import get_policy, policy_names
+from sim.core.policies import _REGISTRY, get_policy, policy_names
 names = policy_names({name!r})
 get_policy({name!r}, "random")
-print(json.dumps({{n: len(get_policy.__globals__["_REGISTRY"][({name!r}, n)].function.signatures)
-                  for n in names}}))
+print(json.dumps({{n: len(_REGISTRY[({name!r}, n)].function.signatures) for n in names}}))
 """
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          check=True).stdout

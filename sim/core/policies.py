@@ -38,7 +38,9 @@ def compiled_on_use(signature, noalloc=False):
     compiles it without numba's runtime, as sim/core/jit.njit_noalloc does."""
     def decorate(fn):
         from numba import njit
-        dispatcher = njit(cache=True, _nrt=False)(fn) if noalloc else njit(cache=True)(fn)
+
+        from sim.core.jit import njit_noalloc
+        dispatcher = njit_noalloc(fn) if noalloc else njit(cache=True)(fn)
         _NOT_YET_COMPILED[dispatcher] = signature
         return dispatcher
     return decorate

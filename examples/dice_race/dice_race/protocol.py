@@ -93,8 +93,7 @@ def summary(games, seats):
 
 
 def replay(seed, players, rules, seat_policies, characters, fmt):
-    from dice_race.game import DiceRaceGame
-    game = DiceRaceGame(seed, rules)
+    game = new_game(rules, seed, characters)
     game.play(seat_policies)
     return game.jsonl() if fmt == "jsonl" else game.text()
 

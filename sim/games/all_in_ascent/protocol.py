@@ -59,11 +59,10 @@ def summary(games, seats):
 
 
 def replay(seed, players, rules, seat_policies, characters, fmt):
-    from sim.games.all_in_ascent.game import Game
     if characters == "random":
         raise GameError("--characters: replay needs explicit characters, e.g. "
                         "technician,sprinter")
-    game = Game(seed, characters, rules=rules)
+    game = new_game(rules, seed, characters)
     game.play(seat_policies)
     return game.transcript.to_jsonl() if fmt == "jsonl" else game.transcript.to_text()
 

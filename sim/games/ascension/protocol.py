@@ -44,8 +44,7 @@ def summary(games, seats):
 
 
 def replay(seed, players, rules, seat_policies, characters, fmt):
-    from sim.games.ascension.game import AscensionGame
-    game = AscensionGame(seed, rules=rules)
+    game = new_game(rules, seed, characters)
     game.play(seat_policies)
     return game.transcript_jsonl() if fmt == "jsonl" else game.replay_text()
 

@@ -52,8 +52,7 @@ def summary(games, seats):
 
 
 def replay(seed, players, rules, seat_policies, characters, fmt):
-    from sim.games.first_ascent.game import FirstAscentGame
-    game = FirstAscentGame(seed, players, characters, rules=rules)
+    game = new_game(rules, seed, characters)
     game.play(seat_policies)
     return game.transcript_jsonl() if fmt == "jsonl" else game.replay_text()
 
