@@ -237,6 +237,79 @@ def cmd_run(args):
     return 0
 
 
+def cmd_sweep(args):
+    from sim.experiment.runner import run_experiment
+    from sim.experiment.spec import SpecError, load_spec
+    from sim.experiment.sweep import SweepError, axes_from_arguments, spec_text, \
+        sweep_variants, write_spec
+    from sim.core.args import rule_changes
+    from sim.core.game import GameError
+    from sim.report.sweep import write_sweep_report
+    game = _game(args)
+    try:
+        players = [int(p) for p in args.players.split(",")]
+    except ValueError:
+        raise UsageError(f"--players: expected a player count or a list such as 2,3,4, got "
+                         f"{args.players!r}") from None
+    if len(set(players)) != len(players):
+        raise UsageError(f"--players: each player count once, got {args.players}")
+    for p in players:
+        game.check_players(p)
+    if args.grid and len(args.knob or []) < 2:
+        raise UsageError("--grid: a grid needs two or more --knob")
+    try:
+        axes = axes_from_arguments(args.knob or [], args.levels or [])
+        variants = sweep_variants(axes, args.grid)
+    except SweepError as exc:
+        raise UsageError(str(exc)) from None
+    base_rules, base_knobs = rule_changes(args.rule, args.set, UsageError)
+    base_knobs = dict(base_knobs)
+    for axis in axes:
+        given = base_rules if axis.is_rule else base_knobs
+        if axis.key in given:
+            raise UsageError(f"{axis.flag}: {axis.key} is swept by --knob; give its values there, "
+                             f"not in {axis.flag}")
+    if len(set(players)) > 1 and (args.seat_policies or
+                                   (args.characters and args.characters != "random")):
+        raise UsageError("--seat-policies and --characters name every seat: give one player "
+                         "count with them")
+    game.build_rules(players[0], args.preset, base_rules, list(base_knobs.items()))
+    for axis in axes:
+        for value in axis.values:
+            rules, knobs = dict(base_rules), dict(base_knobs)
+            (rules if axis.is_rule else knobs)[axis.key] = value
+            for p in players:
+                try:
+                    game.build_rules(p, args.preset, rules, list(knobs.items()))
+                except GameError as exc:
+                    raise UsageError(f"--knob {axis.key} = {value}: {exc.detail}") from None
+    names = _seat_policies(args, game, max(players))
+    characters = game.check_characters(args.characters, players[0])
+    preset = args.preset or (game.presets[0] if game.presets else None)
+    text = spec_text(game, players, args.games, args.seed, names, characters, preset,
+                     base_rules, base_knobs, variants, args.chunk, _command_line(args),
+                     f"sweep of {', '.join(a.key for a in axes)}")
+    try:
+        path = write_spec(args.out, text)
+        spec = load_spec(path)
+        run_experiment(spec, jobs=args.jobs, scheduler=args.scheduler, quiet=args.quiet)
+    except (SweepError, SpecError) as exc:
+        raise UsageError(str(exc)) from None
+    report = write_sweep_report(spec.out, _command_line(args))
+    print(f"sweep written: {report} (resume or extend: the same command; spec {path})")
+    return 0
+
+
+class _Levels(argparse.Action):
+    """--values and --range, in the order given, each paired with the --knob before it."""
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        kind = "values" if option_string == "--values" else "range"
+        levels = list(getattr(namespace, self.dest) or [])
+        levels.append((kind, value))
+        setattr(namespace, self.dest, levels)
+
+
 def cmd_report(args):
     from sim.report.render import write_report
     for flag, value, folder in (("--variant", args.variant, args.results),
@@ -335,6 +408,38 @@ def build_parser():
     xp.add_argument("--scheduler", help="a Dask scheduler address, e.g. tcp://host:8786")
     xp.add_argument("--quiet", action="store_true")
     xp.set_defaults(func=cmd_run)
+
+    wp = sub.add_parser("sweep", help="how knobs move every character's win rate: each value "
+                                      "against the current rules on the same games")
+    game_arg(wp)
+    wp.add_argument("--knob", action="append", metavar="KEY",
+                    help="a data knob path (with dots, as in --set) or a rule option (as in "
+                         "--rule); repeatable, each followed by --values or --range")
+    wp.add_argument("--values", action=_Levels, dest="levels", metavar="V,V,...",
+                    help="the values of the --knob before it, e.g. 3,4,6,7")
+    wp.add_argument("--range", action=_Levels, dest="levels", metavar="LOW:HIGH:STEP",
+                    help="the values of the --knob before it, HIGH included, e.g. 3:7:1")
+    wp.add_argument("--grid", action="store_true",
+                    help="every combination of the knobs' values (default: one knob at a time, "
+                         "the others at their current value)")
+    wp.add_argument("--players", default="4", help="a player count or a list, e.g. 2,3,4 "
+                                                   "(default 4)")
+    wp.add_argument("--games", type=_game_count, required=True, help="games per value")
+    wp.add_argument("--seed", type=_seed, default=1, help="master seed (default 1)")
+    wp.add_argument("--policy", default=None, help="the bot in every seat (default: the "
+                                                   "game's default bot)")
+    wp.add_argument("--seat-policies", help="comma-separated policy per seat")
+    wp.add_argument("--characters", default=None,
+                    help="games with characters: 'random' (default) or one per seat")
+    wp.add_argument("--chunk", type=_positive_int, default=20_000,
+                    help="games per chunk, the unit of resume (results do not depend on it)")
+    wp.add_argument("--jobs", type=_positive_int, help="local worker processes")
+    wp.add_argument("--scheduler", help="a Dask scheduler address, e.g. tcp://host:8786")
+    wp.add_argument("--out", required=True, help="the sweep's folder (its spec, games and "
+                                                 "sweep.html)")
+    wp.add_argument("--quiet", action="store_true")
+    rules_args(wp)
+    wp.set_defaults(func=cmd_sweep)
 
     lp = sub.add_parser("ladder", help="every policy against every other, on common seeds")
     game_arg(lp)

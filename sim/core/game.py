@@ -94,6 +94,8 @@ class GameSpec:
     benchmarks: str = ""            # its measured games/s per bot (benchmarks/throughput.py)
     strength_note: str = ""         # else where its bots' strength was measured, for the report
     cap_end_reasons: tuple = ()     # end reasons of a game stopped by a cap, not by its rules' end
+    random_streams: str = ""        # how a game draws its randomness: the sweep report quotes it
+                                    # when a knob's games stop being paired
 
     @classmethod
     def declared_in(cls, package):
