@@ -300,6 +300,19 @@ def cmd_sweep(args):
     return 0
 
 
+def cmd_balance(args):
+    from sim.experiment.balance import BalanceError, load_balance_spec, run_balance
+    from sim.experiment.spec import SpecError
+    try:
+        spec = load_balance_spec(args.spec)
+        path = run_balance(spec, jobs=args.jobs, scheduler=args.scheduler, quiet=args.quiet,
+                           validation=not args.no_validation)
+    except (BalanceError, SpecError) as exc:
+        raise UsageError(str(exc)) from None
+    print(f"balance written: {path} (patch: {spec.out / 'patch.toml'})")
+    return 0
+
+
 class _Levels(argparse.Action):
     """--values and --range, in the order given, each paired with the --knob before it."""
 
@@ -440,6 +453,16 @@ def build_parser():
     wp.add_argument("--quiet", action="store_true")
     rules_args(wp)
     wp.set_defaults(func=cmd_sweep)
+
+    bp = sub.add_parser("balance", help="search the smallest rules patch that meets a target "
+                                        "(a balance spec: docs/balancing.md)")
+    bp.add_argument("spec")
+    bp.add_argument("--jobs", type=_positive_int, help="local worker processes (validation)")
+    bp.add_argument("--scheduler", help="a Dask scheduler address for the validation runs")
+    bp.add_argument("--no-validation", action="store_true",
+                    help="stop after the search and the re-score (no fresh-seed validation)")
+    bp.add_argument("--quiet", action="store_true")
+    bp.set_defaults(func=cmd_balance)
 
     lp = sub.add_parser("ladder", help="every policy against every other, on common seeds")
     game_arg(lp)

@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit, prange, typeof, types
 
 from dice_race.state import (
-    BANK, C_BUST_FACE, C_MAX_TURNS, C_TARGET, END_POLICY_ERROR, END_TARGET, END_TURN_CAP,
+    BANK, C_BUST_FACE, C_HEAD_START, C_MAX_TURNS, C_TARGET, END_POLICY_ERROR, END_TARGET, END_TURN_CAP,
     G_CURRENT, G_DECISIONS, G_END_REASON, G_LAST_ROLL, G_OVER, G_PLAYERS, G_RNG, G_TURN_TOTAL,
     G_TURNS, G_WINNER, MAX_PLAYERS, N_ACTIONS, ROLL, S_BANKS, S_ROLLS, S_SCORE, STATE_SIZE)
 from sim.core.rng import mulberry32_step, scale_draw
@@ -27,7 +27,7 @@ MAX_POLICY_PARAMS = 4
 MAX_SLOTS = 4
 CONTEXT_TYPE = typeof(PolicyContext(np.zeros(STATE_SIZE, np.int64), np.int64(0),
                                     np.zeros(N_ACTIONS, np.int64), np.int64(0),
-                                    np.zeros(3, np.int64), np.zeros(1, np.uint64),
+                                    np.zeros(4, np.int64), np.zeros(1, np.uint64),
                                     np.zeros(MAX_POLICY_PARAMS, np.float64)))
 POLICY_SIGNATURE = types.int64(CONTEXT_TYPE)
 
@@ -63,9 +63,11 @@ def _roll(st, c):
 
 @njit(cache=True)
 def setup(st, c, seed, players):
-    """D1, D2: seat 0 to play, scores 0, the first roll made."""
+    """D1, D2, D7: seat 0 to play, seat k's score k x head start, the first roll made."""
     st[:] = 0
     st[G_PLAYERS] = players
+    for seat in range(players):
+        st[S_SCORE + seat] = seat * c[C_HEAD_START]
     st[G_WINNER] = -1
     st[G_RNG] = seed & 0xFFFFFFFF
     _roll(st, c)

@@ -15,6 +15,8 @@ OPTIONS = OptionTable("Dice Race", [
     Option("bust_face", "int", 1, (1, 6), "D3", "the face that loses the turn total"),
     Option("max_turns", "int", 0, (0, 100_000), "D6",
            "turn cap, counting every turn (0: 50 x players)"),
+    Option("head_start", "int", 0, (0, 20), "D7",
+           "points per seat number each seat starts with (seat k: k x head_start)"),
 ])
 
 
@@ -36,7 +38,8 @@ def build_rules(players, preset, rules, knobs, data):
     values = OPTIONS.parse(rules)
     cap = values["max_turns"] or 50 * players
     return DiceRaceRules(players, values,
-                         np.array([values["target"], values["bust_face"], cap], np.int64))
+                         np.array([values["target"], values["bust_face"], cap,
+                                     values["head_start"]], np.int64))
 
 
 def rules_manifest(rules):

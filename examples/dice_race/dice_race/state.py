@@ -20,4 +20,4 @@ N_ACTIONS = 2
 END_REASON_NAMES = ("", "target", "turn_cap", "policy_error")
 END_TARGET, END_TURN_CAP, END_POLICY_ERROR = 1, 2, 3
 # the packed rules: [target, bust_face, max_turns]
-C_TARGET, C_BUST_FACE, C_MAX_TURNS = range(3)
+C_TARGET, C_BUST_FACE, C_MAX_TURNS, C_HEAD_START = range(4)

@@ -1,0 +1,634 @@
+"""`ascent balance SPEC.toml`: the smallest rules patch that brings a game to a designer's target.
+
+    game = "all-in-ascent"
+    players = [4]                  # one or several player counts, balanced at once
+    policy = "tuned"               # the bots every candidate is played by
+    preset = "v0.4.0"              # optional; rules = {...} and set = {...}: the starting rules
+    target = "parity"              # or a table: [target] freeSolo = 0.25 ... (every character,
+                                   # or every seat "1".."N" in a game without characters)
+    max_changed = 2                # the most knobs a patch may change
+    budget = 80                    # candidates the search evaluates
+    games = 2000                   # games per candidate and player count (the same games)
+    finalists = 5                  # the best candidates, re-scored on rescore_games
+    rescore_games = 20000
+    validation_games = 100000      # the chosen patch on fresh seeds, paired against the start
+    validation_policy = "planner"  # optional: a second bot the patch is validated under
+    seed = 1
+    sampler = "tpe"                # tpe (default), nsga2 or random: Optuna's samplers
+    out = "../results/balance_aia" # relative to this file
+
+    [knobs."characters.freeSolo.startingStats.technique"]
+    low = 15                       # or values = [15, 17, 19]
+    high = 23
+    step = 1
+
+The search (Optuna, two objectives): the distance from the target, the largest gap over
+characters and player counts in points, and the number of knobs changed. Each knob is a choice
+"keep it" or one of its values, so the current rules are a candidate (the first one evaluated)
+and a patch never needs the knobs' current values. Every candidate plays the same games (common
+random numbers): a difference between two candidates is the rules', not the dice's. The study is
+a journal file in the output folder: a killed search resumes where it stopped, and a resumed
+study whose spec changed is refused.
+
+After the search, the finalists (the Pareto front first, then the nearest to the target) are
+re-scored on more games; the nearest becomes the patch. Each of its knobs' contribution is
+measured by leaving that knob out. The patch is then validated on fresh seeds through `ascent
+run` (an experiment in OUT/validation, resumable, on Dask if asked): paired against the
+starting rules, under the search's bot and, if named, a second bot.
+
+Not done here: the bots are not re-tuned for a candidate's rules (co-adaptation); the report
+says so next to the numbers.
+"""
+import hashlib
+import json
+import math
+import sys
+import time
+import tomllib
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+
+
+KEYS = {"game", "players", "policy", "preset", "rules", "set", "target", "max_changed", "budget",
+        "games", "finalists", "rescore_games", "validation_games", "validation_policy", "seed",
+        "validation_seed", "sampler", "out", "knobs", "threads", "description"}
+KNOB_KEYS = {"low", "high", "step", "values"}
+SAMPLERS = ("tpe", "nsga2", "random")
+KEEP = "keep"
+
+
+class BalanceError(ValueError):
+    """A bad balance spec or a refused resume; the message names the file and the key."""
+
+
+def _fail(path, key, message):
+    raise BalanceError(f"{path}: {key}: {message}")
+
+
+@dataclass(frozen=True)
+class Knob:
+    key: str            # a data knob path (with dots) or a rule option name
+    values: tuple       # value texts the search may pick
+
+    @property
+    def is_rule(self):
+        return "." not in self.key
+
+
+@dataclass(frozen=True)
+class BalanceSpec:
+    path: str
+    game: str
+    players: tuple
+    policy: str
+    preset: object
+    rules: dict
+    knobs_set: dict
+    target: object                  # "parity" or {group key: rate}
+    knobs: tuple
+    max_changed: int
+    budget: int
+    games: int
+    finalists: int
+    rescore_games: int
+    validation_games: int
+    validation_policy: object
+    seed: int
+    validation_seed: int
+    sampler: str
+    out: Path
+    threads: object = None
+    description: str = ""
+    group: str = field(default="character")
+
+    def identity(self):
+        """What the search's evaluations depend on: a resume needs it unchanged (the budget,
+        the finalists and the validation may change)."""
+        from sim import package_data_key
+        from sim.core.policies import policy_params_key
+        doc = {"game": self.game, "players": list(self.players), "policy": self.policy,
+               "preset": self.preset, "rules": self.rules, "set": self.knobs_set,
+               "target": self.target, "knobs": {k.key: list(k.values) for k in self.knobs},
+               "max_changed": self.max_changed, "games": self.games, "seed": self.seed,
+               "sampler": self.sampler}
+        # a retuned bot or an edited data file plays other games
+        doc["bots_and_data"] = hashlib.sha256((package_data_key() + policy_params_key(
+            self.game, [self.policy] * max(self.players))).encode()).hexdigest()[:16]
+        return doc
+
+    def identity_hash(self):
+        return hashlib.sha256(json.dumps(self.identity(), sort_keys=True).encode()).hexdigest()
+
+    def candidate(self, choice):
+        """{knob key: value text or KEEP} -> (rules, knobs) to build the game with."""
+        rules, knobs = dict(self.rules), dict(self.knobs_set)
+        for key, value in choice.items():
+            if value != KEEP:
+                (rules if "." not in key else knobs)[key] = value
+        return rules, list(knobs.items())
+
+
+def _int(path, doc, key, default, low=1, high=10**12):
+    value = doc.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        _fail(path, key, f"expected a whole number from {low} to {high:,}, got {value!r}")
+    return value
+
+
+def _text(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _knob_values(p, key, body):
+    where = f"knobs.{json.dumps(key)}"
+    if not isinstance(body, dict):
+        _fail(p, where, "expected a table with low, high, step, or values")
+    for k in body:
+        if k not in KNOB_KEYS:
+            _fail(p, f"{where}.{k}", f"unknown key; allowed: {', '.join(sorted(KNOB_KEYS))}")
+    if "values" in body:
+        if set(body) != {"values"}:
+            _fail(p, where, "give values, or low, high and step, not both")
+        values = body["values"]
+        if not isinstance(values, list) or not values:
+            _fail(p, f"{where}.values", "expected a non-empty list")
+        texts = tuple(_text(v) for v in values)
+    else:
+        missing = [k for k in ("low", "high", "step") if k not in body]
+        if missing:
+            _fail(p, where, f"missing {', '.join(missing)} (or give values = [...])")
+        try:
+            lo, hi, step = (Decimal(str(body[k])) for k in ("low", "high", "step"))
+        except ArithmeticError:
+            _fail(p, where, "low, high and step must be numbers")
+        if any(isinstance(body[k], bool) or not isinstance(body[k], (int, float))
+               for k in ("low", "high", "step")):
+            _fail(p, where, "low, high and step must be numbers")
+        if step <= 0 or hi < lo:
+            _fail(p, where, f"expected low <= high and step > 0, got {body['low']}, "
+                            f"{body['high']}, {body['step']}")
+        count = int((hi - lo) / step) + 1
+        if count > 200:
+            _fail(p, where, f"{count} values; at most 200 per knob")
+        texts = tuple(_text(int(v) if v == v.to_integral_value() else float(v))
+                      for v in (lo + k * step for k in range(count)))
+    if len(set(texts)) != len(texts):
+        _fail(p, f"{where}.values", "each value once")
+    return texts
+
+
+def load_balance_spec(path):
+    """Read and validate a balance spec: every knob value is built for every player count, so a
+    bound outside a knob's legal range is refused before any game is played."""
+    from sim.core.game import GameError, game_names, get_game, DEFAULT_GAME
+    from sim.core.policies import policy_names
+    p = str(path)
+    try:
+        doc = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise BalanceError(f"{p}: cannot read the spec ({exc.strerror or exc})") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise BalanceError(f"{p}: not valid UTF-8 TOML ({exc})") from None
+    for key in doc:
+        if key not in KEYS:
+            _fail(p, key, f"unknown key; allowed: {', '.join(sorted(KEYS))}")
+    name = doc.get("game", DEFAULT_GAME)
+    if name not in game_names():
+        _fail(p, "game", f"unknown game {name!r}; allowed: {', '.join(game_names())}")
+    game = get_game(name)
+    players = doc.get("players", [4])
+    players = [players] if isinstance(players, int) and not isinstance(players, bool) else players
+    if not isinstance(players, list) or not players or any(
+            isinstance(n, bool) or not isinstance(n, int) or n not in game.players
+            for n in players) or len(set(players)) != len(players):
+        _fail(p, "players", f"a player count or a list of distinct ones from "
+                            f"{min(game.players)}..{max(game.players)}, got {players!r}")
+    policy = doc.get("policy", game.default_policy)
+    known = policy_names(game.name)
+    if policy not in known:
+        _fail(p, "policy", f"unknown policy {policy!r}; available: {', '.join(known)}")
+    second = doc.get("validation_policy")
+    if second is not None and second not in known:
+        _fail(p, "validation_policy", f"unknown policy {second!r}; available: "
+                                      f"{', '.join(known)}")
+    preset = doc.get("preset", game.presets[0] if game.presets else None)
+    if preset is not None and preset not in game.presets:
+        _fail(p, "preset", f"unknown preset {preset!r}; available: "
+                           f"{', '.join(game.presets) or 'none'}")
+    base = {}
+    for table in ("rules", "set"):
+        value = doc.get(table, {})
+        if not isinstance(value, dict):
+            _fail(p, table, "expected a table of NAME = VALUE")
+        base[table] = {k: _text(v) for k, v in value.items()}
+    knob_doc = doc.get("knobs")
+    if not isinstance(knob_doc, dict) or not knob_doc:
+        _fail(p, "knobs", "expected at least one [knobs.\"PATH\"] table: the knobs the search "
+                          "may move (see `ascent rules`)")
+    knobs = tuple(Knob(k, _knob_values(p, k, v)) for k, v in knob_doc.items())
+    for knob in knobs:
+        if knob.key in base["rules"] or knob.key in base["set"]:
+            _fail(p, f"knobs.{json.dumps(knob.key)}", "also set in rules or set: the search "
+                                                      "moves it; give it in one place")
+    for knob in knobs:
+        for value in knob.values:
+            rules, knob_list = dict(base["rules"]), dict(base["set"])
+            (rules if knob.is_rule else knob_list)[knob.key] = value
+            for n in players:
+                try:
+                    game.build_rules(n, preset, rules, list(knob_list.items()))
+                except GameError as exc:
+                    _fail(p, f"knobs.{json.dumps(knob.key)}", f"value {value}: {exc.detail}")
+    for n in players:
+        try:
+            game.build_rules(n, preset, base["rules"], list(base["set"].items()))
+        except GameError as exc:
+            _fail(p, "rules" if exc.option == "rule" else "set", exc.detail)
+    group = game.group(True)
+    target = doc.get("target", "parity")
+    if target != "parity":
+        target = _targets(p, target, game, group, players)
+    budget = _int(p, doc, "budget", None) if "budget" in doc else \
+        _fail(p, "budget", "required: the number of candidates the search evaluates (>= 1)")
+    games = _int(p, doc, "games", 2000)
+    rescore = _int(p, doc, "rescore_games", max(games, 10 * games))
+    if rescore < games:
+        _fail(p, "rescore_games", f"at least games ({games}): the finalists are re-scored on "
+                                  f"more games, not fewer")
+    seed = _int(p, doc, "seed", 1, low=0, high=2**63 - 1)
+    validation_seed = _int(p, doc, "validation_seed", seed + 1, low=0, high=2**63 - 1)
+    if validation_seed == seed:
+        _fail(p, "validation_seed", "must differ from seed: validation plays fresh games")
+    sampler = doc.get("sampler", "tpe")
+    if sampler not in SAMPLERS:
+        _fail(p, "sampler", f"unknown sampler {sampler!r}; allowed: {', '.join(SAMPLERS)}")
+    if not isinstance(doc.get("out"), str) or not doc["out"].strip():
+        _fail(p, "out", "required: the output folder")
+    threads = doc.get("threads")
+    if threads is not None:
+        threads = _int(p, doc, "threads", None)
+    return BalanceSpec(
+        path=p, game=game.name, players=tuple(players), policy=policy, preset=preset,
+        rules=base["rules"], knobs_set=base["set"], target=target, knobs=knobs,
+        max_changed=_int(p, doc, "max_changed", len(knobs), high=len(knobs)),
+        budget=budget, games=games, finalists=_int(p, doc, "finalists", 5, high=50),
+        rescore_games=rescore, validation_games=_int(p, doc, "validation_games", 100_000),
+        validation_policy=second, seed=seed, validation_seed=validation_seed, sampler=sampler,
+        out=(Path(path).resolve().parent / doc["out"]).resolve(), threads=threads,
+        description=str(doc.get("description", "")), group=group)
+
+
+def _targets(p, target, game, group, players):
+    """[target] KEY = rate for every character (or seat): rates in 0..1 whose mean is the
+    parity of every player count (a seat wins 1/players of the games on average)."""
+    if not isinstance(target, dict):
+        _fail(p, "target", f"expected \"parity\" or a table of rates, got {target!r}")
+    keys = game.character_keys() if group == "character" else \
+        [str(s + 1) for s in range(max(players))]
+    for k, v in target.items():
+        if k not in keys:
+            _fail(p, f"target.{k}", f"unknown {group}; allowed: {', '.join(keys)}")
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1:
+            _fail(p, f"target.{k}", f"expected a win rate from 0 to 1, got {v!r}")
+    missing = [k for k in keys if k not in target]
+    if missing:
+        _fail(p, "target", f"give every {group} a rate; missing {', '.join(missing)}")
+    if group == "seat" and len(players) > 1:
+        _fail(p, "target", "seat targets need a single player count")
+    mean = sum(target.values()) / len(target)
+    for n in players:
+        if abs(mean - 1 / n) > 0.02:
+            _fail(p, "target", f"the rates average {mean:.3f}, but with {n} players a seat "
+                               f"wins {1 / n:.3f} of the games on average (one winner a game): "
+                               f"the targets must average 1/{n} +/- 0.02")
+    return {k: float(v) for k, v in target.items()}
+
+
+# --- evaluating a candidate --------------------------------------------------------------------
+
+def play_candidate(spec, choice, games, seed, policy=None, chunk=20_000):
+    """Per player count, the candidate's games: seats tables (game, seat, group, won)."""
+    from sim.core.game import get_game
+    game = get_game(spec.game)
+    rules, knobs = spec.candidate(choice)
+    out = {}
+    for n in spec.players:
+        packed = game.build_rules(n, spec.preset, rules, knobs)
+        frames = []
+        for first in range(0, games, chunk):
+            played = game.api.play(packed, min(chunk, games - first), seed,
+                                   [policy or spec.policy] * n, "random", first_index=first,
+                                   threads=spec.threads)
+            frames.append(played.seats[["game", "seat", spec.group, "won"]
+                                       if spec.group != "seat" else ["game", "seat", "won"]])
+        import pandas as pd
+        out[n] = pd.concat(frames, ignore_index=True)
+    return out
+
+
+def distance(spec, seats_by_players):
+    """The largest gap from the target over every group and player count, and the rates."""
+    gaps, rates = [], {}
+    for n, seats in seats_by_players.items():
+        key = seats[spec.group] if spec.group != "seat" else (seats["seat"] + 1).astype(str)
+        won = seats["won"].astype(float)
+        grouped = won.groupby(key.astype(str), observed=True)
+        per, seats_n = grouped.mean(), grouped.count()
+        parity = float(won.mean())          # effective parity: wins per seat over all seats
+        for k, rate in per.items():
+            goal = parity if spec.target == "parity" else spec.target[k]
+            gaps.append(abs(rate - goal))
+            rates[f"{n}|{k}"] = [round(float(rate), 6), int(seats_n[k]), round(goal, 6)]
+    return float(max(gaps)), rates
+
+
+def changed(choice):
+    return sum(1 for v in choice.values() if v != KEEP)
+
+
+# --- the search --------------------------------------------------------------------------------
+
+def _sampler(spec):
+    import optuna
+    if spec.sampler == "nsga2":
+        return optuna.samplers.NSGAIISampler(seed=spec.seed)
+    if spec.sampler == "random":
+        return optuna.samplers.RandomSampler(seed=spec.seed)
+    # group: the value of a knob is asked only when the knob changes (a conditional space)
+    return optuna.samplers.TPESampler(seed=spec.seed, multivariate=True, group=True,
+                                      n_startup_trials=min(10, max(2, spec.budget // 4)))
+
+
+def open_study(spec):
+    """The search's study, in OUT/study.journal: created, or resumed if its spec is unchanged.
+    Trials a killed run left running are marked failed (their candidates are asked again)."""
+    import optuna
+    from optuna.storages.journal import JournalFileBackend, JournalStorage
+    from optuna.trial import TrialState
+    import warnings
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    # multivariate TPE is marked experimental; it is what lets the search learn which knobs
+    # move together
+    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+    spec.out.mkdir(parents=True, exist_ok=True)
+    storage = JournalStorage(JournalFileBackend(str(spec.out / "study.journal")))
+    identity = spec.identity_hash()
+    names = [s.study_name for s in optuna.get_all_study_summaries(storage)]
+    if "balance" in names:
+        study = optuna.load_study(study_name="balance", storage=storage,
+                                  sampler=_sampler(spec))
+        if study.user_attrs.get("identity_sha256") != identity:
+            raise BalanceError(
+                f"{spec.path}: the spec changed since the study in {spec.out} began (its "
+                f"games, knobs, target, bots or seed differ); use a new out folder, or restore "
+                f"the spec")
+        for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+            study.tell(t.number, state=TrialState.FAIL)
+        return study
+    study = optuna.create_study(study_name="balance", storage=storage, sampler=_sampler(spec),
+                                directions=["minimize", "minimize"])
+    study.set_user_attr("identity_sha256", identity)
+    study.set_user_attr("identity", spec.identity())
+    study.enqueue_trial({f"change:{k.key}": False for k in spec.knobs})
+    return study
+
+
+def _choose(trial, spec):
+    """Per knob: keep it, or change it to one of its values. The value is asked as an index, so
+    the sampler sees the order of a numeric range (5 lies between 4 and 6)."""
+    choice = {}
+    for k in spec.knobs:
+        if trial.suggest_categorical(f"change:{k.key}", (False, True)):
+            choice[k.key] = k.values[trial.suggest_int(f"value:{k.key}", 0, len(k.values) - 1)]
+        else:
+            choice[k.key] = KEEP
+    return choice
+
+
+def choice_of(spec, params):
+    """A finished trial's parameters -> {knob key: value text or KEEP}."""
+    return {k.key: k.values[params[f"value:{k.key}"]] if params.get(f"change:{k.key}") else KEEP
+            for k in spec.knobs}
+
+
+def search(spec, log=print):
+    """Run (or resume) the search until `budget` candidates are evaluated; returns the study."""
+    import optuna
+    from optuna.trial import TrialState
+    study = open_study(spec)
+    done = {}
+    for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
+        done[json.dumps(choice_of(spec, t.params), sort_keys=True)] = t.values
+    started = time.perf_counter()
+    evaluated = [0]
+    best = [min((v[0] for v in done.values()), default=math.inf)]
+
+    def objective(trial):
+        choice = _choose(trial, spec)
+        if changed(choice) > spec.max_changed:
+            # outside the allowed edit: not a candidate, never played
+            raise optuna.TrialPruned()
+        key = json.dumps(choice, sort_keys=True)
+        if key in done:
+            # asked again: the same games would give the same answer, so it is not a new
+            # candidate and does not count against the budget
+            raise optuna.TrialPruned()
+        dist, rates = distance(spec, play_candidate(spec, choice, spec.games, spec.seed))
+        trial.set_user_attr("rates", rates)
+        done[key] = (dist, changed(choice))
+        evaluated[0] += 1
+        best[0] = min(best[0], dist)
+        complete = len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))) + 1
+        rate = (time.perf_counter() - started) / evaluated[0]
+        log(f"candidate {complete}/{spec.budget}: {100 * dist:.1f} points from the target with "
+            f"{changed(choice)} knob(s) changed; best {100 * best[0]:.1f}; "
+            f"ETA {max(0, spec.budget - complete) * rate / 60:.1f} min")
+        return dist, changed(choice)
+
+    complete = len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)))
+    if complete < spec.budget:
+        # pruned draws cost no games; the cap only stops a sampler that keeps proposing them
+        study.optimize(objective, n_trials=(spec.budget - complete) * 20, callbacks=[
+            optuna.study.MaxTrialsCallback(spec.budget, states=(TrialState.COMPLETE,))])
+    return study
+
+
+def finalists(spec, study):
+    """The Pareto front's candidates, then the nearest others, up to `finalists`; the current
+    rules always among them (the patch must beat them)."""
+    from optuna.trial import TrialState
+    trials = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+    front = {t.number for t in study.best_trials}
+    ordered = sorted(trials, key=lambda t: (t.number not in front, t.values[0], t.values[1]))
+    seen, out = set(), []
+    for t in ordered:
+        choice = choice_of(spec, t.params)
+        key = json.dumps(choice, sort_keys=True)
+        if key not in seen and (len(out) < spec.finalists or changed(choice) == 0):
+            seen.add(key)
+            out.append((t.number, choice))
+    baseline = {k.key: KEEP for k in spec.knobs}
+    if json.dumps(baseline, sort_keys=True) not in seen:
+        out.append((None, baseline))
+    return out
+
+
+def patch_toml(spec, choice):
+    """The patch as an experiment variant's `set` and `rules` tables (paste under
+    [variants.NAME]), with the same knobs as --set/--rule flags in a comment."""
+    rules = {k: v for k, v in choice.items() if v != KEEP and "." not in k}
+    knobs = {k: v for k, v in choice.items() if v != KEEP and "." in k}
+    flags = " ".join([f"--rule '{k}={v}'" for k, v in rules.items()] +
+                     [f"--set '{k}={v}'" for k, v in knobs.items()])
+    lines = [f"# ascent balance {spec.path}: the chosen patch for {spec.game}",
+             f"# as flags: {flags or '(no change: the current rules were nearest the target)'}"]
+    if knobs:
+        lines.append("set = { " + ", ".join(f"{json.dumps(k)} = {json.dumps(v)}"
+                                            for k, v in knobs.items()) + " }")
+    if rules:
+        lines.append("rules = { " + ", ".join(f"{json.dumps(k)} = {json.dumps(v)}"
+                                              for k, v in rules.items()) + " }")
+    return "\n".join(lines) + "\n"
+
+
+def validation_spec_text(spec, choice, policy, name):
+    """The validation experiment: the starting rules and the patch, on fresh seeds."""
+    rules, knobs = spec.candidate(choice)
+    lines = [f"# Written by ascent balance {spec.path}: the patch on fresh seeds",
+             f'name = "{name}"', f'game = "{spec.game}"',
+             f"players = [{', '.join(str(n) for n in spec.players)}]",
+             f"games = {spec.validation_games}", f"seed = {spec.validation_seed}",
+             f"policy = {json.dumps(policy)}", 'out = "."', "chunk = 20000"]
+    if spec.preset is not None:
+        lines.append(f"preset = {json.dumps(spec.preset)}")
+
+    def table(title, r, k):
+        body = [f"[variants.{title}]"]
+        if r:
+            body.append("rules = { " + ", ".join(f"{json.dumps(a)} = {json.dumps(b)}"
+                                                 for a, b in r.items()) + " }")
+        if k:
+            body.append("set = { " + ", ".join(f"{json.dumps(a)} = {json.dumps(b)}"
+                                               for a, b in k) + " }")
+        return "\n".join(body)
+    return "\n".join(lines) + "\n\n" + table("baseline", spec.rules,
+                                                list(spec.knobs_set.items())) + \
+        "\n\n" + table("patch", rules, knobs) + "\n"
+
+
+def validate(spec, choice, jobs=None, scheduler=None, quiet=False):
+    """Run the validation experiments (resumable, OUT/validation/<policy>); returns
+    {policy: paired table of the patch against the starting rules}."""
+    from sim.experiment.paired import experiment_comparisons
+    from sim.experiment.runner import run_experiment
+    from sim.experiment.spec import load_spec
+    policies = [spec.policy] + ([spec.validation_policy] if spec.validation_policy and
+                                spec.validation_policy != spec.policy else [])
+    out = {}
+    for policy in policies:
+        folder = spec.out / "validation" / policy
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / "experiment.toml"
+        text = validation_spec_text(spec, choice, policy, f"validation-{policy}")
+        if path.exists() and path.read_text() != text:
+            raise BalanceError(f"{spec.path}: {folder} validated another patch; remove it to "
+                               f"validate this one")
+        path.write_text(text)
+        xspec = load_spec(path)
+        run_experiment(xspec, jobs=jobs, scheduler=scheduler, quiet=quiet)
+        out[policy] = experiment_comparisons(xspec.out, xspec)[1]
+    return out
+
+
+def log_to_stderr(quiet):
+    return (lambda *a: None) if quiet else (lambda m: print(m, file=sys.stderr, flush=True))
+
+
+def pareto_front(spec, study):
+    """The search's non-dominated candidates (distance, knobs changed), by distance."""
+    rows, seen = [], set()
+    for t in sorted(study.best_trials, key=lambda t: (t.values[1], t.values[0], t.number)):
+        choice = choice_of(spec, t.params)
+        if json.dumps(choice, sort_keys=True) in seen:
+            continue
+        seen.add(json.dumps(choice, sort_keys=True))
+        rows.append({"trial": t.number, "distance": t.values[0], "changed": int(t.values[1]),
+                     "choice": choice})
+    return rows
+
+
+def trace(study):
+    from optuna.trial import TrialState
+    return [(t.number, t.values[0], int(t.values[1]))
+            for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))]
+
+
+def bound_pushes(spec, patch_choice):
+    """Knobs the patch sets at the end of their range: the search wanted to go further."""
+    out = []
+    for k in spec.knobs:
+        v = patch_choice.get(k.key, KEEP)
+        if v != KEEP and v in (k.values[0], k.values[-1]) and len(k.values) > 1:
+            out.append((k.key, v, "lowest" if v == k.values[0] else "highest"))
+    return out
+
+
+
+def _cached(path, key, compute):
+    """A finished re-score or contribution, kept in OUT/rescored.json: a rerun after an
+    interruption does not play it again."""
+    try:
+        cache = json.loads(path.read_text())
+    except (OSError, ValueError):
+        cache = {}
+    if key not in cache:
+        cache[key] = compute()
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(cache, indent=1))
+        tmp.replace(path)
+    return cache[key]
+
+
+def run_balance(spec, jobs=None, scheduler=None, quiet=False, validation=True):
+    """The whole job: search, re-score the finalists, pick the patch, measure each knob's
+    share, validate on fresh seeds, write patch.toml and balance.md. Every stage resumes."""
+    from sim.report.balance import write_balance_report
+    log = log_to_stderr(quiet)
+    started = time.perf_counter()
+    study = search(spec, log)
+    searched = time.perf_counter() - started
+    cache = spec.out / "rescored.json"
+    scored = []
+    for number, choice in finalists(spec, study):
+        key = json.dumps({"choice": choice, "games": spec.rescore_games}, sort_keys=True)
+
+        def compute(choice=choice):
+            dist, rates = distance(spec, play_candidate(spec, choice, spec.rescore_games,
+                                                        spec.seed))
+            return {"distance": dist, "rates": rates}
+        got = _cached(cache, key, compute)
+        log(f"finalist {'current rules' if changed(choice) == 0 else choice}: "
+            f"{100 * got['distance']:.2f} points on {spec.rescore_games:,} games")
+        scored.append({"trial": number, "choice": choice, "changed": changed(choice), **got})
+    patch = min(scored, key=lambda r: (round(r["distance"], 4), r["changed"]))
+    shares = []
+    for key_name, value in patch["choice"].items():
+        if value == KEEP or patch["changed"] < 2:
+            continue
+        without = dict(patch["choice"], **{key_name: KEEP})
+        key = json.dumps({"choice": without, "games": spec.rescore_games}, sort_keys=True)
+        got = _cached(cache, key, lambda w=without: dict(zip(
+            ("distance", "rates"), distance(spec, play_candidate(spec, w, spec.rescore_games,
+                                                                 spec.seed)))))
+        shares.append({"knob": key_name, "value": value, "distance_without": got["distance"]})
+    (spec.out / "patch.toml").write_text(patch_toml(spec, patch["choice"]))
+    validated = validate(spec, patch["choice"], jobs, scheduler, quiet) \
+        if validation and patch["changed"] else {}
+    wall = time.perf_counter() - started
+    return write_balance_report(spec, study, scored, patch, shares, validated,
+                                {"search_seconds": searched, "wall_seconds": wall})

@@ -1,0 +1,161 @@
+"""balance.md (and balance_trace.png) in a balance folder: the verdict first (the patch, how far
+every character still is from the target, where it holds on fresh seeds), then the Pareto front,
+each knob's share, the finalists and the search trace."""
+import json
+
+import numpy as np
+
+from sim.core.game import get_game
+from sim.core.stats import wilson_interval
+from sim.experiment.balance import KEEP, bound_pushes, pareto_front, trace
+
+ON_TARGET = 0.03        # the issue's "within +/- 3 points" of the target
+
+
+def _points(x):
+    return f"{100 * x:+.1f}"
+
+
+def _rate_rows(spec, before, after):
+    """Per player count and group: the start's and the patch's rates against the target."""
+    game = get_game(spec.game)
+    rows = []
+    for key, (rate, n, goal) in after["rates"].items():
+        players, group = key.split("|")
+        old_rate, _, old_goal = before["rates"][key]
+        lo, hi = wilson_interval(np.rint(rate * n), n)
+        label = game.api.character_name(group) if spec.group == "character" else f"seat {group}"
+        rows.append(f"| {players} | {label} | {100 * old_rate:.1f}% ({_points(old_rate - old_goal)})"
+                    f" | {100 * rate:.1f}% [{100 * float(lo):.1f}, {100 * float(hi):.1f}] "
+                    f"({_points(rate - goal)}) | {100 * goal:.1f}% | {n:,} |")
+    return rows
+
+
+def _choice_text(choice):
+    parts = [f"`{k} = {v}`" for k, v in choice.items() if v != KEEP]
+    return ", ".join(parts) if parts else "no change (the current rules)"
+
+
+def _trace_figure(spec, study):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    points = trace(study)
+    if not points:
+        return None
+    numbers, distances, knobs = (np.array(x) for x in zip(*points))
+    fig, ax = plt.subplots(figsize=(7, 3.2))
+    for k in sorted(set(knobs)):
+        sel = knobs == k
+        ax.scatter(numbers[sel], distances[sel] * 100, s=12, label=f"{k} knob(s) changed")
+    ax.plot(numbers, np.minimum.accumulate(distances) * 100, color="#333", lw=1,
+            label="best so far")
+    ax.axhline(ON_TARGET * 100, color="#a00", ls="--", lw=1, label="3 points")
+    ax.set_xlabel("candidate (trial number)")
+    ax.set_ylabel("largest gap from target, points")
+    ax.set_title(f"Search: {len(points)} candidates on {spec.games:,} games each", fontsize=10)
+    ax.legend(fontsize=7, loc="upper right")
+    ax.grid(alpha=.3)
+    fig.savefig(spec.out / "balance_trace.png", dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return "balance_trace.png"
+
+
+def write_balance_report(spec, study, scored, patch, shares, validated, times):
+    game = get_game(spec.game)
+    before = next(r for r in scored if r["changed"] == 0)
+    target = "effective parity (each player count's wins per seat)" if spec.target == "parity" \
+        else "the spec's rates"
+    lines = [f"# {game.title}: balance by `ascent balance`", "",
+             f"Spec: `{spec.path}`. Bots: {spec.policy} in every seat; players "
+             f"{', '.join(str(n) for n in spec.players)}; target: {target}; at most "
+             f"{spec.max_changed} knob(s) changed; {spec.budget} candidates on {spec.games:,} "
+             f"games each (master seed {spec.seed}), finalists re-scored on "
+             f"{spec.rescore_games:,} games.", ""]
+    gap_after, gap_before = patch["distance"], before["distance"]
+    met = gap_after <= ON_TARGET
+    lines += ["## Verdict", "",
+              f"- **Patch:** {_choice_text(patch['choice'])} (`patch.toml`).",
+              f"- **Largest gap from the target:** {100 * gap_before:.1f} points under the "
+              f"current rules, {100 * gap_after:.1f} points with the patch (re-score, "
+              f"{spec.rescore_games:,} games a player count). "
+              + ("Every group is within 3 points." if met else
+                 "The 3-point target is **not** reached with these knobs.")]
+    if not met:
+        worst = sorted(((abs(r - g), k) for k, (r, n, g) in patch["rates"].items()),
+                       reverse=True)[:3]
+        names = []
+        for gap, key in worst:
+            if gap <= ON_TARGET:
+                continue
+            players, group = key.split("|")
+            label = game.api.character_name(group) if spec.group == "character" else \
+                f"seat {group}"
+            names.append(f"{label} ({players} players, {100 * gap:.1f} points off)")
+        lines.append(f"- **Out of reach:** {', '.join(names)}.")
+    pushes = bound_pushes(spec, patch["choice"])
+    if pushes:
+        lines.append("- **Against a bound:** " + "; ".join(
+            f"`{k}` at its {side} allowed value {v}" for k, v, side in pushes)
+            + ": the search wanted to go further; widen the range to look beyond it.")
+    if spec.policy == "tuned" and game.tuning_module:
+        lines.append("- **Bots:** the tuned bot plays every candidate as it was fitted for the "
+                     "current rules; it is not re-tuned for the patch (co-adaptation is not "
+                     "built), so a patch that asks for other play may be under-rated.")
+    lines += ["", "## Per group, before and after (re-score)", "",
+              "| players | group | current rules (gap) | patch [95%] (gap) | target | n |",
+              "|---|---|---|---|---|---|"] + _rate_rows(spec, before, patch)
+    lines += ["", "## Validation on fresh seeds", ""]
+    if not validated:
+        lines.append("Not run (the patch changes nothing, or validation was skipped).")
+    for policy, table in validated.items():
+        lines += [f"### {policy}, master seed {spec.validation_seed}", "",
+                  "| players | group | current rules | patch | difference [paired 95%] | n |",
+                  "|---|---|---|---|---|---|"]
+        for r in table.itertuples():
+            key = getattr(r, table.columns[2])
+            label = game.api.character_name(key) if spec.group == "character" else \
+                f"seat {int(key) + 1}"
+            lines.append(f"| {r.players} | {label} | {100 * r.base_win_rate:.1f}% | "
+                         f"{100 * r.variant_win_rate:.1f}% | {_points(r.difference)} "
+                         f"[{_points(r.paired_ci_low)}, {_points(r.paired_ci_high)}] | "
+                         f"{r.games:,} |")
+        parity = {}
+        for r in table.itertuples():
+            parity.setdefault(r.players, []).append(r.variant_win_rate)
+        gaps = []
+        for r in table.itertuples():
+            goal = float(np.mean(parity[r.players])) if spec.target == "parity" else \
+                spec.target[str(getattr(r, table.columns[2]))]
+            gaps.append(abs(r.variant_win_rate - goal))
+        lines += ["", f"Largest gap with the patch under {policy}: {100 * max(gaps):.1f} "
+                      f"points ({'within' if max(gaps) <= ON_TARGET else 'outside'} 3).", ""]
+    lines += ["", "## Pareto front of the search (distance against knobs changed)", "",
+              "| knobs changed | largest gap (search games) | patch | trial |", "|---|---|---|---|"]
+    for row in pareto_front(spec, study):
+        lines.append(f"| {row['changed']} | {100 * row['distance']:.1f} | "
+                     f"{_choice_text(row['choice'])} | {row['trial']} |")
+    if shares:
+        lines += ["", "## Each knob's share", "",
+                  "| knob | value | largest gap without it | with the whole patch |",
+                  "|---|---|---|---|"]
+        for s in shares:
+            lines.append(f"| `{s['knob']}` | {s['value']} | {100 * s['distance_without']:.1f} | "
+                         f"{100 * gap_after:.1f} |")
+    lines += ["", "## Finalists (re-scored on the same games)", "",
+              "| candidate | knobs changed | largest gap |", "|---|---|---|"]
+    for r in sorted(scored, key=lambda r: r["distance"]):
+        lines.append(f"| {_choice_text(r['choice'])} | {r['changed']} | "
+                     f"{100 * r['distance']:.2f} |")
+    figure = _trace_figure(spec, study)
+    lines += ["", "## Search", "",
+              f"{len(trace(study))} candidates evaluated ({spec.sampler} sampler, Optuna); "
+              f"search {times['search_seconds'] / 60:.1f} min, whole job "
+              f"{times['wall_seconds'] / 60:.1f} min in this invocation."]
+    if figure:
+        lines += ["", f"![search trace]({figure})"]
+    (spec.out / "balance.json").write_text(json.dumps(
+        {"patch": patch, "finalists": scored, "shares": shares, "times": times}, indent=1))
+    path = spec.out / "balance.md"
+    path.write_text("\n".join(lines) + "\n")
+    return path

@@ -1,0 +1,122 @@
+"""`ascent balance`: a known answer on the example game, resume, refused changes and bad specs.
+
+Dice Race (examples/dice_race) has a planted imbalance: the first seat wins about 58% of
+two-player games. D7's head start (seat k starts with k x head_start points) is its fix, and the
+fair value is known by playing every value on the same games (brute force)."""
+import json
+
+import pytest
+
+from sim.cli import main
+from sim.experiment.balance import (KEEP, BalanceError, distance, load_balance_spec, open_study,
+                                    play_candidate)
+
+SPEC = """game = "dice-race"
+players = [2]
+policy = "hold-at"
+budget = {budget}
+games = 1000
+rescore_games = 1000
+validation_games = 1000
+finalists = 3
+seed = 1
+out = "out"
+
+[knobs.head_start]
+low = 0
+high = 9
+step = 1
+"""
+
+
+def write(tmp_path, budget=11, text=None):
+    path = tmp_path / "balance.toml"
+    path.write_text(text if text is not None else SPEC.format(budget=budget))
+    return path
+
+
+@pytest.fixture(scope="module")
+def brute_force(tmp_path_factory):
+    """Every head start on the search's own games: the largest gap from parity of each."""
+    spec = load_balance_spec(write(tmp_path_factory.mktemp("bf")))
+    return {v: distance(spec, play_candidate(spec, {"head_start": v}, spec.games, spec.seed))[0]
+            for v in [KEEP] + [str(x) for x in range(10)]}
+
+
+def test_the_planted_imbalance_is_there(brute_force):
+    assert brute_force[KEEP] > 0.05         # seat 1: about 58% against a parity of 50%
+    assert brute_force["0"] == brute_force[KEEP]
+
+
+def test_a_whole_budget_finds_the_known_fix(tmp_path, brute_force, capsys):
+    """11 candidates cover every choice (keep, 0..9): the patch is the brute force's best."""
+    assert main(["balance", str(write(tmp_path)), "--quiet"]) == 0
+    best = min(brute_force, key=brute_force.get)
+    patch = (tmp_path / "out" / "patch.toml").read_text()
+    assert f'rules = {{ "head_start" = "{best}" }}' in patch
+    assert f"--rule 'head_start={best}'" in patch
+    doc = json.loads((tmp_path / "out" / "balance.json").read_text())
+    assert doc["patch"]["distance"] == pytest.approx(brute_force[best])
+    assert doc["patch"]["distance"] < 0.03
+    report = (tmp_path / "out" / "balance.md").read_text()
+    assert f"**Patch:** `head_start = {best}`" in report
+    assert "Validation on fresh seeds" in report and "master seed 2" in report
+    # the validation is an experiment folder `ascent run` resumes
+    assert (tmp_path / "out" / "validation" / "hold-at" / "experiment.json").exists()
+
+
+def test_a_small_budget_gets_near_the_known_fix(tmp_path, brute_force):
+    assert main(["balance", str(write(tmp_path, budget=6)), "--quiet", "--no-validation"]) == 0
+    doc = json.loads((tmp_path / "out" / "balance.json").read_text())
+    assert doc["patch"]["distance"] <= min(brute_force.values()) + 0.03
+
+
+def test_the_search_resumes_where_it_stopped(tmp_path):
+    path = write(tmp_path, budget=4)
+    assert main(["balance", str(path), "--quiet", "--no-validation"]) == 0
+    spec = load_balance_spec(path)
+    first = [t.params for t in open_study(spec).trials if t.state.name == "COMPLETE"]
+    open_study(spec).ask()              # a candidate a killed run left half-played
+    write(tmp_path, budget=7)
+    assert main(["balance", str(path), "--quiet", "--no-validation"]) == 0
+    trials = open_study(load_balance_spec(path)).trials
+    complete = [t.params for t in trials if t.state.name == "COMPLETE"]
+    assert complete[:4] == first and len(complete) == 7
+    assert not [t for t in trials if t.state.name == "RUNNING"]
+
+
+def test_a_resumed_search_with_another_spec_is_refused(tmp_path, capsys):
+    path = write(tmp_path, budget=2)
+    assert main(["balance", str(path), "--quiet", "--no-validation"]) == 0
+    path.write_text(SPEC.format(budget=2).replace("games = 1000\n", "games = 900\n", 1))
+    assert main(["balance", str(path), "--quiet", "--no-validation"]) == 2
+    err = capsys.readouterr().err
+    assert str(path) in err and "the spec changed since the study" in err
+
+
+@pytest.mark.parametrize("change, message", [
+    (("[knobs.head_start]", "[knobs.colour]"), 'knobs."colour": value 0:'),
+    (("high = 9", "high = 30"), 'knobs."head_start": value 21:'),
+    (("\n[knobs.head_start]\nlow = 0\nhigh = 9\nstep = 1\n", "\n"),
+     "knobs: expected at least one"),
+    (("budget = 3", "budget = 0"), "budget: expected a whole number from 1"),
+    (("step = 1", "step = 0"), 'knobs."head_start": expected low <= high and step > 0'),
+    (("seed = 1", "seed = 1\ntarget = { 1 = 0.7, 2 = 0.7 }"), "target: the rates average 0.700"),
+    (("seed = 1", "seed = 1\ntarget = { 1 = 0.5 }"), "target: give every seat a rate"),
+    (("seed = 1", "seed = 1\nmax_changed = 2"), "max_changed: expected a whole number from 1 to 1"),
+    (("seed = 1", "seed = 1\nsampler = \"grid\""), "sampler: unknown sampler 'grid'"),
+    (("seed = 1", "seed = 1\ncolour = 1"), "colour: unknown key"),
+])
+def test_bad_specs_are_one_line_naming_file_and_key(tmp_path, capsys, change, message):
+    text = SPEC.format(budget=3).replace(*change)
+    path = write(tmp_path, text=text)
+    assert main(["balance", str(path), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and str(path) in err and message in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_spec_loader_refuses_a_validation_on_the_search_seeds(tmp_path):
+    with pytest.raises(BalanceError, match="validation_seed: must differ from seed"):
+        load_balance_spec(write(tmp_path, text=SPEC.format(budget=3).replace(
+            "seed = 1", "seed = 1\nvalidation_seed = 1")))
