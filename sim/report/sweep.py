@@ -73,6 +73,8 @@ def sweep_table(out):
     same = {(v, p): same_games_as_baseline(out, v, p)
             for v, p in diff[["variant", "players"]].drop_duplicates().itertuples(index=False)}
     diff["same_games"] = [same[(v, p)] for v, p in zip(diff["variant"], diff["players"])]
+    # the same games twice: nothing was paired, so pairing bought nothing to report
+    diff.loc[diff["same_games"], "pairing_gain"] = np.nan
     diff["p_holm"] = holm(diff["p_value"].to_numpy())
     diff["significant"] = diff["p_holm"] < ALPHA
     diff["label"] = [_label(game, group, v) for v in diff[group]]
@@ -257,8 +259,8 @@ def write_sweep_report(out, command_line=None):
         setting=[_setting_text(s, names) for s in diff["setting"]],
         difference=[f"{FS.points(d)} [{FS.points(lo)}, {FS.points(hi)}]" for d, lo, hi in
                     zip(diff["difference"], diff["paired_ci_low"], diff["paired_ci_high"])],
-        pairing_gain=[f"{g:.1f}x" if np.isfinite(g) else "same games"
-                      for g in diff["pairing_gain"]])
+        pairing_gain=["same games" if same else f"{g:.1f}x" if np.isfinite(g) else "–"
+                      for g, same in zip(diff["pairing_gain"], diff["same_games"])])
     columns = ["players", "setting", "label", "games", "base_win_rate", "variant_win_rate",
                "difference", "discordant", "pairing_gain", "p_holm"]
     raw = diff.assign(setting=shown["setting"]).drop(columns=["variant"])

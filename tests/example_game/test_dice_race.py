@@ -1,4 +1,4 @@
-"""The example game's rules (examples/dice_race/RULES.md, D1-D6), and its kernel equal to its
+"""The example game's rules (examples/dice_race/RULES.md, D1-D7), and its kernel equal to its
 single-game API. It is what docs/adding-a-game.md walks through."""
 import numpy as np
 import pytest
@@ -75,7 +75,17 @@ def test_the_turn_cap_ends_the_game_with_no_winner():
 def test_options_are_validated_against_their_declaration():
     with pytest.raises(GameError, match=r"bust_face: expected a whole number from 1 to 6 \(D3\)"):
         GAME.build_rules(2, rules={"bust_face": "9"})
-    assert GAME.build_rules(2).config.tolist() == [30, 1, 100]      # D6: 50 x players
+    assert GAME.build_rules(2).config.tolist() == [30, 1, 100, 0]   # D6: 50 x players
+
+
+def test_the_head_start_gives_seat_k_k_times_its_points():
+    # D7: seat k (from 0) starts with k x head_start; the default 0 is the game of D1-D6
+    st, _ = fresh(7, players=4, head_start=3)
+    assert st[S.S_SCORE:S.S_SCORE + 4].tolist() == [0, 3, 6, 9]
+    st, _ = fresh(7, players=4)
+    assert st[S.S_SCORE:S.S_SCORE + 4].tolist() == [0, 0, 0, 0]
+    with pytest.raises(GameError, match="head_start"):
+        GAME.build_rules(2, rules={"head_start": "21"})
 
 
 def test_an_illegal_action_is_refused_with_a_reason():
