@@ -612,7 +612,8 @@ def run_balance(spec, jobs=None, scheduler=None, quiet=False, validation=True):
                                                         spec.seed))
             return {"distance": dist, "rates": rates}
         got = _cached(cache, key, compute)
-        log(f"finalist {'current rules' if changed(choice) == 0 else choice}: "
+        shown = {k: v for k, v in choice.items() if v != KEEP}
+        log(f"finalist {shown or 'current rules'}: "
             f"{100 * got['distance']:.2f} points on {spec.rescore_games:,} games")
         scored.append({"trial": number, "choice": choice, "changed": changed(choice), **got})
     patch = min(scored, key=lambda r: (round(r["distance"], 4), r["changed"]))

@@ -92,7 +92,9 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times):
             label = game.api.character_name(group) if spec.group == "character" else \
                 f"seat {group}"
             names.append(f"{label} ({players} players, {100 * gap:.1f} points off)")
-        lines.append(f"- **Out of reach:** {', '.join(names)}.")
+        lines.append(f"- **Still off the target:** {', '.join(names)}. Either no knob of the "
+                     f"spec moves them far enough, or the search ran out of budget: the Pareto "
+                     f"front and the bounds below tell which.")
     pushes = bound_pushes(spec, patch["choice"])
     if pushes:
         lines.append("- **Against a bound:** " + "; ".join(
