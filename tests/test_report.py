@@ -211,3 +211,49 @@ set = {{ 'gear."Approach Shoes".in_deck' = 0 }}
     table = pd.read_csv(out / "tables" / "gear_ablation.csv")
     assert set(table["card_removed"]) == {"Approach Shoes"} and len(table) == 5
     assert (table["card_effect"] == -table["difference"]).all()
+
+
+def test_card_worth_treatments_keep_the_deal_and_are_ranked(tmp_path):
+    """Never bought (a price beyond any seat's XP) and price changes leave the setup and the deal
+    as they were; the report ranks cards by worth per 100 XP and gives each price slope."""
+    from sim.cli import main
+    from sim.experiment.runner import load_variant, run_experiment
+    from sim.experiment.spec import load_spec
+    spec_path = tmp_path / "worth.toml"
+    spec_path.write_text(f'''
+games = 300
+players = [3]
+policy = "planner"
+chunk = 300
+out = "{tmp_path / 'worth'}"
+[variants.baseline]
+[variants.never_shoes]
+set = {{ 'gear."Approach Shoes".cost' = 100000 }}
+[variants.half_shoes]
+set = {{ 'gear."Approach Shoes".cost' = 28 }}
+[variants.more_shoes]
+set = {{ 'gear."Approach Shoes".cost' = 82 }}
+[variants.without_shoes]
+set = {{ 'gear."Approach Shoes".in_deck' = 0 }}
+''')
+    run_experiment(load_spec(spec_path), jobs=1, quiet=True)
+    out = tmp_path / "worth"
+    never = load_variant(out, "never_shoes", 3)
+    assert not never["owns_approach_shoes"].any()          # nobody can pay 100,000 XP
+    base = load_variant(out, "baseline", 3)
+    assert base["owns_approach_shoes"].any()
+    assert main(["report", str(out)]) == 0
+    table = pd.read_csv(out / "tables" / "gear_ablation.csv")
+    assert set(table["treatment"]) == {"never bought", "price", "taken out of the deck"}
+    assert (table["cost"] == 55).all()                      # the v0.4.0 price, from the data
+    assert sorted(table.loc[table["treatment"] == "price", "new_cost"].unique()) == [28, 82]
+    assert table.loc[table["treatment"] == "price", "card_effect"].isna().all()
+    # a card still dealt keeps the games alike far longer than one taken out of the deck
+    gain = table.groupby("treatment")["pairing_gain"].median()
+    assert gain["never bought"] > gain["taken out of the deck"]
+    ranking = pd.read_csv(out / "tables" / "card_worth.csv")
+    assert list(ranking["card"]) == ["Approach Shoes"]
+    assert ranking["price_range"].iloc[0] == "28..82"
+    page = (out / "report.html").read_text()
+    assert "Ranked by worth per 100 XP" in page and "never bought" in page
+    assert (out / "figures" / "gear_ablation.png").exists()

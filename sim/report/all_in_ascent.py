@@ -120,27 +120,62 @@ def render(page, r, plt, results_dir):
 
     ablation = A.ablation_table(results_dir)
     if ablation is not None and not ablation.empty:
-        page.h(3, "Causal effect of each card (ablation: the card taken out of the deck)")
-        page.p("Paired on the same games: the baseline's win rate minus the win rate without "
-               "the card. Positive = the card helps that character. Coloured and * = "
-               "Holm-significant across every cell of this table; grey = not significant.",
-               "note")
+        page.h(3, "Causal effect of each card (paired on the same games)")
+        gains = ablation.groupby("treatment")["pairing_gain"].median()
+        page.p("Each treatment changes one card and nothing else; the paired difference against "
+               "the baseline is its causal effect on each character. 'never bought': the card "
+               "is still dealt, at a price no seat reaches, so setup and deal are unchanged; "
+               "'taken out of the deck': every later draw moves, so the games are no longer "
+               "alike; 'price': half price and half as much again. Pairing made the intervals "
+               + "; ".join(f"{g:.1f}x narrower for '{t}'" for t, g in gains.items())
+               + " (median, unpaired over paired width). Worth = the baseline's win rate minus "
+               "the rate without the card: positive = the card helps that character. "
+               "Coloured and * = Holm-significant across every cell; grey = not.", "note")
         named = ablation.assign(character=[A.display(c, names) for c in ablation["character"]])
-        mat = named.pivot_table(index="card_removed", columns="character",
-                                values="card_effect") * 100
-        sig = named.pivot_table(index="card_removed", columns="character",
-                                values="significant", aggfunc="max").reindex_like(mat)
-        sig = sig.fillna(False).astype(bool).to_numpy()
-        annot = [[(FS.points(mat.iloc[i, j] / 100) + ("*" if sig[i, j] else ""))
-                  if np.isfinite(mat.iloc[i, j]) else "" for j in range(mat.shape[1])]
-                 for i in range(mat.shape[0])]
-        page.figure(heatmap(mat, "Card effect on win rate (points, paired)", center=0,
-                            annot=annot, shade=sig, limit=10), "gear_ablation")
+        away = named[named["treatment"] != "price"]
+        if len(away):
+            # a card treated both ways has a row per treatment
+            away = away.assign(row=away["card_removed"] + np.where(
+                away["treatment"] == "never bought", "", " (out of deck)"))
+            mat = away.pivot_table(index="row", columns="character",
+                                   values="card_effect") * 100
+            sig = away.pivot_table(index="row", columns="character", values="significant",
+                                   aggfunc="max").reindex_like(mat)
+            sig = sig.fillna(False).astype(bool).to_numpy()
+            annot = [[(FS.points(mat.iloc[i, j] / 100) + ("*" if sig[i, j] else ""))
+                      if np.isfinite(mat.iloc[i, j]) else "" for j in range(mat.shape[1])]
+                     for i in range(mat.shape[0])]
+            page.figure(heatmap(mat, "Card worth to each character (points, paired)",
+                                center=0, annot=annot, shade=sig, limit=10), "gear_ablation")
+        ranking = A.card_worth_ranking(ablation)
+        if not ranking.empty and "worth" in ranking:
+            page.p("Ranked by worth per 100 XP of price, to the character the card helps most "
+                   "(* = Holm-significant). points_per_10_xp: how far the most price-sensitive "
+                   "character's win rate moves for each 10 XP added to the price, from half "
+                   "price to half as much again.", "note")
+            shown = ranking.assign(
+                helps_most=[A.display(c, names) if isinstance(c, str) else "–"
+                            for c in ranking["helps_most"]],
+                worth=[f"{FS.points(w)} [{FS.points(lo)}, {FS.points(hi)}]"
+                       f"{'*' if sig_ else ''}" for w, lo, hi, sig_ in
+                       zip(ranking["worth"], ranking["worth_ci_low"], ranking["worth_ci_high"],
+                           ranking["worth_significant"])])
+            if "most_price_sensitive" in shown:
+                shown["most_price_sensitive"] = [A.display(c, names) if isinstance(c, str)
+                                                 else "–" for c in shown["most_price_sensitive"]]
+            columns = [c for c in ("card", "cost", "helps_most", "worth", "worth_per_100_xp",
+                                   "price_range", "most_price_sensitive", "points_per_10_xp")
+                       if c in shown]
+            page.table(shown[columns], "card_worth",
+                       {"worth_per_100_xp": lambda v: FS.points(v, 2),
+                        "points_per_10_xp": lambda v: FS.points(v, 2)}, raw=ranking)
         page.table(named.assign(effect=[
-            f"{FS.points(e)} [{FS.points(-hi)}, {FS.points(-lo)}]" for e, lo, hi in
-            zip(named["card_effect"], named["paired_ci_low"], named["paired_ci_high"])])[
-            ["card_removed", "players", "character", "games", "effect", "p_holm"]],
-            "gear_ablation", {"p_holm": FS.fmt_p}, raw=ablation)
+            f"{FS.points(d)} [{FS.points(lo)}, {FS.points(hi)}]" for d, lo, hi in
+            zip(named["difference"], named["paired_ci_low"], named["paired_ci_high"])])[
+            ["card_removed", "treatment", "new_cost", "players", "character", "games", "effect",
+             "pairing_gain", "p_holm"]].rename(columns={"effect": "difference [paired 95%]"}),
+            "gear_ablation", {"p_holm": FS.fmt_p, "pairing_gain": lambda v: f"{v:.1f}x",
+                              "new_cost": lambda v: f"{v:g}"}, raw=ablation, max_rows=200)
 
     page.h(2, "4. Milestone draws")
     draws = A.milestone_draw_table(r)

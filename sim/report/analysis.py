@@ -7,6 +7,7 @@ Inputs are the record tables of a run (records.py): `games` (one row per game) a
 row per game and seat).
 """
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -441,30 +442,103 @@ def same_games(base, variant):
     return len(m) > 0 and bool((m["seed_x"] == m["seed_y"]).all())
 
 
+NEVER_BOUGHT_COST = 100_000     # the data's largest legal price: beyond any seat's XP in a game
+
+
+def card_treatments(identity):
+    """An experiment's variants that treat one gear card: {variant: (card, treatment, new
+    cost)}. Treatments: "taken out of the deck" (gear."X".in_deck = 0: changes every later draw),
+    "never bought" (gear."X".cost = NEVER_BOUGHT_COST: the card is still dealt) and "price"
+    (another cost)."""
+    out = {}
+    for name, v in identity["variants"].items():
+        knobs = v.get("set", {})
+        if len(knobs) != 1 or v.get("rules"):
+            continue
+        (key, value), = knobs.items()
+        m = re.fullmatch(r'gear\."(.+)"\.(in_deck|cost)', key)
+        if not m:
+            continue
+        card, field = m.groups()
+        if field == "in_deck" and str(value) == "0":
+            out[name] = (card, "taken out of the deck", None)
+        elif field == "cost":
+            cost = int(value)
+            out[name] = (card, "never bought" if cost >= NEVER_BOUGHT_COST else "price", cost)
+    return out
+
+
 def ablation_table(path):
-    """For an experiment folder whose variants take cards out of the deck (gear."X".in_deck=0):
-    per card and character, the paired difference in win rate against the baseline. That is the
-    card's causal effect (removing it), not an association. None if there is no such variant."""
+    """For an experiment folder whose variants treat one card each (card_treatments): per card,
+    treatment and character, the paired difference in win rate against the baseline, with what
+    pairing bought (unpaired over paired interval width). card_effect is the card's worth to the
+    character where the treatment takes the card away (the opposite of the difference). None if
+    there is no such variant."""
     from sim.experiment.paired import compare_to_baseline
     path = Path(path)
     if not (path / "experiment.json").exists():
         return None
     doc = json.loads((path / "experiment.json").read_text())
-    variants = doc["identity"]["variants"]
-    if "baseline" not in variants:
+    identity = doc["identity"]
+    if "baseline" not in identity["variants"]:
         return None
-    removed = {}
-    for name, v in variants.items():
-        cards = [k.split('"')[1] for k, val in v.get("set", {}).items()
-                 if k.endswith(".in_deck") and str(val) == "0" and '"' in k]
-        if len(cards) == 1:
-            removed[name] = cards[0]
-    out = compare_to_baseline(path, "baseline", list(removed), doc["identity"]["players"])
+    treated = card_treatments(identity)
+    out = compare_to_baseline(path, "baseline", list(treated), identity["players"])
     if out.empty:
         return None
-    out.insert(0, "card_removed", out.pop("variant").map(removed))
-    # the card's effect is the opposite of its removal's
-    out["card_effect"] = -out["difference"]
+    costs = _baseline_costs(identity)
+    variant = out.pop("variant")
+    out.insert(0, "card_removed", variant.map(lambda v: treated[v][0]))
+    out.insert(1, "treatment", variant.map(lambda v: treated[v][1]))
+    out.insert(2, "cost", out["card_removed"].map(costs))
+    out.insert(3, "new_cost", variant.map(lambda v: treated[v][2]))
+    # the card's effect is the opposite of taking it away
+    out["card_effect"] = np.where(out["treatment"] == "price", np.nan, -out["difference"])
+    paired = out["paired_ci_high"] - out["paired_ci_low"]
+    out["pairing_gain"] = (out["unpaired_ci_high"] - out["unpaired_ci_low"]) / paired.where(
+        paired > 0)
     out["p_holm"] = holm(out["p_value"])
     out["significant"] = out["p_holm"] < ALPHA
     return out
+
+
+def _baseline_costs(identity):
+    """Each card's price under the experiment's baseline rules (its preset, its data knobs)."""
+    base = identity["variants"]["baseline"]
+    rules = get_game(identity.get("game", DEFAULT_GAME)).build_rules(
+        max(identity["players"]), base.get("preset") or None, base.get("rules", {}),
+        list(base.get("set", {}).items()))
+    return {card["name"]: int(card["cost"]) for card in rules.data.gear}
+
+
+def card_worth_ranking(ablation):
+    """Per card: its worth to the character it helps most (never bought, or out of the deck),
+    that worth per 100 XP of its price, and the price slope (points of win rate per 10 XP) of
+    the character whose rate moves most with the price, from half price to half as much again."""
+    if ablation is None or ablation.empty:
+        return pd.DataFrame()
+    rows = []
+    for card, grp in ablation.groupby("card_removed", sort=False):
+        row = {"card": card, "cost": grp["cost"].iloc[0]}
+        away = grp[grp["treatment"].isin(["never bought", "taken out of the deck"])]
+        if len(away):
+            best = away.loc[away["card_effect"].idxmax()]
+            row.update(treatment=best["treatment"], helps_most=best["character"],
+                       worth=best["card_effect"], worth_ci_low=-best["paired_ci_high"],
+                       worth_ci_high=-best["paired_ci_low"],
+                       worth_significant=bool(best["significant"]),
+                       worth_per_100_xp=best["card_effect"] / row["cost"] * 100)
+        prices = grp[grp["treatment"] == "price"]
+        if prices["new_cost"].nunique() >= 2:
+            lo, hi = prices["new_cost"].min(), prices["new_cost"].max()
+            a = prices[prices["new_cost"] == lo].set_index("character")["difference"]
+            b = prices[prices["new_cost"] == hi].set_index("character")["difference"]
+            slope = (b - a) / (hi - lo) * 10
+            who = slope.abs().idxmax()
+            row.update(price_range=f"{int(lo)}..{int(hi)}", most_price_sensitive=who,
+                       points_per_10_xp=slope[who])
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    if "worth_per_100_xp" in out:
+        out = out.sort_values("worth_per_100_xp", ascending=False, na_position="last")
+    return out.reset_index(drop=True)
