@@ -120,3 +120,41 @@ def test_the_spec_loader_refuses_a_validation_on_the_search_seeds(tmp_path):
     with pytest.raises(BalanceError, match="validation_seed: must differ from seed"):
         load_balance_spec(write(tmp_path, text=SPEC.format(budget=3).replace(
             "seed = 1", "seed = 1\nvalidation_seed = 1")))
+
+
+def test_coadaptation_needs_a_bot_whose_tuning_takes_rules(tmp_path, capsys):
+    path = write(tmp_path, text=SPEC.format(budget=2).replace("seed = 1", "seed = 1\ncoadapt = true"))
+    assert main(["balance", str(path), "--quiet"]) == 2
+    assert "coadapt: re-tuning for a patch's rules is built for" in capsys.readouterr().err
+
+
+def test_coadaptation_retunes_the_bot_under_the_patch_and_rescores(tmp_path):
+    """All-In Ascent's tuned bot re-fitted under the patch's rules (a tiny budget: this checks
+    the plumbing, not the fit): the re-score plays the re-tuned knobs, and the report says so."""
+    path = tmp_path / "aia.toml"
+    path.write_text('''game = "all-in-ascent"
+players = [2]
+policy = "tuned"
+budget = 2
+games = 200
+rescore_games = 200
+finalists = 2
+coadapt = true
+coadapt_budget = 2
+coadapt_games = 8
+out = "out"
+[knobs."characters.freeSolo.passive.access_bypass"]
+values = [0]
+''')
+    spec = load_balance_spec(path)
+    from sim.experiment.balance import run_balance
+    report = run_balance(spec, quiet=True, validation=False).read_text()
+    # the Free Solo without its bypass is the nearer to parity of the two candidates
+    assert "**Patch:** `characters.freeSolo.passive.access_bypass = 0`" in report
+    cache = json.loads((tmp_path / "out" / "rescored.json").read_text())
+    coadapted = [v for k, v in cache.items() if k.startswith('{"budget"')]
+    assert len(coadapted) == 1
+    assert set(coadapted[0]["vectors"]) == {"technician", "sprinter", "ironLung", "freeSolo",
+                                            "routeReader"}
+    assert "Bots re-tuned for the patch" in report
+    assert "With the bot re-tuned for the patch" in report

@@ -48,9 +48,11 @@ def seat_policies(n_players, seat):
     return names
 
 
-def character_wins(character, knobs, n_players, seeds, chars, threads=None):
-    """Per game: 1 if `character` (playing `knobs`) won, else 0."""
-    vectors = dict(load_tuned())
+def character_wins(character, knobs, n_players, seeds, chars, threads=None, rules=None,
+                   vectors=None):
+    """Per game: 1 if `character` (playing `knobs`) won, else 0. `rules`: the packed rules to
+    play (default v0.4.0); `vectors`: the other characters' knobs (default the stored ones)."""
+    vectors = dict(load_tuned() if vectors is None else vectors)
     vectors[character] = list(knobs)
     params = {"tuned": tuned_vector(vectors)}
     n = len(seeds)
@@ -60,22 +62,46 @@ def character_wins(character, knobs, n_players, seeds, chars, threads=None):
         if rows.size == 0:
             continue
         final = play_fixed_games(seeds[rows], chars[rows], n_players,
-                                 seat_policies(n_players, seat), params=params,
+                                 seat_policies(n_players, seat), rules=rules, params=params,
                                  threads=threads)
         won[rows] = final[:, G_WINNER] == seat
     return won
 
 
 def tune(character, n_players=4, budget=200, games=2000, seed=1, validation_games=20000,
-         threads=None, log=print):
-    """Run CMA-ES for `budget` evaluations of `games` games each; return a result dict."""
+         threads=None, log=print, rules=None, vectors=None):
+    """Run CMA-ES for `budget` evaluations of `games` games each; return a result dict. With
+    `rules`, the knobs are fitted under those rules (the start: the stored knobs)."""
     if character not in CHARACTER_KEYS:
         raise ValueError(f"unknown character {character!r}; allowed: {', '.join(CHARACTER_KEYS)}")
+    vectors = dict(load_tuned() if vectors is None else vectors)
     return cmaes.tune_and_validate(
-        lambda knobs, g: character_wins(character, knobs, n_players, g[0], g[1], threads),
+        lambda knobs, g: character_wins(character, knobs, n_players, g[0], g[1], threads, rules,
+                                        vectors),
         lambda n, s: tuning_games(character, n_players, n, s),
-        load_tuned().get(character, list(PLANNER_DEFAULTS)), PLANNER_DEFAULTS, PLANNER_BOUNDS,
+        vectors.get(character, list(PLANNER_DEFAULTS)), PLANNER_DEFAULTS, PLANNER_BOUNDS,
         PLANNER_KNOBS, budget, games, seed, validation_games, log, n_players, OPPONENTS)
+
+
+def tune_for_rules(rules, n_players, budget, games, seed, validation_games, threads=None,
+                   log=print):
+    """Co-adaptation: every character's knobs re-fitted under `rules` (one character after the
+    other, each against the others' latest knobs), starting from the stored ones. Returns
+    ({character: knob vector}, {character: tuning record}); nothing is stored."""
+    vectors = dict(load_tuned())
+    records = {}
+    for character in CHARACTER_KEYS:
+        result = tune(character, n_players, budget, games, seed, validation_games, threads,
+                      log, rules=rules, vectors=vectors)
+        vectors[character] = [result["knobs"][k] for k in PLANNER_KNOBS]
+        records[character] = result
+    return vectors, records
+
+
+def policy_params(vectors):
+    """The `tuned` bot's parameters for {character: knob vector} (protocol play's
+    policy_params)."""
+    return {"tuned": tuned_vector(vectors)}
 
 
 def store(character, result, command, path=TUNED_PATH):

@@ -52,7 +52,8 @@ from pathlib import Path
 
 KEYS = {"game", "players", "policy", "preset", "rules", "set", "target", "max_changed", "budget",
         "games", "finalists", "rescore_games", "validation_games", "validation_policy", "seed",
-        "validation_seed", "sampler", "out", "knobs", "threads", "description"}
+        "validation_seed", "sampler", "out", "knobs", "threads", "description", "coadapt",
+        "coadapt_budget", "coadapt_games"}
 KNOB_KEYS = {"low", "high", "step", "values"}
 SAMPLERS = ("tpe", "nsga2", "random")
 KEEP = "keep"
@@ -101,6 +102,9 @@ class BalanceSpec:
     threads: object = None
     description: str = ""
     group: str = field(default="character")
+    coadapt: bool = False           # re-tune the bots for the patch's rules and re-score it
+    coadapt_budget: int = 40        # CMA-ES evaluations per character
+    coadapt_games: int = 1000       # games per evaluation
 
     def identity(self):
         """What the search's evaluations depend on: a resume needs it unchanged (the budget,
@@ -272,6 +276,13 @@ def load_balance_spec(path):
     threads = doc.get("threads")
     if threads is not None:
         threads = _int(p, doc, "threads", None)
+    coadapt = doc.get("coadapt", False)
+    if not isinstance(coadapt, bool):
+        _fail(p, "coadapt", f"expected true or false, got {coadapt!r}")
+    if coadapt and not _tuning_for_rules(game, policy):
+        _fail(p, "coadapt", f"re-tuning for a patch's rules is built for the tuned bot of a "
+                            f"game whose tuning takes rules (All-In Ascent); {game.title} with "
+                            f"{policy!r} has none")
     return BalanceSpec(
         path=p, game=game.name, players=tuple(players), policy=policy, preset=preset,
         rules=base["rules"], knobs_set=base["set"], target=target, knobs=knobs,
@@ -280,7 +291,19 @@ def load_balance_spec(path):
         rescore_games=rescore, validation_games=_int(p, doc, "validation_games", 100_000),
         validation_policy=second, seed=seed, validation_seed=validation_seed, sampler=sampler,
         out=(Path(path).resolve().parent / doc["out"]).resolve(), threads=threads,
-        description=str(doc.get("description", "")), group=group)
+        description=str(doc.get("description", "")), group=group, coadapt=coadapt,
+        coadapt_budget=_int(p, doc, "coadapt_budget", 40, high=10_000),
+        coadapt_games=_int(p, doc, "coadapt_games", 1000))
+
+
+def _tuning_for_rules(game, policy):
+    """The game's tuning module, if it can re-fit `policy` under other rules (else None)."""
+    if policy != "tuned" or not game.tuning_module:
+        return None
+    import importlib
+    module = importlib.import_module(game.tuning_module)
+    return module if hasattr(module, "tune_for_rules") and hasattr(module, "policy_params") \
+        else None
 
 
 def _targets(p, target, game, group, players):
@@ -311,8 +334,10 @@ def _targets(p, target, game, group, players):
 
 # --- evaluating a candidate --------------------------------------------------------------------
 
-def play_candidate(spec, choice, games, seed, policy=None, chunk=20_000):
-    """Per player count, the candidate's games: seats tables (game, seat, group, won)."""
+def play_candidate(spec, choice, games, seed, policy=None, chunk=20_000, policy_params=None):
+    """Per player count, the candidate's games: seats tables (game, seat, group, won).
+    policy_params: parameters instead of the registered bot's (a bot re-tuned for the
+    candidate)."""
     from sim.core.game import get_game
     game = get_game(spec.game)
     rules, knobs = spec.candidate(choice)
@@ -321,9 +346,10 @@ def play_candidate(spec, choice, games, seed, policy=None, chunk=20_000):
         packed = game.build_rules(n, spec.preset, rules, knobs)
         frames = []
         for first in range(0, games, chunk):
+            extra = {"policy_params": policy_params} if policy_params is not None else {}
             played = game.api.play(packed, min(chunk, games - first), seed,
                                    [policy or spec.policy] * n, "random", first_index=first,
-                                   threads=spec.threads)
+                                   threads=spec.threads, **extra)
             frames.append(played.seats[["game", "seat", spec.group, "won"]
                                        if spec.group != "seat" else ["game", "seat", "won"]])
         import pandas as pd
@@ -627,9 +653,38 @@ def run_balance(spec, jobs=None, scheduler=None, quiet=False, validation=True):
             ("distance", "rates"), distance(spec, play_candidate(spec, w, spec.rescore_games,
                                                                  spec.seed)))))
         shares.append({"knob": key_name, "value": value, "distance_without": got["distance"]})
+    coadapted = coadapt(spec, patch, cache, log) if spec.coadapt and patch["changed"] else None
     (spec.out / "patch.toml").write_text(patch_toml(spec, patch["choice"]))
     validated = validate(spec, patch["choice"], jobs, scheduler, quiet) \
         if validation and patch["changed"] else {}
     wall = time.perf_counter() - started
     return write_balance_report(spec, study, scored, patch, shares, validated,
-                                {"search_seconds": searched, "wall_seconds": wall})
+                                {"search_seconds": searched, "wall_seconds": wall}, coadapted)
+
+
+def coadapt(spec, patch, cache, log):
+    """Re-tune the bot for the patch's rules (at the largest player count), then re-score the
+    patch with it on the re-score games. Kept in OUT/rescored.json."""
+    from sim.core.game import get_game
+    game = get_game(spec.game)
+    tuning = _tuning_for_rules(game, spec.policy)
+    key = json.dumps({"coadapt": patch["choice"], "games": spec.rescore_games,
+                      "budget": spec.coadapt_budget, "per_evaluation": spec.coadapt_games},
+                     sort_keys=True)
+
+    def compute():
+        rules, knobs = spec.candidate(patch["choice"])
+        players = max(spec.players)
+        packed = game.build_rules(players, spec.preset, rules, knobs)
+        log(f"co-adaptation: re-tuning {spec.policy} for the patch ({spec.coadapt_budget} "
+            f"evaluations of {spec.coadapt_games:,} games per character)")
+        vectors, records = tuning.tune_for_rules(
+            packed, players, spec.coadapt_budget, spec.coadapt_games, spec.seed,
+            4 * spec.coadapt_games, spec.threads, log)
+        dist, rates = distance(spec, play_candidate(
+            spec, patch["choice"], spec.rescore_games, spec.seed,
+            policy_params=tuning.policy_params(vectors)))
+        log(f"co-adapted: {100 * dist:.2f} points on {spec.rescore_games:,} games")
+        return {"distance": dist, "rates": rates, "vectors": vectors,
+                "validation": {c: r.get("validation") for c, r in records.items()}}
+    return _cached(cache, key, compute)

@@ -61,7 +61,7 @@ def _trace_figure(spec, study):
     return "balance_trace.png"
 
 
-def write_balance_report(spec, study, scored, patch, shares, validated, times):
+def write_balance_report(spec, study, scored, patch, shares, validated, times, coadapted=None):
     game = get_game(spec.game)
     before = next(r for r in scored if r["changed"] == 0)
     target = "effective parity (each player count's wins per seat)" if spec.target == "parity" \
@@ -100,13 +100,25 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times):
         lines.append("- **Against a bound:** " + "; ".join(
             f"`{k}` at its {side} allowed value {v}" for k, v, side in pushes)
             + ": the search wanted to go further; widen the range to look beyond it.")
-    if spec.policy == "tuned" and game.tuning_module:
+    if coadapted is not None:
+        lines.append(f"- **Bots re-tuned for the patch** (co-adaptation, {spec.coadapt_budget} "
+                     f"CMA-ES evaluations of {spec.coadapt_games:,} games per character): "
+                     f"largest gap {100 * coadapted['distance']:.1f} points on the same "
+                     f"{spec.rescore_games:,} games, against {100 * gap_after:.1f} with the bot "
+                     f"fitted for the current rules. The search and the validation below play "
+                     f"the stored bot.")
+    elif spec.policy == "tuned" and game.tuning_module:
         lines.append("- **Bots:** the tuned bot plays every candidate as it was fitted for the "
-                     "current rules; it is not re-tuned for the patch (co-adaptation is not "
-                     "built), so a patch that asks for other play may be under-rated.")
+                     "current rules; it was not re-tuned for the patch (`coadapt = true` does), "
+                     "so a patch that asks for other play may be under-rated.")
     lines += ["", "## Per group, before and after (re-score)", "",
               "| players | group | current rules (gap) | patch [95%] (gap) | target | n |",
               "|---|---|---|---|---|---|"] + _rate_rows(spec, before, patch)
+    if coadapted is not None:
+        lines += ["", "With the bot re-tuned for the patch (same games):", "",
+                  "| players | group | current rules (gap) | patch, re-tuned bot [95%] (gap) "
+                  "| target | n |", "|---|---|---|---|---|---|"] + \
+            _rate_rows(spec, before, coadapted)
     lines += ["", "## Validation on fresh seeds", ""]
     if not validated:
         lines.append("Not run (the patch changes nothing, or validation was skipped).")

@@ -31,11 +31,14 @@ def character_keys():
 
 
 def play(rules, n_games, master_seed, seat_policies, characters, first_index=0, threads=None,
-         rotate=False):
+         rotate=False, policy_params=None):
+    """policy_params: {policy name: parameter vector} instead of the registered ones (a bot
+    re-tuned for these rules: `ascent balance`'s co-adaptation)."""
     from sim.games.all_in_ascent.batch import run_games
     from sim.games.all_in_ascent.records import games_table, seats_table
     batch = run_games(n_games, master_seed, len(seat_policies), list(seat_policies),
-                      characters, first_index=first_index, rules=rules, threads=threads)
+                      characters, first_index=first_index, rules=rules, threads=threads,
+                      params=policy_params)
     return Played(games_table(batch, rules), seats_table(batch, rules), batch.seconds)
 
 
