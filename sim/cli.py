@@ -457,8 +457,11 @@ def build_parser():
     bp = sub.add_parser("balance", help="search the smallest rules patch that meets a target "
                                         "(a balance spec: docs/balancing.md)")
     bp.add_argument("spec")
-    bp.add_argument("--jobs", type=_positive_int, help="local worker processes (validation)")
-    bp.add_argument("--scheduler", help="a Dask scheduler address for the validation runs")
+    bp.add_argument("--jobs", type=_positive_int,
+                    help="local worker processes: a batch of candidates (the spec's batch) and "
+                         "the validation runs")
+    bp.add_argument("--scheduler", help="a Dask scheduler address: the batches of candidates "
+                                        "and the validation runs play there")
     bp.add_argument("--no-validation", action="store_true",
                     help="stop after the search and the re-score (no fresh-seed validation)")
     bp.add_argument("--quiet", action="store_true")

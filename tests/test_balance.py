@@ -158,3 +158,30 @@ values = [0]
                                             "routeReader"}
     assert "Bots re-tuned for the patch" in report
     assert "With the bot re-tuned for the patch" in report
+
+
+def _trials(path):
+    spec = load_balance_spec(path)
+    return [(t.params, t.values) for t in open_study(spec).trials if t.state.name == "COMPLETE"]
+
+
+def test_a_batch_plays_the_same_candidates_here_on_processes_and_on_dask(tmp_path):
+    """batch = 3: the sampler proposes three candidates at a time; where they are played (this
+    process, two local processes, a Dask cluster) changes nothing."""
+    distributed = pytest.importorskip("distributed")
+    text = SPEC.format(budget=7).replace("seed = 1", "seed = 1\nbatch = 3")
+    runs = {}
+    for name, extra in (("here", []), ("processes", ["--jobs", "2"]), ("dask", None)):
+        folder = tmp_path / name
+        folder.mkdir()
+        path = write(folder, text=text)
+        if extra is None:
+            with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                          host="127.0.0.1", dashboard_address=None) as cluster:
+                extra = ["--scheduler", cluster.scheduler_address]
+                assert main(["balance", str(path), "--quiet", "--no-validation", *extra]) == 0
+        else:
+            assert main(["balance", str(path), "--quiet", "--no-validation", *extra]) == 0
+        runs[name] = (_trials(path), (folder / "out" / "patch.toml").read_text().splitlines()[1:])
+    assert len(runs["here"][0]) == 7
+    assert runs["here"] == runs["processes"] == runs["dask"]

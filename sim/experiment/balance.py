@@ -8,6 +8,9 @@
                                    # or every seat "1".."N" in a game without characters)
     max_changed = 2                # the most knobs a patch may change
     budget = 80                    # candidates the search evaluates
+    batch = 1                      # candidates proposed at once, played in parallel with
+                                   # --jobs or on Dask with --scheduler (same candidates
+                                   # wherever they are played)
     games = 2000                   # games per candidate and player count (the same games)
     finalists = 5                  # the best candidates, re-scored on rescore_games
     rescore_games = 20000
@@ -53,7 +56,7 @@ from pathlib import Path
 KEYS = {"game", "players", "policy", "preset", "rules", "set", "target", "max_changed", "budget",
         "games", "finalists", "rescore_games", "validation_games", "validation_policy", "seed",
         "validation_seed", "sampler", "out", "knobs", "threads", "description", "coadapt",
-        "coadapt_budget", "coadapt_games"}
+        "coadapt_budget", "coadapt_games", "batch"}
 KNOB_KEYS = {"low", "high", "step", "values"}
 SAMPLERS = ("tpe", "nsga2", "random")
 KEEP = "keep"
@@ -105,6 +108,7 @@ class BalanceSpec:
     coadapt: bool = False           # re-tune the bots for the patch's rules and re-score it
     coadapt_budget: int = 40        # CMA-ES evaluations per character
     coadapt_games: int = 1000       # games per evaluation
+    batch: int = 1                  # candidates proposed at once (and played in parallel)
 
     def identity(self):
         """What the search's evaluations depend on: a resume needs it unchanged (the budget,
@@ -116,6 +120,8 @@ class BalanceSpec:
                "target": self.target, "knobs": {k.key: list(k.values) for k in self.knobs},
                "max_changed": self.max_changed, "games": self.games, "seed": self.seed,
                "sampler": self.sampler}
+        if self.batch != 1:             # (studies from before batches existed resume as they are)
+            doc["batch"] = self.batch
         # a retuned bot or an edited data file plays other games
         doc["bots_and_data"] = hashlib.sha256((package_data_key() + policy_params_key(
             self.game, [self.policy] * max(self.players))).encode()).hexdigest()[:16]
@@ -293,7 +299,8 @@ def load_balance_spec(path):
         out=(Path(path).resolve().parent / doc["out"]).resolve(), threads=threads,
         description=str(doc.get("description", "")), group=group, coadapt=coadapt,
         coadapt_budget=_int(p, doc, "coadapt_budget", 40, high=10_000),
-        coadapt_games=_int(p, doc, "coadapt_games", 1000))
+        coadapt_games=_int(p, doc, "coadapt_games", 1000),
+        batch=_int(p, doc, "batch", 1, high=256))
 
 
 def _tuning_for_rules(game, policy):
@@ -442,45 +449,79 @@ def choice_of(spec, params):
             for k in spec.knobs}
 
 
-def search(spec, log=print):
-    """Run (or resume) the search until `budget` candidates are evaluated; returns the study."""
-    import optuna
+def evaluate_candidate(spec, choice):
+    """A worker's task: one candidate on the search's games (a pure function of its inputs, so
+    any process or Dask node gives the same answer)."""
+    return distance(spec, play_candidate(spec, choice, spec.games, spec.seed))
+
+
+def _evaluate_batch(spec, choices, jobs, scheduler):
+    """The batch's candidates, in order: in this process, on local processes (joblib/loky) or
+    on a Dask cluster (joblib's dask backend), as `ascent run` does."""
+    if len(choices) == 1 or (not scheduler and (jobs or 1) == 1):
+        return [evaluate_candidate(spec, c) for c in choices]
+    from joblib import Parallel, delayed, parallel_config
+    tasks = [delayed(evaluate_candidate)(spec, c) for c in choices]
+    if not scheduler:
+        return Parallel(n_jobs=min(jobs, len(choices)), backend="loky")(tasks)
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise BalanceError("--scheduler needs Dask: pip install 'ascent[dask]'") from None
+    try:
+        client = Client(scheduler, timeout=30)
+    except (OSError, ValueError, TypeError) as exc:
+        raise BalanceError(f"--scheduler {scheduler!r}: cannot connect ({exc}); expected a "
+                           f"running Dask scheduler such as tcp://host:8786") from None
+    with client, parallel_config(backend="dask", wait_for_workers_timeout=60):
+        return Parallel(n_jobs=-1)(tasks)
+
+
+def search(spec, log=print, jobs=None, scheduler=None):
+    """Run (or resume) the search until `budget` candidates are evaluated; returns the study.
+
+    Optuna's ask and tell: the sampler proposes `batch` candidates at a time (a spec key, so the
+    candidates it proposes never depend on where they are played), and the batch is evaluated
+    here, on local processes (`jobs`) or on a Dask cluster (`scheduler`)."""
     from optuna.trial import TrialState
     study = open_study(spec)
     done = {}
     for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
         done[json.dumps(choice_of(spec, t.params), sort_keys=True)] = t.values
+    complete = len(done)
     started = time.perf_counter()
-    evaluated = [0]
-    best = [min((v[0] for v in done.values()), default=math.inf)]
-
-    def objective(trial):
-        choice = _choose(trial, spec)
-        if changed(choice) > spec.max_changed:
-            # outside the allowed edit: not a candidate, never played
-            raise optuna.TrialPruned()
-        key = json.dumps(choice, sort_keys=True)
-        if key in done:
-            # asked again: the same games would give the same answer, so it is not a new
-            # candidate and does not count against the budget
-            raise optuna.TrialPruned()
-        dist, rates = distance(spec, play_candidate(spec, choice, spec.games, spec.seed))
-        trial.set_user_attr("rates", rates)
-        done[key] = (dist, changed(choice))
-        evaluated[0] += 1
-        best[0] = min(best[0], dist)
-        complete = len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))) + 1
-        rate = (time.perf_counter() - started) / evaluated[0]
-        log(f"candidate {complete}/{spec.budget}: {100 * dist:.1f} points from the target with "
-            f"{changed(choice)} knob(s) changed; best {100 * best[0]:.1f}; "
-            f"ETA {max(0, spec.budget - complete) * rate / 60:.1f} min")
-        return dist, changed(choice)
-
-    complete = len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)))
-    if complete < spec.budget:
-        # pruned draws cost no games; the cap only stops a sampler that keeps proposing them
-        study.optimize(objective, n_trials=(spec.budget - complete) * 20, callbacks=[
-            optuna.study.MaxTrialsCallback(spec.budget, states=(TrialState.COMPLETE,))])
+    evaluated = 0
+    best = min((v[0] for v in done.values()), default=math.inf)
+    asked, cap = 0, max(1, spec.budget - complete) * 20
+    while complete < spec.budget and asked < cap:
+        trials, choices = [], []
+        while len(trials) < min(spec.batch, spec.budget - complete) and asked < cap:
+            trial = study.ask()
+            asked += 1
+            choice = _choose(trial, spec)
+            key = json.dumps(choice, sort_keys=True)
+            # outside the allowed edit, or asked again (the same games would give the same
+            # answer): not a new candidate, never played, not counted against the budget
+            if changed(choice) > spec.max_changed or key in done or \
+                    any(json.dumps(c, sort_keys=True) == key for c in choices):
+                study.tell(trial, state=TrialState.PRUNED)
+                continue
+            trials.append(trial)
+            choices.append(choice)
+        if not trials:
+            break
+        for trial, choice, (dist, rates) in zip(trials, choices,
+                                                _evaluate_batch(spec, choices, jobs, scheduler)):
+            trial.set_user_attr("rates", rates)
+            study.tell(trial, (dist, changed(choice)))
+            done[json.dumps(choice, sort_keys=True)] = (dist, changed(choice))
+            complete += 1
+            evaluated += 1
+            best = min(best, dist)
+            rate = (time.perf_counter() - started) / evaluated
+            log(f"candidate {complete}/{spec.budget}: {100 * dist:.1f} points from the target "
+                f"with {changed(choice)} knob(s) changed; best {100 * best:.1f}; "
+                f"ETA {max(0, spec.budget - complete) * rate / 60:.1f} min")
     return study
 
 
@@ -626,7 +667,7 @@ def run_balance(spec, jobs=None, scheduler=None, quiet=False, validation=True):
     from sim.report.balance import write_balance_report
     log = log_to_stderr(quiet)
     started = time.perf_counter()
-    study = search(spec, log)
+    study = search(spec, log, jobs, scheduler)
     searched = time.perf_counter() - started
     cache = spec.out / "rescored.json"
     scored = []
