@@ -185,3 +185,56 @@ def test_a_batch_plays_the_same_candidates_here_on_processes_and_on_dask(tmp_pat
         runs[name] = (_trials(path), (folder / "out" / "patch.toml").read_text().splitlines()[1:])
     assert len(runs["here"][0]) == 7
     assert runs["here"] == runs["processes"] == runs["dask"]
+
+
+def test_head_to_head_shares_count_the_games_either_won():
+    import pandas as pd
+    from sim.experiment.balance import head_to_head_rates
+    seats = pd.DataFrame({"game": [0, 0, 0, 1, 1, 1, 2, 2],
+                          "character": ["a", "b", "c", "a", "b", "c", "a", "b"],
+                          "won": [True, False, False, False, False, True, False, True]})
+    table = head_to_head_rates(seats, "character")
+    # a and b sat together in games 0, 1 and 2; one of them won games 0 (a) and 2 (b)
+    assert tuple(table.loc[("a", "b")]) == (1, 2) and tuple(table.loc[("b", "a")]) == (1, 2)
+    assert tuple(table.loc[("c", "a")]) == (1, 2)          # games 0 (a won) and 1 (c won)
+
+
+AIA_H2H = """game = "all-in-ascent"
+players = [2]
+policy = "tuned"
+budget = 2
+games = 300
+rescore_games = 300
+finalists = 2
+out = "out"
+[target.head_to_head]
+freeSolo.sprinter = 0.5
+[knobs."characters.freeSolo.passive.access_bypass"]
+values = [0]
+"""
+
+
+def test_a_head_to_head_target_is_balanced_pair_by_pair(tmp_path):
+    path = write(tmp_path, text=AIA_H2H)
+    spec = load_balance_spec(path)
+    assert spec.target == {"head_to_head": {"freeSolo|sprinter": 0.5}}
+    from sim.experiment.balance import run_balance
+    report = run_balance(spec, quiet=True, validation=False).read_text()
+    assert "head-to-head shares" in report and "Free Solo against Sprinter" in report
+    doc = json.loads((tmp_path / "out" / "balance.json").read_text())
+    start = next(f for f in doc["finalists"] if f["changed"] == 0)
+    rate, games, goal = start["rates"]["2|freeSolo vs sprinter"]
+    assert goal == 0.5 and games > 0 and rate > 0.5       # the Free Solo beats the Sprinter
+
+
+@pytest.mark.parametrize("table, message", [
+    ("freeSolo.sprinter = 0.7\nsprinter.freeSolo = 0.5", "must sum to 1"),
+    ("freeSolo.nobody = 0.5", "target.head_to_head.freeSolo.nobody: expected another character"),
+    ("freeSolo.freeSolo = 0.5", "expected another character"),
+    ("freeSolo.sprinter = 1.5", "expected a share from 0 to 1"),
+])
+def test_bad_head_to_head_targets(tmp_path, capsys, table, message):
+    text = AIA_H2H.replace("freeSolo.sprinter = 0.5", table)
+    assert main(["balance", str(write(tmp_path, text=text)), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "balance.toml" in err

@@ -318,6 +318,8 @@ def _targets(p, target, game, group, players):
     parity of every player count (a seat wins 1/players of the games on average)."""
     if not isinstance(target, dict):
         _fail(p, "target", f"expected \"parity\" or a table of rates, got {target!r}")
+    if "head_to_head" in target:
+        return _head_to_head(p, target, game, group)
     keys = game.character_keys() if group == "character" else \
         [str(s + 1) for s in range(max(players))]
     for k, v in target.items():
@@ -337,6 +339,52 @@ def _targets(p, target, game, group, players):
                                f"wins {1 / n:.3f} of the games on average (one winner a game): "
                                f"the targets must average 1/{n} +/- 0.02")
     return {k: float(v) for k, v in target.items()}
+
+
+def _head_to_head(p, target, game, group):
+    """[target.head_to_head] A.B = rate: in games where both A and B sit and one of them wins,
+    the share A wins. A pair given both ways must sum to 1 (one of the two wins)."""
+    if set(target) != {"head_to_head"}:
+        _fail(p, "target", "give per-character rates or [target.head_to_head], not both")
+    if group != "character":
+        _fail(p, "target.head_to_head", f"head-to-head targets are between characters; "
+                                        f"{game.title} has none")
+    keys = game.character_keys()
+    table = target["head_to_head"]
+    pairs = {}
+    if not isinstance(table, dict) or not table:
+        _fail(p, "target.head_to_head", "expected entries such as freeSolo.sprinter = 0.5")
+    for a, row in table.items():
+        where = f"target.head_to_head.{a}"
+        if a not in keys:
+            _fail(p, where, f"unknown character; allowed: {', '.join(keys)}")
+        if not isinstance(row, dict):
+            _fail(p, where, "expected A.B = rate (the share of A's wins in games A or B wins)")
+        for b, rate in row.items():
+            if b not in keys or b == a:
+                _fail(p, f"{where}.{b}", f"expected another character; allowed: "
+                                         f"{', '.join(k for k in keys if k != a)}")
+            if isinstance(rate, bool) or not isinstance(rate, (int, float)) or \
+                    not 0 <= rate <= 1:
+                _fail(p, f"{where}.{b}", f"expected a share from 0 to 1, got {rate!r}")
+            pairs[(a, b)] = float(rate)
+    for (a, b), rate in pairs.items():
+        if (b, a) in pairs and abs(rate + pairs[(b, a)] - 1) > 1e-9:
+            _fail(p, f"target.head_to_head.{a}.{b}",
+                  f"{rate} and {b}.{a} = {pairs[(b, a)]} must sum to 1: in a game one of the "
+                  f"two wins, so A's share and B's share are complementary")
+    return {"head_to_head": {f"{a}|{b}": r for (a, b), r in pairs.items()}}
+
+
+def head_to_head_rates(seats, group):
+    """{(A, B): (A's wins, games A or B won)} over games where both sat."""
+    import pandas as pd
+    s = seats[["game", group, "won"]].astype({group: str})
+    both = s.merge(s, on="game", suffixes=("_a", "_b"))
+    both = both[both[f"{group}_a"] != both[f"{group}_b"]]
+    decided = both[both["won_a"] | both["won_b"]]
+    grouped = decided.groupby([f"{group}_a", f"{group}_b"], observed=True)
+    return pd.DataFrame({"wins": grouped["won_a"].sum(), "games": grouped["won_a"].count()})
 
 
 # --- evaluating a candidate --------------------------------------------------------------------
@@ -367,6 +415,16 @@ def play_candidate(spec, choice, games, seed, policy=None, chunk=20_000, policy_
 def distance(spec, seats_by_players):
     """The largest gap from the target over every group and player count, and the rates."""
     gaps, rates = [], {}
+    if isinstance(spec.target, dict) and "head_to_head" in spec.target:
+        for n, seats in seats_by_players.items():
+            table = head_to_head_rates(seats, spec.group)
+            for pair, goal in spec.target["head_to_head"].items():
+                a, b = pair.split("|")
+                wins, games = table.loc[(a, b)] if (a, b) in table.index else (0, 0)
+                rate = wins / games if games else 0.0
+                gaps.append(abs(rate - goal) if games else 1.0)
+                rates[f"{n}|{a} vs {b}"] = [round(float(rate), 6), int(games), round(goal, 6)]
+        return float(max(gaps)), rates
     for n, seats in seats_by_players.items():
         key = seats[spec.group] if spec.group != "seat" else (seats["seat"] + 1).astype(str)
         won = seats["won"].astype(float)
@@ -590,9 +648,10 @@ def validation_spec_text(spec, choice, policy, name):
 
 def validate(spec, choice, jobs=None, scheduler=None, quiet=False):
     """Run the validation experiments (resumable, OUT/validation/<policy>); returns
-    {policy: paired table of the patch against the starting rules}."""
+    {policy: (paired table of the patch against the starting rules, the patch's largest gap
+    from the target on these games)}."""
     from sim.experiment.paired import experiment_comparisons
-    from sim.experiment.runner import run_experiment
+    from sim.experiment.runner import load_variant, run_experiment
     from sim.experiment.spec import load_spec
     policies = [spec.policy] + ([spec.validation_policy] if spec.validation_policy and
                                 spec.validation_policy != spec.policy else [])
@@ -608,7 +667,9 @@ def validate(spec, choice, jobs=None, scheduler=None, quiet=False):
         path.write_text(text)
         xspec = load_spec(path)
         run_experiment(xspec, jobs=jobs, scheduler=scheduler, quiet=quiet)
-        out[policy] = experiment_comparisons(xspec.out, xspec)[1]
+        columns = ["game", "seat", "won"] + ([spec.group] if spec.group != "seat" else [])
+        seats = {n: load_variant(xspec.out, "patch", n, columns) for n in spec.players}
+        out[policy] = (experiment_comparisons(xspec.out, xspec)[1], distance(spec, seats)[0])
     return out
 
 
