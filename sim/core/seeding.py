@@ -42,6 +42,14 @@ def game_seed(master_seed, game_index):
 
 
 @njit(cache=True)
+def game_stream_seed(game_seed_value, k):
+    """The mulberry32 state of a game's k-th own stream (k >= 1; stream 0 is the game seed
+    itself), for a game that gives each kind of chance its own stream (First Ascent: setup,
+    Risk Die, draws): a bijection of the game seed for each k."""
+    return fmix32((game_seed_value & MASK32) ^ fmix32(0x9E3779B9 * k))
+
+
+@njit(cache=True)
 def derive_seed(m, r):
     """The designers' harness seed `deriveSeed(m, r)` (RULES.md R9), for reproducing their runs."""
     return fmix32((m * 2654435761) ^ (r * 40503))

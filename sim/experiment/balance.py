@@ -74,6 +74,7 @@ def _fail(path, key, message):
 class Knob:
     key: str            # a data knob path (with dots) or a rule option name
     values: tuple       # value texts the search may pick
+    current: object = None      # its value under the starting rules (text), if the game says
 
     @property
     def is_rule(self):
@@ -119,7 +120,8 @@ class BalanceSpec:
                "preset": self.preset, "rules": self.rules, "set": self.knobs_set,
                "target": self.target, "knobs": {k.key: list(k.values) for k in self.knobs},
                "max_changed": self.max_changed, "games": self.games, "seed": self.seed,
-               "sampler": self.sampler}
+               "sampler": self.sampler, "objectives": 3,
+               "current": {k.key: k.current for k in self.knobs}}
         if self.batch != 1:             # (studies from before batches existed resume as they are)
             doc["batch"] = self.batch
         # a retuned bot or an edited data file plays other games
@@ -241,6 +243,16 @@ def load_balance_spec(path):
         _fail(p, "knobs", "expected at least one [knobs.\"PATH\"] table: the knobs the search "
                           "may move (see `ascent rules`)")
     knobs = tuple(Knob(k, _knob_values(p, k, v)) for k, v in knob_doc.items())
+    reader = getattr(game.api, "knob_value", None)
+    if reader is not None:
+        start = game.build_rules(players[0], preset, base["rules"], list(base["set"].items()))
+        current = {}
+        for knob in knobs:
+            try:
+                current[knob.key] = _text(reader(start, knob.key))
+            except (KeyError, ValueError, GameError):
+                current[knob.key] = None    # an unknown key is refused just below, by name
+        knobs = tuple(Knob(k.key, k.values, current[k.key]) for k in knobs)
     for knob in knobs:
         if knob.key in base["rules"] or knob.key in base["set"]:
             _fail(p, f"knobs.{json.dumps(knob.key)}", "also set in rules or set: the search "
@@ -438,8 +450,28 @@ def distance(spec, seats_by_players):
     return float(max(gaps)), rates
 
 
-def changed(choice):
-    return sum(1 for v in choice.values() if v != KEEP)
+def changed(spec, choice):
+    """Knobs the choice moves away from their current value."""
+    current = {k.key: k.current for k in spec.knobs}
+    return sum(1 for key, v in choice.items() if v != KEEP and v != current[key])
+
+
+def relative_change(spec, choice):
+    """The edit's size in the knobs' own units: the sum over moved knobs of |new - current| /
+    |current| (a switch or a text value that moves counts 1; a current 0 counts the new value's
+    size in steps of 1)."""
+    total = 0.0
+    for k in spec.knobs:
+        v = choice.get(k.key, KEEP)
+        if v == KEEP or v == k.current:
+            continue
+        try:
+            new, old = float(v), float(k.current)
+        except (TypeError, ValueError):
+            total += 1.0
+            continue
+        total += abs(new - old) / abs(old) if old else abs(new - old)
+    return round(total, 6)
 
 
 # --- the search --------------------------------------------------------------------------------
@@ -481,8 +513,9 @@ def open_study(spec):
         for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
             study.tell(t.number, state=TrialState.FAIL)
         return study
+    # the largest gap from the target, the knobs changed, the relative size of the change
     study = optuna.create_study(study_name="balance", storage=storage, sampler=_sampler(spec),
-                                directions=["minimize", "minimize"])
+                                directions=["minimize", "minimize", "minimize"])
     study.set_user_attr("identity_sha256", identity)
     study.set_user_attr("identity", spec.identity())
     study.enqueue_trial({f"change:{k.key}": False for k in spec.knobs})
@@ -560,7 +593,7 @@ def search(spec, log=print, jobs=None, scheduler=None):
             key = json.dumps(choice, sort_keys=True)
             # outside the allowed edit, or asked again (the same games would give the same
             # answer): not a new candidate, never played, not counted against the budget
-            if changed(choice) > spec.max_changed or key in done or \
+            if changed(spec, choice) > spec.max_changed or key in done or \
                     any(json.dumps(c, sort_keys=True) == key for c in choices):
                 study.tell(trial, state=TrialState.PRUNED)
                 continue
@@ -571,14 +604,15 @@ def search(spec, log=print, jobs=None, scheduler=None):
         for trial, choice, (dist, rates) in zip(trials, choices,
                                                 _evaluate_batch(spec, choices, jobs, scheduler)):
             trial.set_user_attr("rates", rates)
-            study.tell(trial, (dist, changed(choice)))
-            done[json.dumps(choice, sort_keys=True)] = (dist, changed(choice))
+            values = (dist, changed(spec, choice), relative_change(spec, choice))
+            study.tell(trial, values)
+            done[json.dumps(choice, sort_keys=True)] = values
             complete += 1
             evaluated += 1
             best = min(best, dist)
             rate = (time.perf_counter() - started) / evaluated
             log(f"candidate {complete}/{spec.budget}: {100 * dist:.1f} points from the target "
-                f"with {changed(choice)} knob(s) changed; best {100 * best:.1f}; "
+                f"with {changed(spec, choice)} knob(s) changed; best {100 * best:.1f}; "
                 f"ETA {max(0, spec.budget - complete) * rate / 60:.1f} min")
     return study
 
@@ -594,7 +628,7 @@ def finalists(spec, study):
     for t in ordered:
         choice = choice_of(spec, t.params)
         key = json.dumps(choice, sort_keys=True)
-        if key not in seen and (len(out) < spec.finalists or changed(choice) == 0):
+        if key not in seen and (len(out) < spec.finalists or changed(spec, choice) == 0):
             seen.add(key)
             out.append((t.number, choice))
     baseline = {k.key: KEEP for k in spec.knobs}
@@ -606,8 +640,10 @@ def finalists(spec, study):
 def patch_toml(spec, choice):
     """The patch as an experiment variant's `set` and `rules` tables (paste under
     [variants.NAME]), with the same knobs as --set/--rule flags in a comment."""
-    rules = {k: v for k, v in choice.items() if v != KEEP and "." not in k}
-    knobs = {k: v for k, v in choice.items() if v != KEEP and "." in k}
+    current = {k.key: k.current for k in spec.knobs}
+    moved = {k: v for k, v in choice.items() if v != KEEP and v != current[k]}
+    rules = {k: v for k, v in moved.items() if "." not in k}
+    knobs = {k: v for k, v in moved.items() if "." in k}
     flags = " ".join([f"--rule '{k}={v}'" for k, v in rules.items()] +
                      [f"--set '{k}={v}'" for k, v in knobs.items()])
     lines = [f"# ascent balance {spec.path}: the chosen patch for {spec.game}",
@@ -678,7 +714,8 @@ def log_to_stderr(quiet):
 
 
 def pareto_front(spec, study):
-    """The search's non-dominated candidates (distance, knobs changed), by distance."""
+    """The search's non-dominated candidates (distance, knobs changed, relative change), by
+    knobs changed, then distance."""
     rows, seen = [], set()
     for t in sorted(study.best_trials, key=lambda t: (t.values[1], t.values[0], t.number)):
         choice = choice_of(spec, t.params)
@@ -686,6 +723,7 @@ def pareto_front(spec, study):
             continue
         seen.add(json.dumps(choice, sort_keys=True))
         rows.append({"trial": t.number, "distance": t.values[0], "changed": int(t.values[1]),
+                     "relative_change": t.values[2] if len(t.values) > 2 else None,
                      "choice": choice})
     return rows
 
@@ -743,11 +781,14 @@ def run_balance(spec, jobs=None, scheduler=None, quiet=False, validation=True):
         shown = {k: v for k, v in choice.items() if v != KEEP}
         log(f"finalist {shown or 'current rules'}: "
             f"{100 * got['distance']:.2f} points on {spec.rescore_games:,} games")
-        scored.append({"trial": number, "choice": choice, "changed": changed(choice), **got})
-    patch = min(scored, key=lambda r: (round(r["distance"], 4), r["changed"]))
+        scored.append({"trial": number, "choice": choice, "changed": changed(spec, choice),
+                       "relative_change": relative_change(spec, choice), **got})
+    patch = min(scored, key=lambda r: (round(r["distance"], 4), r["changed"],
+                                       r["relative_change"]))
     shares = []
+    current = {k.key: k.current for k in spec.knobs}
     for key_name, value in patch["choice"].items():
-        if value == KEEP or patch["changed"] < 2:
+        if value == KEEP or value == current.get(key_name) or patch["changed"] < 2:
             continue
         without = dict(patch["choice"], **{key_name: KEEP})
         key = json.dumps({"choice": without, "games": spec.rescore_games}, sort_keys=True)

@@ -36,8 +36,11 @@ def _rate_rows(spec, before, after):
     return rows
 
 
-def _choice_text(choice):
-    parts = [f"`{k} = {v}`" for k, v in choice.items() if v != KEEP]
+def _choice_text(choice, spec=None):
+    """`key = value (was current)` for each knob the choice moves."""
+    current = {k.key: k.current for k in spec.knobs} if spec else {}
+    parts = [f"`{k} = {v}`" + (f" (was {current[k]})" if current.get(k) is not None else "")
+             for k, v in choice.items() if v != KEEP and v != current.get(k)]
     return ", ".join(parts) if parts else "no change (the current rules)"
 
 
@@ -81,7 +84,7 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times, c
     gap_after, gap_before = patch["distance"], before["distance"]
     met = gap_after <= ON_TARGET
     lines += ["## Verdict", "",
-              f"- **Patch:** {_choice_text(patch['choice'])} (`patch.toml`).",
+              f"- **Patch:** {_choice_text(patch['choice'], spec)} (`patch.toml`).",
               f"- **Largest gap from the target:** {100 * gap_before:.1f} points under the "
               f"current rules, {100 * gap_after:.1f} points with the patch (re-score, "
               f"{spec.rescore_games:,} games a player count). "
@@ -143,11 +146,18 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times, c
         lines += ["", f"Largest gap from the target with the patch under {policy}: "
                       f"{100 * gap:.1f} points ({'within' if gap <= ON_TARGET else 'outside'} "
                       f"3).", ""]
-    lines += ["", "## Pareto front of the search (distance against knobs changed)", "",
-              "| knobs changed | largest gap (search games) | patch | trial |", "|---|---|---|---|"]
-    for row in pareto_front(spec, study):
-        lines.append(f"| {row['changed']} | {100 * row['distance']:.1f} | "
-                     f"{_choice_text(row['choice'])} | {row['trial']} |")
+    front = pareto_front(spec, study)
+    lines += ["", "## Pareto front of the search", "",
+              "No candidate on it is nearer the target with fewer knobs changed and a smaller "
+              "relative change (the sum over moved knobs of |new - current| / |current|). "
+              + (f"The first 25 of {len(front)}, by knobs changed then gap." if len(front) > 25
+                 else ""), "",
+              "| knobs changed | relative change | largest gap (search games) | patch | trial |",
+              "|---|---|---|---|---|"]
+    for row in front[:25]:
+        rel = "–" if row["relative_change"] is None else f"{row['relative_change']:.2f}"
+        lines.append(f"| {row['changed']} | {rel} | {100 * row['distance']:.1f} | "
+                     f"{_choice_text(row['choice'], spec)} | {row['trial']} |")
     if shares:
         lines += ["", "## Each knob's share", "",
                   "| knob | value | largest gap without it | with the whole patch |",
@@ -158,7 +168,7 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times, c
     lines += ["", "## Finalists (re-scored on the same games)", "",
               "| candidate | knobs changed | largest gap |", "|---|---|---|"]
     for r in sorted(scored, key=lambda r: r["distance"]):
-        lines.append(f"| {_choice_text(r['choice'])} | {r['changed']} | "
+        lines.append(f"| {_choice_text(r['choice'], spec)} | {r['changed']} | "
                      f"{100 * r['distance']:.2f} |")
     figure = _trace_figure(spec, study)
     lines += ["", "## Search", "",

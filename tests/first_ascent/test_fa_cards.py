@@ -18,7 +18,7 @@ from sim.games.first_ascent.data import DATA_PATH
 from sim.games.first_ascent.state import (
     A_PASS, A_PLAY_SB, A_STOP, BOARD_DOWN, BOARD_UP, CDECK, D_CARD, D_CHALKBAG, D_OPTION,
     D_PERMANENT, D_PILE, D_REQ_TOKEN, D_SB_WINDOW, DISCARD, DRAW_DECK, G_CDECK_POS, G_DISCARD_N,
-    G_POLICY_ERROR, G_RNG, G_SB_N, HAND, PILE_N, REQ_TOKENS, S_HEX, S_PERM, S_PSYCH, S_ROUTE,
+    G_POLICY_ERROR, G_RNG_RISK, G_SB_N, HAND, PILE_N, REQ_TOKENS, S_HEX, S_PERM, S_PSYCH, S_ROUTE,
     S_ROUTE_MASK, S_ROUTE_N, S_SB, S_SC_SETS, S_SC_SPIDER, S_STATUS, S_TECH, S_WATER,
     SB_BOMBER_ANCHOR, SB_BORROWED_RACK, SB_DISCARD, SB_ENERGY_DRINK, SB_EXTRA_WATER, SB_GUIDEBOOK,
     SB_JESUS_PIECE, SB_JUMAR, SB_LUCKY_CHALKBAG, SB_NEW_RUBBER, SB_RERACK, SB_SIMUL_CLIMB,
@@ -841,10 +841,10 @@ def test_card_roll_jesus_cancels_penalty():
 
 
 def rng_for(t, st, first, second):
-    """A G_RNG value whose first two Risk Die rolls are (first, second)."""
+    """A Risk Die stream state (G_RNG_RISK) whose first two rolls are (first, second)."""
     for seed in range(1, 5000):
         s2 = st.copy()
-        s2[G_RNG] = seed
+        s2[G_RNG_RISK] = seed
         if engine.roll_risk_die(s2, t) == first and engine.roll_risk_die(s2, t) == second:
             return seed
     raise AssertionError
@@ -854,7 +854,7 @@ def test_lucky_chalkbag_reroll_card_roll():
     # F86, F116a: after a penalty face the owner may reroll; the new result stands
     st, t = roll_state("1:1:1", hand=3)
     st[seat_at(S_SB, 0)] |= 1 << SB_LUCKY_CHALKBAG
-    st[G_RNG] = rng_for(t, st, FACE_MINUS_2, FACE_CHECK)
+    st[G_RNG_RISK] = rng_for(t, st, FACE_MINUS_2, FACE_CHECK)
     s2 = st.copy()
     ag = agents(script=[1])
     engine.resolve_option(st, t, ag, 0, 16, 1, False)

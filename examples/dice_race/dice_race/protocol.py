@@ -42,6 +42,11 @@ def build_rules(players, preset, rules, knobs, data):
                                      values["head_start"]], np.int64))
 
 
+def knob_value(rules, key):
+    """The value a rule option has in built rules."""
+    return rules.values[key]
+
+
 def rules_manifest(rules):
     return {"rules": {"players": rules.players, **rules.values},
             "rules_changed": OPTIONS.changed(rules.values),

@@ -19,6 +19,12 @@ def build_rules(players, preset, rules, knobs, data):
     return packed
 
 
+def knob_value(rules, key):
+    """The value a knob (a path) or a switch (a name) has in built rules."""
+    from sim.games.all_in_ascent.variants import knob_value as value
+    return value(key, rules.data, rules.config)
+
+
 def rules_manifest(rules):
     return {"preset": rules.config.preset, "rules": rules.config.as_dict(),
             "data_file": rules.data.source, "data_sha256": rules.data.sha256,

@@ -292,6 +292,33 @@ def apply_data_knobs(data, knobs):
         raise VariantError(f"the knobs make the data invalid: {exc}") from None
 
 
+def knob_value(path, data, config):
+    """A knob's value in built rules: `data` is their GameData (knobs applied), `config` their
+    RulesConfig (switches, passive numbers). A switch name without dots gives its value."""
+    if "." not in path:
+        if path not in SWITCHES:
+            raise VariantError(f"unknown switch {path!r}")
+        return config.switch(path)
+    parts, _ = check_knob(path, "0" if not path.endswith("in_deck") else "1", data)
+    head = parts[0]
+    if _is_passive(path):
+        return dict(config.knobs).get(path, PASSIVES[parts[1]][parts[3]][1])
+    if head == "characters":
+        value = data.characters[parts[1]]
+        for part in parts[2:]:
+            value = value[part]
+        return value
+    if head == "gear":
+        if parts[2] == "in_deck":
+            return 1 if parts[1] in data.gear_names else 0
+        return _named(data.gear, parts[1], path, "card")[parts[2]]
+    if head == "routes":
+        return _named(data.routes[parts[1]], parts[2], path, "route")[parts[3]]
+    if head == "stations":
+        return _named(data.stations, parts[1], path, "station")[parts[2]]
+    return data.xp_table[int(parts[1]) - 1]["cumulative"]
+
+
 def _is_passive(path):
     parts = split_path(path)
     return len(parts) == 4 and parts[0] == "characters" and parts[2] == "passive"

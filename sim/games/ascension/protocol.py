@@ -17,6 +17,11 @@ def build_rules(players, preset, rules, knobs, data):
         raise GameError(str(exc), "rule") from None
 
 
+def knob_value(rules, key):
+    """The value a rule option has in built rules."""
+    return rules.values[key]
+
+
 def rules_manifest(rules):
     return {"rules": rules.as_dict(), "rules_changed": rules.changed(),
             "rules_fingerprint": rules.fingerprint}

@@ -78,6 +78,26 @@ def apply(data, path, text):
                     f"first-ascent`)")
 
 
+def knob_value(path, knobs):
+    """The value of a data knob once `knobs` [(path, value text)] are applied."""
+    data = copy.deepcopy(DATA)
+    for p, text in knobs:
+        apply(data, p, str(text).strip())
+    parts = path.split(".")
+    if parts[0] == "characters" and len(parts) in (3, 4):
+        value = _find(data["characters"], parts[1], path, "character")
+        for part in parts[2:]:
+            value = value[part]
+        return value
+    if parts[0] == "asset_cards" and len(parts) == 3:
+        kind = _find(data["asset_kinds"], parts[1], path, "asset card", lambda x: _key(x["name"]))
+        value = kind[parts[2]]
+        return "none" if parts[2] == "technique" and value is None else value
+    if parts[0] == "pitches" and len(parts) == 3:
+        return _find(data["pitches"], parts[1], path, "pitch", lambda x: _key(x["name"]))["value"]
+    raise KnobError(f"unknown knob {path!r}")
+
+
 def tables_with_knobs(knobs):
     """[(path, value text)] -> the packed data tables with the knobs applied and validated."""
     data = copy.deepcopy(DATA)

@@ -17,6 +17,14 @@ def build_rules(players, preset, rules, knobs, data):
         raise GameError(str(exc), "rule") from None
 
 
+def knob_value(rules, key):
+    """The value a data knob (a path) or a rule option (a name) has in built rules."""
+    if "." not in key:
+        return rules.values[key]
+    from sim.games.first_ascent.knobs import knob_value as value
+    return value(key, rules.knobs)
+
+
 def rules_manifest(rules):
     return {"rules": rules.as_dict(), "rules_changed": rules.changed(),
             "rules_fingerprint": rules.fingerprint}

@@ -52,11 +52,13 @@ PILE_CAP = 48
 
 # --- globals --------------------------------------------------------------------------------
 (G_PLAYERS, G_SIDE, G_ROUND, G_FIRST, G_CURRENT, G_OVER, G_END_REASON, G_WINNER, G_SEED,
- G_RNG, G_DECISIONS, G_HEADWALL_UP, G_SHARED, _s1, _s2, G_DECK_N, G_DISCARD_N, G_SB_N,
+ G_RNG, G_DECISIONS, G_HEADWALL_UP, G_SHARED, _shared_2, _shared_3, G_DECK_N, G_DISCARD_N, G_SB_N,
  G_CDECK_POS, G_POLICY_ERROR, G_N_WINNERS,
  # tallies
  G_DECK_RESHUFFLES, G_DECK_DRY, G_SPREAD_STUCK, G_SB_RESHUFFLES, G_ELITIST_START,
- G_STRANDED_END, G_CLIMB_RESHUFFLES, G_AUX) = range(29)
+ G_STRANDED_END, G_CLIMB_RESHUFFLES, G_AUX,
+ # the Risk Die's and play's own random streams (G_RNG deals the setup)
+ G_RNG_RISK, G_RNG_DRAW) = range(31)
 GLOBAL_SIZE = 32
 END_NONE, END_EIGHT_PITCHES, END_STRANDED, END_ROUND_CAP, END_POLICY_ERROR = range(5)
 END_REASON_NAMES = ("none", "eight_pitches", "stranded", "round_cap", "policy_error")

@@ -40,8 +40,8 @@ from sim.games.first_ascent.engine.common import (  # noqa: F401
     V_PSYCH, V_REQ_TOKEN, V_ROLL, V_SB_2_KEEP_1, V_STEAL, V_SUMMIT_BETA, V_TECH_TOKEN, V_WATER,
     WILD, W_ALL, W_OPP, W_OTHERS, W_SELF, W_SELF_AND_OPP, W_SUNNY, add_psych, add_score, add_water,
     ask, bit_index, board_mask, ch, count_matching, engine_scratch, hand_of_type, hand_size,
-    hex_row, holds_sb, legal_buffer, n_players, no_reservation, rand_below, shuffle_range,
-    track_max, type_matches)
+    draw_below, hex_row, holds_sb, legal_buffer, n_players, no_reservation, rand_below,
+    shuffle_in, shuffle_range, track_max, type_matches)
 from sim.games.first_ascent.engine.supply import (  # noqa: F401
     card_sources, choose_opponent, deck_can_draw, deck_draw, discard_card, draw_cards,
     draw_summit_beta, eligible_cards, gain_portaledge, give_summit_beta, held_cards, move_cards,

@@ -11,7 +11,7 @@ from sim.games.first_ascent.engine.common import (
     CRACK, CT_ANY, CT_ANY_SKILL, V_DRAW_SPREAD, V_GIVE, V_LOSE, V_PLACE, V_PORTALEDGE, V_PSYCH,
     V_REQ_TOKEN, V_ROLL, V_SB_2_KEEP_1, V_STEAL, V_SUMMIT_BETA, V_TECH_TOKEN, V_WATER, W_ALL,
     W_OPP, W_OTHERS, W_SELF, W_SELF_AND_OPP, add_psych, add_water, ask, ch, count_matching,
-    engine_scratch, holds_sb, legal_buffer, n_players, no_reservation, shuffle_range, type_matches)
+    engine_scratch, holds_sb, legal_buffer, n_players, no_reservation, shuffle_in, type_matches)
 from sim.games.first_ascent.engine.risk import (
     maybe_chalkbag, own_turn_window, pay_penalty, penalty_payable, roll_risk_die)
 from sim.games.first_ascent.engine.supply import (
@@ -22,7 +22,7 @@ from sim.games.first_ascent.rules import C_CARD_48B_CRACK, C_CARD_67A_SELF, C_CR
 from sim.games.first_ascent.state import (
     A_CONTINUE, A_PASS, A_PLAY_SB, BOARD_DOWN, BOARD_UP, CDECK, D_CARD, D_OPTION, D_REQ_TOKEN,
     D_SB_KEEP, D_SB_WINDOW, D_STEAL, D_TECHNIQUE, FACE_CHECK, G_AUX, G_CDECK_POS,
-    G_CLIMB_RESHUFFLES, G_SIDE, HAND, MAX_PLAYERS, REQ_TOKENS, SB_JESUS_PIECE, SEAT_FIELDS,
+    G_CLIMB_RESHUFFLES, G_RNG_DRAW, G_SIDE, HAND, MAX_PLAYERS, REQ_TOKENS, SB_JESUS_PIECE, SEAT_FIELDS,
     SRC_BOARD_DOWN, SRC_BOARD_UP, STATUS_PENALISED, S_HEX, S_PSYCH, S_STATUS, S_TECH, S_WATER,
     TILE, T_CARD_PASSES, T_CARD_ROLLS, T_CLIMB_CARDS, T_JESUS_USES, WITH_JESUS)
 
@@ -113,7 +113,7 @@ def steal_targets(st, t, seat, ctype):
 def draw_climbing_card(st):
     """F19, Decision 4: the top climbing card; the deck is reshuffled if it ever runs out."""
     if st[G_CDECK_POS] >= 70:
-        shuffle_range(st, CDECK, 70)
+        shuffle_in(st, G_RNG_DRAW, CDECK, 70)
         st[G_CDECK_POS] = 0
         st[G_CLIMB_RESHUFFLES] += 1
     c = st[CDECK + st[G_CDECK_POS]]

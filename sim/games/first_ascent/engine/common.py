@@ -158,20 +158,40 @@ def add_score(st, seat, part, points):
     st[S_SCORE + seat * SEAT_FIELDS] += points
 
 
+# Three random streams per game, each a mulberry32 state in the record: G_RNG deals the setup
+# (F13-F23), G_RNG_RISK rolls the Risk Die, G_RNG_DRAW reshuffles and picks during play. The
+# spec fixes no draw order, so each kind of chance draws from its own stream: a rule or knob
+# that changes how often one of them is used (more risks, a deck that runs out sooner) leaves
+# the others' values where they were, and two variants' games stay alike for longer (a paired
+# comparison measures the rules, not reshuffled dice).
 @njit_noalloc
-def rand_below(st, n):
-    s, k = mulberry32_step(st[G_RNG])
-    st[G_RNG] = s
+def draw_below(st, stream, n):
+    """A uniform integer 0..n-1 from the stream whose state is st[stream]."""
+    s, k = mulberry32_step(st[stream])
+    st[stream] = s
     return scale_draw(k, n)
 
 
 @njit_noalloc
-def shuffle_range(st, lo, n):
+def shuffle_in(st, stream, lo, n):
+    """Fisher-Yates on st[lo:lo+n], drawing from the stream st[stream]."""
     for i in range(n - 1, 0, -1):
-        j = rand_below(st, i + 1)
+        j = draw_below(st, stream, i + 1)
         a = st[lo + i]
         st[lo + i] = st[lo + j]
         st[lo + j] = a
+
+
+@njit_noalloc
+def rand_below(st, n):
+    """A draw of the setup's stream (G_RNG)."""
+    return draw_below(st, G_RNG, n)
+
+
+@njit_noalloc
+def shuffle_range(st, lo, n):
+    """A shuffle with the setup's stream (G_RNG)."""
+    shuffle_in(st, G_RNG, lo, n)
 
 
 @njit_noalloc

@@ -4,20 +4,21 @@ player's own turn.
 from sim.core.jit import njit_noalloc
 from sim.games.first_ascent.data import N_KINDS, T_SB_PARAM
 from sim.games.first_ascent.engine.common import (
-    CT_ANY, add_psych, add_water, ask, hand_size, holds_sb, legal_buffer, rand_below)
+    CT_ANY, add_psych, add_water, ask, draw_below, hand_size, holds_sb, legal_buffer)
 from sim.games.first_ascent.engine.supply import (
     card_sources, choose_opponent, discard_card, draw_cards, eligible_cards, gain_portaledge,
     move_cards, take_card, use_summit_beta)
 from sim.games.first_ascent.rules import C_ODDS, C_PSYCH_LOST, ODDS_SCALE
 from sim.games.first_ascent.state import (
     A_CONTINUE, A_PLAY_SB, A_STOP, DISCARD, D_CARD, D_CHALKBAG, D_DISCARD_PICK, D_SB_WINDOW,
+    G_RNG_RISK,
     FACE_CHECK, FACE_MINUS_1, FACE_MINUS_2, G_DISCARD_N, HAND, SB_BOMBER_ANCHOR, SB_ENERGY_DRINK,
     SB_LUCKY_CHALKBAG, SB_RERACK, SB_SIMUL_CLIMB, SEAT_FIELDS, S_PSYCH, T_CHALKBAG_REROLLS)
 
 
 @njit_noalloc
 def roll_risk_die(st, t):
-    r = rand_below(st, ODDS_SCALE)
+    r = draw_below(st, G_RNG_RISK, ODDS_SCALE)
     if r < t[C_ODDS]:
         return FACE_CHECK
     if r < t[C_ODDS] + t[C_ODDS + 1]:

@@ -14,8 +14,10 @@ from sim.games.first_ascent.engine.objectives import score_objective
 from sim.games.first_ascent.engine.supply import (
     draw_cards, draw_summit_beta, give_summit_beta, spread_single_type)
 from sim.games.first_ascent.rules import C_N_PLAYERS
+from sim.core.seeding import game_stream_seed
 from sim.games.first_ascent.state import (
-    CDECK, DECK, G_DECK_N, G_ELITIST_START, G_PLAYERS, G_RNG, G_ROUND, G_SB_N, G_SEED, G_SHARED,
+    CDECK, DECK, G_DECK_N, G_ELITIST_START, G_PLAYERS, G_RNG, G_RNG_DRAW, G_RNG_RISK, G_ROUND,
+    G_SB_N, G_SEED, G_SHARED,
     G_SIDE, MAX_PLAYERS, PILE, PILE_CAP, PILE_N, SB_SUPPLY, SEAT_FIELDS, SPREAD, SPREAD_LAST,
     S_CHAR, S_PERSONAL, S_PSYCH, S_WATER, TILE)
 
@@ -30,6 +32,8 @@ def setup(st, t, seed, characters):
     st[G_SIDE] = 0 if P <= 3 else 1                               # F1, F15
     st[G_SEED] = seed
     st[G_RNG] = seed & 0xFFFFFFFF
+    st[G_RNG_RISK] = game_stream_seed(seed, 1)
+    st[G_RNG_DRAW] = game_stream_seed(seed, 2)
     st[G_ROUND] = 1
     side = st[G_SIDE]
     # F16: tiles

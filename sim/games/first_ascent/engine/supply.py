@@ -5,11 +5,11 @@ losing, giving, placing and stealing (F42-F43, F108-F109, F113-F114).
 from sim.core.jit import njit_noalloc
 from sim.games.first_ascent.data import N_KINDS, SETUP_PORTALEDGE, T_KIND_TYPE, T_SETUP
 from sim.games.first_ascent.engine.common import (
-    GEAR, ask, legal_buffer, n_players, rand_below, shuffle_range, type_matches)
+    GEAR, ask, draw_below, legal_buffer, n_players, shuffle_in, type_matches)
 from sim.games.first_ascent.rules import C_DECK_NEVER, C_SB_LOST, C_SPREAD_EACH
 from sim.games.first_ascent.state import (
     BOARD_DOWN, BOARD_UP, DECK, DISCARD, DRAW_DECK, D_CARD, D_DRAW, D_OPPONENT, D_PILE, G_DECK_DRY,
-    G_DECK_N, G_DECK_RESHUFFLES, G_DISCARD_N, G_SB_N, G_SB_RESHUFFLES, G_SPREAD_STUCK, HAND, PILE,
+    G_DECK_N, G_DECK_RESHUFFLES, G_DISCARD_N, G_RNG_DRAW, G_SB_N, G_SB_RESHUFFLES, G_SPREAD_STUCK, HAND, PILE,
     PILE_CAP, PILE_N, SB_DISCARD, SB_SUPPLY, SEAT_FIELDS, SPREAD, SPREAD_LAST, SRC_BOARD_DOWN,
     SRC_BOARD_UP, SRC_HAND, S_SB, T_CARDS_GIVEN, T_CARDS_RECEIVED, T_SB_GAINED, T_SB_USED)
 
@@ -31,7 +31,7 @@ def rebuild_deck(st):
         st[DISCARD + k] = 0
     st[G_DISCARD_N] = 0
     st[G_DECK_N] = n
-    shuffle_range(st, DECK, n)
+    shuffle_in(st, G_RNG_DRAW, DECK, n)
     st[G_DECK_RESHUFFLES] += 1
 
 
@@ -132,7 +132,7 @@ def refill_pile(st, t, typ):
                 total += st[DISCARD + k]
         if total == 0:
             break
-        r = rand_below(st, total)
+        r = draw_below(st, G_RNG_DRAW, total)
         for k in range(1, N_KINDS):
             if t[T_KIND_TYPE + k] == typ:
                 if r < st[DISCARD + k]:
@@ -242,7 +242,7 @@ def draw_summit_beta(st, t):
                 n += 1
         st[SB_DISCARD] = 0
         st[G_SB_N] = n
-        shuffle_range(st, SB_SUPPLY, n)
+        shuffle_in(st, G_RNG_DRAW, SB_SUPPLY, n)
         st[G_SB_RESHUFFLES] += 1
     st[G_SB_N] -= 1
     return st[SB_SUPPLY + st[G_SB_N]]
