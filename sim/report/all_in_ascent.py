@@ -145,8 +145,10 @@ def render(page, r, plt, results_dir):
             annot = [[(FS.points(mat.iloc[i, j] / 100) + ("*" if sig[i, j] else ""))
                       if np.isfinite(mat.iloc[i, j]) else "" for j in range(mat.shape[1])]
                      for i in range(mat.shape[0])]
+            # the colour scale spans the largest effect, so a one-point effect still shows
+            limit = max(0.5, float(np.nanmax(np.abs(mat.to_numpy()))))
             page.figure(heatmap(mat, "Card worth to each character (points, paired)",
-                                center=0, annot=annot, shade=sig, limit=10), "gear_ablation")
+                                center=0, annot=annot, shade=sig, limit=limit), "gear_ablation")
         ranking = A.card_worth_ranking(ablation)
         if not ranking.empty and "worth" in ranking:
             page.p("Ranked by worth per 100 XP of price, to the character the card helps most "
