@@ -238,3 +238,21 @@ def test_bad_head_to_head_targets(tmp_path, capsys, table, message):
     assert main(["balance", str(write(tmp_path, text=text)), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert message in err and "balance.toml" in err
+
+
+def test_a_knob_at_its_current_value_is_no_change(tmp_path):
+    """head_start's range includes its current value 0: choosing it plays the current rules,
+    so it is neither counted as a change nor played as a new candidate."""
+    from sim.experiment.balance import changed, normalized, relative_change
+    spec = load_balance_spec(write(tmp_path))
+    assert spec.knobs[0].current == "0"
+    assert changed(spec, {"head_start": "0"}) == 0
+    assert normalized(spec, {"head_start": "0"}) == {"head_start": KEEP}
+    assert changed(spec, {"head_start": "4"}) == 1
+    assert relative_change(spec, {"head_start": "4"}) == 4.0      # from 0: in steps of 1
+    assert main(["balance", str(write(tmp_path)), "--quiet", "--no-validation"]) == 0
+    from sim.experiment.balance import choice_of
+    played = [choice_of(spec, t.params) for t in open_study(spec).trials
+              if t.state.name == "COMPLETE"]
+    effective = {json.dumps(normalized(spec, c)) for c in played}
+    assert len(effective) == len(played)             # no candidate was played twice

@@ -450,6 +450,13 @@ def distance(spec, seats_by_players):
     return float(max(gaps)), rates
 
 
+def normalized(spec, choice):
+    """The choice with every knob set to its current value written as KEEP: two choices that
+    play the same rules have the same normalized form."""
+    current = {k.key: k.current for k in spec.knobs}
+    return {key: KEEP if v == current[key] else v for key, v in choice.items()}
+
+
 def changed(spec, choice):
     """Knobs the choice moves away from their current value."""
     current = {k.key: k.current for k in spec.knobs}
@@ -578,7 +585,7 @@ def search(spec, log=print, jobs=None, scheduler=None):
     study = open_study(spec)
     done = {}
     for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
-        done[json.dumps(choice_of(spec, t.params), sort_keys=True)] = t.values
+        done[json.dumps(normalized(spec, choice_of(spec, t.params)), sort_keys=True)] = t.values
     complete = len(done)
     started = time.perf_counter()
     evaluated = 0
@@ -590,11 +597,12 @@ def search(spec, log=print, jobs=None, scheduler=None):
             trial = study.ask()
             asked += 1
             choice = _choose(trial, spec)
-            key = json.dumps(choice, sort_keys=True)
+            key = json.dumps(normalized(spec, choice), sort_keys=True)
             # outside the allowed edit, or asked again (the same games would give the same
             # answer): not a new candidate, never played, not counted against the budget
             if changed(spec, choice) > spec.max_changed or key in done or \
-                    any(json.dumps(c, sort_keys=True) == key for c in choices):
+                    any(json.dumps(normalized(spec, c), sort_keys=True) == key
+                        for c in choices):
                 study.tell(trial, state=TrialState.PRUNED)
                 continue
             trials.append(trial)
@@ -606,7 +614,7 @@ def search(spec, log=print, jobs=None, scheduler=None):
             trial.set_user_attr("rates", rates)
             values = (dist, changed(spec, choice), relative_change(spec, choice))
             study.tell(trial, values)
-            done[json.dumps(choice, sort_keys=True)] = values
+            done[json.dumps(normalized(spec, choice), sort_keys=True)] = values
             complete += 1
             evaluated += 1
             best = min(best, dist)
@@ -627,7 +635,7 @@ def finalists(spec, study):
     seen, out = set(), []
     for t in ordered:
         choice = choice_of(spec, t.params)
-        key = json.dumps(choice, sort_keys=True)
+        key = json.dumps(normalized(spec, choice), sort_keys=True)
         if key not in seen and (len(out) < spec.finalists or changed(spec, choice) == 0):
             seen.add(key)
             out.append((t.number, choice))
@@ -718,7 +726,7 @@ def pareto_front(spec, study):
     knobs changed, then distance."""
     rows, seen = [], set()
     for t in sorted(study.best_trials, key=lambda t: (t.values[1], t.values[0], t.number)):
-        choice = choice_of(spec, t.params)
+        choice = normalized(spec, choice_of(spec, t.params))
         if json.dumps(choice, sort_keys=True) in seen:
             continue
         seen.add(json.dumps(choice, sort_keys=True))
