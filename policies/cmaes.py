@@ -107,3 +107,20 @@ def store_record(path, character, result, command, about):
     doc.setdefault("characters", {})[character] = dict(result, command=command)
     doc["about"] = about
     path.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+
+
+def tune_each_for_rules(tune, keys, knob_names, start, rules, n_players, budget, games, seed,
+                        validation_games, threads=None, log=print):
+    """Co-adaptation (`ascent balance`'s coadapt): every character's knobs re-fitted under
+    `rules`, one character after the other, each against the others' latest knobs, starting from
+    `start` ({character: knob vector}, the stored ones). `tune` is a game's tune(character,
+    players, budget, games, seed, validation_games, threads, log, rules=, vectors=). Returns
+    ({character: knob vector}, {character: tuning record}); nothing is stored."""
+    vectors = dict(start)
+    records = {}
+    for character in keys:
+        result = tune(character, n_players, budget, games, seed, validation_games, threads, log,
+                      rules=rules, vectors=vectors)
+        vectors[character] = [result["knobs"][k] for k in knob_names]
+        records[character] = result
+    return vectors, records

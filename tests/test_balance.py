@@ -256,3 +256,29 @@ def test_a_knob_at_its_current_value_is_no_change(tmp_path):
               if t.state.name == "COMPLETE"]
     effective = {json.dumps(normalized(spec, c)) for c in played}
     assert len(effective) == len(played)             # no candidate was played twice
+
+
+def test_first_ascent_coadapts_too(tmp_path):
+    """First Ascent's tuned bot re-fitted under a patch's rules (a tiny budget: the plumbing,
+    not the fit), then the patch re-scored with the re-tuned knobs."""
+    from sim.experiment.balance import coadapt
+    path = tmp_path / "fa.toml"
+    path.write_text('''game = "first-ascent"
+players = [2]
+policy = "tuned"
+budget = 1
+games = 20
+rescore_games = 20
+coadapt = true
+coadapt_budget = 2
+coadapt_games = 4
+out = "out"
+[knobs."characters.phil.start_water"]
+values = [5]
+''')
+    spec = load_balance_spec(path)
+    (tmp_path / "out").mkdir()
+    patch = {"choice": {"characters.phil.start_water": "5"}}
+    got = coadapt(spec, patch, tmp_path / "out" / "rescored.json", lambda *a: None)
+    assert len(got["vectors"]) == 12 and 0 <= got["distance"] <= 1
+    assert "phil" in got["vectors"] and "2|phil" in got["rates"]

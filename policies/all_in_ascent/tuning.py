@@ -85,17 +85,10 @@ def tune(character, n_players=4, budget=200, games=2000, seed=1, validation_game
 
 def tune_for_rules(rules, n_players, budget, games, seed, validation_games, threads=None,
                    log=print):
-    """Co-adaptation: every character's knobs re-fitted under `rules` (one character after the
-    other, each against the others' latest knobs), starting from the stored ones. Returns
-    ({character: knob vector}, {character: tuning record}); nothing is stored."""
-    vectors = dict(load_tuned())
-    records = {}
-    for character in CHARACTER_KEYS:
-        result = tune(character, n_players, budget, games, seed, validation_games, threads,
-                      log, rules=rules, vectors=vectors)
-        vectors[character] = [result["knobs"][k] for k in PLANNER_KNOBS]
-        records[character] = result
-    return vectors, records
+    """Every character's knobs re-fitted under `rules` (policies/cmaes.py)."""
+    return cmaes.tune_each_for_rules(tune, CHARACTER_KEYS, PLANNER_KNOBS, load_tuned(), rules,
+                                     n_players, budget, games, seed, validation_games, threads,
+                                     log)
 
 
 def policy_params(vectors):

@@ -33,8 +33,11 @@ def tuning_games(character, n_players, n_games, master_seed):
     return seeds, chars
 
 
-def character_wins(character, knobs, n_players, seeds, chars, threads=None):
-    vectors = dict(load_tuned())
+def character_wins(character, knobs, n_players, seeds, chars, threads=None, rules=None,
+                   vectors=None):
+    """Per game: 1 if `character` (playing `knobs`) won. `rules`: the packed rules to play
+    (default the spec's); `vectors`: the other characters' knobs (default the stored ones)."""
+    vectors = dict(load_tuned() if vectors is None else vectors)
     vectors[character] = list(knobs)
     params = {"tuned": tuned_vector(vectors)}
     n = len(seeds)
@@ -42,21 +45,38 @@ def character_wins(character, knobs, n_players, seeds, chars, threads=None):
     slots[:, :n_players] = 1
     seat = np.arange(n) % n_players
     slots[np.arange(n), seat] = 0
-    batch = play_rows(build_rules(n_players), seeds, chars, slots, ["tuned", OPPONENT],
+    batch = play_rows(rules or build_rules(n_players), seeds, chars, slots, ["tuned", OPPONENT],
                       params=params, threads=threads)
     return ((batch.records[:, G_WINNER] >> seat) & 1).astype(np.int8)
 
 
 def tune(character, n_players=4, budget=40, games=1000, seed=1, validation_games=4000,
-         threads=None, log=print):
+         threads=None, log=print, rules=None, vectors=None):
+    """CMA-ES for one character; with `rules`, its knobs are fitted under those rules (the
+    start: the stored knobs, or `vectors`)."""
     if character not in KEYS:
         raise ValueError(f"unknown First Ascent character {character!r}; allowed: "
                          f"{', '.join(KEYS)}")
+    vectors = dict(load_tuned() if vectors is None else vectors)
     return cmaes.tune_and_validate(
-        lambda knobs, g: character_wins(character, knobs, n_players, g[0], g[1], threads),
+        lambda knobs, g: character_wins(character, knobs, n_players, g[0], g[1], threads, rules,
+                                        vectors),
         lambda n, s: tuning_games(character, n_players, n, s),
-        load_tuned().get(character, list(DEFAULT_PARAMS)), DEFAULT_PARAMS, PLANNER_BOUNDS,
+        vectors.get(character, list(DEFAULT_PARAMS)), DEFAULT_PARAMS, PLANNER_BOUNDS,
         PLANNER_KNOBS, budget, games, seed, validation_games, log, n_players, [OPPONENT])
+
+
+def tune_for_rules(rules, n_players, budget, games, seed, validation_games, threads=None,
+                   log=print):
+    """Every character's knobs re-fitted under `rules` (policies/cmaes.py)."""
+    return cmaes.tune_each_for_rules(tune, KEYS, PLANNER_KNOBS, load_tuned(), rules, n_players,
+                                     budget, games, seed, validation_games, threads, log)
+
+
+def policy_params(vectors):
+    """The `tuned` bot's parameters for {character: knob vector} (protocol play's
+    policy_params)."""
+    return {"tuned": tuned_vector(vectors)}
 
 
 def store(character, result, command, path=TUNED_PATH):

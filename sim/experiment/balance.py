@@ -299,8 +299,8 @@ def load_balance_spec(path):
         _fail(p, "coadapt", f"expected true or false, got {coadapt!r}")
     if coadapt and not _tuning_for_rules(game, policy):
         _fail(p, "coadapt", f"re-tuning for a patch's rules is built for the tuned bot of a "
-                            f"game whose tuning takes rules (All-In Ascent); {game.title} with "
-                            f"{policy!r} has none")
+                            f"game whose tuning takes rules (All-In Ascent, First Ascent); "
+                            f"{game.title} with {policy!r} has none")
     return BalanceSpec(
         path=p, game=game.name, players=tuple(players), policy=policy, preset=preset,
         rules=base["rules"], knobs_set=base["set"], target=target, knobs=knobs,

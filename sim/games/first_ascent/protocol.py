@@ -36,12 +36,15 @@ def character_keys():
 
 
 def play(rules, n_games, master_seed, seat_policies, characters, first_index=0, threads=None,
-         rotate=False):
+         rotate=False, policy_params=None):
+    """policy_params: {policy name: parameter vector} instead of the registered ones (a bot
+    re-tuned for these rules: `ascent balance`'s co-adaptation)."""
     from sim.games.first_ascent.batch import run_games
     from sim.games.first_ascent.records import games_table, seats_table
     chars = characters if characters == "random" else list(characters)
     batch = run_games(n_games, master_seed, rules, list(seat_policies), chars,
-                      first_index=first_index, threads=threads, rotate=rotate)
+                      first_index=first_index, threads=threads, rotate=rotate,
+                      params=policy_params)
     return Played(games_table(batch, rules), seats_table(batch, rules), batch.seconds)
 
 
