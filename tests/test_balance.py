@@ -282,3 +282,12 @@ values = [5]
     got = coadapt(spec, patch, tmp_path / "out" / "rescored.json", lambda *a: None)
     assert len(got["vectors"]) == 12 and 0 <= got["distance"] <= 1
     assert "phil" in got["vectors"] and "2|phil" in got["rates"]
+
+
+def test_a_bound_is_a_push_only_on_the_far_side_of_the_current_value(tmp_path):
+    from sim.experiment.balance import bound_pushes
+    text = SPEC.format(budget=3).replace("low = 0\nhigh = 9", "low = 2\nhigh = 9")
+    spec = load_balance_spec(write(tmp_path, text=text))       # current 0, below the range
+    assert bound_pushes(spec, {"head_start": "9"}) == [("head_start", "9", "highest")]
+    assert bound_pushes(spec, {"head_start": "2"}) == []         # the end nearest 0
+    assert bound_pushes(spec, {"head_start": "5"}) == []

@@ -743,14 +743,23 @@ def trace(study):
 
 
 def bound_pushes(spec, patch_choice):
-    """Knobs the patch sets at the end of their range: the search wanted to go further."""
+    """Knobs the patch moves to the far end of their range (away from the current value): the
+    search wanted to go further. The end nearest the current value is not a push."""
     out = []
     for k in spec.knobs:
         v = patch_choice.get(k.key, KEEP)
-        if v != KEEP and v in (k.values[0], k.values[-1]) and len(k.values) > 1:
-            out.append((k.key, v, "lowest" if v == k.values[0] else "highest"))
+        if v == KEEP or v == k.current or len(k.values) < 2 or v not in (k.values[0],
+                                                                        k.values[-1]):
+            continue
+        side = "lowest" if v == k.values[0] else "highest"
+        try:
+            current = float(k.current)
+            pushed = float(v) < current if side == "lowest" else float(v) > current
+        except (TypeError, ValueError):
+            pushed = True           # no order to tell the near end from the far one
+        if pushed:
+            out.append((k.key, v, side))
     return out
-
 
 
 def _cached(path, key, compute):
