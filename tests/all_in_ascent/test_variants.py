@@ -410,3 +410,21 @@ def test_switch_spendable_xp_kept_at_level_up():  # R64
     pset(g, 0, xp=60 + 120)                              # earned 130 + 120 = 250: level 3
     g.step(S.REST)
     assert g.as_dict()["players"][0]["level"] == 3
+
+
+def test_knob_value_reads_every_passive_number_and_data_field():
+    """`ascent balance` asks each knob's current value: every passive number gives its default
+    (stats_needed's range 1..4 excludes 0, which once made the reading fail), a --set value
+    when set, and data knobs read the data the rules were built from."""
+    from sim.core.game import get_game
+    from sim.games.all_in_ascent.variants import PASSIVES
+    game = get_game("all-in-ascent")
+    rules = game.build_rules(4)
+    for key, numbers in PASSIVES.items():
+        for number, (_, default, _, _) in numbers.items():
+            assert game.api.knob_value(rules, f"characters.{key}.passive.{number}") == default
+    moved = game.build_rules(4, knobs=[("characters.routeReader.passive.stats_needed", "2"),
+                                       ("characters.freeSolo.startingEndurance", "70")])
+    assert game.api.knob_value(moved, "characters.routeReader.passive.stats_needed") == 2
+    assert game.api.knob_value(moved, "characters.freeSolo.startingEndurance") == 70
+    assert game.api.knob_value(rules, 'gear."Approach Shoes".cost') == 55

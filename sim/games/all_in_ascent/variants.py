@@ -299,9 +299,12 @@ def knob_value(path, data, config):
         if path not in SWITCHES:
             raise VariantError(f"unknown switch {path!r}")
         return config.switch(path)
-    parts, _ = check_knob(path, "0" if not path.endswith("in_deck") else "1", data)
+    # the path only: check_knob would also check a value against the knob's range
+    parts = split_path(path)
     head = parts[0]
     if _is_passive(path):
+        if parts[1] not in PASSIVES or parts[3] not in PASSIVES[parts[1]]:
+            raise VariantError(f"unknown knob {path!r}")
         return dict(config.knobs).get(path, PASSIVES[parts[1]][parts[3]][1])
     if head == "characters":
         value = data.characters[parts[1]]
