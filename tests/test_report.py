@@ -188,24 +188,30 @@ def test_the_notebook_runs(tmp_path):
     assert not [o for o in outputs if o.get("output_type") == "error"]
 
 
-def test_an_ablation_experiment_gives_the_causal_effect_per_card(tmp_path):
+def card_experiment(tmp_path, name, variants):
+    """300 three-player planner games per variant: the baseline and `variants` (TOML tables);
+    reported. Returns the experiment folder."""
     from sim.cli import main
     from sim.experiment.runner import run_experiment
     from sim.experiment.spec import load_spec
-    spec_path = tmp_path / "ablation.toml"
+    spec_path = tmp_path / f"{name}.toml"
     spec_path.write_text(f'''
 games = 300
 players = [3]
 policy = "planner"
 chunk = 300
-out = "{tmp_path / 'ablation'}"
+out = "{tmp_path / name}"
 [variants.baseline]
-[variants.without_shoes]
-set = {{ 'gear."Approach Shoes".in_deck' = 0 }}
-''')
+{variants}''')
     run_experiment(load_spec(spec_path), jobs=1, quiet=True)
-    out = tmp_path / "ablation"
-    assert main(["report", str(out)]) == 0
+    assert main(["report", str(tmp_path / name)]) == 0
+    return tmp_path / name
+
+
+def test_an_ablation_experiment_gives_the_causal_effect_per_card(tmp_path):
+    out = card_experiment(tmp_path, "ablation", '''[variants.without_shoes]
+set = { 'gear."Approach Shoes".in_deck' = 0 }
+''')
     page = (out / "report.html").read_text()
     assert "Causal effect of each card" in page
     table = pd.read_csv(out / "tables" / "gear_ablation.csv")
@@ -216,33 +222,20 @@ set = {{ 'gear."Approach Shoes".in_deck' = 0 }}
 def test_card_worth_treatments_keep_the_deal_and_are_ranked(tmp_path):
     """Never bought (a price beyond any seat's XP) and price changes leave the setup and the deal
     as they were; the report ranks cards by worth per 100 XP and gives each price slope."""
-    from sim.cli import main
-    from sim.experiment.runner import load_variant, run_experiment
-    from sim.experiment.spec import load_spec
-    spec_path = tmp_path / "worth.toml"
-    spec_path.write_text(f'''
-games = 300
-players = [3]
-policy = "planner"
-chunk = 300
-out = "{tmp_path / 'worth'}"
-[variants.baseline]
-[variants.never_shoes]
-set = {{ 'gear."Approach Shoes".cost' = 100000 }}
+    from sim.experiment.runner import load_variant
+    out = card_experiment(tmp_path, "worth", '''[variants.never_shoes]
+set = { 'gear."Approach Shoes".cost' = 100000 }
 [variants.half_shoes]
-set = {{ 'gear."Approach Shoes".cost' = 28 }}
+set = { 'gear."Approach Shoes".cost' = 28 }
 [variants.more_shoes]
-set = {{ 'gear."Approach Shoes".cost' = 82 }}
+set = { 'gear."Approach Shoes".cost' = 82 }
 [variants.without_shoes]
-set = {{ 'gear."Approach Shoes".in_deck' = 0 }}
+set = { 'gear."Approach Shoes".in_deck' = 0 }
 ''')
-    run_experiment(load_spec(spec_path), jobs=1, quiet=True)
-    out = tmp_path / "worth"
     never = load_variant(out, "never_shoes", 3)
     assert not never["owns_approach_shoes"].any()          # nobody can pay 100,000 XP
     base = load_variant(out, "baseline", 3)
     assert base["owns_approach_shoes"].any()
-    assert main(["report", str(out)]) == 0
     table = pd.read_csv(out / "tables" / "gear_ablation.csv")
     assert set(table["treatment"]) == {"never bought", "price", "taken out of the deck"}
     assert (table["cost"] == 55).all()                      # the v0.4.0 price, from the data

@@ -47,10 +47,12 @@ import json
 import math
 import sys
 import time
-import tomllib
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
+
+from sim.experiment.spec import (is_rule_option, read_spec_document, toml_inline_table,
+                                 toml_string, variant_toml)
 
 
 KEYS = {"game", "players", "policy", "preset", "rules", "set", "target", "max_changed", "budget",
@@ -78,7 +80,7 @@ class Knob:
 
     @property
     def is_rule(self):
-        return "." not in self.key
+        return is_rule_option(self.key)
 
 
 @dataclass(frozen=True)
@@ -137,7 +139,7 @@ class BalanceSpec:
         rules, knobs = dict(self.rules), dict(self.knobs_set)
         for key, value in choice.items():
             if value != KEEP:
-                (rules if "." not in key else knobs)[key] = value
+                (rules if is_rule_option(key) else knobs)[key] = value
         return rules, list(knobs.items())
 
 
@@ -197,22 +199,9 @@ def _knob_values(p, key, body):
 def load_balance_spec(path):
     """Read and validate a balance spec: every knob value is built for every player count, so a
     bound outside a knob's legal range is refused before any game is played."""
-    from sim.core.game import GameError, game_names, get_game, DEFAULT_GAME
+    from sim.core.game import GameError
     from sim.core.policies import policy_names
-    p = str(path)
-    try:
-        doc = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise BalanceError(f"{p}: cannot read the spec ({exc.strerror or exc})") from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise BalanceError(f"{p}: not valid UTF-8 TOML ({exc})") from None
-    for key in doc:
-        if key not in KEYS:
-            _fail(p, key, f"unknown key; allowed: {', '.join(sorted(KEYS))}")
-    name = doc.get("game", DEFAULT_GAME)
-    if name not in game_names():
-        _fail(p, "game", f"unknown game {name!r}; allowed: {', '.join(game_names())}")
-    game = get_game(name)
+    p, doc, game = read_spec_document(path, KEYS, BalanceError)
     players = doc.get("players", [4])
     players = [players] if isinstance(players, int) and not isinstance(players, bool) else players
     if not isinstance(players, list) or not players or any(
@@ -401,25 +390,30 @@ def head_to_head_rates(seats, group):
 
 # --- evaluating a candidate --------------------------------------------------------------------
 
+def seat_columns(spec):
+    """The seats table's columns a distance reads."""
+    return ["game", "seat", "won"] + ([spec.group] if spec.group != "seat" else [])
+
+
 def play_candidate(spec, choice, games, seed, policy=None, chunk=20_000, policy_params=None):
     """Per player count, the candidate's games: seats tables (game, seat, group, won).
     policy_params: parameters instead of the registered bot's (a bot re-tuned for the
     candidate)."""
+    import pandas as pd
     from sim.core.game import get_game
     game = get_game(spec.game)
     rules, knobs = spec.candidate(choice)
+    extra = {"policy_params": policy_params} if policy_params is not None else {}
+    columns = seat_columns(spec)
     out = {}
     for n in spec.players:
         packed = game.build_rules(n, spec.preset, rules, knobs)
         frames = []
         for first in range(0, games, chunk):
-            extra = {"policy_params": policy_params} if policy_params is not None else {}
             played = game.api.play(packed, min(chunk, games - first), seed,
                                    [policy or spec.policy] * n, "random", first_index=first,
                                    threads=spec.threads, **extra)
-            frames.append(played.seats[["game", "seat", spec.group, "won"]
-                                       if spec.group != "seat" else ["game", "seat", "won"]])
-        import pandas as pd
+            frames.append(played.seats[columns])
         out[n] = pd.concat(frames, ignore_index=True)
     return out
 
@@ -558,20 +552,12 @@ def _evaluate_batch(spec, choices, jobs, scheduler):
     on a Dask cluster (joblib's dask backend), as `ascent run` does."""
     if len(choices) == 1 or (not scheduler and (jobs or 1) == 1):
         return [evaluate_candidate(spec, c) for c in choices]
-    from joblib import Parallel, delayed, parallel_config
+    from joblib import Parallel, delayed
+    from sim.experiment.runner import on_dask
     tasks = [delayed(evaluate_candidate)(spec, c) for c in choices]
     if not scheduler:
         return Parallel(n_jobs=min(jobs, len(choices)), backend="loky")(tasks)
-    try:
-        from dask.distributed import Client
-    except ImportError:
-        raise BalanceError("--scheduler needs Dask: pip install 'ascent[dask]'") from None
-    try:
-        client = Client(scheduler, timeout=30)
-    except (OSError, ValueError, TypeError) as exc:
-        raise BalanceError(f"--scheduler {scheduler!r}: cannot connect ({exc}); expected a "
-                           f"running Dask scheduler such as tcp://host:8786") from None
-    with client, parallel_config(backend="dask", wait_for_workers_timeout=60):
+    with on_dask(scheduler):
         return Parallel(n_jobs=-1)(tasks)
 
 
@@ -650,18 +636,16 @@ def patch_toml(spec, choice):
     [variants.NAME]), with the same knobs as --set/--rule flags in a comment."""
     current = {k.key: k.current for k in spec.knobs}
     moved = {k: v for k, v in choice.items() if v != KEEP and v != current[k]}
-    rules = {k: v for k, v in moved.items() if "." not in k}
-    knobs = {k: v for k, v in moved.items() if "." in k}
+    rules = {k: v for k, v in moved.items() if is_rule_option(k)}
+    knobs = {k: v for k, v in moved.items() if not is_rule_option(k)}
     flags = " ".join([f"--rule '{k}={v}'" for k, v in rules.items()] +
                      [f"--set '{k}={v}'" for k, v in knobs.items()])
     lines = [f"# ascent balance {spec.path}: the chosen patch for {spec.game}",
              f"# as flags: {flags or '(no change: the current rules were nearest the target)'}"]
     if knobs:
-        lines.append("set = { " + ", ".join(f"{json.dumps(k)} = {json.dumps(v)}"
-                                            for k, v in knobs.items()) + " }")
+        lines.append(f"set = {toml_inline_table(knobs.items())}")
     if rules:
-        lines.append("rules = { " + ", ".join(f"{json.dumps(k)} = {json.dumps(v)}"
-                                              for k, v in rules.items()) + " }")
+        lines.append(f"rules = {toml_inline_table(rules.items())}")
     return "\n".join(lines) + "\n"
 
 
@@ -669,25 +653,14 @@ def validation_spec_text(spec, choice, policy, name):
     """The validation experiment: the starting rules and the patch, on fresh seeds."""
     rules, knobs = spec.candidate(choice)
     lines = [f"# Written by ascent balance {spec.path}: the patch on fresh seeds",
-             f'name = "{name}"', f'game = "{spec.game}"',
+             f"name = {toml_string(name)}", f"game = {toml_string(spec.game)}",
              f"players = [{', '.join(str(n) for n in spec.players)}]",
              f"games = {spec.validation_games}", f"seed = {spec.validation_seed}",
-             f"policy = {json.dumps(policy)}", 'out = "."', "chunk = 20000"]
+             f"policy = {toml_string(policy)}", 'out = "."', "chunk = 20000"]
     if spec.preset is not None:
-        lines.append(f"preset = {json.dumps(spec.preset)}")
-
-    def table(title, r, k):
-        body = [f"[variants.{title}]"]
-        if r:
-            body.append("rules = { " + ", ".join(f"{json.dumps(a)} = {json.dumps(b)}"
-                                                 for a, b in r.items()) + " }")
-        if k:
-            body.append("set = { " + ", ".join(f"{json.dumps(a)} = {json.dumps(b)}"
-                                               for a, b in k) + " }")
-        return "\n".join(body)
-    return "\n".join(lines) + "\n\n" + table("baseline", spec.rules,
-                                                list(spec.knobs_set.items())) + \
-        "\n\n" + table("patch", rules, knobs) + "\n"
+        lines.append(f"preset = {toml_string(spec.preset)}")
+    return "\n".join(lines) + "\n\n" + variant_toml("baseline", spec.rules, spec.knobs_set) + \
+        "\n\n" + variant_toml("patch", rules, dict(knobs)) + "\n"
 
 
 def validate(spec, choice, jobs=None, scheduler=None, quiet=False):
@@ -696,7 +669,7 @@ def validate(spec, choice, jobs=None, scheduler=None, quiet=False):
     from the target on these games)}."""
     from sim.experiment.paired import experiment_comparisons
     from sim.experiment.runner import load_variant, run_experiment
-    from sim.experiment.spec import load_spec
+    from sim.experiment.spec import load_spec, write_spec_file
     policies = [spec.policy] + ([spec.validation_policy] if spec.validation_policy and
                                 spec.validation_policy != spec.policy else [])
     out = {}
@@ -704,15 +677,14 @@ def validate(spec, choice, jobs=None, scheduler=None, quiet=False):
         folder = spec.out / "validation" / policy
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / "experiment.toml"
-        text = validation_spec_text(spec, choice, policy, f"validation-{policy}")
-        if path.exists() and path.read_text() != text:
+        if not write_spec_file(path, validation_spec_text(spec, choice, policy,
+                                                          f"validation-{policy}")):
             raise BalanceError(f"{spec.path}: {folder} validated another patch; remove it to "
                                f"validate this one")
-        path.write_text(text)
         xspec = load_spec(path)
         run_experiment(xspec, jobs=jobs, scheduler=scheduler, quiet=quiet)
-        columns = ["game", "seat", "won"] + ([spec.group] if spec.group != "seat" else [])
-        seats = {n: load_variant(xspec.out, "patch", n, columns) for n in spec.players}
+        seats = {n: load_variant(xspec.out, "patch", n, seat_columns(spec))
+                 for n in spec.players}
         out[policy] = (experiment_comparisons(xspec.out, xspec)[1], distance(spec, seats)[0])
     return out
 
@@ -770,10 +742,9 @@ def _cached(path, key, compute):
     except (OSError, ValueError):
         cache = {}
     if key not in cache:
+        from sim.experiment.runner import write_json_atomic
         cache[key] = compute()
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(cache, indent=1))
-        tmp.replace(path)
+        write_json_atomic(path, cache)
     return cache[key]
 
 

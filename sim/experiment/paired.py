@@ -50,6 +50,7 @@ def paired_differences(base_seats, variant_seats, group="character"):
     difference, lo, hi = (np.atleast_1d(v) for v in
                           paired_proportion_difference(base_only, variant_only, n))
     unpaired_half = Z95 * np.sqrt(pa * (1 - pa) / n + pb * (1 - pb) / n)
+    paired_width = hi - lo
     return pd.DataFrame({
         group: [str(k) for k in counts.index], "games": n, "base_win_rate": pa,
         "variant_win_rate": pb, "difference": difference,
@@ -58,7 +59,10 @@ def paired_differences(base_seats, variant_seats, group="character"):
         "unpaired_ci_high": difference + unpaired_half,
         "p_value": np.atleast_1d(mcnemar_exact_p(base_only, variant_only)),
         "discordant": base_only + variant_only, "base_only": base_only,
-        "variant_only": variant_only})
+        "variant_only": variant_only,
+        # what pairing bought: how many times narrower the paired interval is
+        "pairing_gain": np.divide(2 * unpaired_half, paired_width,
+                                  out=np.full(len(n), np.nan), where=paired_width > 0)})
 
 
 def _as_won(column):

@@ -25,6 +25,7 @@ import os
 import shutil
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -84,7 +85,7 @@ def play_chunk(spec_fields, variant_fields, chunk, threads):
     return chunk, played.games, played.seats, played.seconds
 
 
-def _write_json_atomic(path, doc):
+def write_json_atomic(path, doc):
     tmp = path.with_name(path.name + f".tmp-{os.getpid()}")
     try:
         tmp.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
@@ -209,7 +210,7 @@ class Manifest:
         self.doc["chunks"].append({"variant": chunk.variant, "players": chunk.players,
                                    "index": chunk.index, "first_game": chunk.first_game,
                                    "games": chunk.games, "seconds": round(seconds, 3)})
-        _write_json_atomic(self.path, self.doc)
+        write_json_atomic(self.path, self.doc)
 
     def reconcile(self, done):
         """Make the chunk list say what is on disk: a run killed between a chunk's rename and
@@ -227,7 +228,7 @@ class Manifest:
             self.save()
 
     def save(self):
-        _write_json_atomic(self.path, self.doc)
+        write_json_atomic(self.path, self.doc)
 
 
 def _environment():
@@ -239,7 +240,7 @@ def _environment():
 
 def _execute(spec, todo, count, total, manifest, jobs, scheduler, progress):
     """Play the `count` chunks (`total` games) that `todo` yields; write each as it finishes."""
-    from joblib import Parallel, delayed, parallel_config
+    from joblib import Parallel, delayed
     spec_fields = (spec.game, spec.seed, spec.seat_policies, spec.characters,
                    spec.rotate_seats)
     variants = {v.name: (v.preset, tuple(sorted(v.rules.items())), v.knobs)
@@ -264,24 +265,32 @@ def _execute(spec, todo, count, total, manifest, jobs, scheduler, progress):
             progress(played, total, time.perf_counter() - started)
 
     if scheduler:
-        try:
-            from dask.distributed import Client
-        except ImportError:
-            raise SpecError("a scheduler needs Dask: pip install 'ascent[dask]'") from None
-        try:
-            client = Client(scheduler, timeout=30)
-        except (OSError, ValueError, TypeError) as exc:     # a bad address, nobody listening
-            raise SpecError(f"scheduler {scheduler!r}: cannot connect ({exc}); expected a "
-                            f"running Dask scheduler such as tcp://host:8786") from None
-        with client:
-            with parallel_config(backend="dask", wait_for_workers_timeout=60):
-                consume(Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks))
+        with on_dask(scheduler):
+            consume(Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks))
     elif n_jobs == 1:
         consume(play_chunk(spec_fields, variants[c.variant], c, threads) for c in todo)
     else:
         consume(Parallel(n_jobs=n_jobs, backend="loky",
                          return_as="generator_unordered")(tasks))
     return played, time.perf_counter() - started
+
+
+@contextmanager
+def on_dask(scheduler):
+    """joblib's dask backend on the cluster at `scheduler`, for the `with` block: where `ascent
+    run` and `ascent balance` play on Dask. A bad address is one SpecError."""
+    from joblib import parallel_config
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise SpecError("a scheduler needs Dask: pip install 'ascent[dask]'") from None
+    try:
+        client = Client(scheduler, timeout=30)
+    except (OSError, ValueError, TypeError) as exc:     # a bad address, nobody listening
+        raise SpecError(f"scheduler {scheduler!r}: cannot connect ({exc}); expected a "
+                        f"running Dask scheduler such as tcp://host:8786") from None
+    with client, parallel_config(backend="dask", wait_for_workers_timeout=60):
+        yield
 
 
 def _progress_printer(quiet):

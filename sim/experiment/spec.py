@@ -127,8 +127,8 @@ class Spec:
         return hashlib.sha256(json.dumps(self.identity(), sort_keys=True).encode()).hexdigest()
 
 
-def _fail(path, key, message):
-    raise SpecError(f"{path}: {key}: {message}")
+def _fail(path, key, message, error=SpecError):
+    raise error(f"{path}: {key}: {message}")
 
 
 # Far beyond any run (a million games/s for a year is 3e13) yet small enough for every counter.
@@ -162,29 +162,37 @@ def _value_text(value, bool_words=("on", "off")):
     return str(value)
 
 
-def load_spec(path):
-    """Read and validate a spec; also checks every policy, character, switch and knob."""
-    from sim.core.game import DEFAULT_GAME, GameError, game_names, get_game
-    from sim.core.policies import policy_names
+def read_spec_document(path, allowed, error=SpecError):
+    """A spec file's TOML document, with only `allowed` top keys and a known game: (path text,
+    document, GameSpec). Every fault is one `error` naming the file (and the key)."""
+    from sim.core.game import DEFAULT_GAME, game_names, get_game
     p = str(path)
     try:
         doc = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
-        raise SpecError(f"{p}: cannot read the spec ({exc.strerror or exc})") from None
+        raise error(f"{p}: cannot read the spec ({exc.strerror or exc})") from None
     except UnicodeDecodeError as exc:
-        raise SpecError(f"{p}: byte {exc.start}: not UTF-8 text; save the spec as UTF-8") \
+        raise error(f"{p}: byte {exc.start}: not UTF-8 text; save the spec as UTF-8") \
             from None
     except tomllib.TOMLDecodeError as exc:
-        raise SpecError(f"{p}: not valid TOML ({exc})") from None
+        raise error(f"{p}: not valid TOML ({exc})") from None
     except RecursionError:
-        raise SpecError(f"{p}: nested too deeply to be a spec") from None
+        raise error(f"{p}: nested too deeply to be a spec") from None
     for key in doc:
-        if key not in TOP_KEYS:
-            _fail(p, key, f"unknown key; allowed: {', '.join(sorted(TOP_KEYS))}")
+        if key not in allowed:
+            _fail(p, key, f"unknown key; allowed: {', '.join(sorted(allowed))}", error)
     game_name = doc.get("game", DEFAULT_GAME)
     if game_name not in game_names():
-        _fail(p, "game", f"unknown game {game_name!r}; allowed: {', '.join(game_names())}")
-    game = get_game(game_name)
+        _fail(p, "game", f"unknown game {game_name!r}; allowed: {', '.join(game_names())}",
+              error)
+    return p, doc, get_game(game_name)
+
+
+def load_spec(path):
+    """Read and validate a spec; also checks every policy, character, switch and knob."""
+    from sim.core.game import GameError
+    from sim.core.policies import policy_names
+    p, doc, game = read_spec_document(path, TOP_KEYS)
     for key in sorted(not_keys(game)):
         if key in doc:
             _fail(p, key, f"not a key of a {game.name} experiment")
@@ -273,6 +281,53 @@ def load_spec(path):
                 out=out, variants=tuple(variants), ci_halfwidth=ci,
                 max_games=max_games, scheduler=scheduler, threads=threads,
                 description=str(doc.get("description", "")), rotate_seats=rotate)
+
+
+def is_rule_option(key):
+    """A rule option (`--rule NAME=VALUE`) has a plain name; a data knob (`--set`) is a path
+    with dots."""
+    return "." not in key
+
+
+def toml_string(text):
+    """A TOML basic string: a JSON string has the same quoting and escapes."""
+    return json.dumps(str(text), ensure_ascii=False)
+
+
+def toml_inline_table(pairs):
+    return "{ " + ", ".join(f"{toml_string(k)} = {toml_string(v)}" for k, v in pairs) + " }"
+
+
+def variant_toml(name, rules, knobs):
+    """A `[variants.NAME]` table with its rule options and data knobs ({name: value text})."""
+    body = [f"[variants.{toml_string(name)}]"]
+    if rules:
+        body.append(f"rules = {toml_inline_table(rules.items())}")
+    if knobs:
+        body.append(f"set = {toml_inline_table(knobs.items())}")
+    return "\n".join(body)
+
+
+def write_spec_file(path, text):
+    """Write a generated spec to `path`, unless the spec there plays other games (another
+    identity): True if written, False if refused. The same experiment with more games, or
+    written by another command line, takes the new text. The new text is read from a file
+    beside the old one, since `out` is relative to the spec's folder."""
+    import os
+    path = Path(path)
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return True
+    fresh = path.with_name(f".{path.stem}-new.toml")
+    fresh.write_text(text, encoding="utf-8")
+    try:
+        if load_spec(fresh).identity() != load_spec(path).identity():
+            return False
+        os.replace(fresh, path)
+        return True
+    finally:
+        fresh.unlink(missing_ok=True)
 
 
 def _variant_key(key, option):

@@ -17,11 +17,13 @@ value that changes how many draws setup makes shifts every later draw of a singl
 and its games are then no longer alike. The sweep report measures what pairing bought for every
 value rather than assuming it.
 """
-import json
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from itertools import product
 from pathlib import Path
+
+from sim.experiment.spec import (is_rule_option, toml_string, variant_toml,
+                                 write_spec_file)
 
 MAX_VALUES = 60          # per axis: a longer list is a typo in a range, not a sweep
 MAX_VARIANTS = 200       # a grid larger than this would take days; split it
@@ -38,7 +40,7 @@ class Axis:
 
     @property
     def is_rule(self):
-        return "." not in self.key
+        return is_rule_option(self.key)
 
     @property
     def flag(self):
@@ -165,15 +167,6 @@ def sweep_variants(axes, grid):
             for combo in combos]
 
 
-def _toml_string(text):
-    # a JSON string is a TOML basic string (same quoting and escapes)
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _toml_table(pairs):
-    return "{ " + ", ".join(f"{_toml_string(k)} = {_toml_string(v)}" for k, v in pairs) + " }"
-
-
 def spec_text(game, players, games, seed, seat_policies, characters, preset, base_rules,
               base_knobs, variants, chunk, command_line, description):
     """The experiment spec of a sweep, as TOML (written to OUT/sweep.toml; `out` is its own
@@ -181,33 +174,28 @@ def spec_text(game, players, games, seed, seat_policies, characters, preset, bas
     lines = [f"# Written by: {command_line}",
              "# Resume with the same command, or with `ascent run` on this file.",
              'name = "sweep"',
-             f"description = {_toml_string(description)}",
-             f"game = {_toml_string(game.name)}",
+             f"description = {toml_string(description)}",
+             f"game = {toml_string(game.name)}",
              f"players = [{', '.join(str(p) for p in players)}]",
              f"games = {games}",
              f"seed = {seed}",
              f"chunk = {chunk}",
              'out = "."']
     if len(set(seat_policies)) == 1:
-        lines.append(f"policy = {_toml_string(seat_policies[0])}")
+        lines.append(f"policy = {toml_string(seat_policies[0])}")
     else:
-        lines.append(f"seat_policies = [{', '.join(_toml_string(p) for p in seat_policies)}]")
+        lines.append(f"seat_policies = [{', '.join(toml_string(p) for p in seat_policies)}]")
     if game.has_characters and characters != "random":
-        lines.append(f"characters = [{', '.join(_toml_string(c) for c in characters)}]")
+        lines.append(f"characters = [{', '.join(toml_string(c) for c in characters)}]")
     if preset is not None:
-        lines.append(f"preset = {_toml_string(preset)}")
+        lines.append(f"preset = {toml_string(preset)}")
 
     def variant_table(name, extra):
         rules = dict(base_rules)
         knobs = dict(base_knobs)
         for key, value in extra:
-            (rules if "." not in key else knobs)[key] = value
-        body = [f"[variants.{_toml_string(name)}]"]
-        if rules:
-            body.append(f"rules = {_toml_table(rules.items())}")
-        if knobs:
-            body.append(f"set = {_toml_table(knobs.items())}")
-        return "\n".join(body)
+            (rules if is_rule_option(key) else knobs)[key] = value
+        return variant_toml(name, rules, knobs)
 
     tables = [variant_table("baseline", ())] + [variant_table(v.name, v.setting)
                                                 for v in variants]
@@ -245,31 +233,20 @@ def write_spec(out, text):
     """Write the sweep's spec into its folder and return its path. A folder that holds another
     sweep (other games: a different identity), or files that are not an experiment's, is
     refused; the same sweep with more games (or another command line) takes the new text."""
-    import os
-    from sim.experiment.spec import SpecError, load_spec
+    from sim.experiment.spec import SpecError
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise SweepError(f"--out: {out} is a file, not a folder")
     path = out / "sweep.toml"
-    if not path.exists():
-        if out.exists() and any(out.iterdir()):
-            raise SweepError(f"--out: {out} is not empty and holds no sweep; choose a new folder")
-        out.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        return path
-    fresh = out / ".sweep-new.toml"
-    fresh.write_text(text, encoding="utf-8")
+    if not path.exists() and out.exists() and any(out.iterdir()):
+        raise SweepError(f"--out: {out} is not empty and holds no sweep; choose a new folder")
     try:
-        try:
-            old = load_spec(path).identity()
-        except SpecError as exc:
-            raise SweepError(f"--out: {out} holds a sweep.toml that no longer reads ({exc}); "
-                             f"choose another --out") from None
-        if load_spec(fresh).identity() != old:
-            raise SweepError(f"--out: {out} holds another sweep (its sweep.toml plays other "
-                             f"games); choose another --out, or rerun that sweep's own command "
-                             f"(first line of {path})")
-        os.replace(fresh, path)
-    finally:
-        fresh.unlink(missing_ok=True)
+        written = write_spec_file(path, text)
+    except SpecError as exc:
+        raise SweepError(f"--out: {out} holds a sweep.toml that no longer reads ({exc}); "
+                         f"choose another --out") from None
+    if not written:
+        raise SweepError(f"--out: {out} holds another sweep (its sweep.toml plays other "
+                         f"games); choose another --out, or rerun that sweep's own command "
+                         f"(first line of {path})")
     return path

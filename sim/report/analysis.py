@@ -494,9 +494,6 @@ def ablation_table(path):
     out.insert(3, "new_cost", variant.map(lambda v: treated[v][2]))
     # the card's effect is the opposite of taking it away
     out["card_effect"] = np.where(out["treatment"] == "price", np.nan, -out["difference"])
-    paired = out["paired_ci_high"] - out["paired_ci_low"]
-    out["pairing_gain"] = (out["unpaired_ci_high"] - out["unpaired_ci_low"]) / paired.where(
-        paired > 0)
     out["p_holm"] = holm(out["p_value"])
     out["significant"] = out["p_holm"] < ALPHA
     return out

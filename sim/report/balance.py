@@ -16,6 +16,13 @@ def _points(x):
     return f"{100 * x:+.1f}"
 
 
+def _rate_label(game, spec, group):
+    """A rates key's group as words: a character, "A against B" (head to head), or a seat."""
+    if spec.group != "character":
+        return f"seat {group}"
+    return " against ".join(game.api.character_name(g) for g in group.split(" vs "))
+
+
 def _rate_rows(spec, before, after):
     """Per player count and group: the start's and the patch's rates against the target."""
     game = get_game(spec.game)
@@ -24,13 +31,7 @@ def _rate_rows(spec, before, after):
         players, group = key.split("|")
         old_rate, _, old_goal = before["rates"][key]
         lo, hi = wilson_interval(np.rint(rate * n), n)
-        if " vs " in group:
-            a, b = group.split(" vs ")
-            label = f"{game.api.character_name(a)} against {game.api.character_name(b)}"
-        else:
-            label = game.api.character_name(group) if spec.group == "character" else \
-                f"seat {group}"
-        rows.append(f"| {players} | {label} | {100 * old_rate:.1f}% ({_points(old_rate - old_goal)})"
+        rows.append(f"| {players} | {_rate_label(game, spec, group)} | {100 * old_rate:.1f}% ({_points(old_rate - old_goal)})"
                     f" | {100 * rate:.1f}% [{100 * float(lo):.1f}, {100 * float(hi):.1f}] "
                     f"({_points(rate - goal)}) | {100 * goal:.1f}% | {n:,} |")
     return rows
@@ -98,9 +99,7 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times, c
             if gap <= ON_TARGET:
                 continue
             players, group = key.split("|")
-            label = " against ".join(game.api.character_name(g) for g in group.split(" vs ")) \
-                if spec.group == "character" else f"seat {group}"
-            names.append(f"{label} ({players} players, {100 * gap:.1f} points off)")
+            names.append(f"{_rate_label(game, spec, group)} ({players} players, {100 * gap:.1f} points off)")
         lines.append(f"- **Still off the target:** {', '.join(names)}. Either no knob of the "
                      f"spec moves them far enough, or the search ran out of budget: the Pareto "
                      f"front and the bounds below tell which.")

@@ -44,7 +44,7 @@ def paired_table(base, variant, group):
     return diff
 
 
-def _label(game, group, value):
+def group_label(game, group, value):
     if group == "seat":
         return f"Seat {int(value) + 1}"
     if group == "character":
@@ -82,7 +82,7 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
     if diff.empty:
         page.p("No player count in common: nothing to pair.", "finding")
         return page.write(f"Comparison: {variant.label} against {base.label}", filename)
-    diff["label"] = [_label(game, group, v) for v in diff[group]]
+    diff["label"] = [group_label(game, group, v) for v in diff[group]]
     sig = diff[diff["significant"]].sort_values("difference", key=abs, ascending=False)
     several = diff["players"].nunique() > 1
     page.h(2, "What changed (paired on the same games)")

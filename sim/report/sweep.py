@@ -11,6 +11,7 @@ import html
 import json
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -19,33 +20,34 @@ from sim.core.game import get_game
 from sim.core.stats import holm, wilson_interval
 from sim.experiment.paired import compare_to_baseline
 from sim.experiment.runner import load_variant
+from sim.experiment.spec import is_rule_option
 from sim.experiment.sweep import short_names, sweep_settings
 from sim.report import first_screen as FS
 from sim.report.analysis import ALPHA
 from sim.report.bots import bot_line
+from sim.report.compare import group_label
 
 # below this, pairing bought too little to call the games paired (a knob that desynchronises
 # the games gives about 1.0; a sweep whose games stay alike gives 2 to 20)
 PAIRING_LOST = 1.3
 
 
-def _label(game, group, value):
-    if group == "seat":
-        return f"Seat {int(value) + 1}"
-    if group == "character":
-        return game.api.character_name(value)
-    return str(value)
+class SweepTable(NamedTuple):
+    diff: pd.DataFrame      # one row per value, player count and character (sweep_table)
+    settings: dict          # variant -> ((key, value), ...) against the baseline
+    identity: dict          # the experiment's identity (experiment.json)
+    game: object            # its GameSpec
+    group: str              # character, seat or policy
+    games: int              # games a value, the fewest over player counts
 
 
-def same_games_as_baseline(out, variant, players):
+def same_games(baseline, games):
     """Whether a value played exactly the baseline's games (every record equal): the knob's
     current value, or a value the rules never read in these games."""
-    a = load_variant(out, "baseline", players, table="games")
-    b = load_variant(out, variant, players, table="games")
-    if a is None or b is None:
+    if baseline is None or games is None:
         return False
-    n = min(len(a), len(b))
-    return a.head(n).reset_index(drop=True).equals(b.head(n).reset_index(drop=True))
+    n = min(len(baseline), len(games))
+    return baseline.head(n).reset_index(drop=True).equals(games.head(n).reset_index(drop=True))
 
 
 def sweep_table(out):
@@ -66,20 +68,18 @@ def sweep_table(out):
     for side in ("base", "variant"):
         wins = np.rint(diff[f"{side}_win_rate"].to_numpy() * n)
         diff[f"{side}_ci_low"], diff[f"{side}_ci_high"] = wilson_interval(wins, n)
-    paired_width = diff["paired_ci_high"] - diff["paired_ci_low"]
-    unpaired_width = diff["unpaired_ci_high"] - diff["unpaired_ci_low"]
-    diff["pairing_gain"] = np.where(paired_width > 0, unpaired_width /
-                                    paired_width.where(paired_width > 0, 1), np.inf)
-    same = {(v, p): same_games_as_baseline(out, v, p)
+    baselines = {p: load_variant(out, "baseline", p, table="games") for p in identity["players"]}
+    same = {(v, p): same_games(baselines[p], load_variant(out, v, p, table="games"))
             for v, p in diff[["variant", "players"]].drop_duplicates().itertuples(index=False)}
     diff["same_games"] = [same[(v, p)] for v, p in zip(diff["variant"], diff["players"])]
     # the same games twice: nothing was paired, so pairing bought nothing to report
     diff.loc[diff["same_games"], "pairing_gain"] = np.nan
     diff["p_holm"] = holm(diff["p_value"].to_numpy())
     diff["significant"] = diff["p_holm"] < ALPHA
-    diff["label"] = [_label(game, group, v) for v in diff[group]]
+    diff["label"] = [group_label(game.name, group, v) for v in diff[group]]
     diff["setting"] = diff["variant"].map(settings)
-    return diff, settings, identity, game, group
+    games = min(len(b) for b in baselines.values() if b is not None)
+    return SweepTable(diff, settings, identity, game, group, games)
 
 
 def axes_of(settings):
@@ -207,7 +207,7 @@ def write_sweep_report(out, command_line=None):
     import matplotlib.pyplot as plt
     from sim.report.render import Page
     started = time.perf_counter()
-    diff, settings, identity, game, group = sweep_table(out)
+    diff, settings, identity, game, group, games = sweep_table(out)
     keys, values, grid = axes_of(settings)
     names = short_names(keys)
     page = Page(out, prefix="sweep_")
@@ -217,8 +217,6 @@ def write_sweep_report(out, command_line=None):
         else list(seat_policies)
     swept = "; ".join(f"{names[k]} over {', '.join(values[k])}" for k in keys)
     page.h(1, f"{game.title} sweep: {swept}")
-    games = min(len(load_variant(out, "baseline", p, ["game"], table="games"))
-                for p in identity["players"])
     base = identity["variants"]["baseline"]
     current = ", ".join(f"{k} = {v}" for table in ("rules", "set")
                         for k, v in base.get(table, {}).items())
@@ -229,7 +227,7 @@ def write_sweep_report(out, command_line=None):
            f"current rules: players {', '.join(str(p) for p in identity['players'])}, master "
            f"seed {identity['seed']}, {games:,} games a value.", "meta")
     for k in keys:
-        page.p(f"{names[k]}: {'rule option' if '.' not in k else 'data knob'} {k}", "meta")
+        page.p(f"{names[k]}: {'rule option' if is_rule_option(k) else 'data knob'} {k}", "meta")
     if command_line:
         page.p(f"Command: {command_line}", "meta")
     page.p(bot_line(game.name, policies), "bots")

@@ -78,11 +78,17 @@ def apply(data, path, text):
                     f"first-ascent`)")
 
 
+def _data_with(knobs):
+    """A copy of the bundled data with the knobs [(path, value text)] applied."""
+    data = copy.deepcopy(DATA)
+    for path, text in knobs:
+        apply(data, path, str(text).strip())
+    return data
+
+
 def knob_value(path, knobs):
     """The value of a data knob once `knobs` [(path, value text)] are applied."""
-    data = copy.deepcopy(DATA)
-    for p, text in knobs:
-        apply(data, p, str(text).strip())
+    data = _data_with(knobs)
     parts = path.split(".")
     if parts[0] == "characters" and len(parts) in (3, 4):
         value = _find(data["characters"], parts[1], path, "character")
@@ -100,9 +106,7 @@ def knob_value(path, knobs):
 
 def tables_with_knobs(knobs):
     """[(path, value text)] -> the packed data tables with the knobs applied and validated."""
-    data = copy.deepcopy(DATA)
-    for path, text in knobs:
-        apply(data, path, str(text).strip())
+    data = _data_with(knobs)
     try:
         validate_data(data, "data.json with knobs")
     except DataError as exc:
