@@ -10,20 +10,25 @@ Each decision, in order:
 
 params[0] = milestone_value: the XP a completed milestone is worth to it (default 150).
 """
+import numpy as np
+from numba import njit
 
 from policies.all_in_ascent.helpers import card_is_useful, expected_attempt_xp
 from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent.engine import (
     ILLEGAL_NO_ENDURANCE, action_route, climb_reason, effective_time, milestone_reason, pbase,
     section_reason, shop_card)
-from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
+from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE, PolicyContext
 from sim.games.all_in_ascent.rules import F_CARD_COST, F_ROUTE_AREA, at
 from sim.games.all_in_ascent.state import (
-    BUY_ROTATION, REDISTRIBUTE, CLIMB, G_MILESTONES, MAX_VISIBLE, MILESTONE, N_AREAS, P_ENDURANCE,
+    BUY_ROTATION, REDISTRIBUTE, CLIMB, G_CURRENT, G_MILESTONES, MAX_VISIBLE, MILESTONE, N_AREAS, P_ENDURANCE,
     P_MAX_ENDURANCE, REST)
 
 
-@register("all-in-ascent", "greedy", params=(150.0,))
+GREEDY_DEFAULTS = (150.0,)
+
+
+@register("all-in-ascent", "greedy", params=GREEDY_DEFAULTS)
 @compiled_on_use(POLICY_SIGNATURE)
 def greedy_policy(ctx):
     """Most expected XP per time unit; buys the cheapest useful card; rests when tired."""
@@ -76,3 +81,12 @@ def greedy_policy(ctx):
                     ILLEGAL_NO_ENDURANCE:
                 return REST
     return ctx.legal[0]  # END_TURN is always legal and always first (R22, R23)
+
+
+@njit(cache=True)
+def rollout(st, t, legal, n, stream, params):
+    """The greedy bot for whichever seat moves, with its default milestone value: a search's
+    rollout bot (policies/mcts.py)."""
+    knobs = np.array([GREEDY_DEFAULTS[0]])
+    return greedy_policy(PolicyContext(st, np.int64(st[G_CURRENT]), legal, np.int64(n), t,
+                                       stream, knobs))

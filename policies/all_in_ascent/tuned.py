@@ -8,14 +8,16 @@ characters' knob vectors end to end; the policy reads the slice of the character
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 from policies import cmaes
 from policies.all_in_ascent.planner import N_PLANNER_KNOBS, PLANNER_DEFAULTS, PLANNER_KNOBS, plan
+from policies.mcts import N_SEARCH_PARAMS
 from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent.data import CHARACTER_KEYS
 from sim.games.all_in_ascent.engine import pbase
-from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE
-from sim.games.all_in_ascent.state import P_CHARACTER
+from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE, PolicyContext
+from sim.games.all_in_ascent.state import G_CURRENT, P_CHARACTER
 
 TUNED_PATH = Path(__file__).with_name("tuned.json")
 assert len(CHARACTER_KEYS) * N_PLANNER_KNOBS <= MAX_POLICY_PARAMS
@@ -40,3 +42,13 @@ def tuned_policy(ctx):
     """The planner with per-character tuned knobs (policies/all_in_ascent/tuned.json)."""
     c = ctx.state[pbase(ctx.seat) + P_CHARACTER]
     return plan(ctx, ctx.params[c * N_PLANNER_KNOBS:(c + 1) * N_PLANNER_KNOBS])
+
+
+@njit(cache=True)
+def rollout(st, t, legal, n, stream, params):
+    """The tuned planner for whichever seat moves, with its character's knobs, which a search
+    keeps after its own parameters: a search's rollout bot (policies/mcts.py)."""
+    seat = st[G_CURRENT]
+    start = N_SEARCH_PARAMS + st[pbase(seat) + P_CHARACTER] * N_PLANNER_KNOBS
+    knobs = params[start:start + N_PLANNER_KNOBS]
+    return plan(PolicyContext(st, np.int64(seat), legal, np.int64(n), t, stream, knobs), knobs)

@@ -1,6 +1,10 @@
-"""Dice Race bots. Both read the target from the packed rules, never the printed 30."""
+"""Dice Race bots. They read the target from the packed rules, never the printed 30."""
+
+import numpy as np
 
 from dice_race.engine import POLICY_SIGNATURE
+from dice_race import search
+from policies.mcts import make_mcts
 from dice_race.state import BANK, C_TARGET, G_TURN_TOTAL, ROLL, S_SCORE
 from sim.core.policies import compiled_on_use, register
 from sim.core.rng import stream_below
@@ -21,3 +25,16 @@ def hold_at_policy(ctx):
     if ctx.state[S_SCORE + ctx.seat] + total >= ctx.config[C_TARGET]:
         return BANK
     return BANK if total >= ctx.params[0] else ROLL
+
+
+
+random_rollouts = make_mcts(search)
+
+
+@register("dice-race", "mcts", params=(200.0, 20.0, 0.7, 0.0))
+@compiled_on_use(POLICY_SIGNATURE)
+def mcts_policy(ctx):
+    """ascent's open-loop MCTS (policies/mcts.py), random rollouts: params iterations, rollout
+    depth, exploration, widening."""
+    return random_rollouts(ctx.state, ctx.config, ctx.seat, ctx.legal, ctx.n_legal, ctx.stream,
+                           ctx.params, np.empty(0, np.int64))

@@ -1,0 +1,54 @@
+"""Open-loop MCTS (policies/mcts.py) over All-In Ascent's engine, in three rollout flavours.
+
+- `mcts` rolls out uniform random legal actions and values a position by search.py's generic
+  lead in milestones and stats. No planner, tuned or greedy code is compiled into it (a test
+  checks that in a fresh process), so it is a witness independent of the planner family
+  (`planner`, `tuned`, `lookahead`).
+- `mcts-greedy` rolls out the `greedy` bot for every seat.
+- `mcts-tuned` rolls out the tuned planner for every seat, each with its character's knobs:
+  `lookahead`'s continuations in a search tree, with many more of them.
+
+params: policies/mcts.py's (iterations, rollout depth, exploration, widening), then, for
+`mcts-tuned`, the five characters' planner knobs (tuned.py's layout).
+"""
+import numpy as np
+
+from policies.all_in_ascent import greedy, tuned
+from policies.mcts import make_mcts
+from sim.core.policies import compiled_on_use, register
+from sim.games.all_in_ascent import search
+from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE
+from sim.games.all_in_ascent.state import TRACE_SIZE
+
+# iterations, depth, exploration, widening: results/MCTS.md measures budgets
+MCTS_DEFAULTS = (200.0, 40.0, 0.7, 0.0)
+MCTS_TUNED_DEFAULTS = (32.0, 40.0, 0.7, 0.0) + tuple(tuned.tuned_vector(tuned.load_tuned()))
+assert len(MCTS_TUNED_DEFAULTS) <= MAX_POLICY_PARAMS
+
+random_rollouts = make_mcts(search)
+greedy_rollouts = make_mcts(search, greedy)
+tuned_rollouts = make_mcts(search, tuned)
+
+
+@register("all-in-ascent", "mcts", params=MCTS_DEFAULTS)
+@compiled_on_use(POLICY_SIGNATURE)
+def mcts_policy(ctx):
+    """Open-loop MCTS, random rollouts, generic evaluation: no planner code."""
+    return random_rollouts(ctx.state, ctx.tables, ctx.seat, ctx.legal, ctx.n_legal, ctx.stream,
+                           ctx.params, np.empty(TRACE_SIZE, np.int64))
+
+
+@register("all-in-ascent", "mcts-greedy", params=MCTS_DEFAULTS)
+@compiled_on_use(POLICY_SIGNATURE)
+def mcts_greedy_policy(ctx):
+    """Open-loop MCTS with greedy rollouts."""
+    return greedy_rollouts(ctx.state, ctx.tables, ctx.seat, ctx.legal, ctx.n_legal, ctx.stream,
+                           ctx.params, np.empty(TRACE_SIZE, np.int64))
+
+
+@register("all-in-ascent", "mcts-tuned", params=MCTS_TUNED_DEFAULTS)
+@compiled_on_use(POLICY_SIGNATURE)
+def mcts_tuned_policy(ctx):
+    """Open-loop MCTS with tuned-planner rollouts."""
+    return tuned_rollouts(ctx.state, ctx.tables, ctx.seat, ctx.legal, ctx.n_legal, ctx.stream,
+                          ctx.params, np.empty(TRACE_SIZE, np.int64))

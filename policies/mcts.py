@@ -1,0 +1,204 @@
+"""Open-loop Monte Carlo tree search: one implementation for every game that lets a caller take
+each action (the game protocol's stepping games).
+
+A game takes part with a search module (its `search.py`) of five numba functions over its own
+state and packed rules (C-contiguous int64 vectors):
+
+    legal(state, tables, out) -> n              the legal actions of the position (the engine's)
+    step(state, tables, action, work)           play one action (the engine's; `work` is its
+                                                scratch, such as All-In Ascent's trace)
+    mover(state) -> seat                        the seat to act, or -1 once the game is over
+    hide_future(state, tables, seat, stream)    re-sample everything `seat` cannot know (future
+                                                dice, refills, hidden tiles) from `stream`
+    evaluate(state, tables, values)             each seat's value of the position, in [0, 1]:
+                                                1 for a winner, 0 for a loser, else the game's
+                                                own estimate (milestones, score lead)
+
+and a rollout module with `rollout(state, tables, legal, n, stream, params) -> action` (this
+module's own is a uniform legal action; a bot module may offer one that plays the bot, reading
+its knobs from params after N_SEARCH_PARAMS). `make_mcts(search_module, rollout_module)` gives
+the compiled search; a game's policy calls it. The search is a closure over the two modules:
+numba caches a closure by pickling what it closes over, and a module pickles as its name, so
+the compiled search is cached per (game, rollout bot), and no bot compiles another's code.
+
+Open loop: a tree node is a sequence of actions from the root, not a state. Each iteration
+copies the real position, calls `hide_future` with this bot's own stream (so the search never sees
+the real game's future: a no-peeking test per game checks that two positions differing only in
+their hidden future get the same decision), and walks the tree through the actions that are
+legal in that imagined world. Because the legal set changes between imagined worlds, selection
+is UCB1 over the children legal now, with each child's *availability* count in place of its
+parent's visits (information-set MCTS). Where a position has many actions, progressive
+widening admits a new child only while the node has fewer than ceil(widening * visits^0.5).
+
+Values are kept per seat, and each node's UCB reads the value of the seat that moves there, so
+the search is the max^n of a many-player game. The decision is the most visited root action
+(ties: the earlier legal action). Everything random comes from `stream`, this seat's own
+policy stream, so the same state and stream give the same decision at any thread count.
+
+params (a float vector; a game with fewer slots leaves the tail at its default):
+    0 iterations per decision           (>= 1)
+    1 rollout depth, in actions          (0: evaluate at the new leaf)
+    2 exploration constant c of UCB1     (0.7 suits values in [0, 1])
+    3 progressive widening (0: off, every legal action is a candidate at once)
+then the rollout bot's own knobs, if it has any.
+"""
+import math
+import sys
+
+import numpy as np
+from numba import njit
+
+from sim.core.rng import stream_below
+
+MAX_SEATS = 8
+P_ITERATIONS, P_DEPTH, P_EXPLORATION, P_WIDENING = 0, 1, 2, 3
+N_SEARCH_PARAMS = 4     # a rollout bot keeps its own knobs after these
+SEARCH_FUNCTIONS = ("legal", "step", "mover", "hide_future", "evaluate")
+NO_NODE = -1
+
+
+@njit(cache=True)
+def _param(params, k, default):
+    return params[k] if params.shape[0] > k else default
+
+
+@njit(cache=True)
+def rollout(state, tables, legal, n, stream, params):
+    """A uniform legal action: the rollout of a search with no bot in it."""
+    return legal[stream_below(stream, n)]
+
+
+@njit(cache=True)
+def _find_child(first_child, next_sibling, node_action, node, action):
+    child = first_child[node]
+    while child != NO_NODE:
+        if node_action[child] == action:
+            return child
+        child = next_sibling[child]
+    return NO_NODE
+
+
+def make_mcts(game, rollouts=None):
+    """The search over `game`'s search module with `rollouts`' rollout bot (None: uniform)."""
+    bot = sys.modules[__name__] if rollouts is None else rollouts
+    for module, names in ((game, SEARCH_FUNCTIONS), (bot, ("rollout",))):
+        missing = [name for name in names if not hasattr(module, name)]
+        if missing:
+            raise TypeError(f"{module.__name__} lacks the search function(s) "
+                            f"{', '.join(missing)} (policies/mcts.py)")
+    return _search(game, bot)
+
+
+def _search(game, bot):
+    @njit(cache=True)
+    def mcts_decide(state, tables, seat, legal, n_legal, stream, params, step_work):
+        """The most visited root action of an open-loop search from `state` for `seat` (see
+        the module's docstring); `legal[:n_legal]` are the root's legal actions."""
+        if n_legal == 1:
+            return legal[0]
+        iterations = max(1, int(_param(params, P_ITERATIONS, 200.0)))
+        depth = max(0, int(_param(params, P_DEPTH, 40.0)))
+        exploration = _param(params, P_EXPLORATION, 0.7)
+        widening = _param(params, P_WIDENING, 0.0)
+
+        n_nodes_max = iterations + 1
+        first_child = np.full(n_nodes_max, NO_NODE, np.int64)
+        next_sibling = np.full(n_nodes_max, NO_NODE, np.int64)
+        n_children = np.zeros(n_nodes_max, np.int64)
+        node_action = np.full(n_nodes_max, NO_NODE, np.int64)
+        visits = np.zeros(n_nodes_max, np.float64)
+        available = np.zeros(n_nodes_max, np.float64)
+        value = np.zeros((n_nodes_max, MAX_SEATS), np.float64)
+        n_nodes = 1
+
+        work = np.empty_like(state)
+        buf = np.empty_like(legal)
+        unexpanded = np.empty_like(legal)
+        path = np.empty(n_nodes_max + 1, np.int64)
+        values = np.zeros(MAX_SEATS, np.float64)
+
+        for _ in range(iterations):
+            work[:] = state
+            game.hide_future(work, tables, seat, stream)
+            node = 0
+            path[0] = 0
+            path_len = 1
+            expanded = False
+            # selection and expansion
+            while not expanded:
+                mover = game.mover(work)
+                if mover < 0:
+                    break
+                n = game.legal(work, tables, buf)
+                if n == 0:
+                    break
+                n_new = 0
+                for i in range(n):
+                    if _find_child(first_child, next_sibling, node_action, node, buf[i]) == NO_NODE:
+                        unexpanded[n_new] = buf[i]
+                        n_new += 1
+                may_widen = widening <= 0.0 or \
+                    n_children[node] < math.ceil(widening * math.sqrt(visits[node]))
+                if n_new > 0 and (may_widen or n_new == n):
+                    action = unexpanded[stream_below(stream, n_new)]
+                    child = n_nodes
+                    n_nodes += 1
+                    node_action[child] = action
+                    next_sibling[child] = first_child[node]
+                    first_child[node] = child
+                    n_children[node] += 1
+                    available[child] = 1.0
+                    game.step(work, tables, action, step_work)
+                    path[path_len] = child
+                    path_len += 1
+                    expanded = True
+                    break
+                # UCB1 over the children legal in this imagined world
+                best = NO_NODE
+                best_score = -1.0
+                for i in range(n):
+                    child = _find_child(first_child, next_sibling, node_action, node, buf[i])
+                    if child == NO_NODE:
+                        continue
+                    available[child] += 1.0
+                    if visits[child] == 0.0:
+                        score = 1e300
+                    else:
+                        score = value[child, mover] / visits[child] + exploration * math.sqrt(
+                            math.log(available[child]) / visits[child])
+                    if score > best_score:
+                        best_score = score
+                        best = child
+                game.step(work, tables, node_action[best], step_work)
+                node = best
+                path[path_len] = node
+                path_len += 1
+            # rollout
+            for _d in range(depth):
+                if game.mover(work) < 0:
+                    break
+                n = game.legal(work, tables, buf)
+                if n == 0:
+                    break
+                action = bot.rollout(work, tables, buf, n, stream, params)
+                game.step(work, tables, action, step_work)
+            game.evaluate(work, tables, values)
+            # back-propagation
+            for k in range(path_len):
+                node = path[k]
+                visits[node] += 1.0
+                for p in range(MAX_SEATS):
+                    value[node, p] += values[p]
+
+        # the most visited root action; ties go to the earlier legal action
+        best_action = legal[0]
+        best_visits = -1.0
+        for i in range(n_legal):
+            child = _find_child(first_child, next_sibling, node_action, 0, legal[i])
+            v = visits[child] if child != NO_NODE else 0.0
+            if v > best_visits:
+                best_visits = v
+                best_action = legal[i]
+        return best_action
+
+    return mcts_decide

@@ -1,0 +1,78 @@
+"""All-In Ascent's search module (policies/mcts.py): its engine's legal actions and step, who
+moves, what a seat cannot know, and what a position is worth (`lookahead` reads the same
+evaluation).
+
+Hidden from every seat: the game's whole future (dice, route refreshes, shop draws), which
+R5-R8 draw from the one mulberry32 stream in st[G_RNG]. Everything else in the state is on
+the table. So a seat's imagined world is the real position with another RNG state.
+"""
+from numba import njit
+
+from sim.core.rng import stream_below
+from sim.games.all_in_ascent.engine import apply_action, legal_actions, pbase
+from sim.games.all_in_ascent.state import (
+    G_CURRENT, G_N_PLAYERS, G_OVER, G_RNG, G_WINNER, N_STATS, N_TIERS, P_DONE, P_STATS,
+    P_TRAINING)
+
+# A milestone (R64's win condition counts them) is worth this many stat points in a
+# position's estimate; stats count with their training, so XP spent on levels shows too (R61).
+MILESTONE_POINTS = 40.0
+# The lead, in those points, at which a position is worth 0.75 to the leader.
+LEAD_SCALE = 20.0
+
+
+@njit(cache=True)
+def progress(st, seat):
+    """Milestones and stats of a seat, in stat points."""
+    b = pbase(seat)
+    done = st[b + P_DONE]
+    n = 0
+    for tier in range(N_TIERS):
+        n += (done >> tier) & 1
+    total = MILESTONE_POINTS * n
+    for s in range(N_STATS):
+        total += st[b + P_STATS + s] + st[b + P_TRAINING + s]
+    return total
+
+
+@njit(cache=True)
+def outcome_value(st, seat):
+    """1 for the winner, 0 for the others once the game is over (a game stopped with no winner
+    is 0 for all); before that the seat's lead over the best other seat, squashed into (0, 1)."""
+    if st[G_OVER] != 0:
+        return 1.0 if st[G_WINNER] == seat else 0.0
+    best_other = 0.0
+    for other in range(st[G_N_PLAYERS]):
+        if other != seat:
+            best_other = max(best_other, progress(st, other))
+    lead = progress(st, seat) - best_other
+    return 0.5 + 0.5 * lead / (abs(lead) + LEAD_SCALE)
+
+
+@njit(cache=True)
+def evaluate(st, t, values):
+    for seat in range(st[G_N_PLAYERS]):
+        values[seat] = outcome_value(st, seat)
+
+
+@njit(cache=True)
+def mover(st):
+    return -1 if st[G_OVER] != 0 else st[G_CURRENT]
+
+
+@njit(cache=True)
+def hide_future(st, t, seat, stream):
+    """A fresh future: the RNG state drawn from the searching seat's own stream."""
+    st[G_RNG] = stream_below(stream, 1 << 32)
+
+
+
+@njit(cache=True)
+def legal(st, t, out):
+    return legal_actions(st, t, out)
+
+
+@njit(cache=True)
+def step(st, t, action, trace):
+    apply_action(st, t, action, trace)
+
