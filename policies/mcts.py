@@ -27,7 +27,8 @@ the real game's future: a no-peeking test per game checks that two positions dif
 their hidden future get the same decision), and walks the tree through the actions that are
 legal in that imagined world. Because the legal set changes between imagined worlds, selection
 is UCB1 over the children legal now, with each child's *availability* count in place of its
-parent's visits (information-set MCTS). Where a position has many actions, progressive
+parent's visits (information-set MCTS). A node's first child is the rollout bot's choice; the
+others come in an order drawn from the stream. Where a position has many actions, progressive
 widening admits a new child only while the node has fewer than ceil(widening * visits^0.5).
 
 Values are kept per seat, and each node's UCB reads the value of the seat that moves there, so
@@ -140,7 +141,12 @@ def _search(game, bot):
                 may_widen = widening <= 0.0 or \
                     n_children[node] < math.ceil(widening * math.sqrt(visits[node]))
                 if n_new > 0 and (may_widen or n_new == n):
-                    action = unexpanded[stream_below(stream, n_new)]
+                    if n_children[node] == 0:
+                        # the rollout bot's own choice first: with a bot in the rollouts, a
+                        # small budget refines its play instead of trying actions at random
+                        action = bot.rollout(work, tables, buf, n, stream, params)
+                    else:
+                        action = unexpanded[stream_below(stream, n_new)]
                     child = n_nodes
                     n_nodes += 1
                     node_action[child] = action

@@ -22,7 +22,7 @@ from sim.games.all_in_ascent.state import TRACE_SIZE
 
 # iterations, depth, exploration, widening: results/MCTS.md measures budgets
 MCTS_DEFAULTS = (200.0, 40.0, 0.7, 0.0)
-MCTS_TUNED_DEFAULTS = (32.0, 40.0, 0.7, 0.0) + tuple(tuned.tuned_vector(tuned.load_tuned()))
+MCTS_TUNED_DEFAULTS = (32.0, 40.0, 0.7, 1.0) + tuple(tuned.tuned_vector(tuned.load_tuned()))
 assert len(MCTS_TUNED_DEFAULTS) <= MAX_POLICY_PARAMS
 
 random_rollouts = make_mcts(search)

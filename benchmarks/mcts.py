@@ -1,0 +1,148 @@
+"""Open-loop MCTS speed (policies/mcts.py), per stepping game. Run: python -m benchmarks.mcts
+
+For each game it searches positions reached by random play (one thread, the bot's own call):
+- iterations per second per thread, with rollouts of DEPTH actions;
+- the cost of a rollout action inside the search, measured as the time at depth DEPTH minus
+  the time at depth 0, per rollout action, against the cost per action of the rollout bot's
+  own play in the game's kernel, on one thread, measured in the same run (issue 22 asks that
+  figures be ratios against a reference from the same run).
+Writes the section "MCTS speed" of results/BENCHMARKS.md and prints it.
+Compare only within one run: absolute figures on a shared machine vary by 2x.
+"""
+import argparse
+import time
+
+import numpy as np
+
+from benchmarks import replace_section
+
+DEPTH = 40
+HEADING = "## MCTS speed (issue 20)"
+
+
+def positions(game, seed, count, actions_between):
+    """Positions of 4-player games after random play: (state, rules) pairs."""
+    import sim.games.all_in_ascent.engine as E
+    import sim.games.all_in_ascent.state as S
+    draws = np.random.default_rng(seed)
+    out = []
+    if game == "all-in-ascent":
+        from sim.core.game import get_game
+        rules = get_game(game).build_rules(4)
+        t = rules.tables
+        trace = np.empty(S.TRACE_SIZE, np.int64)
+        legal = np.empty(S.N_ACTIONS, np.int64)
+        while len(out) < count:
+            st = np.zeros(S.STATE_SIZE, np.int64)
+            E.setup(st, t, int(draws.integers(1 << 31)), np.array([0, 1, 2, 3], np.int64), 4)
+            for _ in range(int(draws.integers(actions_between))):
+                if st[S.G_OVER]:
+                    break
+                n = E.legal_actions(st, t, legal)
+                E.apply_action(st, t, legal[draws.integers(n)], trace)
+            if not st[S.G_OVER] and E.legal_actions(st, t, legal) > 1:
+                out.append((st, t))
+        return out
+    from dice_race import engine as D, state as DS
+    from sim.core.game import get_game
+    rules = get_game(game).build_rules(4)
+    legal = np.empty(DS.N_ACTIONS, np.int64)
+    while len(out) < count:
+        st = np.zeros(DS.STATE_SIZE, np.int64)
+        D.setup(st, rules.config, np.int64(draws.integers(1 << 31)), np.int64(4))
+        for _ in range(int(draws.integers(actions_between))):
+            if st[DS.G_OVER]:
+                break
+            n = D.legal_actions(st, legal)
+            D.apply_action(st, rules.config, legal[draws.integers(n)])
+        if not st[DS.G_OVER]:
+            out.append((st, rules.config))
+    return out
+
+
+def search_seconds(game, bot, places, iterations, depth):
+    from sim.core.policies import get_policy
+    registered = get_policy(game, bot)
+    if game == "all-in-ascent":
+        from sim.games.all_in_ascent import engine as E
+        from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, PolicyContext
+        from sim.games.all_in_ascent.state import G_CURRENT, N_ACTIONS
+
+        def legal_of(st, t, out):
+            return E.legal_actions(st, t, out)
+    else:
+        from dice_race.engine import MAX_POLICY_PARAMS, PolicyContext, legal_actions
+        from dice_race.state import G_CURRENT, N_ACTIONS
+
+        def legal_of(st, t, out):
+            return legal_actions(st, out)
+    params = np.zeros(MAX_POLICY_PARAMS)
+    params[:len(registered.default_params)] = registered.default_params
+    params[0], params[1] = iterations, depth
+    legal = np.empty(N_ACTIONS, np.int64)
+    total = 0.0
+    for k, (st, t) in enumerate(places):
+        n = legal_of(st, t, legal)
+        ctx = PolicyContext(st, np.int64(st[G_CURRENT]), legal, np.int64(n), t,
+                            np.array([k + 1], np.uint64), params)
+        start = time.perf_counter()
+        registered.function(ctx)
+        total += time.perf_counter() - start
+    return total
+
+
+def kernel_ns_per_action(game, bot, games):
+    """The rollout bot's own play in the game's kernel, one thread: ns per action."""
+    from sim.core.game import get_game
+    spec = get_game(game)
+    rules = spec.build_rules(4)
+    spec.api.play(rules, 4, 1, [bot] * 4, "random" if spec.has_characters else None,
+                  threads=1)
+    played = spec.api.play(rules, games, 1, [bot] * 4,
+                           "random" if spec.has_characters else None, threads=1)
+    actions = played.games["actions"].sum() if "actions" in played.games else \
+        played.games["decisions"].sum()
+    return played.seconds / actions * 1e9
+
+
+CASES = (  # game, MCTS bot, its rollout bot, iterations, positions, kernel games
+    ("all-in-ascent", "mcts", "random", 2000, 30, 2000),
+    ("all-in-ascent", "mcts-greedy", "greedy", 1000, 20, 1000),
+    ("all-in-ascent", "mcts-tuned", "tuned", 300, 20, 1000),
+    ("dice-race", "mcts", "random", 2000, 30, 20000),
+)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    args = parser.parse_args(argv)
+    rows = []
+    for game, bot, rollout_bot, iterations, n_positions, kernel_games in CASES:
+        places = positions(game, 7, n_positions, 400 if game == "all-in-ascent" else 30)
+        search_seconds(game, bot, places[:1], 2, 2)                # compile
+        deep = search_seconds(game, bot, places, iterations, DEPTH)
+        shallow = search_seconds(game, bot, places, iterations, 0)
+        rollout_ns = (deep - shallow) / (len(places) * iterations * DEPTH) * 1e9
+        own_ns = kernel_ns_per_action(game, rollout_bot, kernel_games)
+        rows.append((game, bot, rollout_bot, iterations, len(places),
+                     len(places) * iterations / deep, rollout_ns, own_ns))
+    lines = [HEADING, "", "Command: `python -m benchmarks.mcts` (one thread; positions from random play, "
+             f"4 players; rollouts of {DEPTH} actions). The rollout ratio is the cost of an "
+             "action inside the search's rollouts (time at depth 40 minus time at depth 0, "
+             "per rollout action) over the rollout bot's own cost per action in the game's "
+             "kernel, both measured in this run.", "",
+             "| game | bot | rollout bot | iterations x positions | iterations/s per thread "
+             "| ns per rollout action | bot's own ns per action | ratio |",
+             "|---|---|---|---|---|---|---|---|"]
+    for game, bot, rollout_bot, iterations, n, rate, rollout_ns, own_ns in rows:
+        lines.append(f"| {game} | {bot} | {rollout_bot} | {iterations} x {n} | {rate:,.0f} "
+                     f"| {rollout_ns:,.0f} | {own_ns:,.0f} | {rollout_ns / own_ns:.2f}x |")
+    text = "\n".join(lines)
+    print(text)
+    if not args.no_write:
+        replace_section(HEADING, text)
+
+
+if __name__ == "__main__":
+    main()
