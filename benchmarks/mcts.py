@@ -138,6 +138,10 @@ def main(argv=None):
     for game, bot, rollout_bot, iterations, n, rate, rollout_ns, own_ns in rows:
         lines.append(f"| {game} | {bot} | {rollout_bot} | {iterations} x {n} | {rate:,.0f} "
                      f"| {rollout_ns:,.0f} | {own_ns:,.0f} | {rollout_ns / own_ns:.2f}x |")
+    lines += ["", "Dice Race's games end within a few rollout actions (a bank at 30 wins), so its "
+              "per-rollout-action figure divides by actions that were never played: read its "
+              "iterations/s only. Figures measured while the test suite ran on the same 2 "
+              "cores: compare within the table, not with other sections."]
     text = "\n".join(lines)
     print(text)
     if not args.no_write:
