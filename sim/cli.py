@@ -122,12 +122,12 @@ def _command_line(args):
 
 
 def _policy_list(game, text):
-    from sim.core.policies import policy_names
+    from sim.core.policies import policy_name_problem
     names = [p.strip() for p in text.split(",") if p.strip()]
-    known = policy_names(game.name)
     for name in names:
-        if name not in known:
-            raise UsageError(f"--policies: unknown policy {name!r}; available: {', '.join(known)}")
+        problem = policy_name_problem(game.name, name)
+        if problem:
+            raise UsageError(f"--policies: {problem}")
     if len(names) < 2 or len(set(names)) != len(names):
         raise UsageError(f"--policies: give at least two distinct policies, got {text!r}")
     return names
@@ -313,6 +313,45 @@ def cmd_balance(args):
     return 0
 
 
+def cmd_skill(args):
+    from sim.core.args import rule_changes
+    from sim.core.game import GameError
+    from sim.core.policies import policy_name_problem
+    from sim.experiment.skill import SkillError, SkillPlan, run_curve
+    from sim.experiment.spec import SpecError
+    game = _game(args)
+    game.check_players(args.players)
+    if args.levels:
+        levels = tuple(p.strip() for p in args.levels.split(",") if p.strip())
+    elif game.skill_levels:
+        levels = game.skill_levels
+    else:
+        raise UsageError(f"--levels: {game.title} declares no default skill levels; name the "
+                         f"bots, weakest first")
+    if len(levels) < 2 or len(set(levels)) != len(levels):
+        raise UsageError(f"--levels: give at least two distinct bots, weakest first, got "
+                         f"{', '.join(levels)}")
+    for name in levels:
+        problem = policy_name_problem(game.name, name)
+        if problem:
+            raise UsageError(f"--levels: {problem}")
+    rules, knobs = rule_changes(args.rule, args.set, UsageError)
+    try:
+        game.build_rules(args.players, args.preset, rules, knobs)
+    except GameError as exc:
+        raise UsageError(str(exc)) from None
+    plan = SkillPlan(game, args.players, levels, args.games, args.search_games or args.games,
+                     args.seed, Path(args.out).resolve(), args.preset, tuple(rules.items()),
+                     tuple(knobs), args.chunk)
+    try:
+        path = run_curve(plan, _command_line(args), jobs=args.jobs, scheduler=args.scheduler,
+                         quiet=args.quiet)
+    except (SkillError, SpecError) as exc:
+        raise UsageError(str(exc)) from None
+    print(f"skill curve written: {path} (resume or extend: the same command)")
+    return 0
+
+
 class _Levels(argparse.Action):
     """--values and --range, in the order given, each paired with the --knob before it."""
 
@@ -466,6 +505,28 @@ def build_parser():
                     help="stop after the search and the re-score (no fresh-seed validation)")
     bp.add_argument("--quiet", action="store_true")
     bp.set_defaults(func=cmd_balance)
+
+    kp = sub.add_parser("skill", help="self-play and head to head at a ladder of bot strengths: "
+                                      "do the balance verdicts hold as the bots get stronger?")
+    game_arg(kp)
+    kp.add_argument("--players", type=int, default=4, help="player count (default 4)")
+    kp.add_argument("--levels", help="comma-separated bots, weakest first; BOT@N runs a bot "
+                                     "with a budget (mcts-tuned@128). Default: the game's "
+                                     "skill_levels (game.toml)")
+    kp.add_argument("--games", type=_game_count, required=True,
+                    help="games per run of a bot without a budget")
+    kp.add_argument("--search-games", type=_game_count,
+                    help="games per run with a budgeted bot (default: --games)")
+    kp.add_argument("--seed", type=_seed, default=1, help="master seed (default 1)")
+    kp.add_argument("--chunk", type=_positive_int, default=2_000,
+                    help="games per chunk, the unit of resume (results do not depend on it)")
+    kp.add_argument("--jobs", type=_positive_int, help="local worker processes")
+    kp.add_argument("--scheduler", help="a Dask scheduler address, e.g. tcp://host:8786")
+    kp.add_argument("--out", required=True, help="the curve's folder (its runs, SKILL.md and "
+                                                 "skill.png)")
+    kp.add_argument("--quiet", action="store_true")
+    rules_args(kp)
+    kp.set_defaults(func=cmd_skill)
 
     lp = sub.add_parser("ladder", help="every policy against every other, on common seeds")
     game_arg(lp)

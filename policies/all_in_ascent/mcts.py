@@ -8,13 +8,14 @@
 - `mcts-tuned` rolls out the tuned planner for every seat, each with its character's knobs:
   `lookahead`'s continuations in a search tree, with many more of them.
 
-params: policies/mcts.py's (iterations, rollout depth, exploration, widening), then, for
+params: policies/mcts.py's (iterations, rollout depth, exploration, widening; `mcts@N` runs N
+iterations per decision), then, for
 `mcts-tuned`, the five characters' planner knobs (tuned.py's layout).
 """
 import numpy as np
 
 from policies.all_in_ascent import greedy, tuned
-from policies.mcts import make_mcts
+from policies.mcts import P_ITERATIONS, make_mcts
 from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent import search
 from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE
@@ -30,7 +31,7 @@ greedy_rollouts = make_mcts(search, greedy)
 tuned_rollouts = make_mcts(search, tuned)
 
 
-@register("all-in-ascent", "mcts", params=MCTS_DEFAULTS)
+@register("all-in-ascent", "mcts", params=MCTS_DEFAULTS, budget_param=P_ITERATIONS)
 @compiled_on_use(POLICY_SIGNATURE)
 def mcts_policy(ctx):
     """Open-loop MCTS, random rollouts, generic evaluation: no planner code."""
@@ -38,7 +39,7 @@ def mcts_policy(ctx):
                            ctx.params, np.empty(TRACE_SIZE, np.int64))
 
 
-@register("all-in-ascent", "mcts-greedy", params=MCTS_DEFAULTS)
+@register("all-in-ascent", "mcts-greedy", params=MCTS_DEFAULTS, budget_param=P_ITERATIONS)
 @compiled_on_use(POLICY_SIGNATURE)
 def mcts_greedy_policy(ctx):
     """Open-loop MCTS with greedy rollouts."""
@@ -46,7 +47,8 @@ def mcts_greedy_policy(ctx):
                            ctx.params, np.empty(TRACE_SIZE, np.int64))
 
 
-@register("all-in-ascent", "mcts-tuned", params=MCTS_TUNED_DEFAULTS)
+@register("all-in-ascent", "mcts-tuned", params=MCTS_TUNED_DEFAULTS,
+          budget_param=P_ITERATIONS)
 @compiled_on_use(POLICY_SIGNATURE)
 def mcts_tuned_policy(ctx):
     """Open-loop MCTS with tuned-planner rollouts."""

@@ -90,6 +90,8 @@ class GameSpec:
     ladder_results: str = ""        # its skill ladder's table (`ascent ladder --out`)
     ladder_module: str = ""         # run_ladder, ladder_markdown, LadderPartsError: `ascent ladder`
     ladder_policies: tuple = ()     # the bots `ascent ladder` ranks by default
+    skill_levels: tuple = ()        # `ascent skill`'s default levels, weakest first (BOT@N:
+                                    # a bot with a budget); () = no default, --levels needed
     tuning_module: str = ""         # tune, store, TUNED_PATH: `ascent tune`
     benchmarks: str = ""            # its measured games/s per bot (benchmarks/throughput.py)
     strength_note: str = ""         # else where its bots' strength was measured, for the report
@@ -198,16 +200,15 @@ class GameSpec:
 
     def seat_policies(self, policy, seat_policies, players):
         """--policy / --seat-policies -> one registered bot name per seat."""
-        from sim.core.policies import policy_names
-        known = policy_names(self.name)
+        from sim.core.policies import policy_name_problem
         names = list(seat_policies) if seat_policies else \
             [policy or self.default_policy] * players
         if len(names) != players:
             raise GameError(f"--seat-policies: {len(names)} policies for {players} players")
         for n in names:
-            if n not in known:
-                raise GameError(f"unknown policy {n!r} for {self.title}; available: "
-                                f"{', '.join(known)}")
+            problem = policy_name_problem(self.name, n)
+            if problem:
+                raise GameError(problem)
         return names
 
 

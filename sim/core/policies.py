@@ -12,7 +12,7 @@ not when its module is imported, so a run compiles only the bots it plays: from 
 cache, `--policy random` no longer waits for every bot of the game.
 """
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -27,8 +27,11 @@ class RegisteredPolicy:
     # Hidden-information games (Ascension): False gives the policy a view that forgets every
     # face it has seen (sim/games/ascension/view.py).
     remembers: bool = True
+    # The parameter a budget suffix sets (`mcts-tuned@128`: iterations per decision), or None
+    budget_param: object = None
 
 
+BUDGET_MARK = "@"
 _REGISTRY = {}
 _NOT_YET_COMPILED = {}      # bot dispatcher -> the signature it is compiled for on first use
 
@@ -56,14 +59,14 @@ def _compiled(policy):
     return policy
 
 
-def register(game, name, params=(), description="", remembers=True):
+def register(game, name, params=(), description="", remembers=True, budget_param=None):
     def decorate(fn):
         key = (game, name)
         if key in _REGISTRY and _REGISTRY[key].function is not fn:
             raise ValueError(f"policy {name!r} is already registered for {game}")
         _REGISTRY[key] = RegisteredPolicy(game, name, fn, np.asarray(params, np.float64),
                                           description or (fn.__doc__ or "").strip().split("\n")[0],
-                                          remembers)
+                                          remembers, budget_param)
         return fn
     return decorate
 
@@ -75,12 +78,43 @@ def _load(game):
 
 
 def get_policy(game, name):
+    """The registered bot `name`; `BOT@N` is a bot with a budget (budget_param) at N, e.g.
+    `mcts-tuned@128`, registered under that name for the run."""
     _load(game)
-    try:
-        return _compiled(_REGISTRY[(game, name)])
-    except KeyError:
-        raise ValueError(f"unknown policy {name!r} for {game}; available: "
-                         f"{', '.join(policy_names(game))}") from None
+    message = policy_name_problem(game, name)
+    if message:
+        raise ValueError(message)
+    base, mark, budget = name.partition(BUDGET_MARK)
+    policy = _compiled(_REGISTRY[(game, base)])
+    if not mark:
+        return policy
+    params = policy.default_params.copy()
+    params[policy.budget_param] = int(budget)
+    return replace(policy, name=name, default_params=params)
+
+
+def policy_name_problem(game, name):
+    """Why `name` is not a bot of `game` (one line naming what is allowed), or None."""
+    _load(game)
+    base, mark, budget = name.partition(BUDGET_MARK)
+    if (game, base) not in _REGISTRY:
+        from sim.core.game import get_game
+        return f"unknown policy {name!r} for {get_game(game).title}; available: " \
+               f"{', '.join(policy_names(game))}{_budget_hint(game)}"
+    if not mark:
+        return None
+    if _REGISTRY[(game, base)].budget_param is None:
+        return f"policy {base!r} takes no budget ({name!r}){_budget_hint(game)}"
+    if not budget.isdigit() or not 1 <= int(budget) <= 10**7:
+        return f"the budget in {name!r} must be a whole number from 1 to 10000000"
+    return None
+
+
+def _budget_hint(game):
+    budgeted = sorted(n for (g, n), p in _REGISTRY.items()
+                      if g == game and p.budget_param is not None)
+    return f" (with a budget: {', '.join(b + BUDGET_MARK + 'N' for b in budgeted)})" \
+        if budgeted else ""
 
 
 def policy_names(game):

@@ -200,7 +200,7 @@ def load_balance_spec(path):
     """Read and validate a balance spec: every knob value is built for every player count, so a
     bound outside a knob's legal range is refused before any game is played."""
     from sim.core.game import GameError
-    from sim.core.policies import policy_names
+    from sim.core.policies import policy_name_problem
     p, doc, game = read_spec_document(path, KEYS, BalanceError)
     players = doc.get("players", [4])
     players = [players] if isinstance(players, int) and not isinstance(players, bool) else players
@@ -210,13 +210,11 @@ def load_balance_spec(path):
         _fail(p, "players", f"a player count or a list of distinct ones from "
                             f"{min(game.players)}..{max(game.players)}, got {players!r}")
     policy = doc.get("policy", game.default_policy)
-    known = policy_names(game.name)
-    if policy not in known:
-        _fail(p, "policy", f"unknown policy {policy!r}; available: {', '.join(known)}")
     second = doc.get("validation_policy")
-    if second is not None and second not in known:
-        _fail(p, "validation_policy", f"unknown policy {second!r}; available: "
-                                      f"{', '.join(known)}")
+    for key, name in (("policy", policy), ("validation_policy", second)):
+        problem = None if name is None else policy_name_problem(game.name, str(name))
+        if problem:
+            _fail(p, key, problem)
     preset = doc.get("preset", game.presets[0] if game.presets else None)
     if preset is not None and preset not in game.presets:
         _fail(p, "preset", f"unknown preset {preset!r}; available: "

@@ -191,7 +191,7 @@ def read_spec_document(path, allowed, error=SpecError):
 def load_spec(path):
     """Read and validate a spec; also checks every policy, character, switch and knob."""
     from sim.core.game import GameError
-    from sim.core.policies import policy_names
+    from sim.core.policies import policy_name_problem
     p, doc, game = read_spec_document(path, TOP_KEYS)
     for key in sorted(not_keys(game)):
         if key in doc:
@@ -211,7 +211,6 @@ def load_spec(path):
     games = _int(p, "games", doc["games"])
     seed = _int(p, "seed", doc.get("seed", 1), low=0)
     chunk = _int(p, "chunk", doc.get("chunk", 50_000), high=10**8)
-    known = policy_names(game.name)
     if "policy" in doc and "seat_policies" in doc:
         _fail(p, "policy", "give policy or seat_policies, not both")
     if "seat_policies" in doc:
@@ -222,8 +221,10 @@ def load_spec(path):
     else:
         seat_policies = doc.get("policy", game.default_policy)
     for name in [seat_policies] if isinstance(seat_policies, str) else seat_policies:
-        if name not in known:
-            _fail(p, "policy", f"unknown policy {name!r}; available: {', '.join(known)}")
+        problem = policy_name_problem(game.name, name) if isinstance(name, str) else \
+            f"expected a policy name, got {name!r}"
+        if problem:
+            _fail(p, "policy", problem)
     characters = doc.get("characters", "random")
     if characters != "random":
         if not isinstance(characters, list) or len(players) != 1 or \

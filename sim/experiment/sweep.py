@@ -168,12 +168,12 @@ def sweep_variants(axes, grid):
 
 
 def spec_text(game, players, games, seed, seat_policies, characters, preset, base_rules,
-              base_knobs, variants, chunk, command_line, description):
-    """The experiment spec of a sweep, as TOML (written to OUT/sweep.toml; `out` is its own
-    folder)."""
+              base_knobs, variants, chunk, command_line, description, name="sweep"):
+    """The experiment spec of a sweep (or of another generated experiment: `name`), as TOML
+    (written into its own folder: `out` is that folder)."""
     lines = [f"# Written by: {command_line}",
              "# Resume with the same command, or with `ascent run` on this file.",
-             'name = "sweep"',
+             f"name = {toml_string(name)}",
              f"description = {toml_string(description)}",
              f"game = {toml_string(game.name)}",
              f"players = [{', '.join(str(p) for p in players)}]",

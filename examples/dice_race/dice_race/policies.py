@@ -4,7 +4,7 @@ import numpy as np
 
 from dice_race.engine import POLICY_SIGNATURE
 from dice_race import search
-from policies.mcts import make_mcts
+from policies.mcts import P_ITERATIONS, make_mcts
 from dice_race.state import BANK, C_TARGET, G_TURN_TOTAL, ROLL, S_SCORE
 from sim.core.policies import compiled_on_use, register
 from sim.core.rng import stream_below
@@ -31,7 +31,7 @@ def hold_at_policy(ctx):
 random_rollouts = make_mcts(search)
 
 
-@register("dice-race", "mcts", params=(200.0, 20.0, 0.7, 0.0))
+@register("dice-race", "mcts", params=(200.0, 20.0, 0.7, 0.0), budget_param=P_ITERATIONS)
 @compiled_on_use(POLICY_SIGNATURE)
 def mcts_policy(ctx):
     """ascent's open-loop MCTS (policies/mcts.py), random rollouts: params iterations, rollout

@@ -1,0 +1,339 @@
+"""`ascent skill`: do a game's balance verdicts hold as the bots get stronger?
+
+A skill curve plays a ladder of bots ("levels", weakest first, e.g. random, greedy, tuned,
+lookahead, then MCTS at doubling budgets, `mcts-tuned@64`) at one player count:
+- self-play at each level (every seat the level's bot), all on the same games (one master
+  seed, so the same seeds and the same random seatings of characters at every level);
+- each level against the one before it, head to head: the stronger candidate in seats 1, 3
+  (and 5), the weaker in 2, 4, then swapped, on the same games.
+Every run is an experiment of its own (sim/experiment/runner.py) in OUT/runs/, so a curve that
+takes several sittings resumes where it stopped, with more games extending it.
+
+What it reports (SKILL.md and skill.png in OUT):
+- each character's (or seat's) share of the decided games at each level, with Wilson
+  intervals (a fair share is 1/players);
+- the head-to-head margin of each level over the previous one;
+- each verdict (over-powered: the interval above the fair share; under-powered: below) and the
+  levels where it holds. A verdict that differs between the two strongest levels is labelled
+  unconverged;
+- the two strongest levels compared game by game (paired, Tango interval): converged if every
+  character's difference lies within +-2 points, else unconverged with the budget needed
+  estimated from how fast the differences shrink.
+"""
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from sim.core.policies import BUDGET_MARK
+from sim.core.stats import paired_proportion_difference, wilson_interval
+
+CONVERGED_POINTS = 2.0      # the two strongest levels may differ by this much per character
+
+
+class SkillError(ValueError):
+    """Bad skill arguments; the message names the flag."""
+
+
+@dataclass(frozen=True)
+class SkillPlan:
+    game: object                # GameSpec
+    players: int
+    levels: tuple               # bot names, weakest first
+    games: int                  # per run of a level without a budget
+    search_games: int           # per run of a budgeted level (BOT@N)
+    seed: int
+    out: Path
+    preset: object = None
+    rules: tuple = ()           # ((name, value), ...)
+    knobs: tuple = ()
+    chunk: int = 2_000
+
+    def games_of(self, *levels):
+        """A run with a budgeted bot in it plays search_games; the others play games."""
+        return self.search_games if any(BUDGET_MARK in lv for lv in levels) else self.games
+
+
+def folder_name(*parts):
+    return "__".join(re.sub(r"[^A-Za-z0-9_.-]", "-", p.replace(BUDGET_MARK, "-at-"))
+                     for p in parts)
+
+
+def arrangement(a, b, players, swap):
+    """A in seats 1, 3, ... and B in 2, 4, ... (swapped: the other way round)."""
+    first, second = (b, a) if swap else (a, b)
+    return [first if s % 2 == 0 else second for s in range(players)]
+
+
+def runs(plan):
+    """Every run of the curve: (kind, label, folder, seat policies, games)."""
+    out = []
+    for level in plan.levels:
+        out.append(("self", level, plan.out / "runs" / folder_name("self", level),
+                    [level] * plan.players, plan.games_of(level)))
+    for weaker, stronger in zip(plan.levels, plan.levels[1:]):
+        for swap in (0, 1):
+            out.append(("h2h", (stronger, weaker),
+                        plan.out / "runs" / folder_name("h2h", stronger, weaker, f"s{swap}"),
+                        arrangement(stronger, weaker, plan.players, swap),
+                        plan.games_of(stronger, weaker)))
+    return out
+
+
+def run_curve(plan, command_line, jobs=None, scheduler=None, quiet=False):
+    """Play (or resume) every run of the curve, then write SKILL.md and skill.png."""
+    from sim.experiment.runner import run_experiment
+    from sim.experiment.spec import load_spec, write_spec_file
+    from sim.experiment.sweep import spec_text
+    for kind, label, folder, seats, games in runs(plan):
+        what = f"self-play of {label}" if kind == "self" else \
+            f"{label[0]} against {label[1]}, head to head"
+        text = spec_text(plan.game, [plan.players], games, plan.seed, seats, "random",
+                         plan.preset, dict(plan.rules), dict(plan.knobs), [], plan.chunk,
+                         command_line, f"skill curve: {what}", name="skill")
+        path = folder / "experiment.toml"
+        if not write_spec_file(path, text):
+            raise SkillError(f"--out: {folder} holds another run (other rules, seed or bots); "
+                             f"choose another --out")
+        if not quiet:
+            print(f"{what}: {games:,} games")
+        run_experiment(load_spec(path), jobs=jobs, scheduler=scheduler, quiet=quiet)
+    return write_skill_results(plan, command_line)
+
+
+# --- the analysis ------------------------------------------------------------------------------
+
+def _seats(folder, players, group):
+    from sim.experiment.runner import load_variant
+    columns = list(dict.fromkeys(["game", "seat", "policy", "won", group]))
+    seats = load_variant(folder, "baseline", players, columns)
+    if seats is None:
+        raise SkillError(f"{folder} has no finished games; run the same command again")
+    seats["won"] = seats["won"].astype(bool)
+    return seats
+
+
+def decided_shares(seats, group):
+    """Per group: its share of the decided games it sat in, with the Wilson interval."""
+    decided = seats.groupby("game")["won"].transform("any")
+    d = seats[decided]
+    grp = d.groupby(group, observed=True)["won"]
+    wins, n = grp.sum().to_numpy(), grp.count().to_numpy()
+    lo, hi = wilson_interval(wins, n)
+    return pd.DataFrame({"games": n, "wins": wins, "share": wins / np.maximum(n, 1),
+                         "low": lo, "high": hi}, index=grp.sum().index)
+
+
+def verdict(row, fair):
+    if row.low > fair:
+        return "over"
+    if row.high < fair:
+        return "under"
+    return "even"
+
+
+def head_to_head(folders, stronger, weaker, players, group):
+    wins = {stronger: 0, weaker: 0}
+    games = 0
+    for folder in folders:
+        seats = _seats(folder, players, group)
+        games += seats["game"].nunique()
+        counts = seats[seats["won"]].groupby("policy", observed=True).size()
+        for name in wins:
+            wins[name] += int(counts.get(name, 0))
+    decided = wins[stronger] + wins[weaker]
+    lo, hi = wilson_interval(wins[stronger], decided) if decided else (np.nan, np.nan)
+    share = wins[stronger] / decided if decided else np.nan
+    return {"stronger": stronger, "weaker": weaker, "games": games, "decided": decided,
+            "share": share, "low": lo, "high": hi}
+
+
+def paired_top_two(second, top, group):
+    """Per group: the win rate at the strongest level minus the second's, game by game."""
+    m = second.merge(top, on=["game", "seat"], suffixes=("_a", "_b"), validate="1:1")
+    key = f"{group}_a" if group != "seat" else "seat"
+    rows = []
+    for name, g in m.groupby(key, observed=True):
+        base_only = int((g["won_a"] & ~g["won_b"]).sum())
+        top_only = int((g["won_b"] & ~g["won_a"]).sum())
+        diff, lo, hi = paired_proportion_difference(base_only, top_only, len(g))
+        rows.append({"group": name, "games": len(g), "second": g["won_a"].mean(),
+                     "top": g["won_b"].mean(), "diff": diff, "low": lo, "high": hi})
+    return pd.DataFrame(rows)
+
+
+def budget_estimate(levels, shifts):
+    """If the largest shift between neighbouring levels shrinks geometrically, the budget at
+    which it falls under CONVERGED_POINTS: text, or why there is none."""
+    budgets = [int(lv.partition(BUDGET_MARK)[2]) if BUDGET_MARK in lv else None
+               for lv in levels]
+    if len(shifts) < 2 or budgets[-1] is None or budgets[-2] is None:
+        return "no estimate: it needs the two strongest levels to be one bot at two budgets, " \
+               "and a third level below them"
+    last, before = shifts[-1], shifts[-2]
+    if not (0 < last < before):
+        return (f"no estimate: the largest shift did not shrink ({before:.1f} then {last:.1f} "
+                f"points)")
+    ratio = last / before
+    steps = math.ceil(math.log(CONVERGED_POINTS / last) / math.log(ratio))
+    factor = budgets[-1] / budgets[-2]
+    return (f"the largest shift fell from {before:.1f} to {last:.1f} points; at that rate it "
+            f"would be under {CONVERGED_POINTS:g} after {steps} more step(s) of x{factor:g}, "
+            f"about {budgets[-1] * factor ** steps:,.0f} iterations")
+
+
+def analyse(plan):
+    """Everything SKILL.md says, as tables."""
+    group = plan.game.group(True)
+    fair = 1.0 / plan.players
+    shares = {}
+    seats_of = {}
+    for kind, label, folder, _, _ in runs(plan):
+        if kind == "self":
+            seats_of[label] = _seats(folder, plan.players, group)
+            shares[label] = decided_shares(seats_of[label], group)
+    h2h = []
+    for weaker, stronger in zip(plan.levels, plan.levels[1:]):
+        folders = [f for kind, label, f, _, _ in runs(plan)
+                   if kind == "h2h" and label == (stronger, weaker)]
+        h2h.append(head_to_head(folders, stronger, weaker, plan.players, group))
+    verdicts = pd.DataFrame({lv: shares[lv].apply(lambda r: verdict(r, fair), axis=1)
+                             for lv in plan.levels})
+    top = paired_top_two(seats_of[plan.levels[-2]], seats_of[plan.levels[-1]], group) \
+        if len(plan.levels) >= 2 else pd.DataFrame()
+    shifts = []
+    for a, b in zip(plan.levels, plan.levels[1:]):
+        joined = shares[a]["share"].to_frame("a").join(shares[b]["share"].to_frame("b"))
+        shifts.append(float((joined["b"] - joined["a"]).abs().max() * 100))
+    return {"group": group, "fair": fair, "shares": shares, "h2h": h2h, "verdicts": verdicts,
+            "top": top, "shifts": shifts}
+
+
+def _label(group, key):
+    return f"seat {int(key) + 1}" if group == "seat" else str(key)
+
+
+def _pct(x):
+    return f"{100 * x:.1f}%"
+
+
+def skill_markdown(plan, a, command_line):
+    group, fair = a["group"], a["fair"]
+    levels = plan.levels
+    rows = sorted(a["shares"][levels[0]].index, key=str)
+    lines = [f"# Skill curve: {plan.game.title}, {plan.players} players", "",
+             f"Command: `{command_line}`", "",
+             f"Levels, weakest first: {', '.join(f'`{lv}`' for lv in levels)}. Self-play at "
+             f"every level on the same games (master seed {plan.seed}): {plan.games:,} games "
+             f"a level, {plan.search_games:,} for a bot with a budget (`BOT{BUDGET_MARK}N`). "
+             f"These are statements about the game *as these bots play it*.", ""]
+    # first screen: the verdicts and whether they converged
+    top = a["top"]
+    converged = not top.empty and bool(((top["low"] >= -CONVERGED_POINTS / 100) &
+                                        (top["high"] <= CONVERGED_POINTS / 100)).all())
+    lines += ["## Verdicts", "",
+              f"Over-powered: the {group}'s share of the decided games has its 95% interval "
+              f"above the fair share ({_pct(fair)}); under-powered: below.", "",
+              f"| {group} | verdict at the strongest level | levels where it holds | "
+              f"between the two strongest levels |", "|---|---|---|---|"]
+    for key in rows:
+        row = a["verdicts"].loc[key]
+        final = row[levels[-1]]
+        holds = [lv for lv in levels if row[lv] == final]
+        flipped = len(levels) >= 2 and row[levels[-2]] != final
+        lines.append(f"| {_label(group, key)} | {final} | {', '.join(holds)} | "
+                     f"{'UNCONVERGED: it flips' if flipped else 'the same'} |")
+    lines.append("")
+    weaker_than_before = [h for h in a["h2h"] if h["high"] < 0.5]
+    if weaker_than_before:
+        lines += ["**Not a ladder of strength:** " + "; ".join(
+            f"`{h['stronger']}` loses to `{h['weaker']}` head to head ({_pct(h['share'])} of "
+            f"the wins, [{_pct(h['low'])}, {_pct(h['high'])}])" for h in weaker_than_before) +
+            ". A verdict that holds only from such a level on says little about stronger play.",
+            ""]
+    if not top.empty:
+        worst = top.loc[(top["diff"]).abs().idxmax()]
+        lines += [f"**Convergence:** {'converged' if converged else 'UNCONVERGED'}. The two "
+                  f"strongest levels (`{levels[-2]}`, `{levels[-1]}`), game by game: every "
+                  f"{group}'s win rate must move by at most {CONVERGED_POINTS:g} points (paired "
+                  f"interval). The largest move: {_label(group, worst['group'])} "
+                  f"{100 * worst['diff']:+.1f} points [{100 * worst['low']:+.1f}, "
+                  f"{100 * worst['high']:+.1f}].", ""]
+        if not converged:
+            lines += [f"Budget needed: {budget_estimate(levels, a['shifts'])}.", ""]
+    lines += ["![skill curves](skill.png)", "",
+              "## Share of the decided games, per level", "",
+              f"| {group} | " + " | ".join(f"`{lv}`" for lv in levels) + " |",
+              "|---|" + "---|" * len(levels)]
+    for key in rows:
+        cells = []
+        for lv in levels:
+            r = a["shares"][lv].loc[key]
+            cells.append(f"{_pct(r.share)} [{_pct(r.low)}, {_pct(r.high)}] n={int(r.games):,}")
+        lines.append(f"| {_label(group, key)} | " + " | ".join(cells) + " |")
+    lines += ["", "## Head to head: each level against the one before", "",
+              "The stronger candidate in seats 1, 3, ..., the weaker in the others, then swapped, "
+              "on the same games. Share: of the games won by either bot.", "",
+              "| level | against | games | its share of the wins | 95% interval | margin |",
+              "|---|---|---|---|---|---|"]
+    for h in a["h2h"]:
+        lines.append(f"| `{h['stronger']}` | `{h['weaker']}` | {h['games']:,} | "
+                     f"{_pct(h['share'])} | [{_pct(h['low'])}, {_pct(h['high'])}] | "
+                     f"{100 * (h['share'] - 0.5):+.1f} points |")
+    if not top.empty:
+        lines += ["", "## The two strongest levels, game by game", "",
+                  f"| {group} | `{levels[-2]}` | `{levels[-1]}` | difference, points | "
+                  f"95% interval |", "|---|---|---|---|---|"]
+        for _, r in top.sort_values("group", key=lambda s: s.astype(str)).iterrows():
+            lines.append(f"| {_label(group, r['group'])} | {_pct(r['second'])} | "
+                         f"{_pct(r['top'])} | {100 * r['diff']:+.1f} | "
+                         f"[{100 * r['low']:+.1f}, {100 * r['high']:+.1f}] |")
+        lines += ["", "Win rates here count every game (a game with no winner is a loss for "
+                  "all), so they differ from the shares of decided games above."]
+    return "\n".join(lines) + "\n"
+
+
+def skill_figure(plan, a, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    group, levels = a["group"], plan.levels
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5),
+                                      gridspec_kw={"width_ratios": [3, 2]})
+    x = np.arange(len(levels))
+    for key in sorted(a["shares"][levels[0]].index, key=str):
+        s = np.array([a["shares"][lv].loc[key, "share"] for lv in levels])
+        lo = np.array([a["shares"][lv].loc[key, "low"] for lv in levels])
+        hi = np.array([a["shares"][lv].loc[key, "high"] for lv in levels])
+        left.errorbar(x, 100 * s, yerr=[100 * (s - lo), 100 * (hi - s)], marker="o",
+                      capsize=3, label=_label(group, key))
+    left.axhline(100 * a["fair"], color="grey", lw=1, ls="--", label="fair share")
+    left.set_xticks(x, levels, rotation=30, ha="right")
+    left.set_ylabel("share of decided games, %")
+    left.set_title(f"{plan.game.title}, {plan.players} players: win share by skill level")
+    left.legend(fontsize=8)
+    h = a["h2h"]
+    if h:
+        margins = np.array([100 * (r["share"] - 0.5) for r in h])
+        err = np.array([[100 * (r["share"] - r["low"]), 100 * (r["high"] - r["share"])]
+                        for r in h]).T
+        right.bar(np.arange(len(h)), margins, yerr=err, capsize=3, color="#4c72b0")
+        right.axhline(0, color="grey", lw=1)
+        right.set_xticks(np.arange(len(h)), [f"{r['stronger']}\nvs {r['weaker']}" for r in h],
+                         fontsize=7, rotation=30, ha="right")
+        right.set_ylabel("head-to-head margin, points")
+        right.set_title("each level against the one before")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def write_skill_results(plan, command_line):
+    a = analyse(plan)
+    path = plan.out / "SKILL.md"
+    skill_figure(plan, a, plan.out / "skill.png")
+    path.write_text(skill_markdown(plan, a, command_line), encoding="utf-8")
+    return path

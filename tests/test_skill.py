@@ -1,0 +1,155 @@
+"""`ascent skill` (issue 20): self-play and head to head at a ladder of bot strengths, resumable
+runs, verdicts with the levels where they hold, convergence of the two strongest levels; and
+the BOT@N budget names it relies on. Played on the example game (Dice Race), whose games are
+fast."""
+import pytest
+
+from sim.cli import main
+from sim.core.game import GameError, get_game
+from sim.core.policies import get_policy, policy_name_problem
+from sim.experiment.skill import SkillPlan, analyse, budget_estimate, runs
+
+pytest.importorskip("dice_race", reason="pip install -e examples/dice_race")
+
+LEVELS = "random,hold-at,mcts@20,mcts@80"
+
+
+def skill(out, *extra, games="600", search_games="200"):
+    return main(["skill", "--game", "dice-race", "--players", "2", "--levels", LEVELS,
+                 "--games", games, "--search-games", search_games, "--chunk", "300",
+                 "--out", str(out), "--quiet", *extra])
+
+
+@pytest.fixture(scope="module")
+def curve(tmp_path_factory):
+    out = tmp_path_factory.mktemp("skill") / "curve"
+    assert skill(out) == 0
+    return out
+
+
+def plan_for(out, games=600, search_games=200):
+    return SkillPlan(get_game("dice-race"), 2, tuple(LEVELS.split(",")), games, search_games,
+                     1, out, chunk=300)
+
+
+def test_a_budget_name_sets_the_bots_budget_and_nothing_else():
+    base = get_policy("dice-race", "mcts")
+    budgeted = get_policy("dice-race", "mcts@77")
+    assert budgeted.name == "mcts@77" and budgeted.function is base.function
+    assert budgeted.default_params[0] == 77
+    assert list(budgeted.default_params[1:]) == list(base.default_params[1:])
+
+
+@pytest.mark.parametrize("name, message", [
+    ("hold-at@5", "'hold-at' takes no budget"),
+    ("mcts@0", "whole number from 1"),
+    ("mcts@ten", "whole number from 1"),
+    ("genius", "unknown policy 'genius' for Dice Race; available: .* \\(with a budget: mcts@N\\)"),
+])
+def test_a_bad_budget_name_is_refused_naming_what_is_allowed(name, message):
+    import re
+    assert re.search(message, policy_name_problem("dice-race", name))
+    with pytest.raises(GameError, match=message):
+        get_game("dice-race").seat_policies(name, None, 2)
+
+
+def test_every_level_plays_self_play_and_each_neighbour_pair_head_to_head(curve):
+    plan = plan_for(curve)
+    kinds = [(kind, label) for kind, label, *_ in runs(plan)]
+    assert [label for kind, label in kinds if kind == "self"] == list(plan.levels)
+    assert sum(kind == "h2h" for kind, _ in kinds) == 2 * (len(plan.levels) - 1)
+    from sim.experiment.runner import load_variant
+    for _, _, folder, seats, games in runs(plan):
+        played = load_variant(folder, "baseline", 2)
+        assert played["game"].nunique() == games
+        assert sorted(set(played["policy"])) == sorted(set(seats))
+        # the seats the run says: the stronger candidate first, then swapped
+        first = played[played["game"] == 0].sort_values("seat")["policy"].tolist()
+        assert first == seats
+    # a budgeted level plays search_games, the others games
+    by_label = {str(label): games for _, label, _, _, games in runs(plan)}
+    assert by_label["random"] == 600 and by_label["mcts@80"] == 200
+
+
+def test_the_analysis_matches_the_records(curve):
+    from sim.experiment.runner import load_variant
+    plan = plan_for(curve)
+    a = analyse(plan)
+    # the shares of decided games, recomputed from one run's seats
+    seats = load_variant(runs(plan)[1][2], "baseline", 2)
+    decided = seats.groupby("game")["won"].transform("any")
+    expected = seats[decided].groupby("seat")["won"].mean()
+    assert a["shares"]["hold-at"]["share"].to_numpy() == pytest.approx(expected.to_numpy())
+    # the head to head of hold-at over random: hold-at wins most games (measured ~80%)
+    first = a["h2h"][0]
+    assert (first["stronger"], first["weaker"]) == ("hold-at", "random")
+    assert first["low"] > 0.6 and first["games"] == 1200
+    # both swaps played the same games: every game index appears in both
+    h2h = [f for kind, label, f, _, _ in runs(plan) if kind == "h2h" and label[0] == "hold-at"]
+    games = [set(load_variant(f, "baseline", 2)["game"]) for f in h2h]
+    assert games[0] == games[1] == set(range(600))
+
+
+def test_the_markdown_answers_first_and_names_an_inverted_level(curve):
+    text = (curve / "SKILL.md").read_text()
+    assert text.index("## Verdicts") < text.index("## Share of the decided games")
+    assert "**Convergence:**" in text and (curve / "skill.png").stat().st_size > 10_000
+    assert "`mcts@80`" in text
+    a = analyse(plan_for(curve))
+    inverted = [h for h in a["h2h"] if h["high"] < 0.5]
+    assert ("**Not a ladder of strength:**" in text) == bool(inverted)
+
+
+def test_the_same_command_resumes_and_more_games_extend(curve, tmp_path):
+    import shutil
+    copy = tmp_path / "curve"
+    shutil.copytree(curve, copy)
+    from sim.experiment.runner import load_variant
+
+    def body():
+        return (copy / "SKILL.md").read_text().split("\n", 3)[3]    # after the command line
+    before = body()
+    assert skill(copy) == 0
+    assert body() == before
+    assert skill(copy, games="900") == 0
+    plan = plan_for(copy, games=900)
+    random_run = runs(plan)[0][2]
+    assert load_variant(random_run, "baseline", 2)["game"].nunique() == 900
+    assert analyse(plan)["shares"]["mcts@80"]["games"].sum() <= 2 * 200
+
+
+def test_another_seed_in_the_same_folder_is_refused(curve, tmp_path, capsys):
+    import shutil
+    copy = tmp_path / "curve"
+    shutil.copytree(curve, copy)
+    assert skill(copy, "--seed", "9") == 2
+    assert "holds another run" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--levels", "random"], "at least two distinct bots"),
+    (["--levels", "random,nobody"], "--levels: unknown policy 'nobody'"),
+    (["--players", "7"], "--players"),
+])
+def test_bad_arguments_are_refused_in_one_line(tmp_path, capsys, extra, message):
+    argv = ["skill", "--game", "dice-race", "--players", "2", "--games", "10",
+            "--out", str(tmp_path / "x"), "--quiet"]
+    for k in range(0, len(extra), 2):
+        if extra[k] in argv:
+            argv[argv.index(extra[k]) + 1] = extra[k + 1]
+        else:
+            argv += extra[k:k + 2]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_the_budget_estimate_extrapolates_a_shrinking_shift():
+    levels = ("a", "b@100", "b@400")
+    text = budget_estimate(levels, [8.0, 4.0])
+    # 4 -> 2 at the same ratio (1/2) takes one more step of x4: 1,600 iterations
+    assert "after 1 more step(s) of x4, about 1,600 iterations" in text
+    assert budget_estimate(levels, [4.0, 5.0]).startswith("no estimate: the largest shift did "
+                                                          "not shrink")
+    assert budget_estimate(("a", "b", "c"), [3.0, 2.5]).startswith("no estimate: it needs")
+
