@@ -156,7 +156,7 @@ def test_player_counts_and_policies_are_first_ascents(tmp_path, capsys):
     path.write_text(path.read_text().replace("players = [6]", "players = [5]")
                     .replace('"greedy"', '"stair-builder"'))
     assert main(["run", str(path), "--dry-run"]) == 2
-    assert "policy: unknown policy 'stair-builder'; available: " in capsys.readouterr().err
+    assert "policy: unknown policy 'stair-builder' for First Ascent; available: " in capsys.readouterr().err
 
 
 def test_the_committed_first_ascent_specs_are_valid(capsys):
