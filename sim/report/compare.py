@@ -60,8 +60,29 @@ def _describe(run):
             f", {text}")
 
 
+def stronger_ability_warnings(game, base, variant, diff, group):
+    """A character made strictly stronger (the game's `stronger_abilities`) whose win rate
+    falls, with the paired interval below zero: the bots, not the game, are the likely cause."""
+    own = getattr(get_game(game).api, "stronger_abilities", None)
+    if own is None or group != "character" or diff.empty:
+        return []
+    stronger = own(base.meta, variant.meta)
+    found = []
+    for row in diff.itertuples():
+        change = stronger.get(str(getattr(row, group)))
+        if change and row.paired_ci_high < 0:
+            found.append(
+                f"{group_label(game, group, getattr(row, group))}: every change to its "
+                f"abilities helps it ({change}), yet its win rate changes by "
+                f"{FS.points(row.difference)} points [{FS.points(row.paired_ci_low)}, "
+                f"{FS.points(row.paired_ci_high)}] ({row.players} players). A stronger ability "
+                f"that loses games is most likely a bot that does not use it well: read this "
+                f"row as a statement about the bot.")
+    return found
+
+
 def write_comparison(page, variant, base, against, started, filename="compare.html"):
-    from sim.report.render import forest
+    from sim.report.render import forest, validity_box
     import matplotlib.pyplot as plt
     game = variant.meta["game"]
     base_game = base.meta["game"]
@@ -79,6 +100,9 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
     page.h(1, f"{get_game(game).title}: {variant.label} against {base.label}")
     page.p("Variant: " + _describe(variant) + ".", "meta")
     page.p("Baseline: " + _describe(base) + ".", "meta")
+    warnings = stronger_ability_warnings(game, base, variant, diff, group)
+    if warnings:
+        validity_box(page, warnings)
     if diff.empty:
         page.p("No player count in common: nothing to pair.", "finding")
         return page.write(f"Comparison: {variant.label} against {base.label}", filename)

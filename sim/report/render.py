@@ -117,6 +117,12 @@ def mpl_text(text):
 SIG = ' class="sig"'
 
 
+def validity_box(page, warnings):
+    items = "".join(f"<li>{html.escape(w)}</li>" for w in warnings)
+    page.html(f"<div class='validity'><b>Read with care: what the records say about the "
+              f"bots</b><ul>{items}</ul></div>")
+
+
 def first_screen(page, title, meta_lines, bot, ranked, ranked_label, seat_lines, screen):
     """The top of every report: what was played, by which bots, who wins (ranked, against the
     effective parity), the seat advantage, and the top findings of each family (one Holm
@@ -126,9 +132,7 @@ def first_screen(page, title, meta_lines, bot, ranked, ranked_label, seat_lines,
         page.p(line, "meta")
     page.p(bot, "bots")
     if page.warnings:
-        items = "".join(f"<li>{html.escape(w)}</li>" for w in page.warnings)
-        page.html(f"<div class='validity'><b>Read with care: what the records say about the "
-                  f"bots</b><ul>{items}</ul></div>")
+        validity_box(page, page.warnings)
     left, right = [], []
     left.append(f"<h2>{html.escape(ranked_label)}, ranked</h2>")
     left.append('<p class="note">Win share: a shared win counts as 1/k for each of k winners. '

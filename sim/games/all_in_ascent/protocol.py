@@ -139,3 +139,16 @@ def validity_warnings(r):
                          f"left (the others {others.mean():.1f}): a bot that stops early may "
                          f"be misreading its abilities.")
     return found
+
+
+def stronger_abilities(base_meta, variant_meta):
+    """{character key: what changed} for each character the variant makes strictly stronger
+    than the baseline (every changed passive number helps it): the comparison page warns when
+    such a character's win rate falls (sim/report/compare.py)."""
+    from sim.games.all_in_ascent.variants import strictly_stronger
+
+    def knobs(meta):
+        return (meta.get("rules") or {}).get("knobs") or {}
+    found = strictly_stronger(knobs(base_meta), knobs(variant_meta))
+    return {key: ", ".join(f"{number} {old:g} → {new:g}" for number, old, new in changes)
+            for key, changes in found.items()}

@@ -104,6 +104,37 @@ PASSIVES = {
     "freeSolo": {"access_bypass": ("FREE_SOLO_BYPASS", 1, 0, 1)},
 }
 
+# Which way each passive number makes its character stronger (+1: a larger number helps it,
+# -1: a smaller one), read from RULES.md's passive rules: a reduction, a bonus or a bypass
+# helps; a penalty, an extra nerf die or more stats needed (R53) hurts.
+STRONGER_WHEN = {
+    "technician": {"requirement_reduction": +1, "time_penalty": -1},
+    "sprinter": {"time_reduction": +1, "xp_percent": +1, "extra_nerf_die": -1},
+    "ironLung": {"fail_xp_bonus_percent": +1, "fail_endurance_penalty": -1},
+    "routeReader": {"beta_boost": +1, "stats_needed": -1, "redistribution_points": +1},
+    "freeSolo": {"access_bypass": +1},
+}
+
+
+def strictly_stronger(base_knobs, variant_knobs):
+    """{character key: [(number, base value, variant value)]} for every character whose
+    passive numbers changed, all of them in the direction that helps it (STRONGER_WHEN).
+    Knobs: {path: value} as a run's manifest records them (absent: the default)."""
+    found = {}
+    for key, numbers in PASSIVES.items():
+        changes, helps = [], True
+        for number, (_, default, _, _) in numbers.items():
+            path = f"characters.{key}.passive.{number}"
+            old = float(base_knobs.get(path, default))
+            new = float(variant_knobs.get(path, default))
+            if old != new:
+                changes.append((number, old, new))
+                helps &= (new - old) * STRONGER_WHEN[key][number] > 0
+        if changes and helps:
+            found[key] = changes
+    return found
+
+
 NUMERIC_ROUTE_FIELDS = ("strength", "technique", "focus", "flexibility", "time", "endurance",
                         "xpSuccess", "xpFail")
 NUMERIC_GEAR_FIELDS = ("cost", "value", "restBonus", "prerequisiteLevel")
