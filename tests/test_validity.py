@@ -57,3 +57,25 @@ def test_the_report_shows_the_warnings_on_its_first_screen(tmp_path):
     page = (out / "report.html").read_text()
     assert "Read with care" in page
     assert "were stopped by a cap (end reason cap) before anyone won" in page
+
+
+def test_first_ascent_flags_a_character_that_never_summits_or_scores_its_objectives():
+    api = get_game("first-ascent").api
+    seats = pd.DataFrame({
+        "character": ["rope_gun"] * 120 + ["the_dirtbag"] * 120 + ["free_soloist"] * 50,
+        "summits": [0] * 120 + [1] * 120 + [0] * 50,
+        "personal_scored": [1] * 120 + [0] * 120 + [0] * 50})
+    found = api.validity_warnings(SimpleNamespace(seats=seats))
+    assert any(w.startswith("rope_gun never reached a summit in 120 games") for w in found)
+    assert any(w.startswith("the_dirtbag never scored a personal objective in 120 games")
+               for w in found)
+    assert len(found) == 2          # 50 games are too few to say never
+
+
+def test_ascension_flags_a_bot_that_never_reaches_the_summit():
+    api = get_game("ascension").api
+    seats = pd.DataFrame({"policy": ["random"] * 200 + ["hybrid"] * 200,
+                          "ever_summit": [0] * 200 + [0] * 199 + [1]})
+    found = api.validity_warnings(SimpleNamespace(seats=seats))
+    assert found == ["The bot random never reached the summit in 200 games: its numbers say "
+                     "how the bot plays it, not what it can do."]

@@ -5,7 +5,8 @@ Shared checks, for every game: games a bot ended with an illegal action, games s
 cap without a winner (GameSpec.cap_end_reasons), and a tuned bot whose knobs were fitted under
 other rules than the run's. A game adds its own through its adapter's optional
 `validity_warnings(results)` (All-In Ascent: a character that never attempts its top
-milestone; turns ended with time left).
+milestone; turns ended with time left. First Ascent: a character that never summits or never
+scores a personal objective. Ascension: a bot that never reaches the summit).
 """
 import json
 from pathlib import Path
@@ -59,6 +60,17 @@ def tuned_rules_warning(game, meta, policies):
     return (f"The tuned bot's knobs for {', '.join(sorted(fitted))} were fitted under "
             f"{', '.join(under)}, not under this run's rules: those characters are played by a "
             f"bot tuned for another game (re-tune with `ascent tune`).")
+
+
+def never_warning(seats, group, column, label, what, least=100):
+    """One warning per group value that sat in at least `least` games and never scored
+    `column` (a per-seat count): e.g. a character that never reached a summit."""
+    if column not in seats.columns or group not in seats.columns:
+        return []
+    per = seats.groupby(group, observed=True)[column].agg(["size", "sum"])
+    return [f"{label(key)} never {what} in {int(row['size']):,} games: its numbers say how the "
+            f"bot plays it, not what it can do." for key, row in per.iterrows()
+            if row["size"] >= least and row["sum"] == 0]
 
 
 def validity_warnings(r, policies):

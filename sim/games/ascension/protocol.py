@@ -79,3 +79,11 @@ def flow_row(run):
     from sim.report.first_screen import pct
     return {"mean turns": f"{run.games['turns'].mean():.1f}",
             "won games": pct((run.games["end_reason"] == "win").mean())}
+
+
+def validity_warnings(r):
+    """Ascension's own check (sim/report/validity.py): a bot whose pawn never reaches the
+    summit (A38), so that it can never win."""
+    from sim.report.validity import never_warning
+    return never_warning(r.seats, "policy", "ever_summit", lambda name: f"The bot {name}",
+                         "reached the summit")

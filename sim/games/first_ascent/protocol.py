@@ -111,3 +111,12 @@ def flow_row(run):
         row[reason.replace("_", " ")] = pct((g["end_reason"] == reason).mean())
     row["mean score"] = f"{run.seats['score'].mean():.2f}"
     return row
+
+
+def validity_warnings(r):
+    """First Ascent's own checks (sim/report/validity.py): a character that never reaches a
+    summit, or never scores one of its personal objectives."""
+    from sim.report.validity import never_warning
+    return (never_warning(r.seats, "character", "summits", character_name, "reached a summit")
+            + never_warning(r.seats, "character", "personal_scored", character_name,
+                            "scored a personal objective"))
