@@ -41,6 +41,8 @@ params (a float vector; a game with fewer slots leaves the tail at its default):
     1 rollout depth, in actions          (0: evaluate at the new leaf)
     2 exploration constant c of UCB1     (0.7 suits values in [0, 1])
     3 progressive widening (0: off, every legal action is a candidate at once)
+    4 tree depth limit, in actions (0: none; 1: a bandit over the root's actions, every
+      iteration's continuation played by the rollout bot)
 then the rollout bot's own knobs, if it has any.
 """
 import math
@@ -52,8 +54,8 @@ from numba import njit
 from sim.core.rng import stream_below
 
 MAX_SEATS = 8
-P_ITERATIONS, P_DEPTH, P_EXPLORATION, P_WIDENING = 0, 1, 2, 3
-N_SEARCH_PARAMS = 4     # a rollout bot keeps its own knobs after these
+P_ITERATIONS, P_DEPTH, P_EXPLORATION, P_WIDENING, P_TREE_DEPTH = 0, 1, 2, 3, 4
+N_SEARCH_PARAMS = 5     # a rollout bot keeps its own knobs after these
 SEARCH_FUNCTIONS = ("legal", "step", "mover", "hide_future", "evaluate")
 NO_NODE = -1
 
@@ -101,6 +103,7 @@ def _search(game, bot):
         depth = max(0, int(_param(params, P_DEPTH, 40.0)))
         exploration = _param(params, P_EXPLORATION, 0.7)
         widening = _param(params, P_WIDENING, 0.0)
+        max_tree_depth = int(_param(params, P_TREE_DEPTH, 0.0))
 
         n_nodes_max = iterations + 1
         first_child = np.full(n_nodes_max, NO_NODE, np.int64)
@@ -127,6 +130,8 @@ def _search(game, bot):
             expanded = False
             # selection and expansion
             while not expanded:
+                if max_tree_depth > 0 and path_len > max_tree_depth:
+                    break           # below the tree's depth limit the rollout takes over
                 mover = game.mover(work)
                 if mover < 0:
                     break
