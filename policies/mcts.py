@@ -43,6 +43,8 @@ params (a float vector; a game with fewer slots leaves the tail at its default):
     3 progressive widening (0: off, every legal action is a candidate at once)
     4 tree depth limit, in actions (0: none; 1: a bandit over the root's actions, every
       iteration's continuation played by the rollout bot)
+    5 margin: the rollout bot's own choice at the root (the first child) is kept unless the
+      most visited action's mean value beats it by this much (0: the most visited wins)
 then the rollout bot's own knobs, if it has any.
 """
 import math
@@ -54,8 +56,8 @@ from numba import njit
 from sim.core.rng import stream_below
 
 MAX_SEATS = 8
-P_ITERATIONS, P_DEPTH, P_EXPLORATION, P_WIDENING, P_TREE_DEPTH = 0, 1, 2, 3, 4
-N_SEARCH_PARAMS = 5     # a rollout bot keeps its own knobs after these
+P_ITERATIONS, P_DEPTH, P_EXPLORATION, P_WIDENING, P_TREE_DEPTH, P_MARGIN = 0, 1, 2, 3, 4, 5
+N_SEARCH_PARAMS = 6     # a rollout bot keeps its own knobs after these
 SEARCH_FUNCTIONS = ("legal", "step", "mover", "hide_future", "evaluate")
 NO_NODE = -1
 
@@ -104,6 +106,7 @@ def _search(game, bot):
         exploration = _param(params, P_EXPLORATION, 0.7)
         widening = _param(params, P_WIDENING, 0.0)
         max_tree_depth = int(_param(params, P_TREE_DEPTH, 0.0))
+        margin = _param(params, P_MARGIN, 0.0)
 
         n_nodes_max = iterations + 1
         first_child = np.full(n_nodes_max, NO_NODE, np.int64)
@@ -203,6 +206,7 @@ def _search(game, bot):
 
         # the most visited root action; ties go to the earlier legal action
         best_action = legal[0]
+        best = NO_NODE
         best_visits = -1.0
         for i in range(n_legal):
             child = _find_child(first_child, next_sibling, node_action, 0, legal[i])
@@ -210,6 +214,13 @@ def _search(game, bot):
             if v > best_visits:
                 best_visits = v
                 best_action = legal[i]
+                best = child
+        # node 1 is the root's first child, the rollout bot's own choice: another action
+        # replaces it only if its mean value is higher by the margin (a few noisy rollouts
+        # should not overrule a good bot)
+        if margin > 0.0 and best != 1 and best != NO_NODE and visits[1] > 0.0 and \
+                value[best, seat] / visits[best] < value[1, seat] / visits[1] + margin:
+            return node_action[1]
         return best_action
 
     return mcts_decide

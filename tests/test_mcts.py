@@ -182,3 +182,24 @@ print(json.dumps({"plan": len(planner.plan.signatures),
                          check=True).stdout
     assert json.loads(out.strip().splitlines()[-1]) == {"plan": 0, "card_is_useful": 0,
                                                         "greedy": 0}
+
+
+def test_a_large_margin_keeps_the_rollout_bots_own_choice():
+    # params[5]: the root's first child is the rollout bot's choice, kept unless another beats
+    # it by the margin. With a margin no value in [0, 1] can beat, mcts-tuned plays `tuned`;
+    # without one it departs from it somewhere (so the check can fail)
+    tuned = get_policy("all-in-ascent", "tuned")
+    same, departs = [], []
+    for seed, depth in [(3, 40), (4, 80), (9, 120), (5, 10), (6, 200)]:
+        st, t = aia_position(seed, depth)
+        legal = np.empty(S.N_ACTIONS, np.int64)
+        n = E.legal_actions(st, t, legal)
+        params = np.zeros(MAX_POLICY_PARAMS)
+        params[:len(tuned.default_params)] = tuned.default_params
+        own = tuned.function(PolicyContext(st, np.int64(st[S.G_CURRENT]), legal, np.int64(n), t,
+                                           np.array([1], np.uint64), params))
+        same.append(aia_decision("mcts-tuned", st, t, params=(24.0, 20.0, 0.7, 1.0, 0.0, 2.0))
+                    == own)
+        departs.append(aia_decision("mcts-tuned", st, t, params=(24.0, 20.0, 0.7, 1.0, 0.0, 0.0))
+                       != own)
+    assert all(same) and any(departs)

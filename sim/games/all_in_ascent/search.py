@@ -10,9 +10,10 @@ from numba import njit
 
 from sim.core.rng import stream_below
 from sim.games.all_in_ascent.engine import apply_action, legal_actions, pbase
+from sim.games.all_in_ascent.rules import F_LEVEL_STATS, F_XP_CUMULATIVE, at
 from sim.games.all_in_ascent.state import (
-    G_CURRENT, G_N_PLAYERS, G_OVER, G_RNG, G_WINNER, N_STATS, N_TIERS, P_DONE, P_STATS,
-    P_TRAINING)
+    G_CURRENT, G_N_PLAYERS, G_OVER, G_RNG, G_WINNER, MAX_LEVEL, N_STATS, N_TIERS, P_CHARACTER,
+    P_DONE, P_LEVEL, P_STATS, P_TRAINING, P_XP)
 
 # A milestone (R64's win condition counts them) is worth this many stat points in a
 # position's estimate; stats count with their training, so XP spent on levels shows too (R61).
@@ -50,9 +51,42 @@ def outcome_value(st, seat):
 
 
 @njit(cache=True)
+def level_progress(st, t, seat):
+    """The stat points the seat's XP has earned towards its next level (R61: a level sets the
+    stats from the level table), pro rata: a search should see XP as the progress it is,
+    not only once it turns into a level."""
+    b = pbase(seat)
+    level = st[b + P_LEVEL]
+    if level >= MAX_LEVEL:
+        return 0.0
+    low = at(t, F_XP_CUMULATIVE, level)
+    high = at(t, F_XP_CUMULATIVE, level + 1)
+    if high <= low:
+        return 0.0
+    c = st[b + P_CHARACTER]
+    gain = 0
+    for s in range(N_STATS):
+        gain += at(t, F_LEVEL_STATS, (c * (MAX_LEVEL + 1) + level + 1) * N_STATS + s) - \
+            at(t, F_LEVEL_STATS, (c * (MAX_LEVEL + 1) + level) * N_STATS + s)
+    share = min(1.0, max(0.0, (st[b + P_XP] - low) / (high - low)))
+    return gain * share
+
+
+@njit(cache=True)
 def evaluate(st, t, values):
-    for seat in range(st[G_N_PLAYERS]):
-        values[seat] = outcome_value(st, seat)
+    """outcome_value, with each seat's XP towards its next level counted as stat points."""
+    players = st[G_N_PLAYERS]
+    for seat in range(players):
+        if st[G_OVER] != 0:
+            values[seat] = 1.0 if st[G_WINNER] == seat else 0.0
+            continue
+        mine = progress(st, seat) + level_progress(st, t, seat)
+        best_other = 0.0
+        for other in range(players):
+            if other != seat:
+                best_other = max(best_other, progress(st, other) + level_progress(st, t, other))
+        lead = mine - best_other
+        values[seat] = 0.5 + 0.5 * lead / (abs(lead) + LEAD_SCALE)
 
 
 @njit(cache=True)
