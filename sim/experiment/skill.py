@@ -228,8 +228,11 @@ def skill_markdown(plan, a, command_line):
              f"Command: `{command_line}`", "",
              f"Levels, weakest first: {', '.join(f'`{lv}`' for lv in levels)}. Self-play at "
              f"every level on the same games (master seed {plan.seed}): {plan.games:,} games "
-             f"a level, {plan.search_games:,} for a bot with a budget (`BOT{BUDGET_MARK}N`). "
-             f"These are statements about the game *as these bots play it*.", ""]
+             f"a level" + (f", {plan.search_games:,} for a bot with a budget "
+                           f"(`BOT{BUDGET_MARK}N`)" if any(BUDGET_MARK in lv for lv in levels)
+                           else "") +
+             ". A shared win counts for each winner. These are statements about the game *as "
+             "these bots play it*.", ""]
     # first screen: the verdicts and whether they converged
     top = a["top"]
     converged = not top.empty and bool(((top["low"] >= -CONVERGED_POINTS / 100) &
@@ -301,20 +304,23 @@ def skill_figure(plan, a, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     group, levels = a["group"], plan.levels
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5),
-                                      gridspec_kw={"width_ratios": [3, 2]})
+    fig, (left, right) = plt.subplots(1, 2, figsize=(14, 4.8),
+                                      gridspec_kw={"width_ratios": [3, 2], "wspace": 0.55})
     x = np.arange(len(levels))
-    for key in sorted(a["shares"][levels[0]].index, key=str):
+    keys = sorted(a["shares"][levels[0]].index, key=str)
+    colours = plt.cm.tab20(np.linspace(0, 1, 20))[::2].tolist() + \
+        plt.cm.tab20(np.linspace(0, 1, 20))[1::2].tolist()     # 20 distinct: 12 characters
+    for k, key in enumerate(keys):
         s = np.array([a["shares"][lv].loc[key, "share"] for lv in levels])
         lo = np.array([a["shares"][lv].loc[key, "low"] for lv in levels])
         hi = np.array([a["shares"][lv].loc[key, "high"] for lv in levels])
-        left.errorbar(x, 100 * s, yerr=[100 * (s - lo), 100 * (hi - s)], marker="o",
-                      capsize=3, label=_label(group, key))
+        left.errorbar(x, 100 * s, yerr=[100 * (s - lo), 100 * (hi - s)], marker="osD^v"[k % 5],
+                      capsize=3, label=_label(group, key), color=colours[k % len(colours)])
     left.axhline(100 * a["fair"], color="grey", lw=1, ls="--", label="fair share")
     left.set_xticks(x, levels, rotation=30, ha="right")
     left.set_ylabel("share of decided games, %")
     left.set_title(f"{plan.game.title}, {plan.players} players: win share by skill level")
-    left.legend(fontsize=8)
+    left.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     h = a["h2h"]
     if h:
         margins = np.array([100 * (r["share"] - 0.5) for r in h])
@@ -327,7 +333,7 @@ def skill_figure(plan, a, path):
         right.set_ylabel("head-to-head margin, points")
         right.set_title("each level against the one before")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
 
 
