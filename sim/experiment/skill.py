@@ -128,6 +128,8 @@ def decided_shares(seats, group):
 
 
 def verdict(row, fair):
+    if not row.games:
+        return "no decided game"
     if row.low > fair:
         return "over"
     if row.high < fair:
@@ -195,6 +197,13 @@ def analyse(plan):
         if kind == "self":
             seats_of[label] = _seats(folder, plan.players, group)
             shares[label] = decided_shares(seats_of[label], group)
+    # every group seated at any level; a level where one sat in no decided game shows a gap
+    every = sorted(set().union(*(set(s[group].astype(str)) if group != "seat" else set(s[group])
+                                 for s in seats_of.values())), key=str)
+    for lv in shares:
+        shares[lv] = shares[lv].set_axis([k if group == "seat" else str(k)
+                                          for k in shares[lv].index]).reindex(every)
+        shares[lv]["games"] = shares[lv]["games"].fillna(0).astype(int)
     h2h = []
     for weaker, stronger in zip(plan.levels, plan.levels[1:]):
         folders = [f for kind, label, f, _, _ in runs(plan)
@@ -212,8 +221,9 @@ def analyse(plan):
             "top": top, "shifts": shifts}
 
 
-def _label(group, key):
-    return f"seat {int(key) + 1}" if group == "seat" else str(key)
+def _label(game, group, key):
+    from sim.report.compare import group_label
+    return group_label(game.name, group, key)
 
 
 def _pct(x):
@@ -247,7 +257,7 @@ def skill_markdown(plan, a, command_line):
         final = row[levels[-1]]
         holds = [lv for lv in levels if row[lv] == final]
         flipped = len(levels) >= 2 and row[levels[-2]] != final
-        lines.append(f"| {_label(group, key)} | {final} | {', '.join(holds)} | "
+        lines.append(f"| {_label(plan.game, group, key)} | {final} | {', '.join(holds)} | "
                      f"{'UNCONVERGED: it flips' if flipped else 'the same'} |")
     lines.append("")
     weaker_than_before = [h for h in a["h2h"] if h["high"] < 0.5]
@@ -262,7 +272,7 @@ def skill_markdown(plan, a, command_line):
         lines += [f"**Convergence:** {'converged' if converged else 'UNCONVERGED'}. The two "
                   f"strongest levels (`{levels[-2]}`, `{levels[-1]}`), game by game: every "
                   f"{group}'s win rate must move by at most {CONVERGED_POINTS:g} points (paired "
-                  f"interval). The largest move: {_label(group, worst['group'])} "
+                  f"interval). The largest move: {_label(plan.game, group, worst['group'])} "
                   f"{100 * worst['diff']:+.1f} points [{100 * worst['low']:+.1f}, "
                   f"{100 * worst['high']:+.1f}].", ""]
         if not converged:
@@ -275,8 +285,9 @@ def skill_markdown(plan, a, command_line):
         cells = []
         for lv in levels:
             r = a["shares"][lv].loc[key]
-            cells.append(f"{_pct(r.share)} [{_pct(r.low)}, {_pct(r.high)}] n={int(r.games):,}")
-        lines.append(f"| {_label(group, key)} | " + " | ".join(cells) + " |")
+            cells.append(f"{_pct(r.share)} [{_pct(r.low)}, {_pct(r.high)}] n={int(r.games):,}"
+                         if r.games else "no decided game")
+        lines.append(f"| {_label(plan.game, group, key)} | " + " | ".join(cells) + " |")
     lines += ["", "## Head to head: each level against the one before", "",
               "The stronger candidate in seats 1, 3, ..., the weaker in the others, then swapped, "
               "on the same games. Share: of the games won by either bot.", "",
@@ -291,7 +302,7 @@ def skill_markdown(plan, a, command_line):
                   f"| {group} | `{levels[-2]}` | `{levels[-1]}` | difference, points | "
                   f"95% interval |", "|---|---|---|---|---|"]
         for _, r in top.sort_values("group", key=lambda s: s.astype(str)).iterrows():
-            lines.append(f"| {_label(group, r['group'])} | {_pct(r['second'])} | "
+            lines.append(f"| {_label(plan.game, group, r['group'])} | {_pct(r['second'])} | "
                          f"{_pct(r['top'])} | {100 * r['diff']:+.1f} | "
                          f"[{100 * r['low']:+.1f}, {100 * r['high']:+.1f}] |")
         lines += ["", "Win rates here count every game (a game with no winner is a loss for "
@@ -315,7 +326,8 @@ def skill_figure(plan, a, path):
         lo = np.array([a["shares"][lv].loc[key, "low"] for lv in levels])
         hi = np.array([a["shares"][lv].loc[key, "high"] for lv in levels])
         left.errorbar(x, 100 * s, yerr=[100 * (s - lo), 100 * (hi - s)], marker="osD^v"[k % 5],
-                      capsize=3, label=_label(group, key), color=colours[k % len(colours)])
+                      capsize=3, label=_label(plan.game, group, key),
+                      color=colours[k % len(colours)])
     left.axhline(100 * a["fair"], color="grey", lw=1, ls="--", label="fair share")
     left.set_xticks(x, levels, rotation=30, ha="right")
     left.set_ylabel("share of decided games, %")
