@@ -344,7 +344,6 @@ def skill_figure(plan, a, path):
                          fontsize=7, rotation=30, ha="right")
         right.set_ylabel("head-to-head margin, points")
         right.set_title("each level against the one before")
-    fig.tight_layout()
     fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
 
