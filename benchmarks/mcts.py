@@ -140,8 +140,8 @@ def main(argv=None):
                      f"| {rollout_ns:,.0f} | {own_ns:,.0f} | {rollout_ns / own_ns:.2f}x |")
     lines += ["", "Dice Race's games end within a few rollout actions (a bank at 30 wins), so its "
               "per-rollout-action figure divides by actions that were never played: read its "
-              "iterations/s only. Figures measured while the test suite ran on the same 2 "
-              "cores: compare within the table, not with other sections."]
+              "iterations/s only. Compare within the table: absolute figures on this shared "
+              "machine vary by up to 2x from run to run."]
     text = "\n".join(lines)
     print(text)
     if not args.no_write:
