@@ -20,71 +20,64 @@ DEPTH = 40
 HEADING = "## MCTS speed (issue 20)"
 
 
-def positions(game, seed, count, actions_between):
-    """Positions of 4-player games after random play: (state, rules) pairs."""
-    import sim.games.all_in_ascent.engine as E
-    import sim.games.all_in_ascent.state as S
-    draws = np.random.default_rng(seed)
-    out = []
-    if game == "all-in-ascent":
-        from sim.core.game import get_game
-        rules = get_game(game).build_rules(4)
-        t = rules.tables
-        trace = np.empty(S.TRACE_SIZE, np.int64)
-        legal = np.empty(S.N_ACTIONS, np.int64)
-        while len(out) < count:
-            st = np.zeros(S.STATE_SIZE, np.int64)
-            E.setup(st, t, int(draws.integers(1 << 31)), np.array([0, 1, 2, 3], np.int64), 4)
-            for _ in range(int(draws.integers(actions_between))):
-                if st[S.G_OVER]:
-                    break
-                n = E.legal_actions(st, t, legal)
-                E.apply_action(st, t, legal[draws.integers(n)], trace)
-            if not st[S.G_OVER] and E.legal_actions(st, t, legal) > 1:
-                out.append((st, t))
-        return out
-    from dice_race import engine as D, state as DS
+def game_parts(game):
+    """What the benchmark needs of a game: its search module (legal, step, mover), its policy
+    context and parameter width, its action count, a new 4-player game from a seed, and the
+    scratch its step takes."""
     from sim.core.game import get_game
     rules = get_game(game).build_rules(4)
-    legal = np.empty(DS.N_ACTIONS, np.int64)
+    if game == "all-in-ascent":
+        from sim.games.all_in_ascent import engine, search, state
+        from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, PolicyContext
+
+        def new_game(seed):
+            st = np.zeros(state.STATE_SIZE, np.int64)
+            engine.setup(st, rules.tables, seed, np.array([0, 1, 2, 3], np.int64), 4)
+            return st
+        return (search, PolicyContext, MAX_POLICY_PARAMS, state.N_ACTIONS, rules.tables,
+                new_game, np.empty(state.TRACE_SIZE, np.int64))
+    from dice_race import engine as race, search as race_search, state as race_state
+
+    def new_race(seed):
+        st = np.zeros(race_state.STATE_SIZE, np.int64)
+        race.setup(st, rules.config, np.int64(seed), np.int64(4))
+        return st
+    return (race_search, race.PolicyContext, race.MAX_POLICY_PARAMS, race_state.N_ACTIONS,
+            rules.config, new_race, np.empty(0, np.int64))
+
+
+def positions(game, seed, count, actions_between):
+    """Positions of 4-player games after random play, each with a choice to make: (state,
+    rules) pairs."""
+    search, _, _, n_actions, tables, new_game, work = game_parts(game)
+    draws = np.random.default_rng(seed)
+    legal = np.empty(n_actions, np.int64)
+    out = []
     while len(out) < count:
-        st = np.zeros(DS.STATE_SIZE, np.int64)
-        D.setup(st, rules.config, np.int64(draws.integers(1 << 31)), np.int64(4))
+        st = new_game(int(draws.integers(1 << 31)))
         for _ in range(int(draws.integers(actions_between))):
-            if st[DS.G_OVER]:
+            if search.mover(st) < 0:
                 break
-            n = D.legal_actions(st, legal)
-            D.apply_action(st, rules.config, legal[draws.integers(n)])
-        if not st[DS.G_OVER]:
-            out.append((st, rules.config))
+            n = search.legal(st, tables, legal)
+            search.step(st, tables, legal[draws.integers(n)], work)
+        if search.mover(st) >= 0 and search.legal(st, tables, legal) > 1:
+            out.append((st, tables))
     return out
 
 
 def search_seconds(game, bot, places, iterations, depth):
     from sim.core.policies import get_policy
     registered = get_policy(game, bot)
-    if game == "all-in-ascent":
-        from sim.games.all_in_ascent import engine as E
-        from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, PolicyContext
-        from sim.games.all_in_ascent.state import G_CURRENT, N_ACTIONS
-
-        def legal_of(st, t, out):
-            return E.legal_actions(st, t, out)
-    else:
-        from dice_race.engine import MAX_POLICY_PARAMS, PolicyContext, legal_actions
-        from dice_race.state import G_CURRENT, N_ACTIONS
-
-        def legal_of(st, t, out):
-            return legal_actions(st, out)
-    params = np.zeros(MAX_POLICY_PARAMS)
+    search, context, max_params, n_actions, _, _, _ = game_parts(game)
+    params = np.zeros(max_params)
     params[:len(registered.default_params)] = registered.default_params
     params[0], params[1] = iterations, depth
-    legal = np.empty(N_ACTIONS, np.int64)
+    legal = np.empty(n_actions, np.int64)
     total = 0.0
     for k, (st, t) in enumerate(places):
-        n = legal_of(st, t, legal)
-        ctx = PolicyContext(st, np.int64(st[G_CURRENT]), legal, np.int64(n), t,
-                            np.array([k + 1], np.uint64), params)
+        n = search.legal(st, t, legal)
+        ctx = context(st, np.int64(search.mover(st)), legal, np.int64(n), t,
+                      np.array([k + 1], np.uint64), params)
         start = time.perf_counter()
         registered.function(ctx)
         total += time.perf_counter() - start

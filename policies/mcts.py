@@ -121,6 +121,7 @@ def _search(game, bot):
         work = np.empty_like(state)
         buf = np.empty_like(legal)
         unexpanded = np.empty_like(legal)
+        child_of = np.empty_like(legal)      # the child of each legal action, or NO_NODE
         path = np.empty(n_nodes_max + 1, np.int64)
         values = np.zeros(MAX_SEATS, np.float64)
 
@@ -130,9 +131,8 @@ def _search(game, bot):
             node = 0
             path[0] = 0
             path_len = 1
-            expanded = False
             # selection and expansion
-            while not expanded:
+            while True:
                 if max_tree_depth > 0 and path_len > max_tree_depth:
                     break           # below the tree's depth limit the rollout takes over
                 mover = game.mover(work)
@@ -143,7 +143,8 @@ def _search(game, bot):
                     break
                 n_new = 0
                 for i in range(n):
-                    if _find_child(first_child, next_sibling, node_action, node, buf[i]) == NO_NODE:
+                    child_of[i] = _find_child(first_child, next_sibling, node_action, node, buf[i])
+                    if child_of[i] == NO_NODE:
                         unexpanded[n_new] = buf[i]
                         n_new += 1
                 may_widen = widening <= 0.0 or \
@@ -165,13 +166,12 @@ def _search(game, bot):
                     game.step(work, tables, action, step_work)
                     path[path_len] = child
                     path_len += 1
-                    expanded = True
                     break
                 # UCB1 over the children legal in this imagined world
                 best = NO_NODE
                 best_score = -1.0
                 for i in range(n):
-                    child = _find_child(first_child, next_sibling, node_action, node, buf[i])
+                    child = child_of[i]
                     if child == NO_NODE:
                         continue
                     available[child] += 1.0

@@ -382,6 +382,18 @@ def build_parser():
     parser = argparse.ArgumentParser(prog="ascent", description="Balance lab for climbing board games.")
     sub = parser.add_subparsers(dest="command", required=True)
 
+    def experiment_args(p, chunk=None, out_help=None):
+        """The flags of a command that plays resumable experiments (sim/experiment/runner.py)."""
+        if chunk:
+            p.add_argument("--chunk", type=_positive_int, default=chunk,
+                           help="games per chunk, the unit of resume (results do not depend "
+                                "on it)")
+        p.add_argument("--jobs", type=_positive_int, help="local worker processes")
+        p.add_argument("--scheduler", help="a Dask scheduler address, e.g. tcp://host:8786")
+        if out_help:
+            p.add_argument("--out", required=True, help=out_help)
+        p.add_argument("--quiet", action="store_true")
+
     def rules_args(p):
         p.add_argument("--preset", default=None,
                        help="rules preset, for games that have them (default: the game's first, "
@@ -456,9 +468,7 @@ def build_parser():
     xp = sub.add_parser("run", help="run (or resume) an experiment spec (experiments/*.toml)")
     xp.add_argument("spec")
     xp.add_argument("--dry-run", action="store_true", help="print the plan, play nothing")
-    xp.add_argument("--jobs", type=_positive_int, help="local worker processes")
-    xp.add_argument("--scheduler", help="a Dask scheduler address, e.g. tcp://host:8786")
-    xp.add_argument("--quiet", action="store_true")
+    experiment_args(xp)
     xp.set_defaults(func=cmd_run)
 
     wp = sub.add_parser("sweep", help="how knobs move every character's win rate: each value "
@@ -483,13 +493,7 @@ def build_parser():
     wp.add_argument("--seat-policies", help="comma-separated policy per seat")
     wp.add_argument("--characters", default=None,
                     help="games with characters: 'random' (default) or one per seat")
-    wp.add_argument("--chunk", type=_positive_int, default=20_000,
-                    help="games per chunk, the unit of resume (results do not depend on it)")
-    wp.add_argument("--jobs", type=_positive_int, help="local worker processes")
-    wp.add_argument("--scheduler", help="a Dask scheduler address, e.g. tcp://host:8786")
-    wp.add_argument("--out", required=True, help="the sweep's folder (its spec, games and "
-                                                 "sweep.html)")
-    wp.add_argument("--quiet", action="store_true")
+    experiment_args(wp, 20_000, "the sweep's folder (its spec, games and sweep.html)")
     rules_args(wp)
     wp.set_defaults(func=cmd_sweep)
 
@@ -518,13 +522,7 @@ def build_parser():
     kp.add_argument("--search-games", type=_game_count,
                     help="games per run with a budgeted bot (default: --games)")
     kp.add_argument("--seed", type=_seed, default=1, help="master seed (default 1)")
-    kp.add_argument("--chunk", type=_positive_int, default=2_000,
-                    help="games per chunk, the unit of resume (results do not depend on it)")
-    kp.add_argument("--jobs", type=_positive_int, help="local worker processes")
-    kp.add_argument("--scheduler", help="a Dask scheduler address, e.g. tcp://host:8786")
-    kp.add_argument("--out", required=True, help="the curve's folder (its runs, SKILL.md and "
-                                                 "skill.png)")
-    kp.add_argument("--quiet", action="store_true")
+    experiment_args(kp, 2_000, "the curve's folder (its runs, SKILL.md and skill.png)")
     rules_args(kp)
     kp.set_defaults(func=cmd_skill)
 

@@ -32,6 +32,7 @@ class RegisteredPolicy:
 
 
 BUDGET_MARK = "@"
+MAX_BUDGET = 10**7
 _REGISTRY = {}
 _NOT_YET_COMPILED = {}      # bot dispatcher -> the signature it is compiled for on first use
 
@@ -105,8 +106,8 @@ def policy_name_problem(game, name):
         return None
     if _REGISTRY[(game, base)].budget_param is None:
         return f"policy {base!r} takes no budget ({name!r}){_budget_hint(game)}"
-    if not budget.isdigit() or not 1 <= int(budget) <= 10**7:
-        return f"the budget in {name!r} must be a whole number from 1 to 10000000"
+    if not budget.isdigit() or not 1 <= int(budget) <= MAX_BUDGET:
+        return f"the budget in {name!r} must be a whole number from 1 to {MAX_BUDGET}"
     return None
 
 

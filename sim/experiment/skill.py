@@ -193,22 +193,21 @@ def analyse(plan):
     fair = 1.0 / plan.players
     shares = {}
     seats_of = {}
-    for kind, label, folder, _, _ in runs(plan):
+    all_runs = runs(plan)
+    for kind, label, folder, _, _ in all_runs:
         if kind == "self":
             seats_of[label] = _seats(folder, plan.players, group)
-            shares[label] = decided_shares(seats_of[label], group)
     # every group seated at any level; a level where one sat in no decided game shows a gap
-    every = sorted(set().union(*(set(s[group].astype(str)) if group != "seat" else set(s[group])
-                                 for s in seats_of.values())), key=str)
-    for lv in shares:
-        shares[lv] = shares[lv].set_axis([k if group == "seat" else str(k)
-                                          for k in shares[lv].index]).reindex(every)
-        shares[lv]["games"] = shares[lv]["games"].fillna(0).astype(int)
-    h2h = []
-    for weaker, stronger in zip(plan.levels, plan.levels[1:]):
-        folders = [f for kind, label, f, _, _ in runs(plan)
-                   if kind == "h2h" and label == (stronger, weaker)]
-        h2h.append(head_to_head(folders, stronger, weaker, plan.players, group))
+    every = sorted(set().union(*(set(s[group].tolist()) for s in seats_of.values())), key=str)
+    for label, seats in seats_of.items():
+        shares[label] = decided_shares(seats, group).reindex(every)
+        shares[label]["games"] = shares[label]["games"].fillna(0).astype(int)
+    h2h_folders = {}
+    for kind, label, folder, _, _ in all_runs:
+        if kind == "h2h":
+            h2h_folders.setdefault(label, []).append(folder)
+    h2h = [head_to_head(h2h_folders[(stronger, weaker)], stronger, weaker, plan.players, group)
+           for weaker, stronger in zip(plan.levels, plan.levels[1:])]
     verdicts = pd.DataFrame({lv: shares[lv].apply(lambda r: verdict(r, fair), axis=1)
                              for lv in plan.levels})
     top = paired_top_two(seats_of[plan.levels[-2]], seats_of[plan.levels[-1]], group) \

@@ -46,7 +46,12 @@ def outcome_value(st, seat):
     for other in range(st[G_N_PLAYERS]):
         if other != seat:
             best_other = max(best_other, progress(st, other))
-    lead = progress(st, seat) - best_other
+    return lead_value(progress(st, seat) - best_other)
+
+
+@njit(cache=True)
+def lead_value(lead):
+    """A lead in stat points, squashed into (0, 1): 0.75 at a lead of LEAD_SCALE."""
     return 0.5 + 0.5 * lead / (abs(lead) + LEAD_SCALE)
 
 
@@ -76,17 +81,20 @@ def level_progress(st, t, seat):
 def evaluate(st, t, values):
     """outcome_value, with each seat's XP towards its next level counted as stat points."""
     players = st[G_N_PLAYERS]
-    for seat in range(players):
-        if st[G_OVER] != 0:
+    if st[G_OVER] != 0:
+        for seat in range(players):
             values[seat] = 1.0 if st[G_WINNER] == seat else 0.0
-            continue
-        mine = progress(st, seat) + level_progress(st, t, seat)
-        best_other = 0.0
-        for other in range(players):
-            if other != seat:
-                best_other = max(best_other, progress(st, other) + level_progress(st, t, other))
-        lead = mine - best_other
-        values[seat] = 0.5 + 0.5 * lead / (abs(lead) + LEAD_SCALE)
+        return
+    # each seat's points once; the best other seat of the leader is the runner-up
+    best, runner_up, leader = 0.0, 0.0, -1
+    for seat in range(players):
+        values[seat] = progress(st, seat) + level_progress(st, t, seat)
+        if values[seat] > best:
+            best, runner_up, leader = values[seat], best, seat
+        elif values[seat] > runner_up:
+            runner_up = values[seat]
+    for seat in range(players):
+        values[seat] = lead_value(values[seat] - (runner_up if seat == leader else best))
 
 
 @njit(cache=True)
