@@ -2,7 +2,8 @@
 
 Turn: climb the destination with the best (value - N + summit) / (assets spent + 1), where N
 is the discount (F32a) and the assets are the cards, water and psych the engine's payment
-takes; risk only when nothing can be climbed; otherwise play an own-turn token, trade toward
+takes (a payable pitch offered only as a risk, for a character who risks every climb, counts as
+a climb); risk only when nothing can be climbed; otherwise play an own-turn token, trade toward
 the cheapest destination's missing unit, or rest. Every other choice takes what the cheapest
 next climb lacks (draws, piles, rest assets), keeps what it needs (losses, gifts), and hits
 the leader (opponents). Climbing-card options are valued by a fixed table of effect worths.
@@ -14,15 +15,15 @@ from sim.core.jit import njit_noalloc
 from sim.games.first_ascent import engine as E
 from sim.games.first_ascent.data import (
     BM_SUMMIT, E_AMOUNT, E_PART, E_VERB, E_WHO, MAX_ENTRIES, N_HEX, N_KINDS, T_KIND_TECH,
-    T_KIND_TYPE, T_P_REQ, T_P_VALUE)
+    T_KIND_TYPE, T_P_VALUE)
 from sim.games.first_ascent.memory import GREEDY_TARGET_CACHE, W_COUNTS, W_PAYMENT, W_PLAN
 from sim.games.first_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.first_ascent.state import (
     A_CONTINUE, A_PASS, A_PLAY_SB, A_REST, A_RISK, A_STOP, A_TRADE, D_CARD, D_CHALKBAG,
     D_DISCARD_PICK, D_DRAW, D_OPPONENT, D_OPTION, D_PERMANENT, D_PILE, D_REQ_TOKEN, D_REST,
     D_SB_WINDOW, D_STEAL, D_TECHNIQUE, D_TURN, DRAW_DECK, G_AUX, G_PLAYERS, G_ROUND, HAND,
-    PERM_STOP, REQ_TOKENS,
-    REST_PSYCH, REST_WATER, S_PERM, S_PSYCH, S_ROUTE_N, S_SCORE, S_TECH, S_WATER, SEAT_FIELDS,
+    PERM_STOP,
+    REST_PSYCH, REST_WATER, S_PSYCH, S_ROUTE_N, S_SCORE, S_TECH, S_WATER, SEAT_FIELDS,
     SPREAD,
     TILE,
     WITH_JESUS)
@@ -44,7 +45,7 @@ def climb_value(st, t, seat, h, plan, res, buffer):
 
 
 # greedy's vectors live in the work memory's per-decision blocks, and its target in its own
-# cache block (W_*, GREEDY_GREEDY_TARGET_CACHE: sim/games/first_ascent/memory.py), so that it never
+# cache block (W_*, GREEDY_TARGET_CACHE: sim/games/first_ascent/memory.py), so that it never
 # allocates (sim/core/jit.py)
 
 
@@ -65,55 +66,37 @@ def zeroed_counts(work, n):
 
 @njit_noalloc
 def target_hex(st, t, seat, work):
-    """The legal destination closest to affordable (the smallest S > 0), found once per seat,
-    round and route; -1 if every destination is affordable or there is none."""
+    """(hex, first unpaid unit kind) of the legal destination closest to affordable (the
+    smallest S > 0), found once per seat, round and route; (-1, -1) if every destination is
+    affordable or there is none. The unit kind is the engine's payment plan's (PL_UNPAID), so
+    the character's abilities and Summit Beta are counted as the climb would count them."""
     key = 1 + seat * 100000 + st[G_ROUND] * 100 + st[S_ROUTE_N + seat * SEAT_FIELDS]
     if work[GREEDY_TARGET_CACHE] == key:
-        return work[GREEDY_TARGET_CACHE + 1]
+        return work[GREEDY_TARGET_CACHE + 1], work[GREEDY_TARGET_CACHE + 2]
     plan, buffer, res = payment_work(work)
     E.payment_resources(st, t, seat, res)
     dest = E.legal_destinations(st, t, seat)
     best_s = 1 << 30
     target = -1
+    kind = -1
     for h in range(1, N_HEX):
         if (dest >> h) & 1:
             s = E.plan_payment_from(st, t, seat, h, plan, True, res, buffer)
             if 0 < s < best_s:
                 best_s = s
                 target = h
+                kind = plan[E.PL_UNPAID]
     work[GREEDY_TARGET_CACHE] = key
     work[GREEDY_TARGET_CACHE + 1] = target
-    return target
+    work[GREEDY_TARGET_CACHE + 2] = kind
+    return target, kind
 
 
 @njit_noalloc
 def missing_unit(st, t, seat, work):
-    """The first unit kind (0..6) the target's printed requirement and tokens exceed the
-    seat's permanent tokens, hand and tracks by; -1 if none. A cheap reading: it ignores the
-    discount and character effects, which the turn's own payment check applies."""
-    h = target_hex(st, t, seat, work)
-    if h < 0:
-        return -1
-    tile = st[TILE + h]
-    base = seat * SEAT_FIELDS
-    have = zeroed_counts(work, 4)
-    for k in range(1, N_KINDS):
-        have[t[T_KIND_TYPE + k]] += st[HAND + seat * N_KINDS + k]
-    spare_skill = 0
-    for a in range(4):
-        need = t[T_P_REQ + 7 * tile + a] + st[REQ_TOKENS + 4 * h + a]
-        have_a = have[a] + st[S_PERM + base + a]
-        if need > have_a:
-            return a
-        if a > 0:
-            spare_skill += have_a - need
-    if t[T_P_REQ + 7 * tile + 4] > spare_skill:
-        return 4
-    if t[T_P_REQ + 7 * tile + 5] > st[S_WATER + base]:
-        return 5
-    if t[T_P_REQ + 7 * tile + 6] > st[S_PSYCH + base]:
-        return 6
-    return -1
+    """The unit kind (0..6: gear, face, crack, slab, any_skill, water, psych) the target lacks
+    first, as its exact payment finds it; -1 if none."""
+    return target_hex(st, t, seat, work)[1]
 
 
 @njit_noalloc
@@ -239,7 +222,9 @@ def common_choice(ctx):
         pick = legal[0]
         for i in range(n):
             x = legal[i]
-            v = (counts[x] + st[S_TECH + seat * SEAT_FIELDS + x]) % 3
+            # symbols toward this technique's next set of 3, the wild ones included (F49;
+            # technique_counts counts a character's wild gear too, F67)
+            v = (counts[x] + st[S_TECH + seat * SEAT_FIELDS + x] + counts[5]) % 3
             if v > best:
                 best = v
                 pick = x
@@ -290,7 +275,13 @@ def greedy(ctx):
             elif c >= A_RISK:
                 pts, spent, s = climb_value(st, t, seat, c - A_RISK, plan, res, buffer)
                 v = pts / (spent + 1.0)
-                if v > best_risk:
+                if s == 0:
+                    # a pitch it can pay, offered only as a risk: its character risks every
+                    # climb (F71), so this risk is its climb
+                    if v > best:
+                        best = v
+                        pick = c
+                elif v > best_risk:
                     best_risk = v
                     risk_pick = c
             else:

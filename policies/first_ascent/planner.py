@@ -8,8 +8,8 @@ it), its personal objectives likewise, minus the pitch's requirement units at a 
 excluded, the best `branch` neighbours first) gives each destination its best route value.
 
 Turn: climb the destination with the best now-points + future-weight x route value - spend
-weight x assets spent; risk the best such destination when nothing can be climbed and its
-value clears the risk threshold; otherwise play own-turn tokens, trade toward what the
+weight x assets spent (a payable pitch offered only as a risk counts as a climb: F71); risk
+the best such destination when nothing can be climbed and its value clears the risk threshold; otherwise play own-turn tokens, trade toward what the
 planned target lacks, or rest. Rests keep water and psych at a floor, then take the cards the
 planned target lacks; draws take the Spread card it lacks, then wilds, then the deck.
 Climbing-card options are valued like greedy's, with technique tokens worth more when they
@@ -31,12 +31,12 @@ from sim.games.first_ascent import engine as E
 from sim.games.first_ascent.data import (
     BM_HEADWALL, BM_NORTH, BM_ROW, BM_SOUTH, BM_SUMMIT, E_AMOUNT, E_PART, E_TECH, E_VERB, E_WHO,
     MAX_ENTRIES, N_HEX, SO_A, SO_B, SO_FIELDS, SO_KIND, SO_POINTS, T_B_NEIGH, T_B_VALUE, T_KIND_TECH,
-    T_KIND_TYPE, T_P_REQ, T_P_SHADE, T_P_TYPE, T_P_VALUE, T_PO_MASK, T_PO_POINTS, T_SO)
-from sim.games.first_ascent.memory import PLANNER_PLAN_CACHE, W_HEX_WORTH
+    T_KIND_TYPE, T_P_SHADE, T_P_TYPE, T_P_VALUE, T_PO_MASK, T_PO_POINTS, T_SO)
+from sim.games.first_ascent.memory import PLANNER_PLAN_CACHE, W_HEX_WORTH, W_REQUIREMENT
 from sim.games.first_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.first_ascent.state import (
     A_PASS, A_PLAY_SB, A_REST, A_RISK, A_STOP, A_TRADE, D_CARD, D_DISCARD_PICK, D_DRAW, D_OPTION,
-    D_PILE, D_REST, D_TURN, DRAW_DECK, G_AUX, G_ROUND, G_SHARED, G_SIDE, REQ_TOKENS, REST_PSYCH,
+    D_PILE, D_REST, D_TURN, DRAW_DECK, G_AUX, G_ROUND, G_SHARED, G_SIDE, REST_PSYCH,
     REST_WATER, S_ELITIST_LOST, S_OBJ_DONE, S_PERSONAL, S_PSYCH, S_ROUTE_MASK, S_ROUTE_N, S_TECH,
     S_TYPE_N, S_WATER, SB_ENERGY_DRINK, SEAT_FIELDS, SPREAD, TILE, WITH_JESUS)
 
@@ -61,8 +61,9 @@ def worth_work(work):
 
 
 @njit_noalloc
-def hex_worth(st, t, seat, h, params):
-    """The planning worth of climbing hex h next (module docstring)."""
+def hex_worth(st, t, seat, h, params, res, req):
+    """The planning worth of climbing hex h next (module docstring). `res`: the seat's
+    payment_resources; `req`: 7 int64 of scratch."""
     side = st[G_SIDE]
     base = seat * SEAT_FIELDS
     tile = st[TILE + h]
@@ -111,21 +112,19 @@ def hex_worth(st, t, seat, h, params):
                 have = E.popcount(tiles & t[T_PO_MASK + po])
                 if have < 3:
                     w += t[T_PO_POINTS + po] * (1.0 if have == 2 else params[3])
-        units = 0
-        for r in range(7):
-            units += t[T_P_REQ + 7 * tile + r]
-        for a in range(4):
-            units += st[REQ_TOKENS + 4 * h + a]
+        units = E.units_to_pay(st, t, seat, h, res, req)
     else:
         units = AVERAGE_UNITS
     return w - params[1] * units
 
 
 @njit_noalloc
-def all_worths(st, t, seat, params, w):
-    """hex_worth of every hex, once per decision (the search reads this table)."""
+def all_worths(st, t, seat, params, w, res, work):
+    """hex_worth of every hex, once per decision (the search reads this table); `res`: the
+    seat's payment_resources."""
+    req = work[W_REQUIREMENT:W_REQUIREMENT + 7]
     for h in range(1, N_HEX):
-        w[h] = hex_worth(st, t, seat, h, params) if st[TILE + h] > 0 else -1e9
+        w[h] = hex_worth(st, t, seat, h, params, res, req) if st[TILE + h] > 0 else -1e9
 
 
 @njit_noalloc
@@ -180,7 +179,7 @@ def planned_target(st, t, seat, params, work):
     plan, buffer, res = payment_work(work)
     E.payment_resources(st, t, seat, res)
     w = worth_work(work)
-    all_worths(st, t, seat, params, w)
+    all_worths(st, t, seat, params, w, res, work)
     best = -1e9
     target = -1
     kind = -1
@@ -243,7 +242,8 @@ def option_worth(st, t, seat, card, option, jesus, params, work):
         elif verb == 5:
             tech = t[at + E_TECH]
             bonus = 0.0
-            if tech > 0 and (counts[tech] + st[S_TECH + seat * SEAT_FIELDS + tech]) % 3 == 2:
+            if tech > 0 and (counts[tech] + st[S_TECH + seat * SEAT_FIELDS + tech] +
+                             counts[5]) % 3 == 2:
                 bonus = 1.2
             w += params[7] + bonus
         elif verb == 6:
@@ -269,7 +269,7 @@ def decide(ctx, params):
         plan, buffer, res = payment_work(ctx.work)
         E.payment_resources(st, t, seat, res)
         w = worth_work(ctx.work)
-        all_worths(st, t, seat, params, w)
+        all_worths(st, t, seat, params, w, res, ctx.work)
         best = -1e9
         pick = -1
         best_risk = -1e9
@@ -287,9 +287,11 @@ def decide(ctx, params):
                 trade = True
             else:
                 h = c - A_RISK if c >= A_RISK else c
-                E.plan_payment_from(st, t, seat, h, plan, True, res, buffer)
+                s = E.plan_payment_from(st, t, seat, h, plan, True, res, buffer)
                 v = destination_value(st, t, seat, w, h, params) - params[5] * plan[E.PL_COST]
-                if c >= A_RISK:
+                # a payable pitch offered only as a risk (a character who risks every climb,
+                # F71) is that character's climb
+                if c >= A_RISK and s > 0:
                     if v > best_risk:
                         best_risk = v
                         risk_pick = c

@@ -58,10 +58,11 @@ def logged(ag, st):
     return [tuple(int(x) for x in row[:4]) for row in ag[5][:st[G_DECISIONS]]]
 
 
-def new_game(players=4, characters=None, seed=1, rules=None):
-    """A set-up game (F15-F23, no starting hands yet) and its tables."""
+def new_game(players=4, characters=None, seed=1, rules=None, knobs=()):
+    """A set-up game (F15-F23, no starting hands yet) and its tables; `knobs`: data knobs
+    [(path, value)] (knobs.py)."""
     rules = rules or {}
-    r = build_rules(players, rules)
+    r = build_rules(players, rules, knobs)
     chars = np.zeros(MAX_PLAYERS, np.int64)
     if characters is not None:
         chars[:len(characters)] = characters

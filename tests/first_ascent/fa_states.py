@@ -25,11 +25,11 @@ def F(field, seat):
     return field + seat * SEAT_FIELDS
 
 
-def blank(players=2, chars=None, rules=None, seed=3, water=4, psych=4):
+def blank(players=2, chars=None, rules=None, seed=3, water=4, psych=4, knobs=()):
     """A set-up game with empty hands, boards, tokens and scores, fixed tracks, quiet shared
     objectives (the two ridges + Grand Traverse) and a benign next climbing card."""
     chars = chars or (4, 6, 4, 6, 4)[:players]
-    st, t = new_game(players, chars, seed, rules)
+    st, t = new_game(players, chars, seed, rules, knobs)
     for s in range(players):
         clear_cards(st, s)
         st[F(S_WATER, s)] = water

@@ -46,6 +46,14 @@ def test_a_card_knob_changes_the_games_and_the_fingerprint():
     ("asset_cards.toe_jam.technique=magic", "allowed none, precision"),
     ("pitches.nowhere.value=2", "unknown pitch 'nowhere'"),
     ("gear.rope.cost=2", "unknown knob 'gear.rope.cost'"),
+    ("characters.phil.ability.jetpack=on", "unknown ability knob 'jetpack'; allowed: "
+     "water_requirement_minus"),
+    ("characters.phil.ability.must_risk_every_climb=yes", "allowed on or off; got 'yes'"),
+    ("characters.rope_gun.ability.water_requirement_minus=8", "allowed 0..7; got 8"),
+    ("characters.bold_brit.ability.gear_requirement_cap=many", "expected a whole number"),
+    ("characters.the_dirtbag.ability.substitute=water", "allowed gear_card, psych or none"),
+    ("characters.buff_boulderer.ability.ignore_units_by_printed_value.3=1",
+     "unknown ability knob 'ignore_units_by_printed_value.3'"),
 ])
 def test_a_bad_knob_is_one_line_that_names_it(knob, words, capsys):
     assert main(["simulate", "--game", "first-ascent", "--players", "3", "--games", "5",
@@ -64,3 +72,43 @@ def test_the_listing_names_the_knobs():
 def test_rule_errors_stay_rule_errors():
     with pytest.raises(RuleError, match="unknown knob"):
         build_rules(3, {}, [("nope.x", "1")])
+
+
+@pytest.mark.parametrize("path,printed,value", [
+    ("characters.rope_gun.ability.water_requirement_minus", 1, "0"),
+    ("characters.bold_brit.ability.gear_requirement_cap", 1, "none"),
+    ("characters.phil.ability.must_risk_every_climb", "on", "off"),
+    ("characters.the_dirtbag.ability.substitute", "gear_card", "psych"),
+    ("characters.buff_boulderer.ability.ignore_units_by_printed_value.5", 2, "0"),
+    ("characters.young_prodigy.ability.climbing_cards_drawn", 1, "2"),
+])
+def test_an_ability_knob_reads_back_and_changes_the_packed_character(path, printed, value):
+    """F130: every ability is a knob; `off`/`none` removes it, as for a character without it."""
+    from sim.games.first_ascent.knobs import knob_value
+    assert knob_value(path, []) == printed
+    assert str(knob_value(path, [(path, value)])) == value
+    base = build_rules(3)
+    changed = build_rules(3, {}, [(path, value)])
+    assert changed.fingerprint != base.fingerprint
+    assert not np.array_equal(base.tables, changed.tables)
+
+
+@pytest.mark.parametrize("ability,words", [
+    ({"water_requirment_minus": 1}, "characters[id=1].ability.water_requirment_minus: unknown "
+                                    "ability; allowed: water_requirement_minus"),
+    ({"water_requirement_minus": "1"}, "must be an integer from 0 to 7"),
+    ({"must_risk_every_climb": 1}, "must be true or false"),
+    ({"substitute": {"pay_with": "chalk", "replaces": ["face"]}}, "pay_with: must be one of"),
+    ({"ignore_units_by_printed_value": {"3": 1}}, "must be one of 4, 5, got '3'"),
+])
+def test_a_data_file_with_a_bad_ability_names_the_field(ability, words):
+    """An ability the engine would not read is refused, naming the file and the field, instead
+    of being ignored."""
+    import copy
+
+    from sim.games.first_ascent.data import DATA, DataError, validate_data
+    data = copy.deepcopy(DATA)
+    data["characters"][0]["ability"] = ability
+    with pytest.raises(DataError) as caught:
+        validate_data(data, "my-data.json")
+    assert str(caught.value).startswith("my-data.json: ") and words in str(caught.value)

@@ -236,6 +236,7 @@ def validate_data(data, path):
         for a in ASSET_TYPES:
             _int(_req(_req(ch, "permanent_threshold", path, where), a, path, where), path,
                  f"{where}.permanent_threshold.{a}", 1, 12)
+        validate_ability(_req(ch, "ability", path, where), path, f"{where}.ability")
     boards = _req(data, "boards", path, "$")
     for side in SIDES:
         b = _req(boards, side, path, "boards")
@@ -247,6 +248,60 @@ def validate_data(data, path):
                 for x in nbs:
                     _int(x, path, f"boards.{side}.{key}.{h}", 0, n)
     return data
+
+
+# F130: the ability keys a character may carry. Each is read by the engine (payment.py, setup,
+# climbing cards) and by the bots through it; a key outside this list would be ignored, so it is
+# refused instead.
+ABILITY_NUMBERS = {"water_requirement_minus": (0, 7), "gear_requirement_cap": (0, 9),
+                   "starting_summit_beta": (0, 3), "ignore_units_below_ledge": (0, 9),
+                   "climbing_cards_drawn": (1, 2), "climbing_cards_resolved": (1, 1),
+                   "per_pitch": (1, 1)}
+ABILITY_FLAGS = ("gear_requirements_become_any_skill", "no_gear_column",
+                 "must_risk_every_climb", "convert_one_skill_unit_to_any_skill")
+SUBSTITUTE_PAYMENTS = ("gear_card", "psych")
+IGNORED_BY_VALUE = ("4", "5")       # the printed values the engine reads (CH_IGNORE_V4, _V5)
+ABILITY_KEYS = (tuple(ABILITY_NUMBERS) + ABILITY_FLAGS +
+                ("substitute", "gear_cards_technique", "ignore_units_by_printed_value",
+                 "text_scope", "bga_scope"))
+
+
+def validate_ability(ab, path, where):
+    """One character's `ability` block (F130); fails naming the field and what is allowed."""
+    if not isinstance(ab, dict):
+        _fail(path, where, "must be an object of ability keys (may be empty)")
+    for key, value in ab.items():
+        field = f"{where}.{key}"
+        if key in ABILITY_NUMBERS:
+            _int(value, path, field, *ABILITY_NUMBERS[key])
+        elif key in ABILITY_FLAGS:
+            if not isinstance(value, bool):
+                _fail(path, field, f"must be true or false, got {value!r}")
+        elif key == "substitute":
+            _choice(_req(value, "pay_with", path, field), SUBSTITUTE_PAYMENTS, path,
+                    f"{field}.pay_with")
+            replaces = _req(value, "replaces", path, field)
+            if not isinstance(replaces, list) or not replaces:
+                _fail(path, f"{field}.replaces", "must be a non-empty list of requirements")
+            for r in replaces:
+                _choice(r, REQUIREMENTS, path, f"{field}.replaces")
+            _int(value.get("per_pitch", 1), path, f"{field}.per_pitch", 1, 1)
+        elif key == "gear_cards_technique":
+            _choice(value, ("wild",), path, field)
+        elif key == "ignore_units_by_printed_value":
+            if not isinstance(value, dict):
+                _fail(path, field, "must map printed values 4 and 5 to unit counts")
+            for v, units in value.items():
+                _choice(v, IGNORED_BY_VALUE, path, f"{field} (a printed value)")
+                _int(units, path, f"{field}.{v}", 0, 9)
+        elif key == "text_scope":
+            for r in value if isinstance(value, list) else [value]:
+                _choice(r, REQUIREMENTS, path, field)
+        elif key == "bga_scope":
+            if not isinstance(value, str):
+                _fail(path, field, f"must be text, got {value!r}")
+        else:
+            _fail(path, field, f"unknown ability; allowed: {', '.join(ABILITY_KEYS)}")
 
 
 def _check_entry(e, path, where):

@@ -3,6 +3,9 @@
     characters.<key>.start_water | start_psych | max_water_psych   0..7
     characters.<key>.permanent_token_limit | rest_assets            0..12
     characters.<key>.permanent_threshold.<gear|face|crack|slab>    1..12
+    characters.<key>.ability.<name>                                a character ability (F64-F75,
+                                                                   ABILITY_KNOBS below); any
+                                                                   character may be given any
     asset_cards.<kind>.count                                       1..20 (the deck stays 124:
                                                                    move cards between kinds)
     asset_cards.<kind>.technique                                   a technique or none
@@ -12,12 +15,24 @@ A knob changes the data the engine and the bots read (the packed tables), then t
 validated again, so a knob can never make data the bundled validation would refuse."""
 import copy
 
-from sim.games.first_ascent.data import (ASSET_TYPES, DATA, TECHNIQUES, DataError, pack_tables,
-                                         validate_data)
+from sim.games.first_ascent.data import (
+    ABILITY_FLAGS, ABILITY_NUMBERS, ASSET_TYPES, DATA, IGNORED_BY_VALUE, REQUIREMENTS,
+    SUBSTITUTE_PAYMENTS, TECHNIQUES, DataError, pack_tables, validate_data)
 from sim.games.first_ascent.rules import RuleError
 
 CHARACTER_FIELDS = ("start_water", "start_psych", "max_water_psych", "permanent_token_limit",
                     "rest_assets")
+# characters.<key>.ability.<knob>: the number knobs take a whole number in ABILITY_NUMBERS'
+# range, the switches `on` or `off`. `off` (or `none`) removes the ability, which is what the
+# engine reads for a character without it.
+NUMBER_ABILITIES = ("water_requirement_minus", "gear_requirement_cap", "starting_summit_beta",
+                    "ignore_units_below_ledge", "climbing_cards_drawn")
+ABILITY_DEFAULTS = {"water_requirement_minus": 0, "gear_requirement_cap": "none",
+                    "starting_summit_beta": 0, "ignore_units_below_ledge": 0,
+                    "climbing_cards_drawn": 1, "gear_cards_technique": "none",
+                    "substitute": "none", **{f: "off" for f in ABILITY_FLAGS},
+                    **{f"ignore_units_by_printed_value.{v}": 0 for v in IGNORED_BY_VALUE}}
+ABILITY_KNOBS = tuple(ABILITY_DEFAULTS)
 
 
 class KnobError(RuleError):
@@ -46,7 +61,7 @@ def _number(path, text):
 def apply(data, path, text):
     parts = path.split(".")
     head = parts[0]
-    if head == "characters" and len(parts) in (3, 4):
+    if head == "characters" and len(parts) in (3, 4, 5):
         ch = _find(data["characters"], parts[1], path, "character")
         if len(parts) == 3 and parts[2] in CHARACTER_FIELDS:
             ch[parts[2]] = _number(path, text)
@@ -54,9 +69,12 @@ def apply(data, path, text):
         if len(parts) == 4 and parts[2] == "permanent_threshold" and parts[3] in ASSET_TYPES:
             ch["permanent_threshold"][parts[3]] = _number(path, text)
             return
+        if parts[2] == "ability":
+            _apply_ability(ch["ability"], path, ".".join(parts[3:]), text)
+            return
         raise KnobError(f"{path}: a character knob is characters.<key>.<field>, field one of "
-                        f"{', '.join(CHARACTER_FIELDS)}, or permanent_threshold."
-                        f"<{'|'.join(ASSET_TYPES)}>")
+                        f"{', '.join(CHARACTER_FIELDS)}, permanent_threshold."
+                        f"<{'|'.join(ASSET_TYPES)}>, or ability.<{'|'.join(ABILITY_KNOBS)}>")
     if head == "asset_cards" and len(parts) == 3:
         kind = _find(data["asset_kinds"], parts[1], path, "asset card",
                      lambda x: _key(x["name"]))
@@ -78,6 +96,73 @@ def apply(data, path, text):
                     f"first-ascent`)")
 
 
+def _switch(path, text):
+    if text not in ("on", "off"):
+        raise KnobError(f"{path}: allowed on or off; got {text!r}")
+    return text == "on"
+
+
+def _apply_ability(ab, path, name, text):
+    """Set one ability knob on a character's `ability` block (ABILITY_KNOBS)."""
+    if name in NUMBER_ABILITIES:
+        if name == "gear_requirement_cap" and text == "none":
+            ab.pop(name, None)
+            return
+        lo, hi = ABILITY_NUMBERS[name]
+        value = _number(path, text)
+        if not lo <= value <= hi:
+            extra = " or none" if name == "gear_requirement_cap" else ""
+            raise KnobError(f"{path}: allowed {lo}..{hi}{extra}; got {value}")
+        ab[name] = value
+    elif name in ABILITY_FLAGS:
+        if _switch(path, text):
+            ab[name] = True
+        else:
+            ab.pop(name, None)
+    elif name == "gear_cards_technique":
+        if text not in ("wild", "none"):
+            raise KnobError(f"{path}: allowed wild or none; got {text!r}")
+        if text == "wild":
+            ab[name] = "wild"
+        else:
+            ab.pop(name, None)
+    elif name == "substitute":
+        if text not in SUBSTITUTE_PAYMENTS + ("none",):
+            raise KnobError(f"{path}: allowed {', '.join(SUBSTITUTE_PAYMENTS)} or none; "
+                            f"got {text!r}")
+        if text == "none":
+            ab.pop(name, None)
+        elif ab.get(name, {}).get("pay_with") != text:
+            # a new substitute replaces every requirement but the one it is paid with (F66, F68)
+            paid = "gear" if text == "gear_card" else "psych"
+            ab[name] = {"pay_with": text, "replaces": [r for r in REQUIREMENTS if r != paid],
+                        "per_pitch": 1}
+    elif name.startswith("ignore_units_by_printed_value.") and \
+            name.split(".", 1)[1] in IGNORED_BY_VALUE:
+        value = _number(path, text)
+        if not 0 <= value <= 9:
+            raise KnobError(f"{path}: allowed 0..9; got {value}")
+        table = ab.setdefault("ignore_units_by_printed_value", {})
+        table[name.split(".", 1)[1]] = value
+    else:
+        raise KnobError(f"{path}: unknown ability knob {name!r}; allowed: "
+                        f"{', '.join(ABILITY_KNOBS)}")
+
+
+def _ability_value(ab, name):
+    """An ability knob's value as the knob would set it (ABILITY_DEFAULTS when absent)."""
+    if name.startswith("ignore_units_by_printed_value."):
+        return ab.get("ignore_units_by_printed_value", {}).get(name.split(".", 1)[1], 0)
+    if name not in ab:
+        return ABILITY_DEFAULTS[name]
+    value = ab[name]
+    if name in ABILITY_FLAGS:
+        return "on" if value else "off"
+    if name == "substitute":
+        return value["pay_with"]
+    return value
+
+
 def _data_with(knobs):
     """A copy of the bundled data with the knobs [(path, value text)] applied."""
     data = copy.deepcopy(DATA)
@@ -90,6 +175,12 @@ def knob_value(path, knobs):
     """The value of a data knob once `knobs` [(path, value text)] are applied."""
     data = _data_with(knobs)
     parts = path.split(".")
+    if parts[0] == "characters" and len(parts) >= 4 and parts[2] == "ability":
+        ch = _find(data["characters"], parts[1], path, "character")
+        name = ".".join(parts[3:])
+        if name not in ABILITY_KNOBS:
+            raise KnobError(f"unknown knob {path!r}")
+        return _ability_value(ch["ability"], name)
     if parts[0] == "characters" and len(parts) in (3, 4):
         value = _find(data["characters"], parts[1], path, "character")
         for part in parts[2:]:
@@ -121,6 +212,13 @@ def catalogue():
         "  characters.<key>.start_water | start_psych | max_water_psych    0..7",
         "  characters.<key>.permanent_token_limit | rest_assets             0..12",
         f"  characters.<key>.permanent_threshold.<{'|'.join(ASSET_TYPES)}>     1..12",
+        "  characters.<key>.ability.<name>   a character ability (F64-F75), on any character:",
+        "      water_requirement_minus 0..7 (F64)   gear_requirement_cap 0..9 | none (F70)",
+        "      ignore_units_below_ledge 0..9 (F72)  ignore_units_by_printed_value.4|.5 0..9 (F75)",
+        "      starting_summit_beta 0..3 (F71)      climbing_cards_drawn 1..2 (F73)",
+        "      gear_requirements_become_any_skill | no_gear_column (F65) | must_risk_every_climb",
+        "      (F71) | convert_one_skill_unit_to_any_skill (F74): on | off",
+        "      gear_cards_technique wild | none (F67)  substitute gear_card | psych | none (F66, F68)",
         "  asset_cards.<kind>.count      1..20; the deck stays 124 cards: move cards between "
         "kinds",
         f"  asset_cards.<kind>.technique  {' | '.join(TECHNIQUES)}",

@@ -62,13 +62,15 @@ _DECISION, DECISION_SIZE = layout([
     ("plan", PLAN_SIZE),                # a trial payment
     ("counts", 6),                      # cards or symbols per type
     ("hex_worth", N_HEX),               # the planner's hex worths, as float64 bits
+    ("requirement", 7),                 # a pitch's units for the planner (units_to_pay)
 ])
-W_PAYMENT, W_PLAN, W_COUNTS, W_HEX_WORTH = _DECISION.values()
+W_PAYMENT, W_PLAN, W_COUNTS, W_HEX_WORTH, W_REQUIREMENT = _DECISION.values()
 
 # the policies' work memory
 _WORK, WORK_SIZE = layout([
     ("decision", DECISION_SIZE),
-    ("greedy_target", 2),               # key (seat, round, route length), target hex
+    ("greedy_target", 3),               # key (seat, round, route length), target hex, its
+                                        # first unpaid unit kind
     ("planner_plan", 3),                # key, planned target hex, its missing unit kind
 ])
 _, GREEDY_TARGET_CACHE, PLANNER_PLAN_CACHE = _WORK.values()

@@ -52,8 +52,8 @@ from sim.games.first_ascent.engine.board import (  # noqa: F401
 from sim.games.first_ascent.engine.payment import (  # noqa: F401
     R_BIONIC, R_CRAG, R_FS_CONVERT, R_GEAR_CAP, R_HAND, R_IGNORE_V4, R_IGNORE_V5, R_PERM,
     R_SUB_KIND, R_SUB_REPLACES, R_TRACK_P, R_TRACK_W, R_WATER_MINUS, _cover, _shortfall_for,
-    _uncover_card, climb_options, leave_one_unpaid, payment_resources, pick_payment_cards,
-    pitch_requirement, plan_payment, plan_payment_from)
+    _uncover_card, character_requirement, climb_options, leave_one_unpaid, payment_resources,
+    pick_payment_cards, pitch_requirement, plan_payment, plan_payment_from, units_to_pay)
 from sim.games.first_ascent.engine.risk import (  # noqa: F401
     add_own_turn_tokens, maybe_chalkbag, own_turn_window, pay_penalty, penalty_payable,
     play_own_turn_token, roll_risk_die)

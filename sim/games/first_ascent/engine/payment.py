@@ -33,6 +33,50 @@ def pitch_requirement(st, t, h, req):
 
 
 @njit_noalloc
+def character_requirement(req, res):
+    """F32b: the requirement changes of the paying seat's character (`res`: its
+    payment_resources) applied to `req` (F31's seven units). Returns the gear units turned into
+    any_skill (F77 reads them)."""
+    minus = res[R_WATER_MINUS]                                   # F64
+    if req[R_WATER] > 0 and minus > 0:
+        req[R_WATER] = max(0, req[R_WATER] - minus)
+    converted = 0
+    if res[R_FS_CONVERT]:                                        # F65
+        converted = req[GEAR]
+        req[R_ANY] += req[GEAR]
+        req[GEAR] = 0
+    cap = res[R_GEAR_CAP]                                        # F70
+    if cap >= 0 and req[GEAR] > cap:
+        req[GEAR] = cap
+    return converted
+
+
+@njit_noalloc
+def units_to_pay(st, t, seat, h, res, req):
+    """The requirement units the seat's character pays on hex h from its own assets: F31 with
+    its character's changes (character_requirement) less the units it ignores there (F72 below
+    the Ledge, F75 by printed value). It leaves out what depends on the moment of paying: the
+    order-of-climbing discount, Summit Beta and the once-per-pitch substitutes. The bots price a
+    pitch with it, so every ability knob reaches their plans. `req`: 7 int64 of scratch."""
+    pitch_requirement(st, t, h, req)
+    character_requirement(req, res)
+    units = 0
+    for r in range(7):
+        units += req[r]
+    ignored = 0
+    if res[R_CRAG] > 0 and (board_mask(st, t, BM_BELOW_LEDGE) >> h) & 1:
+        in_scope = units if t[C_CRAG_MAMA_ANY] != 0 else \
+            req[FACE] + req[CRACK] + req[SLAB] + req[R_ANY]
+        ignored += min(res[R_CRAG], in_scope)
+    value = t[T_P_VALUE + st[TILE + h]]
+    if value == 4:
+        ignored += res[R_IGNORE_V4]
+    elif value == 5:
+        ignored += res[R_IGNORE_V5]
+    return max(0, units - ignored)
+
+
+@njit_noalloc
 def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, res, plan, scratch):
     """S and the payment for one choice of waiver tokens (bitmask) and Bionic conversion
     (-1 none, else 1..3). `res`: payment_resources. Writes `plan`.
@@ -45,18 +89,7 @@ def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, res, plan, scratch)
     any_cards = scratch[SH_ANY_CARDS:SH_ANY_CARDS + 4]
     pitch_requirement(st, t, h, req)
     tile = st[TILE + h]
-    # F32b: character effects
-    minus = res[R_WATER_MINUS]                                   # F64
-    if req[R_WATER] > 0 and minus > 0:
-        req[R_WATER] = max(0, req[R_WATER] - minus)
-    converted = 0
-    if res[R_FS_CONVERT]:                                        # F65
-        converted = req[GEAR]
-        req[R_ANY] += req[GEAR]
-        req[GEAR] = 0
-    cap = res[R_GEAR_CAP]                                        # F70
-    if cap >= 0 and req[GEAR] > cap:
-        req[GEAR] = cap
+    converted = character_requirement(req, res)                  # F32b
     if bionic > 0:                                               # F74
         if req[bionic] == 0:
             return INF

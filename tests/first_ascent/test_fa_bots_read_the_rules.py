@@ -1,0 +1,292 @@
+"""Issue 20, item 1, for First Ascent: the bots read every character ability from the packed
+rules (the `ability` block of data.json, F64-F75), so flipping an ability knob
+(`characters.<key>.ability.<name>`, knobs.py) changes what the bots do the way it changes the game.
+
+Each test builds one constructed state: seat 0 plays the character that prints the ability and
+stands at the start; one cheap pitch T on row 1 is its only legal destination (the other row-1
+hexes count as already on its route, F30). It then
+asks the bots' own decision functions under the printed ability and under the flipped knob:
+- `greedy` seeks the unit its target lacks first (`missing_unit`: what it draws, rests and
+  trades for);
+- `planner` prices a pitch by the units its character pays there (`hex_worth`) and seeks the
+  unit its planned target lacks (`planned_target`);
+- where an ability acts through the choices the engine offers (Phil's risks, the Crimper's two
+  cards, the Free Soloist's banned options, Sendy Jammer's wild gear), the whole bot is asked.
+The setup abilities (starting Summit Beta, start water and psych) reach the bots as state only;
+their test checks the state the bots are dealt.
+"""
+import numpy as np
+import pytest
+
+from fa_helpers import give
+from fa_states import blank, row1_hard, tiles
+from policies.first_ascent.greedy import missing_unit
+from policies.first_ascent.planner import DEFAULT_PARAMS, hex_worth, planned_target
+from sim.core.policies import get_policy
+from sim.games.first_ascent import engine
+from sim.games.first_ascent.data import DATA, T_CC_NOPT, character_keys
+from sim.games.first_ascent.memory import WORK_SIZE
+from sim.games.first_ascent.policy_api import MAX_POLICY_PARAMS, PolicyContext
+from sim.games.first_ascent.state import (
+    A_RISK, BOARD_UP, D_OPTION, D_TECHNIQUE, D_TURN, G_AUX, MAX_LEGAL, N_KINDS, S_ROUTE_MASK,
+    S_SB, S_TECH, WITH_JESUS)
+
+CHARACTER = character_keys(DATA)
+GEAR, FACE, CRACK, SLAB, ANY, WATER, PSYCH = range(7)
+# a card kind of each type (data.json asset_kinds)
+GEAR_CARD, FACE_CARD, CRACK_CARD, SLAB_CARD = 28, 15, 2, 9
+T_HEX = 3                       # the cheap pitch's hex (row 1, below the Ledge)
+
+
+def state(character, knob=None, value=None, *, tile, hand=(), water=4, psych=4):
+    """Seat 0 plays `character` (with one ability knob set), facing pitch `tile` on T_HEX with
+    `hand` [(kind, n)] and the given tracks; the rest of row 1 is unpayable."""
+    knobs = [(f"characters.{character}.ability.{knob}", str(value))] if knob else []
+    other = CHARACTER["young_prodigy"] if character != "young_prodigy" else CHARACTER["phil"]
+    st, t = blank(2, (CHARACTER[character], other), knobs=knobs, water=water, psych=psych)
+    row1_hard(st)
+    tiles(st, {T_HEX: tile})
+    st[S_ROUTE_MASK] = sum(1 << h for h in range(1, 9) if h != T_HEX)
+    for kind, n in hand:
+        give(st, 0, kind, n)
+    return st, t
+
+
+def work():
+    return np.zeros(WORK_SIZE, np.int64)
+
+
+def greedy_seeks(st, t):
+    return int(missing_unit(st, t, 0, work()))
+
+
+def planner_seeks(st, t):
+    params = np.asarray(DEFAULT_PARAMS, np.float64)
+    target, kind = planned_target(st, t, 0, params, work())
+    return int(target), int(kind)
+
+
+def planner_price(st, t, h=T_HEX):
+    """The planner's worth of climbing hex h next (higher: cheaper for its character)."""
+    res = np.zeros(engine.RES_SIZE, np.int64)
+    engine.payment_resources(st, t, 0, res)
+    return hex_worth(st, t, 0, h, np.asarray(DEFAULT_PARAMS, np.float64), res,
+                     np.zeros(7, np.int64))
+
+
+def ask(bot, st, t, decision, legal):
+    """The whole bot's answer at one decision."""
+    policy = get_policy("first-ascent", bot)
+    codes = np.zeros(MAX_LEGAL, np.int64)
+    codes[:len(legal)] = legal
+    params = np.zeros(MAX_POLICY_PARAMS, np.float64)
+    params[:len(policy.default_params)] = policy.default_params
+    ctx = PolicyContext(st, t, np.int64(0), np.int64(decision), codes, np.int64(len(legal)),
+                        np.ones(1, np.uint64), params, work())
+    return int(policy.function(ctx))
+
+
+# --- abilities that change what a pitch asks of the character (payment, F32b) ---------------
+
+# (character, knob, flipped value, pitch, hand, water and psych tracks, the unit the pitch lacks
+# first without the ability, and with it). The pitch stays unaffordable either way, so both bots
+# keep it as their target and only the unit they seek for it changes.
+REQUIREMENT_ABILITIES = [
+    # F64: tile 14 needs gear 1, slab 2, water 1, psych 1; both tracks are empty
+    ("rope_gun", "water_requirement_minus", 0, 14, [(GEAR_CARD, 1), (SLAB_CARD, 2)], (0, 0),
+     WATER, PSYCH),
+    # F65: tile 8 needs gear 1, face 1, any 1, water 1; gear becomes any skill
+    ("free_soloist", "gear_requirements_become_any_skill", "off", 8, [(FACE_CARD, 1)], (4, 4),
+     GEAR, ANY),
+    # F70: tile 2 needs gear 2, any 1, water 1; one gear card meets the cap of 1
+    ("bold_brit", "gear_requirement_cap", "none", 2, [(GEAR_CARD, 1)], (4, 4), GEAR, ANY),
+    # F72: tile 10 needs face 1, slab 1, any 1, psych 1; below the Ledge one skill unit goes
+    ("crag_mama", "ignore_units_below_ledge", 0, 10, [], (4, 4), FACE, SLAB),
+    # F74: tile 12 needs face 1, slab 2, any 1; two crack cards pay the face unit as any skill
+    ("bionic_woman", "convert_one_skill_unit_to_any_skill", "off", 12, [(CRACK_CARD, 2)],
+     (4, 4), FACE, SLAB),
+    # F75: tile 31 (value 4) needs gear 1, face 1, crack 1, slab 2, psych 2; one unit is ignored
+    ("buff_boulderer", "ignore_units_by_printed_value.4", 0, 31,
+     [(GEAR_CARD, 1), (CRACK_CARD, 1)], (4, 4), FACE, SLAB),
+    # F75: tile 38 (value 5) needs gear 2, slab 3, water 1, psych 2; two units are ignored
+    ("buff_boulderer", "ignore_units_by_printed_value.5", 0, 38, [(SLAB_CARD, 2)], (4, 4),
+     GEAR, SLAB),
+    # F66: tile 12 needs face 1, slab 2, any 1; a spare gear card pays the face unit
+    ("the_dirtbag", "substitute", "none", 12, [(SLAB_CARD, 1), (GEAR_CARD, 1)], (4, 4),
+     FACE, SLAB),
+    # F68: tile 12 again; a spare psych pays the face unit
+    ("the_overstoker", "substitute", "none", 12, [(SLAB_CARD, 1)], (4, 4), FACE, SLAB),
+]
+IDS = [f"{c}.{k}" for c, k, *_ in REQUIREMENT_ABILITIES]
+FIELDS = "character,knob,flipped,tile,hand,tracks,lacks_without,lacks_with"
+
+
+def pair(character, knob, flipped, tile, hand, tracks):
+    """(printed, flipped) states."""
+    water, psych = tracks
+    return (state(character, tile=tile, hand=hand, water=water, psych=psych),
+            state(character, knob, flipped, tile=tile, hand=hand, water=water, psych=psych))
+
+
+def first_unpaid(st, t):
+    plan = np.zeros(engine.PLAN_SIZE, np.int64)
+    s = engine.plan_payment(st, t, 0, T_HEX, plan, True)
+    return int(s), int(plan[engine.PL_UNPAID])
+
+
+@pytest.mark.parametrize(FIELDS, REQUIREMENT_ABILITIES, ids=IDS)
+def test_greedy_seeks_the_unit_its_character_lacks(  # F64-F75
+        character, knob, flipped, tile, hand, tracks, lacks_without, lacks_with):
+    printed, off = pair(character, knob, flipped, tile, hand, tracks)
+    # the engine's payment: unaffordable either way, lacking another unit first
+    s_printed, unit_printed = first_unpaid(*printed)
+    s_off, unit_off = first_unpaid(*off)
+    assert s_printed > 0 and s_off > 0
+    assert (unit_off, unit_printed) == (lacks_without, lacks_with)
+    assert greedy_seeks(*off) == lacks_without
+    assert greedy_seeks(*printed) == lacks_with
+
+
+@pytest.mark.parametrize(FIELDS, REQUIREMENT_ABILITIES, ids=IDS)
+def test_the_planner_seeks_the_unit_its_character_lacks(  # F64-F75
+        character, knob, flipped, tile, hand, tracks, lacks_without, lacks_with):
+    printed, off = pair(character, knob, flipped, tile, hand, tracks)
+    assert planner_seeks(*off) == (T_HEX, lacks_without)
+    assert planner_seeks(*printed) == (T_HEX, lacks_with)
+
+
+UNIT_REDUCING = [a for a in REQUIREMENT_ABILITIES
+                 if a[1] in ("water_requirement_minus", "gear_requirement_cap",
+                             "ignore_units_below_ledge", "ignore_units_by_printed_value.4",
+                             "ignore_units_by_printed_value.5")]
+
+
+@pytest.mark.parametrize(FIELDS, UNIT_REDUCING, ids=[f"{c}.{k}" for c, k, *_ in UNIT_REDUCING])
+def test_the_planner_prices_a_pitch_by_what_its_character_pays(  # F64, F70, F72, F75
+        character, knob, flipped, tile, hand, tracks, lacks_without, lacks_with):
+    printed, off = pair(character, knob, flipped, tile, hand, tracks)
+    assert planner_price(*printed) > planner_price(*off)
+
+
+def test_the_ability_knob_can_also_give_an_ability_to_another_character():  # F64
+    """A knob is not tied to the printed owner: Rope Gun's water reduction on Phil changes
+    what the bots seek and how they price the pitch exactly as on Rope Gun."""
+    hand = [(GEAR_CARD, 1), (SLAB_CARD, 2)]
+    plain = state("phil", tile=14, hand=hand, water=0, psych=0)
+    given = state("phil", "water_requirement_minus", 1, tile=14, hand=hand, water=0, psych=0)
+    assert greedy_seeks(*plain) == WATER and greedy_seeks(*given) == PSYCH
+    assert planner_price(*given) > planner_price(*plain)
+
+
+# --- abilities that act through the choices the engine offers --------------------------------
+
+def turn_codes(st, t):
+    buf = np.zeros(640, np.int64)
+    n = engine.turn_legal(st, t, 0, buf, np.zeros(engine.CLIMB_OPTIONS_BUFFER, np.int64))
+    return [int(x) for x in buf[:n]]
+
+
+@pytest.mark.parametrize("bot", ["greedy", "planner"])
+def test_phil_risks_every_climb_only_while_the_rule_says_so(bot):  # F71
+    hand = [(SLAB_CARD, 3)]
+    printed = state("phil", tile=1, hand=hand)
+    off = state("phil", "must_risk_every_climb", "off", tile=1, hand=hand)
+    assert ask(bot, *printed, D_TURN, turn_codes(*printed)) == A_RISK + T_HEX
+    assert ask(bot, *off, D_TURN, turn_codes(*off)) == T_HEX
+
+
+def test_phil_starting_summit_beta_is_what_the_bots_are_dealt():  # F71
+    """The bots read tokens from the state: the knob changes the tokens Phil starts with."""
+    from fa_helpers import new_game
+    counts = []
+    for value in (2, 0):
+        st, _ = new_game(4, (CHARACTER["phil"], 1, 3, 4),
+                         knobs=[("characters.phil.ability.starting_summit_beta", str(value))])
+        counts.append(bin(int(st[S_SB])).count("1"))
+    assert counts == [2, 0]
+
+
+def option_codes(st, t, cards):
+    """The D_OPTION codes the engine offers seat 0 for the drawn climbing cards (F39-F41)."""
+    st[G_AUX] = cards[0] + 100 * (cards[1] if len(cards) > 1 else 0)
+    codes = []
+    for i, c in enumerate(cards):
+        for o in range(int(t[T_CC_NOPT + c])):
+            if engine.option_choosable(st, t, 0, c, o, False):
+                codes.append(2 * i + o)
+    return codes
+
+
+def climbing_card(name):
+    return next(c["id"] for c in DATA["climbing_cards"] if c["name"] == name)
+
+
+@pytest.mark.parametrize("bot", ["greedy", "planner"])
+def test_free_soloist_no_gear_column_bans_the_options_the_bots_would_take(bot):  # F40, F65
+    banned = [c for c in DATA["climbing_cards"] if "free_soloist_cannot_choose" in c]
+    assert banned, "data.json marks the options a Free Soloist cannot choose"
+    changed = 0
+    for c in banned:
+        card = c["id"]
+        printed = state("free_soloist", tile=1, hand=[(GEAR_CARD, 2), (FACE_CARD, 2)])
+        off = state("free_soloist", "no_gear_column", "off", tile=1,
+                    hand=[(GEAR_CARD, 2), (FACE_CARD, 2)])
+        ban = "AB".index(c["free_soloist_cannot_choose"])
+        printed_codes = option_codes(*printed, [card])
+        off_codes = option_codes(*off, [card])
+        assert ban not in printed_codes
+        if ban in off_codes and printed_codes and ask(bot, *off, D_OPTION, off_codes) == ban:
+            changed += 1
+            assert ask(bot, *printed, D_OPTION, printed_codes) != ban
+    assert changed > 0, "on some card the bot takes the option only the knob allows"
+
+
+@pytest.mark.parametrize("bot", ["greedy", "planner"])
+def test_a_second_climbing_card_lets_the_crimper_pick_the_better_one(bot):  # F73
+    """With two cards drawn the bot may take the second card's option when it is worth more;
+    with one card it has only the first card's."""
+    cards = [c["id"] for c in DATA["climbing_cards"]]
+    took_second = 0
+    for a, b in zip(cards[:20], cards[20:40]):
+        printed = state("cool-headed_crimper", tile=1, hand=[(SLAB_CARD, 3)])
+        one = state("cool-headed_crimper", "climbing_cards_drawn", 1, tile=1,
+                    hand=[(SLAB_CARD, 3)])
+        two_codes = option_codes(*printed, [a, b])
+        one_codes = option_codes(*one, [a])
+        if len(one_codes) < 1 or len(two_codes) < 2:
+            continue
+        pick = ask(bot, *printed, D_OPTION, two_codes)
+        assert ask(bot, *one, D_OPTION, one_codes) < 2
+        took_second += pick % WITH_JESUS >= 2
+    assert took_second > 0
+
+
+@pytest.mark.parametrize("bot", ["greedy", "planner"])
+def test_sendy_jammer_wild_gear_decides_which_technique_token_she_takes(bot):  # F49, F67
+    """Two face-up gear cards count as wild symbols for her: a set of precision then needs one
+    more, so she takes precision; without the ability the gear cards count for nothing and
+    she takes the technique she already shows most (balance)."""
+    PRECISION, BALANCE = 1, 2
+    results = []
+    for value in ("wild", "none"):
+        knob = None if value == "wild" else "gear_cards_technique"
+        st, t = state("sendy_jammer", knob, value, tile=1)
+        st[BOARD_UP + 0 * N_KINDS + 28] = 2          # two gear cards without a symbol
+        st[BOARD_UP + 0 * N_KINDS + 8] = 1           # one balance (slab, Smear)
+        st[S_TECH:S_TECH + 5] = 0
+        results.append(ask(bot, st, t, D_TECHNIQUE, [PRECISION, BALANCE]))
+    assert results[0] != results[1]
+
+
+def test_no_first_ascent_policy_names_a_character_in_its_decisions():
+    """Source check: the decision code refers to no character key, name or id. (`tuned` picks
+    a per-character knob vector by the character's id: parameters, not rules.)"""
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2] / "policies" / "first_ascent"
+    words = [c["key"] for c in DATA["characters"]] + [c["name"] for c in DATA["characters"]]
+    for module in ("greedy.py", "planner.py", "random_policy.py"):
+        text = (root / module).read_text()
+        found = [w for w in words if re.search(rf"\b{re.escape(w)}\b", text, re.I)]
+        assert not found, f"{module} names {found}"
+        assert "S_CHAR" not in text, f"{module} reads the seat's character id"
