@@ -67,11 +67,19 @@ def _numba_cache_dir():
     return str(base / numba_cache_key())
 
 
-if "NUMBA_CACHE_DIR" not in os.environ:
-    os.environ["NUMBA_CACHE_DIR"] = _numba_cache_dir()
-    # numba may already be imported (it reads the variable at import): set its config too.
-    try:
-        from numba.core import config as _numba_config
-        _numba_config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
-    except ImportError:  # pragma: no cover
-        pass
+def keyed_cache_dir(folder):
+    """`folder`/<numba_cache_key>: a cache folder the user names is keyed too, so that no
+    NUMBA_CACHE_DIR, however long-lived, hands back a kernel compiled from other sources. A
+    folder already keyed (a worker process inherits its parent's) is kept."""
+    key = numba_cache_key()
+    return str(folder) if Path(folder).name == key else str(Path(folder) / key)
+
+
+os.environ["NUMBA_CACHE_DIR"] = (keyed_cache_dir(os.environ["NUMBA_CACHE_DIR"])
+                                 if os.environ.get("NUMBA_CACHE_DIR") else _numba_cache_dir())
+# numba may already be imported (it reads the variable at import): set its config too.
+try:
+    from numba.core import config as _numba_config
+    _numba_config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+except ImportError:  # pragma: no cover
+    pass

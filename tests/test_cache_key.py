@@ -97,3 +97,27 @@ def test_a_run_depends_on_the_bundled_data_files(source_copy):
     data.write_text(data.read_text().replace(" ", "  ", 1))
     assert package_data_key(source_copy) != before
     assert numba_cache_key(source_copy) == numba_cache_key(source_copy)
+
+
+def _cache_dir_in_fresh_process(env_value):
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    if env_value is not None:
+        env["NUMBA_CACHE_DIR"] = env_value
+    out = subprocess.run(
+        [sys.executable, "-c", "import sim; from numba.core import config; "
+                               "print(config.CACHE_DIR)"],
+        env=env, cwd=ROOT, capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def test_a_cache_folder_the_user_names_is_keyed_too(tmp_path):
+    """A long-lived NUMBA_CACHE_DIR once handed back kernels compiled from earlier sources (the
+    key applied only when the variable was unset). Now the named folder gets the key below it,
+    and a folder that already ends in the key (a worker inheriting its parent's) is kept."""
+    key = numba_cache_key()
+    assert _cache_dir_in_fresh_process(str(tmp_path)) == str(tmp_path / key)
+    assert _cache_dir_in_fresh_process(str(tmp_path / key)) == str(tmp_path / key)
+    assert _cache_dir_in_fresh_process(None).endswith(key)
