@@ -244,3 +244,27 @@ def test_a_grown_precision_run_resumes_where_it_stopped_and_never_cuts_games(tmp
     path.write_text(path.read_text().replace("ci_halfwidth = 0.001\nmax_games = 1000", ""))
     run_experiment(load_spec(path), jobs=1, quiet=True)
     assert game_ids(load_spec(path).out) == list(range(1000))
+
+
+def test_a_resume_refuses_to_add_games_that_other_code_would_play(tmp_path):
+    """The code is not part of an experiment's identity, so a resume replays the first games
+    of the finished chunks and compares: here the stored games stand for what an earlier bot
+    played (one winner rewritten), and adding chunks to them is refused, naming the folder."""
+    import pandas as pd
+    path = spec_file(tmp_path, "games = 100\nchunk = 50")
+    run_experiment(load_spec(path), jobs=1, quiet=True)
+    out = load_spec(path).out
+    # an unchanged resume passes the check and plays exactly the new games
+    path.write_text(path.read_text().replace("games = 100", "games = 150"))
+    run_experiment(load_spec(path), jobs=1, quiet=True)
+    assert game_ids(out) == list(range(150))
+    stored = out / "chunks" / "baseline" / "p2" / "chunk-00000" / "games.parquet"
+    games = pd.read_parquet(stored)
+    column = "rounds" if "rounds" in games.columns else games.columns[-1]
+    games.loc[0, column] = games.loc[0, column] + 1
+    games.to_parquet(stored, index=False)
+    path.write_text(path.read_text().replace("games = 150", "games = 200"))
+    with pytest.raises(SpecError, match="played by other code: games 0 to 3 of variant "
+                                        "'baseline' \\(2 players\\)"):
+        run_experiment(load_spec(path), jobs=1, quiet=True)
+    assert game_ids(out) == list(range(150))

@@ -238,13 +238,55 @@ def _environment():
             "pandas": pd.__version__, "python": sys.version.split()[0]}
 
 
-def _execute(spec, todo, count, total, manifest, jobs, scheduler, progress):
-    """Play the `count` chunks (`total` games) that `todo` yields; write each as it finishes."""
-    from joblib import Parallel, delayed
+# games replayed from the finished chunks before a resume adds to them (check_same_games)
+SAME_GAMES_CHECKED = 4
+
+
+def _fields(spec):
+    """(spec_fields, {variant: variant_fields}) as play_chunk takes them."""
     spec_fields = (spec.game, spec.seed, spec.seat_policies, spec.characters,
                    spec.rotate_seats)
     variants = {v.name: (v.preset, tuple(sorted(v.rules.items())), v.knobs)
                 for v in spec.variants}
+    return spec_fields, variants
+
+
+def check_same_games(spec, done):
+    """Before a resume adds chunks to finished ones: replay the first games of each variant's
+    and player count's earliest finished chunk and compare them with the stored rows. The code is
+    not part of an experiment's identity (it outlives edits to reports and tools), so the games
+    themselves are the check: a bot, rule or engine edit that changes them would otherwise be
+    mixed into one result with the games played before it."""
+    spec_fields, variants = _fields(spec)
+    earliest = {}
+    for (variant, players, index), (first, games) in done.items():
+        if variant in variants and index < earliest.get((variant, players), (1 << 62,))[0]:
+            earliest[(variant, players)] = (index, first, games)
+    for (variant, players), (index, first, games) in sorted(earliest.items()):
+        chunk = Chunk(variant, players, index, first, min(SAME_GAMES_CHECKED, games))
+        _, fresh_games, fresh_seats, _ = play_chunk(spec_fields, variants[variant], chunk, 1)
+        folder = spec.out / chunk.relpath
+        stored_games = pd.read_parquet(folder / "games.parquet").iloc[:len(fresh_games)]
+        stored_seats = pd.read_parquet(folder / "seats.parquet").iloc[:len(fresh_seats)]
+        if not (_same_rows(fresh_games, stored_games) and _same_rows(fresh_seats, stored_seats)):
+            raise SpecError(
+                f"{spec.out}: the finished games were played by other code: games {first:,} to "
+                f"{first + chunk.games - 1:,} of variant {variant!r} ({players} players) come out "
+                f"differently now (a bot, rule or engine changed since). Adding games would mix "
+                f"two versions in one result; use a new out folder, or resume with the code "
+                f"that played them")
+
+
+def _same_rows(fresh, stored):
+    if list(fresh.columns) != list(stored.columns):
+        return False
+    return all(np.array_equal(fresh[c].to_numpy(), stored[c].to_numpy()) for c in fresh.columns)
+
+
+def _execute(spec, todo, count, total, manifest, jobs, scheduler, progress):
+    """Play the `count` chunks (`total` games) that `todo` yields; write each as it finishes."""
+    from joblib import Parallel, delayed
+    spec_fields, variants = _fields(spec)
     cores = os.cpu_count() or 1
     if scheduler:
         n_jobs, threads = -1, spec.threads or 1
@@ -346,6 +388,7 @@ def _run_locked(spec, jobs, scheduler, quiet, stop_after_chunks):
     played_total = 0
     stopping = {}
     earlier = manifest.doc.get("stopping", {})
+    checked = False
     for players in spec.players:
         target_games = spec.games
         if spec.ci_halfwidth is not None:
@@ -366,6 +409,9 @@ def _run_locked(spec, jobs, scheduler, quiet, stop_after_chunks):
             for c in pending():          # counted first, lazily: the plan is never held
                 count += 1
                 total += c.games
+            if count and done and not checked:
+                check_same_games(spec, done)
+                checked = True
             if count:
                 played, _ = _execute(spec, pending(), count, total, manifest, jobs, scheduler,
                                      progress)
