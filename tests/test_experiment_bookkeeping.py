@@ -268,3 +268,25 @@ def test_a_resume_refuses_to_add_games_that_other_code_would_play(tmp_path):
                                         "'baseline' \\(2 players\\)"):
         run_experiment(load_spec(path), jobs=1, quiet=True)
     assert game_ids(out) == list(range(150))
+
+
+def test_a_run_limited_to_one_numba_thread_plays(tmp_path):
+    """With NUMBA_NUM_THREADS=1 and one job, the runner asked numba for all the machine's
+    cores and stopped with numba's traceback; it now plays within the limit."""
+    import subprocess
+    import sys
+    path = spec_file(tmp_path, "games = 10\nchunk = 10")
+    env = dict(os.environ, NUMBA_NUM_THREADS="1")
+    done = subprocess.run([sys.executable, "-m", "sim.cli", "run", str(path), "--jobs", "1",
+                           "--quiet"], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-600:]
+    assert game_ids(load_spec(path).out) == list(range(10))
+
+
+def test_more_threads_than_numba_may_use_is_one_line(tmp_path, monkeypatch, capsys):
+    import numba
+    monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 1)
+    path = spec_file(tmp_path, "games = 10\nchunk = 10\nthreads = 2")
+    assert main(["run", str(path), "--jobs", "1", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "threads: at most 1 in this process" in err and err.count("\n") == 1

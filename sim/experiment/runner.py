@@ -287,7 +287,12 @@ def _execute(spec, todo, count, total, manifest, jobs, scheduler, progress):
     """Play the `count` chunks (`total` games) that `todo` yields; write each as it finishes."""
     from joblib import Parallel, delayed
     spec_fields, variants = _fields(spec)
-    cores = os.cpu_count() or 1
+    import numba
+    # the threads numba may use here: the cores, or fewer if NUMBA_NUM_THREADS says so
+    cores = numba.config.NUMBA_NUM_THREADS
+    if spec.threads and spec.threads > cores and not scheduler:
+        raise SpecError(f"{spec.path}: threads: at most {cores} in this process (its cores, or "
+                        f"NUMBA_NUM_THREADS), got {spec.threads}")
     if scheduler:
         n_jobs, threads = -1, spec.threads or 1
     else:
