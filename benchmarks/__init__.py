@@ -41,3 +41,18 @@ def acceptance_lines(relpath):
     return [f"- The issue's acceptance run, timed by `simulate` itself (not run by this script): "
             f"`{m['command']}` played {m['games']:,} games in {m['wall_seconds']:,.0f} s "
             f"({m['games_per_second']:,.0f} games/s on {m['threads']} threads)."]
+
+
+def times_reference(rows, cost, same=("players", "threads"), reference="random"):
+    """Each row's `cost` (time per action or decision) as a multiple of the `reference` bot's
+    row measured in the same run under the same `same` fields (None where there is none).
+    Absolute figures on a shared machine drift by 2x from run to run; a ratio within one run
+    does not (issue 22)."""
+    refs = {tuple(r[k] for k in same): r[cost] for r in rows if r["policy"] == reference}
+    return [None if tuple(r[k] for k in same) not in refs else
+            r[cost] / refs[tuple(r[k] for k in same)] for r in rows]
+
+
+def ratio_text(x):
+    return "" if x is None else f"{x:.2f}x"
+

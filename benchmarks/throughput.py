@@ -12,7 +12,7 @@ import sys
 import tempfile
 import time
 
-from benchmarks import ROOT, replace_section
+from benchmarks import ROOT, ratio_text, replace_section, times_reference
 
 
 def _child(code, cache_dir=None):
@@ -110,7 +110,8 @@ def main(argv=None):
         warm, warm_inner = _child(COMPILE, cache)
     policies = ("random", "greedy", "designers-heuristic", "planner", "tuned")
     rows = [throughput(p, th, args.games) for p in policies for th in (1, 2)]
-    v060 = [throughput(p, 2, args.games, "v0.6.0") for p in ("designers-heuristic", "tuned")]
+    v060 = [throughput(p, 2, args.games, "v0.6.0")
+            for p in ("random", "designers-heuristic", "tuned")]
     look = lookahead_decisions(args.lookahead_games)
     # the single-game API before the end-to-end run: measured after it, in the same process,
     # random's API rate once came out at 37 games/s against about 400 in a fresh process
@@ -130,20 +131,32 @@ def main(argv=None):
         f"{platform.python_version()}, numba {numba.__version__}. 4 players, random seating, "
         f"master seed 1.",
         "",
-        "| policy | preset | threads | games | games/s | actions/game | ns/action/thread |",
-        "|---|---|---|---|---|---|---|",
+        "The last column is a bot's cost per action over `random`'s under the same preset and "
+        "threads, measured in this run (absolute figures drift by 2x between runs on a shared "
+        "machine).",
+        "",
+        "| policy | preset | threads | games | games/s | actions/game | ns/action/thread | "
+        "x random |",
+        "|---|---|---|---|---|---|---|---|",
     ]
-    for r in rows + v060:
+    measured = rows + v060
+    for r, x in zip(measured, times_reference(measured, "ns_per_action_per_thread",
+                                              same=("preset", "threads"))):
         lines.append(f"| {r['policy']} | {r['preset']} | {r['threads']} | {r['games']:,} | "
                      f"{r['games_per_s']:,.0f} | {r['actions_per_game']:.0f} | "
-                     f"{r['ns_per_action_per_thread']:,.0f} |")
+                     f"{r['ns_per_action_per_thread']:,.0f} | {ratio_text(x)} |")
     by = {(r["policy"], r["threads"]): r["games_per_s"] for r in rows}
+    by_ns = {(r["policy"], r["threads"]): r["ns_per_action_per_thread"] for r in rows}
     from policies.all_in_ascent.lookahead import LOOKAHEAD_BUDGET
     k, m, depth, margin = LOOKAHEAD_BUDGET
     scaling = ", ".join(f"{p} {by[(p, 2)] / by[(p, 1)]:.2f}x" for p in policies)
     lines += [
         "",
         f"- scaling 1 -> 2 threads: {scaling}",
+        "- Target (issue 22): `tuned` and `planner` at most 2x `random`'s cost per action. "
+        "Measured (2 threads, v0.4.0): " + ", ".join(
+            f"{p} {r['ns_per_action_per_thread'] / by_ns[('random', 2)]:.2f}x"
+            for p in ("planner", "tuned") for r in rows if (r['policy'], r['threads']) == (p, 2)),
         f"- `lookahead` (k={k:g}, M={m:g}, depth {depth:g}, margin {margin:g}; every seat): "
         f"{look['decisions_per_s']:,.0f} "
         f"decisions/s on 2 threads ({look['decisions']:,.0f} decisions in {look['games']} games, "
