@@ -289,13 +289,15 @@ def skill_markdown(plan, a, command_line):
         lines.append(f"| {_label(plan.game, group, key)} | " + " | ".join(cells) + " |")
     lines += ["", "## Head to head: each level against the one before", "",
               "The stronger candidate in seats 1, 3, ..., the weaker in the others, then swapped, "
-              "on the same games. Share: of the games won by either bot.", "",
-              "| level | against | games | its share of the wins | 95% interval | margin |",
-              "|---|---|---|---|---|---|"]
+              "on the same games. Share: of the games won by either bot (a handful of such "
+              "games decides nothing, whatever the margin says: read the interval).", "",
+              "| level | against | games | won by either | its share of the wins | 95% interval "
+              "| margin |",
+              "|---|---|---|---|---|---|---|"]
     for h in a["h2h"]:
         lines.append(f"| `{h['stronger']}` | `{h['weaker']}` | {h['games']:,} | "
-                     f"{_pct(h['share'])} | [{_pct(h['low'])}, {_pct(h['high'])}] | "
-                     f"{100 * (h['share'] - 0.5):+.1f} points |")
+                     f"{h['decided']:,} | {_pct(h['share'])} | [{_pct(h['low'])}, "
+                     f"{_pct(h['high'])}] | {100 * (h['share'] - 0.5):+.1f} points |")
     if not top.empty:
         lines += ["", "## The two strongest levels, game by game", "",
                   f"| {group} | `{levels[-2]}` | `{levels[-1]}` | difference, points | "
