@@ -49,14 +49,19 @@ def numba_cache_key(root=None):
     return digest.hexdigest()[:16]
 
 
-def package_data_key(root=None):
-    """A hash of every data file (.json) of the packages: bundled game data and tuned knobs.
+def package_data_key(root=None, game=None):
+    """A hash of the data files (.json) of the packages: bundled game data and tuned knobs.
     Not part of the numba key (data is read at run time, not compiled in), but part of what a
-    run's games depend on."""
+    run's games depend on. With `game` (a registered name), only that game's own files
+    (sim/games/<game>/, policies/<game>/): re-tuning one game's bot must not lock the runs of
+    another out of resuming."""
     root = Path(__file__).resolve().parent.parent if root is None else Path(root)
     digest = hashlib.sha256()
-    for package in CACHE_KEY_PACKAGES:
-        for path in sorted((root / package).rglob("*.json")):
+    own = None if game is None else game.replace("-", "_")
+    folders = [root / package for package in CACHE_KEY_PACKAGES] if own is None else \
+        [root / "sim" / "games" / own, root / "policies" / own]
+    for folder in folders:
+        for path in sorted(folder.rglob("*.json")):
             digest.update(str(path.relative_to(root).as_posix()).encode() + b"\0")
             digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]

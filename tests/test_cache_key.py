@@ -121,3 +121,20 @@ def test_a_cache_folder_the_user_names_is_keyed_too(tmp_path):
     assert _cache_dir_in_fresh_process(str(tmp_path)) == str(tmp_path / key)
     assert _cache_dir_in_fresh_process(str(tmp_path / key)) == str(tmp_path / key)
     assert _cache_dir_in_fresh_process(None).endswith(key)
+
+
+def test_a_games_runs_depend_on_its_own_data_files_only(source_copy):
+    """Re-tuning First Ascent's bot (policies/first_ascent/tuned.json) once locked every
+    All-In Ascent and Ascension experiment out of resuming: the run identity hashed every data
+    file of the packages. Each game's key now covers its own files."""
+    from sim import package_data_key
+    for package in ("sim", "policies"):
+        for path in (ROOT / package).rglob("*.json"):
+            target = source_copy / path.relative_to(ROOT)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(path.read_bytes())
+    keys = {g: package_data_key(source_copy, g) for g in ("all-in-ascent", "first-ascent")}
+    tuned = source_copy / "policies" / "first_ascent" / "tuned.json"
+    tuned.write_text(tuned.read_text().replace(" ", "  ", 1))
+    assert package_data_key(source_copy, "all-in-ascent") == keys["all-in-ascent"]
+    assert package_data_key(source_copy, "first-ascent") != keys["first-ascent"]

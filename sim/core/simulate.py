@@ -115,7 +115,7 @@ def run_identity(rules, seat_policies, game, **more):
     from sim import numba_cache_key, package_data_key
     return {"rules_fingerprint": rules.fingerprint, "seat_policies": list(seat_policies),
             "policy_params": policy_params_key(game, seat_policies), "code": numba_cache_key(),
-            "data": package_data_key(), **more}
+            "data": package_data_key(game=game), **more}
 
 
 def _summary_from(out, game):

@@ -127,7 +127,7 @@ class BalanceSpec:
         if self.batch != 1:             # (studies from before batches existed resume as they are)
             doc["batch"] = self.batch
         # a retuned bot or an edited data file plays other games
-        doc["bots_and_data"] = hashlib.sha256((package_data_key() + policy_params_key(
+        doc["bots_and_data"] = hashlib.sha256((package_data_key(game=self.game) + policy_params_key(
             self.game, [self.policy] * max(self.players))).encode()).hexdigest()[:16]
         return doc
 

@@ -120,7 +120,7 @@ class Spec:
         outlives edits to reports and tools.)"""
         from sim.core.policies import policy_params_key
         from sim import package_data_key
-        return hashlib.sha256((package_data_key() + policy_params_key(
+        return hashlib.sha256((package_data_key(game=self.game) + policy_params_key(
             self.game, self.policies_for(max(self.players)))).encode()).hexdigest()[:16]
 
     def identity_hash(self):
