@@ -3,14 +3,16 @@
 Route. Every hex gets a worth: its pitch points (value - N), +1 on a summit, the objectives in
 play it advances (per-pitch and Headwall points in full; a step toward a type, ridge, traverse
 or All-Arounding threshold as a share of its points, the whole of it when the step completes
-it), its personal objectives likewise, minus the pitch's requirement units at a cost per unit
-(face-down tiles: the average). A depth-limited search over the legal moves (own route
-excluded, the best `branch` neighbours first) gives each destination its best route value.
+it), its personal objectives likewise, minus the units its own character pays there at a cost
+per unit (engine.units_to_pay, so every requirement ability counts; face-down tiles: the
+average). A depth-limited search over the legal moves (own route excluded, the best `branch`
+neighbours first) gives each destination its best route value.
 
 Turn: climb the destination with the best now-points + future-weight x route value - spend
 weight x assets spent (a payable pitch offered only as a risk counts as a climb: F71); risk
-the best such destination when nothing can be climbed and its value clears the risk threshold; otherwise play own-turn tokens, trade toward what the
-planned target lacks, or rest. Rests keep water and psych at a floor, then take the cards the
+the best such destination when nothing can be climbed and its value clears the risk
+threshold; otherwise play own-turn tokens, trade toward what the planned target lacks, or
+rest. Rests keep water and psych at a floor, then take the cards the
 planned target lacks; draws take the Spread card it lacks, then wilds, then the deck.
 Climbing-card options are valued like greedy's, with technique tokens worth more when they
 complete a set this round.

@@ -285,9 +285,9 @@ def _same_rows(fresh, stored):
 
 def _execute(spec, todo, count, total, manifest, jobs, scheduler, progress):
     """Play the `count` chunks (`total` games) that `todo` yields; write each as it finishes."""
+    import numba
     from joblib import Parallel, delayed
     spec_fields, variants = _fields(spec)
-    import numba
     # the threads numba may use here: the cores, or fewer if NUMBA_NUM_THREADS says so
     cores = numba.config.NUMBA_NUM_THREADS
     if spec.threads and spec.threads > cores and not scheduler:

@@ -4,8 +4,8 @@
     characters.<key>.permanent_token_limit | rest_assets            0..12
     characters.<key>.permanent_threshold.<gear|face|crack|slab>    1..12
     characters.<key>.ability.<name>                                a character ability (F64-F75,
-                                                                   ABILITY_KNOBS below); any
-                                                                   character may be given any
+                                                                   ABILITY_KNOBS below), on any
+                                                                   character
     asset_cards.<kind>.count                                       1..20 (the deck stays 124:
                                                                    move cards between kinds)
     asset_cards.<kind>.technique                                   a technique or none

@@ -51,6 +51,26 @@ def character_requirement(req, res):
     return converted
 
 
+ALL_UNITS, SKILL_UNITS = 0b1111111, 0b0011110     # requirement masks (bit r: unit r)
+
+
+@njit_noalloc(inline="always")
+def crag_scope(t):
+    """F72: the units Crag Mama's ignore may cover (Decision 6: any unit with the BGA flag)."""
+    return ALL_UNITS if t[C_CRAG_MAMA_ANY] != 0 else SKILL_UNITS
+
+
+@njit_noalloc(inline="always")
+def ignored_by_value(t, tile, res):
+    """F75: the units the character ignores on a tile of this printed value."""
+    value = t[T_P_VALUE + tile]
+    if value == 4:
+        return res[R_IGNORE_V4]
+    if value == 5:
+        return res[R_IGNORE_V5]
+    return 0
+
+
 @njit_noalloc
 def units_to_pay(st, t, seat, h, res, req):
     """The requirement units the seat's character pays on hex h from its own assets: F31 with
@@ -63,16 +83,14 @@ def units_to_pay(st, t, seat, h, res, req):
     units = 0
     for r in range(7):
         units += req[r]
-    ignored = 0
+    ignored = ignored_by_value(t, st[TILE + h], res)
     if res[R_CRAG] > 0 and (board_mask(st, t, BM_BELOW_LEDGE) >> h) & 1:
-        in_scope = units if t[C_CRAG_MAMA_ANY] != 0 else \
-            req[FACE] + req[CRACK] + req[SLAB] + req[R_ANY]
+        scope = crag_scope(t)
+        in_scope = 0
+        for r in range(7):
+            if (scope >> r) & 1:
+                in_scope += req[r]
         ignored += min(res[R_CRAG], in_scope)
-    value = t[T_P_VALUE + st[TILE + h]]
-    if value == 4:
-        ignored += res[R_IGNORE_V4]
-    elif value == 5:
-        ignored += res[R_IGNORE_V5]
     return max(0, units - ignored)
 
 
@@ -145,7 +163,7 @@ def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, res, plan, scratch)
     if crag > 0 and (board_mask(st, t, BM_BELOW_LEDGE) >> h) & 1:  # F72
         any_unit = t[C_CRAG_MAMA_ANY] != 0
         for _ in range(crag):
-            if not _cover(unpaid, 0b1111111 if any_unit else 0b0011110):
+            if not _cover(unpaid, crag_scope(t)):
                 if any_unit:
                     crag_left += 1       # an unused ignore of any unit spares a paid unit
                 else:
@@ -161,12 +179,7 @@ def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, res, plan, scratch)
         spare = res[9] - paid_p
         if spare > 0 and _cover(unpaid, res[R_SUB_REPLACES]):
             extra_psych = 1
-    ignores = n_others + crag_left                               # F32a, F75
-    value = t[T_P_VALUE + tile]
-    if value == 4:
-        ignores += res[R_IGNORE_V4]
-    elif value == 5:
-        ignores += res[R_IGNORE_V5]
+    ignores = n_others + crag_left + ignored_by_value(t, tile, res)  # F32a, F75
     ignored = 0
     while ignores > 0 and _cover(unpaid, 0b1111111):
         ignores -= 1
