@@ -1,2 +1,2 @@
 """Ascension policies (RULES.md §7). Importing this package registers every built-in policy."""
-from policies.ascension import random_policy, strategic  # noqa: F401
+from policies.ascension import mcts, random_policy, strategic  # noqa: F401

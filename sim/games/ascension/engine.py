@@ -485,7 +485,7 @@ def setup(st, t, seed):
         st[T_FIRST_BLOCK_RACE + p] = -1
     for p in range(n_players):
         corner = t[C_CORNER_OF + p]
-        k = _corner_index(corner)
+        k = corner_index(corner)
         st[S_ACTIVE + p] = 1
         st[S_PAWN_SQ + p] = corner                              # A6
         st[B_PAWN_ON + corner] = p
@@ -791,7 +791,7 @@ def pick(st, t, p, origin):
         if origin == ORIGIN_JOKER:
             x = JOKER_ID
         else:
-            group = 76 + 4 * _corner_index(t[C_CORNER_OF + p])
+            group = 76 + 4 * corner_index(t[C_CORNER_OF + p])
             first = group if origin == ORIGIN_SHAPED else group + 2
             x = first if st[B_P_SQ + first] == -1 else first + 1
     if P_KIND[x] == CUBE:
@@ -801,7 +801,9 @@ def pick(st, t, p, origin):
 
 
 @njit(cache=True, inline="always")
-def _corner_index(corner):
+def corner_index(corner):
+    """Which corner (0-3, clockwise from top left) a corner square is; seat p's reserve
+    half-cubes are the group 76 + 4 * corner_index(CORNER(p)) (A4)."""
     if corner == 0:
         return 0
     if corner == 8:

@@ -24,16 +24,30 @@ A12's result is given per square instead (V_MOVABLE).
                            shapes and symbol (the mover has looked, A15), former orientation,
                            origin square (-1 from the reserve or the hand)
 
+    V_SLOT + k             every piece on the board, square by square and bottom to top (the
+                           stack sizes say where a square's pieces start): its kind, orientation
+                           and, if this seat knows it, its drawn face; and which seats know it
+                           (slot_info). Below the top a piece shows nothing, but a player who
+                           watched the whole game knows what lies where, and a search needs it
+    V_LOCK_SLOT + q        A12(d): the slot of seat q's locked piece, LOCK_HELD for the piece
+                           in hand, -1 for none
+
 `remember=False` builds the view of a seat that forgets what it has seen: it knows only the
 faces that are up and the piece in its hand (to measure what memory is worth, §6 Q10).
+
+`sample_state` is the inverse a search needs: a full game state that this seat cannot tell
+from the real one, with the faces it does not know dealt from the cubes it has not seen.
 """
+import numpy as np
 from numba import njit
 
-from sim.games.ascension.engine import piece_is_movable, shows, top_piece
-from sim.games.ascension.rules import C_P_SHAPES, C_P_SYMBOL
+from sim.core.rng import stream_below
+from sim.games.ascension.engine import corner_index, piece_is_movable, shows, top_piece
+from sim.games.ascension.rules import C_CORNER_OF, C_P_SHAPES, C_P_SYMBOL
 from sim.games.ascension.state import (
-    B_KNOWN, B_P_UP, B_STACK, B_STACK_N, CORNER_BIT, CUBE, G_HELD, G_HELD_ORIGIN, G_HELD_WAS_UP,
-    G_SEED, MAX_PLAYERS, MAX_STACK_CAP, N_SQUARES, P_HEIGHT, P_KIND, RECORD_SIZE, S_LOCK)
+    B_KNOWN, B_P_SQ, B_P_UP, B_STACK, B_STACK_N, CORNER_BIT, CUBE, G_HELD, G_HELD_ORIGIN,
+    G_HELD_WAS_UP, G_N_PLAYERS, G_SEED, HALF, MAX_PLAYERS, MAX_STACK_CAP, N_CUBES, N_PIECES,
+    N_SQUARES, P_HEIGHT, P_KIND, RECORD_SIZE, S_LOCK, S_RES_NEUTRAL, S_RES_SHAPED, STATE_SIZE)
 
 V_TOP_KIND = B_STACK
 V_TOP_UP = B_STACK + N_SQUARES
@@ -49,8 +63,27 @@ V_HELD_SHAPES = V_HELD_KIND + 2
 V_HELD_SYMBOL = V_HELD_KIND + 3
 V_HELD_WAS_UP = V_HELD_KIND + 4
 V_HELD_ORIGIN = V_HELD_KIND + 5
-VIEW_END = V_HELD_KIND + 6
-assert VIEW_END <= B_STACK + N_SQUARES * MAX_STACK_CAP
+V_SLOT = V_HELD_KIND + 6
+V_LOCK_SLOT = V_SLOT + N_PIECES
+VIEW_END = V_LOCK_SLOT + MAX_PLAYERS
+assert VIEW_END <= STATE_SIZE
+LOCK_HELD = -2
+
+# slot_info: bit 0 face known to this seat, bit 1 face up, bits 2-3 kind, bits 4-7 drawn shapes,
+# bits 8-10 drawn symbol (both 0 unless known), bits 16.. the seats that know the face (A15)
+SLOT_KNOWN, SLOT_UP, SLOT_KIND_SHIFT, SLOT_SHAPES_SHIFT, SLOT_SYMBOL_SHIFT, SLOT_SEATS_SHIFT = \
+    1, 2, 2, 4, 8, 16
+
+
+@njit(cache=True)
+def slot_info(st, t, seat, remember, x):
+    """What a seat knows of board piece x (the layout above)."""
+    up = st[B_P_UP + x]
+    info = (up << 1) | (P_KIND[x] << SLOT_KIND_SHIFT) | (st[B_KNOWN + x] << SLOT_SEATS_SHIFT)
+    if P_KIND[x] != CUBE or up or (remember and (st[B_KNOWN + x] & (1 << seat))):
+        info |= SLOT_KNOWN | (t[C_P_SHAPES + x] << SLOT_SHAPES_SHIFT) | \
+            (t[C_P_SYMBOL + x] << SLOT_SYMBOL_SHIFT)
+    return info
 
 
 @njit(cache=True)
@@ -111,4 +144,130 @@ def build_view(st, t, seat, remember, view):
         view[V_HELD_SYMBOL] = 0
         view[V_HELD_WAS_UP] = 0
         view[V_HELD_ORIGIN] = -1
+    k = 0
+    for s in range(N_SQUARES):
+        base = B_STACK + s * MAX_STACK_CAP
+        for i in range(st[B_STACK_N + s]):
+            x = st[base + i]
+            view[V_SLOT + k] = slot_info(st, t, seat, remember, x)
+            for q in range(MAX_PLAYERS):
+                if st[S_LOCK + q] == x:
+                    view[V_LOCK_SLOT + q] = k
+            k += 1
+    view[V_SLOT + k:V_LOCK_SLOT] = 0
+    for q in range(MAX_PLAYERS):
+        lock = st[S_LOCK + q]
+        if lock < 0 or (lock != st[G_HELD] and st[B_P_SQ + lock] < 0):
+            view[V_LOCK_SLOT + q] = -1
+        elif lock == st[G_HELD]:
+            view[V_LOCK_SLOT + q] = LOCK_HELD
     view[VIEW_END:] = 0
+
+
+@njit(cache=True)
+def _take_piece(t, used, kind, shapes, symbol):
+    """The lowest unused piece id of this kind and drawn face (pieces with the same face are
+    interchangeable to the rules)."""
+    for x in range(N_PIECES):
+        if not used[x] and P_KIND[x] == kind and t[C_P_SHAPES + x] == shapes and \
+                t[C_P_SYMBOL + x] == symbol:
+            used[x] = True
+            return x
+    return -1
+
+
+@njit(cache=True)
+def sample_state(view, t, seat, stream, st):
+    """Write into st a game state that `seat`, whose view this is, cannot tell from the real
+    one: the public blocks as they are, every piece it knows where it is, and the cubes it has
+    not seen (face down, face unknown) dealt onto the remaining slots in a uniformly random
+    order drawn from `stream` (A3's shuffle is uniform, and the seat has learned nothing of
+    those cubes since). Pieces of the same kind and face are interchangeable to the rules, so
+    a known piece gets the lowest free id of its face. Returns False if the view does not fit
+    the piece set (a view not built by build_view)."""
+    st[:B_STACK] = view[:B_STACK]
+    st[B_STACK:] = 0
+    st[B_STACK:B_STACK + N_SQUARES * MAX_STACK_CAP] = -1
+    used = np.zeros(N_PIECES, np.bool_)
+    for x in range(N_PIECES):
+        st[B_P_SQ + x] = -2                          # out of play unless placed below
+        if P_KIND[x] != CUBE:
+            st[B_P_UP + x] = 1
+            st[B_KNOWN + x] = (1 << MAX_PLAYERS) - 1      # §1.4: halves are public
+    # each seat's reserve half-cubes (A4), lowest ids first, as the engine's pick takes them
+    for p in range(view[G_N_PLAYERS]):
+        group = 76 + 4 * corner_index(t[C_CORNER_OF + p])
+        for first, count in ((group, view[S_RES_SHAPED + p]),
+                             (group + 2, view[S_RES_NEUTRAL + p])):
+            if count > 2:
+                return False
+            for x in range(first, first + count):
+                used[x] = True
+                st[B_P_SQ + x] = -1
+    # the piece in the mover's hand (A15: it has looked)
+    held = -1
+    kind = view[V_HELD_KIND]
+    if kind >= 0:
+        origin = view[V_HELD_ORIGIN]
+        if kind == HALF and origin < 0:
+            group = 76 + 4 * corner_index(t[C_CORNER_OF + seat])
+            held = group if view[V_HELD_SHAPES] != 0 else group + 2
+            if st[B_P_SQ + held] != -1:
+                return False
+        else:
+            held = _take_piece(t, used, kind, view[V_HELD_SHAPES], view[V_HELD_SYMBOL])
+            if held < 0:
+                return False
+            st[B_P_SQ + held] = origin if origin >= 0 else -2
+            if kind == CUBE:
+                st[B_P_UP + held] = view[V_HELD_WAS_UP]
+                st[B_KNOWN + held] = (1 << MAX_PLAYERS) - 1 if view[V_HELD_WAS_UP] else \
+                    1 << seat
+    st[G_HELD] = held
+    # the board: known pieces now, the unseen cubes' slots noted
+    slot_piece = np.full(N_PIECES, -1, np.int64)
+    unknown_slot = np.empty(N_PIECES, np.int64)
+    n_unknown = 0
+    k = 0
+    for s in range(N_SQUARES):
+        for i in range(view[B_STACK_N + s]):
+            info = view[V_SLOT + k]
+            if info & SLOT_KNOWN:
+                x = _take_piece(t, used, (info >> SLOT_KIND_SHIFT) & 3,
+                                (info >> SLOT_SHAPES_SHIFT) & 15, (info >> SLOT_SYMBOL_SHIFT) & 7)
+                if x < 0:
+                    return False
+                slot_piece[k] = x
+            else:
+                unknown_slot[n_unknown] = k
+                n_unknown += 1
+            k += 1
+    # the unseen cubes in a random order (Fisher-Yates over the seat's own stream)
+    pool = np.empty(N_CUBES, np.int64)
+    n_pool = 0
+    for x in range(N_CUBES):
+        if not used[x]:
+            pool[n_pool] = x
+            n_pool += 1
+    if n_pool != n_unknown:
+        return False
+    for i in range(n_pool - 1, 0, -1):
+        j = stream_below(stream, i + 1)
+        pool[i], pool[j] = pool[j], pool[i]
+    for i in range(n_unknown):
+        slot_piece[unknown_slot[i]] = pool[i]
+    k = 0
+    for s in range(N_SQUARES):
+        base = B_STACK + s * MAX_STACK_CAP
+        for i in range(view[B_STACK_N + s]):
+            x = slot_piece[k]
+            info = view[V_SLOT + k]
+            st[base + i] = x
+            st[B_P_SQ + x] = s
+            st[B_P_UP + x] = (info >> 1) & 1
+            st[B_KNOWN + x] = info >> SLOT_SEATS_SHIFT
+            k += 1
+    for q in range(MAX_PLAYERS):
+        slot = view[V_LOCK_SLOT + q]
+        st[S_LOCK + q] = held if slot == LOCK_HELD else (slot_piece[slot] if slot >= 0 else -1)
+    return True

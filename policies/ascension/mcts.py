@@ -1,0 +1,37 @@
+"""Open-loop MCTS (policies/mcts.py) over Ascension's engine: `mcts`.
+
+A bot sees only its view, so each decision first builds a full state the seat cannot tell from
+the real one (view.sample_state: the cubes it has not seen dealt at random from its own stream);
+every iteration then deals those cubes again (search.hide_future). The rollouts are uniform
+legal actions and the estimate is search.py's generic race progress: no staircase-bot code is
+compiled into it, so it is a witness independent of `stair-builder`, `blocker` and `hybrid`.
+
+params: policies/mcts.py's six (iterations, rollout depth, exploration, widening, tree depth,
+margin); `mcts@N` runs N iterations per decision.
+"""
+import numpy as np
+
+from policies.mcts import P_ITERATIONS, make_mcts
+from sim.core.policies import compiled_on_use, register
+from sim.games.ascension import search
+from sim.games.ascension.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE
+from sim.games.ascension.state import STATE_SIZE
+from sim.games.ascension.view import sample_state
+
+# iterations, rollout depth, exploration, widening, tree depth, margin
+MCTS_DEFAULTS = (200.0, 12.0, 0.7, 1.0, 0.0, 0.0)
+assert len(MCTS_DEFAULTS) <= MAX_POLICY_PARAMS
+
+random_rollouts = make_mcts(search)
+
+
+@register("ascension", "mcts", params=MCTS_DEFAULTS, budget_param=P_ITERATIONS)
+@compiled_on_use(POLICY_SIGNATURE)
+def mcts_policy(ctx):
+    """Open-loop MCTS over states sampled from the view, random rollouts, generic race
+    estimate: no staircase-bot code."""
+    st = np.empty(STATE_SIZE, np.int64)
+    if not sample_state(ctx.board, ctx.config, ctx.seat, ctx.stream, st):
+        return -1               # a view the sampler cannot fit: the kernel's policy error
+    return random_rollouts(st, ctx.config, ctx.seat, ctx.legal, ctx.n_legal, ctx.stream,
+                           ctx.params, st[:0])
