@@ -15,11 +15,13 @@ def replace_section(marker, text):
     the section under that heading if there is one, else at the end."""
     path = ROOT / "results" / "BENCHMARKS.md"
     old = path.read_text() if path.exists() else "# Benchmarks\n\n"
-    if marker in old:
-        head, _, rest = old.partition(marker)
-        nxt = rest.find("\n## ")
-        old = head + (rest[nxt + 1:] if nxt >= 0 else "")
-    path.write_text(old.rstrip() + "\n\n" + text)
+    text = text.rstrip("\n") + "\n"
+    if marker not in old:
+        path.write_text(old.rstrip() + "\n\n" + text)
+        return
+    head, _, rest = old.partition(marker)
+    nxt = rest.find("\n## ")
+    path.write_text(head + text + ("\n" + rest[nxt + 1:] if nxt >= 0 else ""))
 
 
 def cold_compile_seconds(code):

@@ -21,9 +21,10 @@ HEADING = "## MCTS speed (issue 20)"
 
 
 def game_parts(game):
-    """What the benchmark needs of a game: its search module (legal, step, mover), its policy
-    context and parameter width, its action count, a new 4-player game from a seed, and the
-    scratch its step takes."""
+    """What the benchmark needs of a game: its search module (legal, step, mover), the bot's
+    context for a position (context(st, t, legal, n, stream, params)), its parameter width,
+    its action count, its packed rules, a new 4-player game from a seed, and the scratch its
+    step takes."""
     from sim.core.game import get_game
     rules = get_game(game).build_rules(4)
     if game == "all-in-ascent":
@@ -34,15 +35,43 @@ def game_parts(game):
             st = np.zeros(state.STATE_SIZE, np.int64)
             engine.setup(st, rules.tables, seed, np.array([0, 1, 2, 3], np.int64), 4)
             return st
-        return (search, PolicyContext, MAX_POLICY_PARAMS, state.N_ACTIONS, rules.tables,
+
+        def context(st, t, legal, n, stream, params):
+            return PolicyContext(st, np.int64(search.mover(st)), legal, np.int64(n), t, stream,
+                                 params)
+        return (search, context, MAX_POLICY_PARAMS, state.N_ACTIONS, rules.tables,
                 new_game, np.empty(state.TRACE_SIZE, np.int64))
+    if game == "ascension":
+        # a bot sees its view (the search samples a state from it, view.sample_state)
+        from sim.games.ascension import engine as asc, search as asc_search, state as asc_state
+        from sim.games.ascension.policy_api import MAX_POLICY_PARAMS as ASC_PARAMS
+        from sim.games.ascension.policy_api import WORK_SIZE, PolicyContext as AscContext
+        from sim.games.ascension.view import build_view
+
+        def new_board(seed):
+            st = np.zeros(asc_state.STATE_SIZE, np.int64)
+            asc.setup(st, rules.config, np.int64(seed))
+            return st
+
+        def asc_context(st, t, legal, n, stream, params):
+            seat = asc_search.mover(st)
+            view = np.empty_like(st)
+            build_view(st, t, seat, True, view)
+            return AscContext(view, np.int64(seat), st[asc_state.G_PHASE], legal, np.int64(n),
+                              t, stream, params, np.zeros(WORK_SIZE, np.int64))
+        return (asc_search, asc_context, ASC_PARAMS, asc_state.N_ACTIONS, rules.config,
+                new_board, np.empty(0, np.int64))
     from dice_race import engine as race, search as race_search, state as race_state
 
     def new_race(seed):
         st = np.zeros(race_state.STATE_SIZE, np.int64)
         race.setup(st, rules.config, np.int64(seed), np.int64(4))
         return st
-    return (race_search, race.PolicyContext, race.MAX_POLICY_PARAMS, race_state.N_ACTIONS,
+
+    def race_context(st, t, legal, n, stream, params):
+        return race.PolicyContext(st, np.int64(race_search.mover(st)), legal, np.int64(n), t,
+                                  stream, params)
+    return (race_search, race_context, race.MAX_POLICY_PARAMS, race_state.N_ACTIONS,
             rules.config, new_race, np.empty(0, np.int64))
 
 
@@ -76,8 +105,7 @@ def search_seconds(game, bot, places, iterations, depth):
     total = 0.0
     for k, (st, t) in enumerate(places):
         n = search.legal(st, t, legal)
-        ctx = context(st, np.int64(search.mover(st)), legal, np.int64(n), t,
-                      np.array([k + 1], np.uint64), params)
+        ctx = context(st, t, legal, n, np.array([k + 1], np.uint64), params)
         start = time.perf_counter()
         registered.function(ctx)
         total += time.perf_counter() - start
@@ -98,10 +126,12 @@ def kernel_ns_per_action(game, bot, games):
     return played.seconds / actions * 1e9
 
 
+ACTIONS_BETWEEN = {"all-in-ascent": 400, "ascension": 300}   # random actions before a position
 CASES = (  # game, MCTS bot, its rollout bot, iterations, positions, kernel games
     ("all-in-ascent", "mcts", "random", 2000, 30, 2000),
     ("all-in-ascent", "mcts-greedy", "greedy", 1000, 20, 1000),
     ("all-in-ascent", "mcts-tuned", "tuned", 300, 20, 1000),
+    ("ascension", "mcts", "random", 1000, 30, 300),
     ("dice-race", "mcts", "random", 2000, 30, 20000),
 )
 
@@ -112,7 +142,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     rows = []
     for game, bot, rollout_bot, iterations, n_positions, kernel_games in CASES:
-        places = positions(game, 7, n_positions, 400 if game == "all-in-ascent" else 30)
+        places = positions(game, 7, n_positions, ACTIONS_BETWEEN.get(game, 30))
         search_seconds(game, bot, places[:1], 2, 2)                # compile
         deep = search_seconds(game, bot, places, iterations, DEPTH)
         shallow = search_seconds(game, bot, places, iterations, 0)
