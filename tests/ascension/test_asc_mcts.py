@@ -208,3 +208,16 @@ def test_the_estimate_ranks_a_winner_first_and_an_eliminated_seat_last():
     values = np.zeros(8)
     search.evaluate(st, game.t, values)
     assert values[0] == 1.0 and values[1:].sum() == 0.0
+
+
+def test_the_estimate_uses_section_7s_climb_distance():
+    # §7: a step costs ceil((|dH| - 1) / 2) piece moves if A30 forbids it now. From its corner
+    # (0 hu) onto the 2-hu cubes costs 1, across them 0, up the 9-hu pillar ceil(6 / 2) = 3
+    game = AscensionGame(3, players=4)
+    cost, done = np.empty(81, np.int64), np.empty(81, np.int64)
+    seat = int(game.state[S.G_CURRENT])
+    assert search.climb_distance_estimate(game.state, game.t, seat, S.PILLAR, cost, done) == 4
+    # a pawn standing on the pillar's neighbour at 8 hu needs nothing more (A30: up 1)
+    game.move_pawn_to(seat, 31)
+    game.state[S.B_H + 31] = 8
+    assert search.climb_distance_estimate(game.state, game.t, seat, S.PILLAR, cost, done) == 0

@@ -6,9 +6,9 @@ A15). Nothing else in Ascension is chance. A seat's imagined world is the positi
 cubes dealt again among their own slots. A search starts from view.sample_state, since a bot
 receives only its view, and hide_future re-deals the same cubes on every iteration.
 
-The estimate reads only the rules' race (A40, A45, A38) and the pawn's own step rule (A29-A30):
-how high the pawn can walk now towards the pillar, holding summit status, how near its own
-corner it can walk, and its blocks. It uses none of the staircase
+The estimate reads the rules' race (A40, A45, A38) through RULES.md §7's approximate climb
+distance (a Dijkstra over squares, each step priced by the piece moves its height gap needs):
+towards the pillar, or home with summit status, and the pawn's blocks. It uses none of the staircase
 bots' code, so `mcts` is a witness independent of them.
 """
 import numpy as np
@@ -16,15 +16,16 @@ from numba import njit
 
 from sim.core.rng import stream_below
 from sim.games.ascension.engine import apply_action, legal_actions, step_is_legal
-from sim.games.ascension.rules import C_CORNER_OF
+from sim.games.ascension.rules import C_CORNER_OF, C_MATTRESS_FROM, C_SHAPE_OF
 from sim.games.ascension.state import (
-    B_H, B_KNOWN, B_P_SQ, B_P_UP, B_STACK, B_STACK_N, CUBE, G_CURRENT, G_N_PLAYERS, G_OVER,
+    B_H, B_KNOWN, B_P_SQ, B_P_UP, B_PAWN_ON, B_SHAPES, B_STACK, B_STACK_N, B_SYMBOL, CUBE, G_CURRENT, G_N_PLAYERS, G_OVER,
     G_WINNER, MAX_PLAYERS, MAX_STACK_CAP, N_CUBES, N_SQUARES, NB, P_KIND, PILLAR, S_ACTIVE,
-    S_BIV, S_BLOCKS, S_LOCK, S_PAWN_SQ, S_SUMMIT)
+    S_BIV, S_BLOCKS, S_LOCK, S_PAWN_SQ, S_SUMMIT, SYM_CHASM, SYM_LADDER, SYM_MATTRESS)
 
 # Race progress in [0, 1]: the climb is worth up to CLIMB (height over the pillar's), holding
 # summit status SUMMIT, the way home the rest; a block (two eliminate, A38) costs BLOCK.
 CLIMB, SUMMIT, BLOCK = 0.45, 0.6, 0.15
+INF_MOVES = 1 << 20
 # The lead in progress at which a position is worth 0.75 to the leader.
 LEAD_SCALE = 0.25
 
@@ -36,50 +37,80 @@ def _distance(a, b):
 
 
 @njit(cache=True)
-def race_progress(st, t, p, reached, queue):
-    """How far seat p's pawn is through its race, in [0, 1] (0 once eliminated), read from
-    where it could walk now (A29-A30 steps; `reached` and `queue` are 81-long scratch): before
-    the summit, the highest square it can reach over the pillar's height; with summit status,
-    how close to its own corner it can get."""
+def climb_distance_estimate(st, t, p, goal, cost, done):
+    """RULES.md §7's approximate climb distance: the fewest piece moves over paths from p's
+    pawn to `goal`, by Dijkstra over squares, where a step a->b costs 0 if it is legal by
+    height now (A30) and ceil((|dH| - 1) / 2) if not, and steps into another pawn, a foreign or
+    unused corner, a shown chasm or a foreign shape are impossible (A29). `cost` and `done`
+    are 81-long scratch. INF_MOVES if no path."""
+    start = st[S_PAWN_SQ + p]
+    own_corner = t[C_CORNER_OF + p]
+    shape = t[C_SHAPE_OF + p]
+    for s in range(N_SQUARES):
+        cost[s] = INF_MOVES
+        done[s] = 0
+    cost[start] = 0
+    for _ in range(N_SQUARES):
+        a = -1
+        for s in range(N_SQUARES):
+            if done[s] == 0 and cost[s] < INF_MOVES and (a < 0 or cost[s] < cost[a]):
+                a = s
+        if a < 0 or a == goal:
+            break
+        done[a] = 1
+        for k in range(8):
+            b = NB[a, k]
+            if b < 0:
+                break
+            if done[b] or st[B_PAWN_ON + b] >= 0 or st[B_SYMBOL + b] == SYM_CHASM:
+                continue
+            if (b == 0 or b == 8 or b == 72 or b == 80) and b != own_corner:
+                continue
+            if st[B_SHAPES + b] != 0 and (st[B_SHAPES + b] & shape) == 0:
+                continue
+            delta = st[B_H + b] - st[B_H + a]
+            up = 2 if st[B_SYMBOL + a] == SYM_LADDER else 1
+            down = 1                                    # A30 under the mattress switch
+            if t[C_MATTRESS_FROM]:
+                if st[B_SYMBOL + a] == SYM_MATTRESS:
+                    down = 2
+            elif st[B_SYMBOL + b] == SYM_MATTRESS:
+                down = 2
+            step = 0 if -down <= delta <= up else (abs(delta) - 1 + 1) // 2
+            if cost[a] + step < cost[b]:
+                cost[b] = cost[a] + step
+    return cost[goal]
+
+
+@njit(cache=True)
+def race_progress(st, t, p, cost, done):
+    """How far seat p's pawn is through its race, in [0, 1] (0 once eliminated): before the
+    summit, its height and its §7 climb distance to the pillar; with summit status, its climb
+    distance home (A40, A45); less its blocks (A38)."""
     if st[S_ACTIVE + p] == 0:
         return 0.0
     start = st[S_PAWN_SQ + p]
-    summit = st[S_SUMMIT + p] != 0
     corner = t[C_CORNER_OF + p]
-    reached[:] = 0
-    reached[start] = 1
-    queue[0] = start
-    head, tail = 0, 1
-    best_h = st[B_H + start]
-    best_d = _distance(start, corner)
-    exits = -1                      # the legal steps from the pawn's own square
-    while head < tail:
-        if head == 1:
-            exits = tail - 1
-        s = queue[head]
-        head += 1
-        for k in range(8):
-            d = NB[s, k]
-            if d < 0:
-                break
-            if reached[d] == 0 and step_is_legal(st, t, p, s, d):
-                reached[d] = 1
-                queue[tail] = d
-                tail += 1
-                best_h = max(best_h, st[B_H + d])
-                best_d = min(best_d, _distance(d, corner))
-    if exits < 0:
-        exits = tail - 1
-    if summit:
-        value = SUMMIT + (1.0 - SUMMIT) * (8 - min(8, best_d)) / 8.0
-    elif reached[PILLAR]:
-        value = SUMMIT
+    if st[S_SUMMIT + p]:
+        moves = climb_distance_estimate(st, t, p, corner, cost, done)
+        value = SUMMIT + (1.0 - SUMMIT) * (1.0 if start == corner else
+                                           0.8 / (1.0 + moves / 2.0) if moves < INF_MOVES
+                                           else 0.0)
     else:
+        moves = climb_distance_estimate(st, t, p, PILLAR, cost, done)
         pillar = max(1.0, float(st[B_H + PILLAR]))
-        value = CLIMB * (min(1.0, best_h / pillar) + min(1.0, st[B_H + start] / pillar)) / 2.0
+        reach = 1.0 / (1.0 + moves / 2.0) if moves < INF_MOVES else 0.0
+        value = CLIMB * (0.5 * reach + 0.5 * min(1.0, st[B_H + start] / pillar))
     # a pawn with no step (off its own corner) is blocked at its next turn unless a piece
     # move frees it (A38); with one step it hangs on that square
     if start != corner and st[S_BIV + p] == 0:
+        exits = 0
+        for k in range(8):
+            d = NB[start, k]
+            if d < 0:
+                break
+            if step_is_legal(st, t, p, start, d):
+                exits += 1
         if exits == 0:
             value -= BLOCK
         elif exits == 1:
@@ -98,11 +129,11 @@ def evaluate(st, t, values):
         if st[G_WINNER] >= 0:
             values[st[G_WINNER]] = 1.0
         return
-    reached = np.empty(N_SQUARES, np.int64)
-    queue = np.empty(N_SQUARES, np.int64)
+    cost = np.empty(N_SQUARES, np.int64)
+    done = np.empty(N_SQUARES, np.int64)
     best, runner_up, leader = -1.0, -1.0, -1
     for p in range(players):
-        values[p] = race_progress(st, t, p, reached, queue)
+        values[p] = race_progress(st, t, p, cost, done)
         if values[p] > best:
             best, runner_up, leader = values[p], best, p
         elif values[p] > runner_up:
