@@ -14,9 +14,10 @@ state and packed rules (C-contiguous int64 vectors):
                                                 1 for a winner, 0 for a loser, else the game's
                                                 own estimate (milestones, score lead)
 
-and a rollout module with `rollout(state, tables, legal, n, stream, params) -> action` (this
-module's own is a uniform legal action; a bot module may offer one that plays the bot, reading
-its knobs from params after N_SEARCH_PARAMS). `make_mcts(search_module, rollout_module)` gives
+and a rollout module with `rollout(state, tables, legal, n, stream, params, work) -> action`
+(this module's own is a uniform legal action; a bot module may offer one that plays the bot,
+reading its knobs from params after N_SEARCH_PARAMS; `work` is the caller's scratch, the same
+array `step` gets, which a bot that needs memory, such as a view and its notes, may use). `make_mcts(search_module, rollout_module)` gives
 the compiled search; a game's policy calls it. The search is a closure over the two modules:
 numba caches a closure by pickling what it closes over, and a module pickles as its name, so
 the compiled search is cached per (game, rollout bot), and no bot compiles another's code.
@@ -68,7 +69,7 @@ def _param(params, k, default):
 
 
 @njit(cache=True)
-def rollout(state, tables, legal, n, stream, params):
+def rollout(state, tables, legal, n, stream, params, work):
     """A uniform legal action: the rollout of a search with no bot in it."""
     return legal[stream_below(stream, n)]
 
@@ -153,7 +154,7 @@ def _search(game, bot):
                     if n_children[node] == 0:
                         # the rollout bot's own choice first: with a bot in the rollouts, a
                         # small budget refines its play instead of trying actions at random
-                        action = bot.rollout(work, tables, buf, n, stream, params)
+                        action = bot.rollout(work, tables, buf, n, stream, params, step_work)
                     else:
                         action = unexpanded[stream_below(stream, n_new)]
                     child = n_nodes
@@ -194,7 +195,7 @@ def _search(game, bot):
                 n = game.legal(work, tables, buf)
                 if n == 0:
                     break
-                action = bot.rollout(work, tables, buf, n, stream, params)
+                action = bot.rollout(work, tables, buf, n, stream, params, step_work)
                 game.step(work, tables, action, step_work)
             game.evaluate(work, tables, values)
             # back-propagation

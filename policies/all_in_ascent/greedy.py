@@ -84,7 +84,7 @@ def greedy_policy(ctx):
 
 
 @njit(cache=True)
-def rollout(st, t, legal, n, stream, params):
+def rollout(st, t, legal, n, stream, params, work):
     """The greedy bot for whichever seat moves, with its default milestone value: a search's
     rollout bot (policies/mcts.py)."""
     knobs = np.array([GREEDY_DEFAULTS[0]])

@@ -45,7 +45,7 @@ def tuned_policy(ctx):
 
 
 @njit(cache=True)
-def rollout(st, t, legal, n, stream, params):
+def rollout(st, t, legal, n, stream, params, work):
     """The tuned planner for whichever seat moves, with its character's knobs, which a search
     keeps after its own parameters: a search's rollout bot (policies/mcts.py)."""
     seat = st[G_CURRENT]

@@ -1,4 +1,4 @@
-"""Open-loop MCTS (policies/mcts.py) over Ascension's engine: `mcts`.
+"""Open-loop MCTS (policies/mcts.py) over Ascension's engine: `mcts` and `mcts-hybrid`.
 
 A bot sees only its view, so each decision first builds a full state the seat cannot tell from
 the real one (view.sample_state: the cubes it has not seen dealt at random from its own stream);
@@ -6,11 +6,17 @@ every iteration then deals those cubes again (search.hide_future). The rollouts 
 legal actions and the estimate is search.py's generic race progress: no staircase-bot code is
 compiled into it, so it is a witness independent of `stair-builder`, `blocker` and `hybrid`.
 
+`mcts-hybrid` rolls out `hybrid` for every seat (strategic.rollout, each seat on its own view of
+the imagined state), and a node's first child is hybrid's choice; the margin keeps hybrid's own
+choice at the root unless another action's mean value beats it by that much (as `mcts-tuned`
+does for All-In Ascent). It is a search on top of the strongest bot, not an independent witness.
+
 params: policies/mcts.py's six (iterations, rollout depth, exploration, widening, tree depth,
-margin); `mcts@N` runs N iterations per decision.
+margin); `mcts@N` runs N iterations per decision; then, for `mcts-hybrid`, hybrid's k.
 """
 import numpy as np
 
+from policies.ascension import strategic
 from policies.mcts import P_ITERATIONS, make_mcts
 from sim.core.policies import compiled_on_use, register
 from sim.games.ascension import search
@@ -20,9 +26,11 @@ from sim.games.ascension.view import sample_state
 
 # iterations, rollout depth, exploration, widening, tree depth, margin
 MCTS_DEFAULTS = (200.0, 12.0, 0.7, 1.0, 0.0, 0.0)
-assert len(MCTS_DEFAULTS) <= MAX_POLICY_PARAMS
+MCTS_HYBRID_DEFAULTS = (16.0, 12.0, 0.7, 1.0, 0.0, 0.1) + strategic.HYBRID_PARAMS
+assert len(MCTS_HYBRID_DEFAULTS) <= MAX_POLICY_PARAMS
 
 random_rollouts = make_mcts(search)
+hybrid_rollouts = make_mcts(search, strategic)
 
 
 @register("ascension", "mcts", params=MCTS_DEFAULTS, budget_param=P_ITERATIONS)
@@ -35,3 +43,15 @@ def mcts_policy(ctx):
         return -1               # a view the sampler cannot fit: the kernel's policy error
     return random_rollouts(st, ctx.config, ctx.seat, ctx.legal, ctx.n_legal, ctx.stream,
                            ctx.params, st[:0])
+
+
+@register("ascension", "mcts-hybrid", params=MCTS_HYBRID_DEFAULTS, budget_param=P_ITERATIONS)
+@compiled_on_use(POLICY_SIGNATURE)
+def mcts_hybrid_policy(ctx):
+    """Open-loop MCTS over states sampled from the view, hybrid rollouts and first children."""
+    st = np.empty(STATE_SIZE, np.int64)
+    if not sample_state(ctx.board, ctx.config, ctx.seat, ctx.stream, st):
+        return -1
+    scratch = np.zeros(strategic.ROLLOUT_WORK_SIZE, np.int64)     # the rollout bots' memory
+    return hybrid_rollouts(st, ctx.config, ctx.seat, ctx.legal, ctx.n_legal, ctx.stream,
+                           ctx.params, scratch)

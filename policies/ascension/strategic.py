@@ -19,10 +19,13 @@ from policies.ascension.builder import (
     pawn_decision, stash_target, stashed_target)
 from sim.core.policies import compiled_on_use, register
 from sim.core.rng import stream_below, stream_uniform
-from sim.games.ascension.policy_api import POLICY_SIGNATURE
+from policies.mcts import N_SEARCH_PARAMS
+from sim.games.ascension.policy_api import POLICY_SIGNATURE, WORK_SIZE, PolicyContext
+from sim.games.ascension.view import build_view
 from sim.games.ascension.rules import C_N_PLAYERS
 from sim.games.ascension.state import (
-    G_PRIVILEGED, MAX_PLAYERS, PHASE_JOKER, PHASE_ORIGIN, PHASE_PLACE, S_ACTIVE, S_SUMMIT)
+    G_CURRENT, G_PHASE, G_PRIVILEGED, MAX_PLAYERS, PHASE_JOKER, PHASE_ORIGIN, PHASE_PLACE,
+    S_ACTIVE, S_SUMMIT, STATE_SIZE)
 
 HYBRID_PARAMS = (2.0,)
 EXPLORE = 0.1
@@ -124,3 +127,26 @@ def blocker(ctx):
 def hybrid(ctx):
     """Builds; blocks an opponent k piece moves closer to its goal, or a privileged descender."""
     return strategic_decision(ctx, ctx.params[0])
+
+
+# A search's scratch (policies/mcts.py `work`) for `rollout`: the bots' memory, then a view.
+ROLLOUT_WORK_SIZE = WORK_SIZE + STATE_SIZE
+
+
+@njit(cache=True)
+def rollout(st, t, legal, n, stream, params, work):
+    """`hybrid` for whichever seat moves, on that seat's view of the search's imagined state,
+    with k after the search's own parameters: a search's rollout bot (policies/mcts.py).
+    `work` holds the bots' memory (zeroed by the caller once per search) and the view. An
+    answer that is not legal (none is expected) becomes the first legal action, since a
+    search steps its rollouts without the kernel's check."""
+    seat = st[G_CURRENT]
+    view = work[WORK_SIZE:ROLLOUT_WORK_SIZE]
+    build_view(st, t, seat, True, view)
+    ctx = PolicyContext(view, np.int64(seat), st[G_PHASE], legal, np.int64(n), t, stream,
+                        params[N_SEARCH_PARAMS:], work[:WORK_SIZE])
+    action = strategic_decision(ctx, params[N_SEARCH_PARAMS])
+    for i in range(n):
+        if legal[i] == action:
+            return action
+    return legal[0]

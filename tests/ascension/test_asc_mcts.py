@@ -113,6 +113,7 @@ def test_hide_future_re_deals_only_what_the_seat_has_not_seen():
         search.hide_future(st, game.t, seat, np.array([5], np.uint64))
         twin = AscensionGame(0, players=int(st[S.G_N_PLAYERS]))
         twin.state[:] = st
+        twin.state[S.G_DECISIONS] = game.state[S.G_DECISIONS]     # numbered afresh (below)
         # the seat sees the same board, and the same cubes are still unseen, elsewhere
         assert np.array_equal(view_of(twin, seat), view_of(game, seat))
         assert sorted(unseen(st, seat)) == sorted(unseen(game.state, seat))
@@ -123,9 +124,10 @@ def test_hide_future_re_deals_only_what_the_seat_has_not_seen():
     assert moved >= 5
 
 
-def mcts_decision(fn, game, seat, board, iterations=48, stream=3):
+def mcts_decision(fn, game, seat, board, iterations=48, stream=3, extra=()):
     params = np.zeros(MAX_POLICY_PARAMS)
     params[:4] = (iterations, 6.0, 0.7, 1.0)
+    params[6:6 + len(extra)] = extra
     legal_list = np.empty(S.N_ACTIONS, np.int64)
     n = legal_actions(game.state, game.t, legal_list)
     return fn(PolicyContext(board, np.int64(seat), game.state[S.G_PHASE], legal_list,
@@ -147,6 +149,7 @@ def test_ascension_mcts_does_not_peek_at_unseen_faces():
         twin = AscensionGame(0, players=int(game.state[S.G_N_PLAYERS]))
         twin.state[:] = game.state
         search.hide_future(twin.state, game.t, seat, np.array([99], np.uint64))
+        twin.state[S.G_DECISIONS] = game.state[S.G_DECISIONS]
         assert np.array_equal(view_of(game, seat), view_of(twin, seat))
         tried += 1
         differs_bot += mcts_decision(policy, game, seat, view_of(game, seat)) != \
@@ -221,3 +224,42 @@ def test_the_estimate_uses_section_7s_climb_distance():
     game.move_pawn_to(seat, 31)
     game.state[S.B_H + 31] = 8
     assert search.climb_distance_estimate(game.state, game.t, seat, S.PILLAR, cost, done) == 0
+
+
+def test_mcts_hybrid_does_not_peek_and_plays_legal_reproducible_games():
+    # the same re-dealt positions as above: alike from the view; then legal games at any
+    # thread count (its rollouts step without the kernel's legality check)
+    policy = get_policy("ascension", "mcts-hybrid").function
+    tried = 0
+    for game, seat in POSITIONS[::3]:
+        if len(unseen(game.state, seat)) < 20:
+            continue
+        twin = AscensionGame(0, players=int(game.state[S.G_N_PLAYERS]))
+        twin.state[:] = game.state
+        search.hide_future(twin.state, game.t, seat, np.array([99], np.uint64))
+        twin.state[S.G_DECISIONS] = game.state[S.G_DECISIONS]
+        tried += 1
+        assert mcts_decision(policy, game, seat, view_of(game, seat), 6, extra=(2.0,)) == \
+            mcts_decision(policy, twin, seat, view_of(twin, seat), 6, extra=(2.0,))
+    assert tried >= 10
+    vec = get_policy("ascension", "mcts-hybrid").default_params.copy()
+    vec[0], vec[1] = 3.0, 4.0
+    seats = ["mcts-hybrid", "hybrid", "mcts-hybrid", "random"]
+    runs = [run_games(3, 9, default_rules(4), seats, threads=th, params={"mcts-hybrid": vec})
+            for th in (1, 2)]
+    assert np.array_equal(runs[0].records, runs[1].records)
+    assert not (runs[0].records[:, S.G_END_REASON] == S.END_POLICY_ERROR).any()
+
+
+def test_each_imagined_world_numbers_its_decisions_afresh():
+    # a rollout bot keys its notes by the decision count (policy_api.py); hide_future moves the
+    # count far from the real one and from other worlds', so a note never crosses worlds
+    game, seat = POSITIONS[5]
+    counts = set()
+    stream = np.array([4], np.uint64)
+    for _ in range(20):
+        st = game.state.copy()
+        search.hide_future(st, game.t, seat, stream)
+        assert st[S.G_DECISIONS] - game.state[S.G_DECISIONS] >= 1 << 20
+        counts.add(int(st[S.G_DECISIONS]))
+    assert len(counts) == 20

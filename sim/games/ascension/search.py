@@ -18,9 +18,10 @@ from sim.core.rng import stream_below
 from sim.games.ascension.engine import apply_action, legal_actions, step_is_legal
 from sim.games.ascension.rules import C_CORNER_OF, C_MATTRESS_FROM, C_SHAPE_OF
 from sim.games.ascension.state import (
-    B_H, B_KNOWN, B_P_SQ, B_P_UP, B_PAWN_ON, B_SHAPES, B_STACK, B_STACK_N, B_SYMBOL, CUBE, G_CURRENT, G_N_PLAYERS, G_OVER,
-    G_WINNER, MAX_PLAYERS, MAX_STACK_CAP, N_CUBES, N_SQUARES, NB, P_KIND, PILLAR, S_ACTIVE,
-    S_BIV, S_BLOCKS, S_LOCK, S_PAWN_SQ, S_SUMMIT, SYM_CHASM, SYM_LADDER, SYM_MATTRESS)
+    B_H, B_KNOWN, B_P_SQ, B_P_UP, B_PAWN_ON, B_SHAPES, B_STACK, B_STACK_N, B_SYMBOL, CUBE,
+    G_CURRENT, G_DECISIONS, G_N_PLAYERS, G_OVER, G_WINNER, MAX_PLAYERS, MAX_STACK_CAP, N_CUBES,
+    N_SQUARES, NB, P_KIND, PILLAR, S_ACTIVE, S_BIV, S_BLOCKS, S_LOCK, S_PAWN_SQ, S_SUMMIT,
+    SYM_CHASM, SYM_LADDER, SYM_MATTRESS)
 
 # Race progress in [0, 1]: the climb is worth up to CLIMB (height over the pillar's), holding
 # summit status SUMMIT, the way home the rest; a block (two eliminate, A38) costs BLOCK.
@@ -167,6 +168,10 @@ def hide_future(st, t, seat, stream):
         j = stream_below(stream, i + 1)
         if i != j:
             _swap_pieces(st, positions[i], positions[j])
+    # Each imagined world numbers its decisions afresh (the count is a record, read by no
+    # rule): a bot in the rollouts keys its notes by it (policy_api.py), and a note left in
+    # another world must not match.
+    st[G_DECISIONS] += (stream_below(stream, 1 << 30) + 1) << 20
 
 
 @njit(cache=True)
