@@ -132,6 +132,7 @@ CASES = (  # game, MCTS bot, its rollout bot, iterations, positions, kernel game
     ("all-in-ascent", "mcts-greedy", "greedy", 1000, 20, 1000),
     ("all-in-ascent", "mcts-tuned", "tuned", 300, 20, 1000),
     ("ascension", "mcts", "random", 1000, 30, 300),
+    ("ascension", "mcts-hybrid", "hybrid", 100, 20, 200),
     ("dice-race", "mcts", "random", 2000, 30, 20000),
 )
 
