@@ -17,10 +17,11 @@ state and packed rules (C-contiguous int64 vectors):
 and a rollout module with `rollout(state, tables, legal, n, stream, params, work) -> action`
 (this module's own is a uniform legal action; a bot module may offer one that plays the bot,
 reading its knobs from params after N_SEARCH_PARAMS; `work` is the caller's scratch, the same
-array `step` gets, which a bot that needs memory, such as a view and its notes, may use). `make_mcts(search_module, rollout_module)` gives
-the compiled search; a game's policy calls it. The search is a closure over the two modules:
-numba caches a closure by pickling what it closes over, and a module pickles as its name, so
-the compiled search is cached per (game, rollout bot), and no bot compiles another's code.
+array `step` gets, which a bot that needs memory, such as a view and its notes, may use).
+`make_mcts(search_module, rollout_module)` gives the compiled search; a game's policy calls
+it. The search is a closure over the two modules: numba caches a closure by pickling what it
+closes over, and a module pickles as its name, so the compiled search is cached per (game,
+rollout bot), and no bot compiles another's code.
 
 Open loop: a tree node is a sequence of actions from the root, not a state. Each iteration
 copies the real position, calls `hide_future` with this bot's own stream (so the search never sees

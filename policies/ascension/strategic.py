@@ -17,15 +17,15 @@ from numba import njit
 from policies.ascension.builder import (
     block_move, build_origin, build_origin_on_plan, build_place, climb_distances, leader_of,
     pawn_decision, stash_target, stashed_target)
+from policies.mcts import N_SEARCH_PARAMS
 from sim.core.policies import compiled_on_use, register
 from sim.core.rng import stream_below, stream_uniform
-from policies.mcts import N_SEARCH_PARAMS
 from sim.games.ascension.policy_api import POLICY_SIGNATURE, WORK_SIZE, PolicyContext
-from sim.games.ascension.view import build_view
 from sim.games.ascension.rules import C_N_PLAYERS
 from sim.games.ascension.state import (
     G_CURRENT, G_PHASE, G_PRIVILEGED, MAX_PLAYERS, PHASE_JOKER, PHASE_ORIGIN, PHASE_PLACE,
     S_ACTIVE, S_SUMMIT, STATE_SIZE)
+from sim.games.ascension.view import build_view
 
 HYBRID_PARAMS = (2.0,)
 EXPLORE = 0.1

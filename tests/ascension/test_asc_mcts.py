@@ -263,3 +263,31 @@ def test_each_imagined_world_numbers_its_decisions_afresh():
         assert st[S.G_DECISIONS] - game.state[S.G_DECISIONS] >= 1 << 20
         counts.add(int(st[S.G_DECISIONS]))
     assert len(counts) == 20
+
+
+def test_a_sampled_piece_in_hand_keeps_who_has_looked_at_it():
+    # A15: who has looked at a piece is public. The view in hand carries it, so after the
+    # same placement the sampled and the real game still look alike to the seat (found in
+    # review: the sampler had credited only the mover)
+    a = np.empty(S.N_ACTIONS, np.int64)
+    placed = 0
+    for game, seat in POSITIONS:
+        held = int(game.state[S.G_HELD])
+        if held < 0 or held >= S.N_CUBES:
+            continue
+        st = np.empty(S.STATE_SIZE, np.int64)
+        assert sample_state(view_of(game, seat), game.t, seat, np.array([2], np.uint64), st)
+        assert st[S.B_KNOWN + st[S.G_HELD]] == game.state[S.B_KNOWN + held]
+        n = legal_actions(game.state, game.t, a)
+        real, sampled = game.state.copy(), st.copy()
+        step(real, game.t, a[0], real[:0])
+        step(sampled, game.t, a[0], sampled[:0])
+        for board, name in ((real, "real"), (sampled, "sampled")):
+            twin = AscensionGame(0, players=int(game.state[S.G_N_PLAYERS]))
+            twin.state[:] = board
+            if name == "real":
+                expected = view_of(twin, seat)
+            else:
+                assert np.array_equal(view_of(twin, seat), expected)
+        placed += n > 0
+    assert placed >= 5

@@ -77,7 +77,7 @@ def climb_distance_estimate(st, t, p, goal, cost, done):
                     down = 2
             elif st[B_SYMBOL + b] == SYM_MATTRESS:
                 down = 2
-            step = 0 if -down <= delta <= up else (abs(delta) - 1 + 1) // 2
+            step = 0 if -down <= delta <= up else abs(delta) // 2     # ceil((|dH| - 1) / 2)
             if cost[a] + step < cost[b]:
                 cost[b] = cost[a] + step
     return cost[goal]
@@ -153,7 +153,9 @@ def mover(st):
 def hide_future(st, t, seat, stream):
     """Deal the cubes `seat` has never seen (face down on the board, not in its knowledge)
     again among their own slots, in an order drawn from the seat's stream. What the other
-    seats know stays with the slot, as does a lock (A12(d)) on a slot."""
+    seats know stays with the slot, as does a lock (A12(d)) on a slot. So another seat that
+    had looked at a slot's cube "knows" the cube dealt there instead: the usual shortcut of a
+    determinised search, seen only by rollout bots that read views (`mcts-hybrid`)."""
     bit = 1 << seat
     positions = np.empty(N_CUBES, np.int64)       # state offsets in the STACK block
     n = 0

@@ -9,7 +9,7 @@ Piece ids are never in a view: the cubes' ids would give away their faces (the i
 faces, and A3's permutation is the hidden part of the game). The stack and piece blocks are
 replaced by per-square facts about the top piece, with its face given only if the seat knows
 it (`known`, A15; face up: known to all). The game seed and the locks (piece ids) are blanked;
-A12's result is given per square instead (V_MOVABLE).
+A12's result is given per square (V_MOVABLE) and each lock as a slot (V_LOCK_SLOT).
 
     offset                 per square s (81 each)
     V_TOP_KIND + s         -1 empty, 0 cube, 1 half-cube, 2 joker
@@ -22,7 +22,8 @@ A12's result is given per square instead (V_MOVABLE).
     V_UNDER_SYMBOL + s
     V_HELD_*               the piece in hand during the place decision: kind, height, drawn
                            shapes and symbol (the mover has looked, A15), former orientation,
-                           origin square (-1 from the reserve or the hand)
+                           origin square (-1 from the reserve or the hand), and which seats
+                           have looked at it (V_HELD_SEATS)
 
     V_SLOT + k             every piece on the board, square by square and bottom to top (the
                            stack sizes say where a square's pieces start): its kind, orientation
@@ -63,7 +64,8 @@ V_HELD_SHAPES = V_HELD_KIND + 2
 V_HELD_SYMBOL = V_HELD_KIND + 3
 V_HELD_WAS_UP = V_HELD_KIND + 4
 V_HELD_ORIGIN = V_HELD_KIND + 5
-V_SLOT = V_HELD_KIND + 6
+V_HELD_SEATS = V_HELD_KIND + 6
+V_SLOT = V_HELD_KIND + 7
 V_LOCK_SLOT = V_SLOT + N_PIECES
 VIEW_END = V_LOCK_SLOT + MAX_PLAYERS
 assert VIEW_END <= STATE_SIZE
@@ -137,6 +139,7 @@ def build_view(st, t, seat, remember, view):
         view[V_HELD_SYMBOL] = t[C_P_SYMBOL + x]
         view[V_HELD_WAS_UP] = st[G_HELD_WAS_UP]
         view[V_HELD_ORIGIN] = st[G_HELD_ORIGIN]
+        view[V_HELD_SEATS] = st[B_KNOWN + x]
     else:
         view[V_HELD_KIND] = -1
         view[V_HELD_H] = 0
@@ -144,6 +147,7 @@ def build_view(st, t, seat, remember, view):
         view[V_HELD_SYMBOL] = 0
         view[V_HELD_WAS_UP] = 0
         view[V_HELD_ORIGIN] = -1
+        view[V_HELD_SEATS] = 0
     k = 0
     for s in range(N_SQUARES):
         base = B_STACK + s * MAX_STACK_CAP
@@ -221,8 +225,7 @@ def sample_state(view, t, seat, stream, st):
             st[B_P_SQ + held] = origin if origin >= 0 else -2
             if kind == CUBE:
                 st[B_P_UP + held] = view[V_HELD_WAS_UP]
-                st[B_KNOWN + held] = (1 << MAX_PLAYERS) - 1 if view[V_HELD_WAS_UP] else \
-                    1 << seat
+                st[B_KNOWN + held] = view[V_HELD_SEATS] | (1 << seat)
     st[G_HELD] = held
     # the board: known pieces now, the unseen cubes' slots noted
     slot_piece = np.full(N_PIECES, -1, np.int64)
