@@ -135,6 +135,15 @@ def mcts_decision(fn, game, seat, board, iterations=48, stream=3, extra=()):
                             np.zeros(WORK_SIZE, np.int64)))
 
 
+def redealt(game, seat):
+    """The game with seat's unseen cubes dealt again (hide_future), its decision count kept."""
+    twin = AscensionGame(0, players=int(game.state[S.G_N_PLAYERS]))
+    twin.state[:] = game.state
+    search.hide_future(twin.state, game.t, seat, np.array([99], np.uint64))
+    twin.state[S.G_DECISIONS] = game.state[S.G_DECISIONS]
+    return twin
+
+
 def test_ascension_mcts_does_not_peek_at_unseen_faces():
     # Positions that differ only in where the mover's unseen cubes lie (dealt again by
     # hide_future, which keeps the view, as tested above). A search run on the real state that
@@ -146,10 +155,7 @@ def test_ascension_mcts_does_not_peek_at_unseen_faces():
     for game, seat in POSITIONS:
         if len(unseen(game.state, seat)) < 20:
             continue
-        twin = AscensionGame(0, players=int(game.state[S.G_N_PLAYERS]))
-        twin.state[:] = game.state
-        search.hide_future(twin.state, game.t, seat, np.array([99], np.uint64))
-        twin.state[S.G_DECISIONS] = game.state[S.G_DECISIONS]
+        twin = redealt(game, seat)
         assert np.array_equal(view_of(game, seat), view_of(twin, seat))
         tried += 1
         differs_bot += mcts_decision(policy, game, seat, view_of(game, seat)) != \
@@ -234,10 +240,7 @@ def test_mcts_hybrid_does_not_peek_and_plays_legal_reproducible_games():
     for game, seat in POSITIONS[::3]:
         if len(unseen(game.state, seat)) < 20:
             continue
-        twin = AscensionGame(0, players=int(game.state[S.G_N_PLAYERS]))
-        twin.state[:] = game.state
-        search.hide_future(twin.state, game.t, seat, np.array([99], np.uint64))
-        twin.state[S.G_DECISIONS] = game.state[S.G_DECISIONS]
+        twin = redealt(game, seat)
         tried += 1
         assert mcts_decision(policy, game, seat, view_of(game, seat), 6, extra=(2.0,)) == \
             mcts_decision(policy, twin, seat, view_of(twin, seat), 6, extra=(2.0,))
