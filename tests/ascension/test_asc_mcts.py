@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import numpy as np
+from asc_helpers import CABLE, Builder, nb, new_game, sq
 from numba import njit
 
 from policies.mcts import make_mcts
@@ -294,3 +295,23 @@ def test_a_sampled_piece_in_hand_keeps_who_has_looked_at_it():
                 assert np.array_equal(view_of(twin, seat), expected)
         placed += n > 0
     assert placed >= 5
+
+
+def test_the_estimate_counts_a_cable_car_ride_as_a_way_out():
+    # A31, A32, A38: a pawn whose only legal move is a ride is not blocked. The estimate
+    # counts its ways out with the engine's own rule (one ride here), so it takes the
+    # one-exit penalty, not the blocked one; a test-local flag for "no penalty" is the
+    # bivouac (the estimate skips a pawn that bivouacs)
+    g = new_game(4, seed=34)
+    b = Builder(g)
+    b.pit(sq(2, 4))
+    b.put(CABLE[0], sq(2, 4), up=True)                  # 2 hu in a 4-hu ring
+    b.heights({n: 4 for n in nb(sq(2, 4))})
+    b.put(CABLE[1], sq(6, 6), up=True)
+    g.move_pawn_to(0, sq(2, 4))
+    cost, done = np.empty(81, np.int64), np.empty(81, np.int64)
+    st = g.state.copy()
+    penalised = search.race_progress(st, g.t, 0, cost, done)
+    st[S.S_BIV + 0] = 1
+    unpenalised = search.race_progress(st, g.t, 0, cost, done)
+    assert abs((unpenalised - penalised) - search.BLOCK / 3.0) < 1e-12

@@ -485,16 +485,16 @@ def setup(st, t, seed):
         st[T_FIRST_BLOCK_RACE + p] = -1
     for p in range(n_players):
         corner = t[C_CORNER_OF + p]
-        k = corner_index(corner)
+        group = reserve_group(t, p)
         st[S_ACTIVE + p] = 1
         st[S_PAWN_SQ + p] = corner                              # A6
         st[B_PAWN_ON + corner] = p
         st[S_RES_SHAPED + p] = t[C_RESERVE_SHAPED]              # A4 and the reserve knobs
         st[S_RES_NEUTRAL + p] = t[C_RESERVE_NEUTRAL]
         for j in range(t[C_RESERVE_SHAPED]):
-            st[B_P_SQ + 76 + 4 * k + j] = -1
+            st[B_P_SQ + group + j] = -1
         for j in range(t[C_RESERVE_NEUTRAL]):
-            st[B_P_SQ + 78 + 4 * k + j] = -1
+            st[B_P_SQ + group + 2 + j] = -1
     st[G_CURSOR] = n_players - 1                                # A8
     st[G_PHASE] = PHASE_TURN_END
     settle(st, t)
@@ -791,7 +791,7 @@ def pick(st, t, p, origin):
         if origin == ORIGIN_JOKER:
             x = JOKER_ID
         else:
-            group = 76 + 4 * corner_index(t[C_CORNER_OF + p])
+            group = reserve_group(t, p)
             first = group if origin == ORIGIN_SHAPED else group + 2
             x = first if st[B_P_SQ + first] == -1 else first + 1
     if P_KIND[x] == CUBE:
@@ -802,8 +802,7 @@ def pick(st, t, p, origin):
 
 @njit(cache=True, inline="always")
 def corner_index(corner):
-    """Which corner (0-3, clockwise from top left) a corner square is; seat p's reserve
-    half-cubes are the group 76 + 4 * corner_index(CORNER(p)) (A4)."""
+    """Which corner (0-3, clockwise from top left) a corner square is."""
     if corner == 0:
         return 0
     if corner == 8:
@@ -811,6 +810,13 @@ def corner_index(corner):
     if corner == 80:
         return 2
     return 3
+
+
+@njit(cache=True, inline="always")
+def reserve_group(t, p):
+    """The first id of seat p's four reserve half-cubes (A4): the two of its shape, then the
+    two neutral ones; group k is the k-th corner's (state.py's piece table)."""
+    return N_CUBES + 4 * corner_index(t[C_CORNER_OF + p])
 
 
 @njit(cache=True)

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.rng import stream_below
-from sim.games.ascension.engine import apply_action, legal_actions, step_is_legal
+from sim.games.ascension.engine import apply_action, count_pawn_moves, legal_actions
 from sim.games.ascension.rules import C_CORNER_OF, C_MATTRESS_FROM, C_SHAPE_OF
 from sim.games.ascension.state import (
     B_H, B_KNOWN, B_P_SQ, B_P_UP, B_PAWN_ON, B_SHAPES, B_STACK, B_STACK_N, B_SYMBOL, CUBE,
@@ -105,13 +105,7 @@ def race_progress(st, t, p, cost, done):
     # a pawn with no step (off its own corner) is blocked at its next turn unless a piece
     # move frees it (A38); with one step it hangs on that square
     if start != corner and st[S_BIV + p] == 0:
-        exits = 0
-        for k in range(8):
-            d = NB[start, k]
-            if d < 0:
-                break
-            if step_is_legal(st, t, p, start, d):
-                exits += 1
+        exits = count_pawn_moves(st, t, p, start)
         if exits == 0:
             value -= BLOCK
         elif exits == 1:

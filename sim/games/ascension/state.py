@@ -95,9 +95,9 @@ def _piece_tables():
                      ((75,), SYM_BIVOUAC)):
         for x in ids:
             symbol[x] = sym
-    for k in range(4):                                        # half-cube group k (76+4k..79+4k)
+    for k in range(4):                              # half-cube group k: ids N_CUBES + 4k .. + 3
         for j in range(4):
-            x = 76 + 4 * k + j
+            x = N_CUBES + 4 * k + j
             kind[x] = HALF
             height[x] = 1
             shapes[x] = (1 << k) if j < 2 else 0

@@ -43,7 +43,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.rng import stream_below
-from sim.games.ascension.engine import corner_index, piece_is_movable, shows, top_piece
+from sim.games.ascension.engine import piece_is_movable, reserve_group, shows, top_piece
 from sim.games.ascension.rules import C_CORNER_OF, C_P_SHAPES, C_P_SYMBOL
 from sim.games.ascension.state import (
     B_KNOWN, B_P_SQ, B_P_UP, B_STACK, B_STACK_N, CORNER_BIT, CUBE, G_HELD, G_HELD_ORIGIN,
@@ -81,7 +81,7 @@ SLOT_KNOWN, SLOT_UP, SLOT_KIND_SHIFT, SLOT_SHAPES_SHIFT, SLOT_SYMBOL_SHIFT, SLOT
 def slot_info(st, t, seat, remember, x):
     """What a seat knows of board piece x (the layout above)."""
     up = st[B_P_UP + x]
-    info = (up << 1) | (P_KIND[x] << SLOT_KIND_SHIFT) | (st[B_KNOWN + x] << SLOT_SEATS_SHIFT)
+    info = (SLOT_UP if up else 0) | (P_KIND[x] << SLOT_KIND_SHIFT) | (st[B_KNOWN + x] << SLOT_SEATS_SHIFT)
     if P_KIND[x] != CUBE or up or (remember and (st[B_KNOWN + x] & (1 << seat))):
         info |= SLOT_KNOWN | (t[C_P_SHAPES + x] << SLOT_SHAPES_SHIFT) | \
             (t[C_P_SYMBOL + x] << SLOT_SYMBOL_SHIFT)
@@ -148,6 +148,10 @@ def build_view(st, t, seat, remember, view):
         view[V_HELD_WAS_UP] = 0
         view[V_HELD_ORIGIN] = -1
         view[V_HELD_SEATS] = 0
+    # each seat's lock (A12(d)) as a slot: none, the held piece, or its place in stack order
+    for q in range(MAX_PLAYERS):
+        view[V_LOCK_SLOT + q] = LOCK_HELD if st[S_LOCK + q] >= 0 and \
+            st[S_LOCK + q] == st[G_HELD] else -1
     k = 0
     for s in range(N_SQUARES):
         base = B_STACK + s * MAX_STACK_CAP
@@ -159,12 +163,6 @@ def build_view(st, t, seat, remember, view):
                     view[V_LOCK_SLOT + q] = k
             k += 1
     view[V_SLOT + k:V_LOCK_SLOT] = 0
-    for q in range(MAX_PLAYERS):
-        lock = st[S_LOCK + q]
-        if lock < 0 or (lock != st[G_HELD] and st[B_P_SQ + lock] < 0):
-            view[V_LOCK_SLOT + q] = -1
-        elif lock == st[G_HELD]:
-            view[V_LOCK_SLOT + q] = LOCK_HELD
     view[VIEW_END:] = 0
 
 
@@ -200,7 +198,7 @@ def sample_state(view, t, seat, stream, st):
             st[B_KNOWN + x] = (1 << MAX_PLAYERS) - 1      # §1.4: halves are public
     # each seat's reserve half-cubes (A4), lowest ids first, as the engine's pick takes them
     for p in range(view[G_N_PLAYERS]):
-        group = 76 + 4 * corner_index(t[C_CORNER_OF + p])
+        group = reserve_group(t, p)
         for first, count in ((group, view[S_RES_SHAPED + p]),
                              (group + 2, view[S_RES_NEUTRAL + p])):
             if count > 2:
@@ -214,7 +212,7 @@ def sample_state(view, t, seat, stream, st):
     if kind >= 0:
         origin = view[V_HELD_ORIGIN]
         if kind == HALF and origin < 0:
-            group = 76 + 4 * corner_index(t[C_CORNER_OF + seat])
+            group = reserve_group(t, seat)
             held = group if view[V_HELD_SHAPES] != 0 else group + 2
             if st[B_P_SQ + held] != -1:
                 return False
@@ -267,7 +265,7 @@ def sample_state(view, t, seat, stream, st):
             info = view[V_SLOT + k]
             st[base + i] = x
             st[B_P_SQ + x] = s
-            st[B_P_UP + x] = (info >> 1) & 1
+            st[B_P_UP + x] = 1 if info & SLOT_UP else 0
             st[B_KNOWN + x] = info >> SLOT_SEATS_SHIFT
             k += 1
     for q in range(MAX_PLAYERS):
