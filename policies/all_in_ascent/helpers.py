@@ -94,3 +94,13 @@ def expected_attempt_xp(st, t, seat, rid, is_milestone):
     gear = st[b + P_GEAR]
     p = climb_success_probability(st, t, seat, rid, is_milestone)
     return p, p * climb_xp(t, c, gear, rid, True) + (1.0 - p) * climb_xp(t, c, gear, rid, False)
+
+
+@njit(cache=True)
+def attempt_xp_bound(st, t, seat, rid):
+    """The most XP an attempt at route `rid` can bring, success or failure (R54): a bound on
+    expected_attempt_xp that needs no success probability."""
+    b = pbase(seat)
+    c = st[b + P_CHARACTER]
+    gear = st[b + P_GEAR]
+    return max(climb_xp(t, c, gear, rid, True), climb_xp(t, c, gear, rid, False))

@@ -38,7 +38,8 @@ import numpy as np
 from numba import njit
 
 from policies.all_in_ascent.helpers import (
-    card_is_useful, clears_the_way_to_access, expected_attempt_xp, needed_tag_mask)
+    attempt_xp_bound, card_is_useful, clears_the_way_to_access, expected_attempt_xp,
+    needed_tag_mask)
 from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent.engine import (
     ILLEGAL_NO_ENDURANCE, action_route, attempt_reason, effective_time, pbase, redistribute,
@@ -141,6 +142,7 @@ def target_tier(st, t, seat, gaps, trace):
     done = st[pbase(seat) + P_DONE]
     best = -1
     best_total = 1e18
+    best_gaps = np.empty(N_STATS, np.float64)
     for tier in range(N_TIERS):
         if (done >> tier) & 1:
             continue
@@ -148,9 +150,38 @@ def target_tier(st, t, seat, gaps, trace):
         if total < best_total:
             best_total = total
             best = tier
-    if best >= 0:
-        stat_gaps(st, t, seat, st[G_MILESTONES + best], gaps, trace)
+            best_gaps[:] = gaps
+    gaps[:] = best_gaps
     return best
+
+
+@njit(cache=True)
+def best_climb_by_xp_rate(ctx):
+    """(action, score) of the legal climb with the best expected XP per time unit (R54), the
+    earliest legal one among equals; (-1, 0.0) if none scores above 0.
+
+    A success probability is the costly part, so a climb that could not beat the best so far
+    even if sure to succeed (attempt_xp_bound) is skipped; the answer is the one scoring every
+    climb gives."""
+    st = ctx.state
+    t = ctx.tables
+    seat = ctx.seat
+    best_climb = -1
+    best_score = 0.0
+    for i in range(ctx.n_legal):
+        a = ctx.legal[i]
+        if CLIMB <= a < MILESTONE:
+            rid = action_route(st, a)
+            time = effective_time(st, t, seat, rid)
+            # 1e-9 covers the rounding of p * xp_success + (1 - p) * xp_failure
+            if attempt_xp_bound(st, t, seat, rid) / time * (1.0 + 1e-9) <= best_score:
+                continue
+            _, xp = expected_attempt_xp(st, t, seat, rid, False)
+            score = xp / time
+            if score > best_score:
+                best_score = score
+                best_climb = a
+    return best_climb, best_score
 
 
 @njit(cache=True)
@@ -235,20 +266,16 @@ def plan(ctx, p):
                 return REST
 
     # 5-6. training toward the target milestone against the best climb
-    best_climb = -1
-    best_score = 0.0
+    best_climb, best_score = best_climb_by_xp_rate(ctx)
+    # the target milestone is worked out only where training could be chosen
+    can_train = False
     for i in range(ctx.n_legal):
-        a = ctx.legal[i]
-        if CLIMB <= a < MILESTONE:
-            rid = action_route(st, a)
-            _, xp = expected_attempt_xp(st, t, seat, rid, False)
-            score = xp / effective_time(st, t, seat, rid)
-            if score > best_score:
-                best_score = score
-                best_climb = a
+        can_train = can_train or TRAIN <= ctx.legal[i] < CLIMB
     gaps = np.empty(N_STATS, np.float64)
-    tier = target_tier(st, t, seat, gaps, np.empty(TRACE_SIZE, np.int64))
-    if tier >= 0 and p[TRAIN_VALUE] > best_score:
+    tier = -1
+    if can_train and p[TRAIN_VALUE] > best_score:
+        tier = target_tier(st, t, seat, gaps, np.empty(TRACE_SIZE, np.int64))
+    if tier >= 0:
         best_train = -1
         best_gap = 0.0
         for i in range(ctx.n_legal):

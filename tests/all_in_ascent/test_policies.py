@@ -192,3 +192,42 @@ def test_an_interrupted_ladder_keeps_its_finished_pairings(tmp_path, monkeypatch
     assert table == [line for line in whole.read_text().splitlines() if line.startswith("| ")]
     # other settings are refused, not mixed in
     assert main(args[:4] + ["31"] + args[5:]) == 2
+
+
+def test_the_planners_shortcuts_give_the_answers_of_the_full_computation(random_states):
+    # R54: the planner's climb is the best expected XP per time unit, the earliest among
+    # equals. It skips the success probability of a climb that cannot win even if sure to
+    # succeed, and it works out the target milestone's gaps once; both must change nothing.
+    from policies.all_in_ascent.helpers import expected_attempt_xp
+    from policies.all_in_ascent.planner import best_climb_by_xp_rate, stat_gaps, target_tier
+    from sim.games.all_in_ascent.engine import action_route, effective_time
+    t = default_rules().tables
+    legal = np.empty(S.N_ACTIONS, np.int64)
+    stream = np.zeros(1, np.uint64)
+    trace = S.new_trace()
+    climbs_compared = skipped_somewhere = 0
+    for st in random_states[::3]:
+        n = legal_actions(st, t, legal)
+        seat = np.int64(st[S.G_CURRENT])
+        ctx = PolicyContext(st, seat, legal, np.int64(n), t, stream,
+                            np.zeros(MAX_POLICY_PARAMS))
+        want, want_score, scored = -1, 0.0, 0
+        for a in legal[:n]:
+            if S.CLIMB <= a < S.MILESTONE:
+                rid = action_route(st, a)
+                score = expected_attempt_xp(st, t, seat, rid, False)[1] / \
+                    effective_time(st, t, seat, rid)
+                scored += 1
+                if score > want_score:
+                    want, want_score = int(a), score
+        got, got_score = best_climb_by_xp_rate(ctx)
+        assert (got, got_score) == (want, want_score)
+        climbs_compared += scored
+        skipped_somewhere += scored > 1
+        gaps = np.empty(S.N_STATS)
+        tier = target_tier(st, t, seat, gaps, trace)
+        if tier >= 0:
+            again = np.empty(S.N_STATS)
+            stat_gaps(st, t, seat, st[S.G_MILESTONES + tier], again, trace)
+            assert np.array_equal(gaps, again)
+    assert climbs_compared > 1000 and skipped_somewhere > 100
