@@ -1,6 +1,8 @@
 """Open-loop MCTS speed (policies/mcts.py), per stepping game. Run: python -m benchmarks.mcts
 
-For each game it searches positions reached by random play (one thread, the bot's own call):
+For each game it searches positions reached by its rollout bot's own play in every seat (one
+thread, the bot's own call), so that both sides of the rollout ratio below see the positions
+that bot's games bring:
 - iterations per second per thread, with rollouts of DEPTH actions;
 - the cost of a rollout action inside the search, measured as the time at depth DEPTH minus
   the time at depth 0, per rollout action, against the cost per action of the rollout bot's
@@ -75,12 +77,19 @@ def game_parts(game):
             rules.config, new_race, np.empty(0, np.int64))
 
 
-def positions(game, seed, count, actions_between):
-    """Positions of 4-player games after random play, each with a choice to make: (state,
-    rules) pairs."""
-    search, _, _, n_actions, tables, new_game, work = game_parts(game)
+def positions(game, seed, count, actions_between, bot="random"):
+    """Positions of 4-player games after play by `bot` in every seat (a random number of
+    actions, fewer than actions_between), each with a choice to make: (state, rules) pairs."""
+    from sim.core.policies import get_policy
+    search, context, max_params, n_actions, tables, new_game, work = game_parts(game)
     draws = np.random.default_rng(seed)
     legal = np.empty(n_actions, np.int64)
+    chooser = None
+    if bot != "random":
+        registered = get_policy(game, bot)
+        params = np.zeros(max_params)
+        params[:len(registered.default_params)] = registered.default_params
+        chooser = registered.function
     out = []
     while len(out) < count:
         st = new_game(int(draws.integers(1 << 31)))
@@ -88,7 +97,12 @@ def positions(game, seed, count, actions_between):
             if search.mover(st) < 0:
                 break
             n = search.legal(st, tables, legal)
-            search.step(st, tables, legal[draws.integers(n)], work)
+            if chooser is None:
+                action = legal[draws.integers(n)]
+            else:
+                stream = np.array([draws.integers(1 << 62)], np.uint64)
+                action = chooser(context(st, tables, legal, n, stream, params))
+            search.step(st, tables, action, work)
         if search.mover(st) >= 0 and search.legal(st, tables, legal) > 1:
             out.append((st, tables))
     return out
@@ -143,7 +157,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     rows = []
     for game, bot, rollout_bot, iterations, n_positions, kernel_games in CASES:
-        places = positions(game, 7, n_positions, ACTIONS_BETWEEN.get(game, 30))
+        places = positions(game, 7, n_positions, ACTIONS_BETWEEN.get(game, 30), rollout_bot)
         search_seconds(game, bot, places[:1], 2, 2)                # compile
         deep = search_seconds(game, bot, places, iterations, DEPTH)
         shallow = search_seconds(game, bot, places, iterations, 0)
@@ -151,8 +165,9 @@ def main(argv=None):
         own_ns = kernel_ns_per_action(game, rollout_bot, kernel_games)
         rows.append((game, bot, rollout_bot, iterations, len(places),
                      len(places) * iterations / deep, rollout_ns, own_ns))
-    lines = [HEADING, "", "Command: `python -m benchmarks.mcts` (one thread; positions from random play, "
-             f"4 players; rollouts of {DEPTH} actions). The rollout ratio is the cost of an "
+    lines = [HEADING, "", "Command: `python -m benchmarks.mcts` (one thread; positions from the "
+             "rollout bot's own play, 4 players, fewer than 400 actions in (Ascension 300); "
+             f"rollouts of {DEPTH} actions). The rollout ratio is the cost of an "
              "action inside the search's rollouts (time at depth 40 minus time at depth 0, "
              "per rollout action) over the rollout bot's own cost per action in the game's "
              "kernel, both measured in this run.", "",
