@@ -145,11 +145,25 @@ def test_bad_arguments_are_refused_in_one_line(tmp_path, capsys, extra, message)
 
 
 def test_the_budget_estimate_extrapolates_a_shrinking_shift():
-    levels = ("a", "b@100", "b@400")
-    text = budget_estimate(levels, [8.0, 4.0])
+    levels = ("a", "b@25", "b@100", "b@400")
+    text = budget_estimate(levels, [9.0, 8.0, 4.0])
     # 4 -> 2 at the same ratio (1/2) takes one more step of x4: 1,600 iterations
     assert "after 1 more step(s) of x4, about 1,600 iterations" in text
-    assert budget_estimate(levels, [4.0, 5.0]).startswith("no estimate: the largest shift did "
-                                                          "not shrink")
+    assert budget_estimate(levels, [9.0, 4.0, 5.0]).startswith("no estimate: the largest shift "
+                                                               "did not shrink")
     assert budget_estimate(("a", "b", "c"), [3.0, 2.5]).startswith("no estimate: it needs")
+
+
+def test_the_budget_estimate_extrapolates_only_over_budget_steps():
+    # a step from another bot (lookahead -> search@32) is not a smaller budget of the search
+    assert budget_estimate(("a", "b", "c@32", "c@128"), [9.0, 5.3, 4.6]) == (
+        "no estimate: the largest shift between the two budgets is 4.6 points; extrapolating "
+        "it needs the same bot at a third, smaller budget")
+    assert budget_estimate(("a", "b@8", "c@32", "c@128"), [9.0, 5.3, 4.6]).startswith(
+        "no estimate: the largest shift between the two budgets")
+    assert budget_estimate(("a", "c@32", "d@128"), [5.3, 4.6]).startswith(
+        "no estimate: it needs the two strongest levels to be one bot at two budgets")
+    # the budgets already agree within the test's 2 points: more games, not more budget
+    assert budget_estimate(("a", "c@4", "c@8"), [14.6, 1.5]).startswith(
+        "none measurable: between the two budgets no share moved by more than 1.5 points")
 

@@ -168,23 +168,37 @@ def paired_top_two(second, top, group):
 
 
 def budget_estimate(levels, shifts):
-    """If the largest shift between neighbouring levels shrinks geometrically, the budget at
-    which it falls under CONVERGED_POINTS: text, or why there is none."""
-    budgets = [int(lv.partition(BUDGET_MARK)[2]) if BUDGET_MARK in lv else None
-               for lv in levels]
-    if len(shifts) < 2 or budgets[-1] is None or budgets[-2] is None:
-        return "no estimate: it needs the two strongest levels to be one bot at two budgets, " \
-               "and a third level below them"
-    last, before = shifts[-1], shifts[-2]
-    if not (0 < last < before):
+    """What more search the curve needs, read from the largest shift between neighbouring
+    levels (`shifts`, points): text. Only a step between two budgets of one bot is a budget
+    step, so the extrapolation needs the strongest bot at three budgets: if the largest shift
+    shrinks geometrically, the budget at which it falls under CONVERGED_POINTS."""
+    parts = [(lv.partition(BUDGET_MARK)[0], int(lv.partition(BUDGET_MARK)[2]))
+             if BUDGET_MARK in lv else (lv, None) for lv in levels]
+
+    def same_bot_budgets(k):         # levels k and k + 1: one bot at two budgets
+        return parts[k][1] is not None and parts[k + 1][1] is not None and \
+            parts[k][0] == parts[k + 1][0]
+
+    if len(shifts) < 1 or not same_bot_budgets(len(levels) - 2):
+        return "no estimate: it needs the two strongest levels to be one bot at two budgets"
+    last = shifts[-1]
+    if last < CONVERGED_POINTS:
+        return (f"none measurable: between the two budgets no share moved by more than "
+                f"{last:.1f} points, under {CONVERGED_POINTS:g}; what the paired test lacks is "
+                f"games, not budget")
+    if len(shifts) < 2 or not same_bot_budgets(len(levels) - 3):
+        return (f"no estimate: the largest shift between the two budgets is {last:.1f} points; "
+                f"extrapolating it needs the same bot at a third, smaller budget")
+    before = shifts[-2]
+    if not last < before:
         return (f"no estimate: the largest shift did not shrink ({before:.1f} then {last:.1f} "
                 f"points)")
     ratio = last / before
     steps = math.ceil(math.log(CONVERGED_POINTS / last) / math.log(ratio))
-    factor = budgets[-1] / budgets[-2]
+    factor = parts[-1][1] / parts[-2][1]
     return (f"the largest shift fell from {before:.1f} to {last:.1f} points; at that rate it "
             f"would be under {CONVERGED_POINTS:g} after {steps} more step(s) of x{factor:g}, "
-            f"about {budgets[-1] * factor ** steps:,.0f} iterations")
+            f"about {parts[-1][1] * factor ** steps:,.0f} iterations")
 
 
 def analyse(plan):
