@@ -44,7 +44,7 @@ from numba import njit
 
 from sim.core.rng import stream_below
 from sim.games.ascension.engine import piece_is_movable, reserve_group, shows, top_piece
-from sim.games.ascension.rules import C_CORNER_OF, C_P_SHAPES, C_P_SYMBOL
+from sim.games.ascension.rules import C_P_SHAPES, C_P_SYMBOL
 from sim.games.ascension.state import (
     B_KNOWN, B_P_SQ, B_P_UP, B_STACK, B_STACK_N, CORNER_BIT, CUBE, G_HELD, G_HELD_ORIGIN,
     G_HELD_WAS_UP, G_N_PLAYERS, G_SEED, HALF, MAX_PLAYERS, MAX_STACK_CAP, N_CUBES, N_PIECES,
@@ -81,7 +81,8 @@ SLOT_KNOWN, SLOT_UP, SLOT_KIND_SHIFT, SLOT_SHAPES_SHIFT, SLOT_SYMBOL_SHIFT, SLOT
 def slot_info(st, t, seat, remember, x):
     """What a seat knows of board piece x (the layout above)."""
     up = st[B_P_UP + x]
-    info = (SLOT_UP if up else 0) | (P_KIND[x] << SLOT_KIND_SHIFT) | (st[B_KNOWN + x] << SLOT_SEATS_SHIFT)
+    info = (SLOT_UP if up else 0) | (P_KIND[x] << SLOT_KIND_SHIFT) | \
+        (st[B_KNOWN + x] << SLOT_SEATS_SHIFT)
     if P_KIND[x] != CUBE or up or (remember and (st[B_KNOWN + x] & (1 << seat))):
         info |= SLOT_KNOWN | (t[C_P_SHAPES + x] << SLOT_SHAPES_SHIFT) | \
             (t[C_P_SYMBOL + x] << SLOT_SYMBOL_SHIFT)
