@@ -366,3 +366,17 @@ def eliminate(g, p):
     st[S.S_BLOCKS + p] = 2
     st[S.S_LOCK + p] = -1
     return g
+
+
+def ride_only_pawn():
+    """Seat 0's pawn on a face-up cable car at 2 hu in a ring of 4-hu squares (no step, A30),
+    with a second face-up cable car free at (6, 6): a ride is its only way out (A31, A32).
+    Returns the game."""
+    g = new_game(4, seed=34)
+    b = Builder(g)
+    b.pit(sq(2, 4))
+    b.put(CABLE[0], sq(2, 4), up=True)
+    b.heights({n: 4 for n in nb(sq(2, 4))})
+    b.put(CABLE[1], sq(6, 6), up=True)
+    g.move_pawn_to(0, sq(2, 4))
+    return g

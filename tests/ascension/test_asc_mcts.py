@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import numpy as np
-from asc_helpers import CABLE, Builder, nb, new_game, sq
+from asc_helpers import ride_only_pawn
 from numba import njit
 
 from policies.mcts import make_mcts
@@ -302,13 +302,7 @@ def test_the_estimate_counts_a_cable_car_ride_as_a_way_out():
     # counts its ways out with the engine's own rule (one ride here), so it takes the
     # one-exit penalty, not the blocked one; a test-local flag for "no penalty" is the
     # bivouac (the estimate skips a pawn that bivouacs)
-    g = new_game(4, seed=34)
-    b = Builder(g)
-    b.pit(sq(2, 4))
-    b.put(CABLE[0], sq(2, 4), up=True)                  # 2 hu in a 4-hu ring
-    b.heights({n: 4 for n in nb(sq(2, 4))})
-    b.put(CABLE[1], sq(6, 6), up=True)
-    g.move_pawn_to(0, sq(2, 4))
+    g = ride_only_pawn()
     cost, done = np.empty(81, np.int64), np.empty(81, np.int64)
     st = g.state.copy()
     penalised = search.race_progress(st, g.t, 0, cost, done)

@@ -6,7 +6,8 @@ from asc_helpers import (CABLE, CHASM, JOKER, LADDER, MATTRESS, SPRING, Builder,
                          IllegalActionError, MovePawn, Pick, Place, PlaceJoker, S, Stay, clone,
                          dests_for, eliminate, finish_turn, give_summit, half, idle_piece_move,
                          junk_top, make_privileged, move_piece, nb, new_game, origins,
-                         pawn_actions, piece_square, run_turns, sq, start_turn, turn_kind)
+                         pawn_actions, piece_square, ride_only_pawn, run_turns, sq, start_turn,
+                         turn_kind)
 
 CORNERS4 = [0, 8, 80, 72]
 FREE = [s for s in range(81) if s not in (0, 8, 72, 80, 40)]
@@ -684,13 +685,7 @@ def test_a31_cable_car_ride():
 
 def test_a32_legal_set_is_steps_plus_rides_and_decides_blocks():
     # A32, A38: a pawn with no step but a ride is not blocked; the ride is its legal move.
-    g = new_game(4, seed=34)
-    b = Builder(g)
-    b.pit(sq(2, 4))
-    b.put(CABLE[0], sq(2, 4), up=True)      # 2 hu in a 4-hu ring
-    b.heights({n: 4 for n in nb(sq(2, 4))})
-    b.put(CABLE[1], sq(6, 6), up=True)
-    g.move_pawn_to(0, sq(2, 4))
+    g = ride_only_pawn()
     idle_piece_move(g, avoid=(sq(6, 6),))
     assert pawn_actions(g) == {sq(6, 6)}
     assert g.seat(0)["blocks"] == 0
