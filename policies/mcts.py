@@ -75,14 +75,106 @@ def rollout(state, tables, legal, n, stream, params, work):
     return legal[stream_below(stream, n)]
 
 
+# --- the tree: one implementation, whatever drives the game ------------------------------------
+# A tree of at most n nodes is seven arrays: first_child, next_sibling, n_children, node_action
+# (int64) and visits, available, value[:, MAX_SEATS] (float64); node 0 is the root. A game
+# stepped by its caller (mcts_decide below) and a game that asks its bots from inside its rules
+# (policies/first_ascent/mcts.py) both walk it with these functions.
+
 @njit(cache=True)
-def _find_child(first_child, next_sibling, node_action, node, action):
+def find_child(first_child, next_sibling, node_action, node, action):
     child = first_child[node]
     while child != NO_NODE:
         if node_action[child] == action:
             return child
         child = next_sibling[child]
     return NO_NODE
+
+
+@njit(cache=True)
+def sort_children(first_child, next_sibling, node_action, node, legal, n, child_of, unexpanded):
+    """child_of[i]: the child of legal[i] (NO_NODE if none yet); the actions without one go to
+    unexpanded; returns their count."""
+    n_new = 0
+    for i in range(n):
+        child_of[i] = find_child(first_child, next_sibling, node_action, node, legal[i])
+        if child_of[i] == NO_NODE:
+            unexpanded[n_new] = legal[i]
+            n_new += 1
+    return n_new
+
+
+@njit(cache=True)
+def should_expand(n_children, visits, node, n_new, n, widening):
+    """Progressive widening: a new child only while the node has fewer than
+    ceil(widening * visits^0.5) (always when no legal action has a child yet)."""
+    if n_new == 0:
+        return False
+    return widening <= 0.0 or n_new == n or \
+        n_children[node] < math.ceil(widening * math.sqrt(visits[node]))
+
+
+@njit(cache=True)
+def add_child(first_child, next_sibling, n_children, node_action, available, node, action,
+              child):
+    node_action[child] = action
+    next_sibling[child] = first_child[node]
+    first_child[node] = child
+    n_children[node] += 1
+    available[child] = 1.0
+
+
+@njit(cache=True)
+def ucb_child(child_of, n, visits, available, value, mover, exploration):
+    """UCB1 over the children legal in this imagined world, each with its availability count
+    in place of its parent's visits."""
+    best = NO_NODE
+    best_score = -1.0
+    for i in range(n):
+        child = child_of[i]
+        if child == NO_NODE:
+            continue
+        available[child] += 1.0
+        if visits[child] == 0.0:
+            score = 1e300
+        else:
+            score = value[child, mover] / visits[child] + exploration * math.sqrt(
+                math.log(available[child]) / visits[child])
+        if score > best_score:
+            best_score = score
+            best = child
+    return best
+
+
+@njit(cache=True)
+def back_up(path, path_len, visits, value, values):
+    for k in range(path_len):
+        node = path[k]
+        visits[node] += 1.0
+        for p in range(MAX_SEATS):
+            value[node, p] += values[p]
+
+
+@njit(cache=True)
+def root_decision(first_child, next_sibling, node_action, visits, value, legal, n_legal, seat,
+                  margin):
+    """The most visited root action; ties go to the earlier legal action. Node 1 is the root's
+    first child, the rollout bot's own choice: another action replaces it only if its mean
+    value is higher by the margin (a few noisy rollouts should not overrule a good bot)."""
+    best_action = legal[0]
+    best = NO_NODE
+    best_visits = -1.0
+    for i in range(n_legal):
+        child = find_child(first_child, next_sibling, node_action, 0, legal[i])
+        v = visits[child] if child != NO_NODE else 0.0
+        if v > best_visits:
+            best_visits = v
+            best_action = legal[i]
+            best = child
+    if margin > 0.0 and best != 1 and best != NO_NODE and visits[1] > 0.0 and \
+            value[best, seat] / visits[best] < value[1, seat] / visits[1] + margin:
+        return node_action[1]
+    return best_action
 
 
 def make_mcts(game, rollouts=None):
@@ -143,15 +235,9 @@ def _search(game, bot):
                 n = game.legal(work, tables, buf)
                 if n == 0:
                     break
-                n_new = 0
-                for i in range(n):
-                    child_of[i] = _find_child(first_child, next_sibling, node_action, node, buf[i])
-                    if child_of[i] == NO_NODE:
-                        unexpanded[n_new] = buf[i]
-                        n_new += 1
-                may_widen = widening <= 0.0 or \
-                    n_children[node] < math.ceil(widening * math.sqrt(visits[node]))
-                if n_new > 0 and (may_widen or n_new == n):
+                n_new = sort_children(first_child, next_sibling, node_action, node, buf, n,
+                                      child_of, unexpanded)
+                if should_expand(n_children, visits, node, n_new, n, widening):
                     if n_children[node] == 0:
                         # the rollout bot's own choice first: with a bot in the rollouts, a
                         # small budget refines its play instead of trying actions at random
@@ -160,31 +246,13 @@ def _search(game, bot):
                         action = unexpanded[stream_below(stream, n_new)]
                     child = n_nodes
                     n_nodes += 1
-                    node_action[child] = action
-                    next_sibling[child] = first_child[node]
-                    first_child[node] = child
-                    n_children[node] += 1
-                    available[child] = 1.0
+                    add_child(first_child, next_sibling, n_children, node_action, available,
+                              node, action, child)
                     game.step(work, tables, action, step_work)
                     path[path_len] = child
                     path_len += 1
                     break
-                # UCB1 over the children legal in this imagined world
-                best = NO_NODE
-                best_score = -1.0
-                for i in range(n):
-                    child = child_of[i]
-                    if child == NO_NODE:
-                        continue
-                    available[child] += 1.0
-                    if visits[child] == 0.0:
-                        score = 1e300
-                    else:
-                        score = value[child, mover] / visits[child] + exploration * math.sqrt(
-                            math.log(available[child]) / visits[child])
-                    if score > best_score:
-                        best_score = score
-                        best = child
+                best = ucb_child(child_of, n, visits, available, value, mover, exploration)
                 game.step(work, tables, node_action[best], step_work)
                 node = best
                 path[path_len] = node
@@ -199,30 +267,8 @@ def _search(game, bot):
                 action = bot.rollout(work, tables, buf, n, stream, params, step_work)
                 game.step(work, tables, action, step_work)
             game.evaluate(work, tables, values)
-            # back-propagation
-            for k in range(path_len):
-                node = path[k]
-                visits[node] += 1.0
-                for p in range(MAX_SEATS):
-                    value[node, p] += values[p]
-
-        # the most visited root action; ties go to the earlier legal action
-        best_action = legal[0]
-        best = NO_NODE
-        best_visits = -1.0
-        for i in range(n_legal):
-            child = _find_child(first_child, next_sibling, node_action, 0, legal[i])
-            v = visits[child] if child != NO_NODE else 0.0
-            if v > best_visits:
-                best_visits = v
-                best_action = legal[i]
-                best = child
-        # node 1 is the root's first child, the rollout bot's own choice: another action
-        # replaces it only if its mean value is higher by the margin (a few noisy rollouts
-        # should not overrule a good bot)
-        if margin > 0.0 and best != 1 and best != NO_NODE and visits[1] > 0.0 and \
-                value[best, seat] / visits[best] < value[1, seat] / visits[1] + margin:
-            return node_action[1]
-        return best_action
+            back_up(path, path_len, visits, value, values)
+        return root_decision(first_child, next_sibling, node_action, visits, value, legal,
+                             n_legal, seat, margin)
 
     return mcts_decide
