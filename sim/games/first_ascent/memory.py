@@ -5,14 +5,15 @@ come from two buffers that `kernel.play_one` allocates once a game:
 - the engine's scratch (`SCRATCH_SIZE` int64): blocks `SCR_*`, one per use;
 - the policies' work memory (`WORK_SIZE` int64, `ctx.work`), zeroed at the start of every
   game: a per-decision area any decision may overwrite (`W_*`), then each bot's caches, which
-  live across decisions (`GREEDY_TARGET_CACHE`, `PLANNER_PLAN_CACHE`).
+  live across decisions (`GREEDY_TARGET_CACHE`, `PLANNER_PLAN_CACHE`), then the segment a
+  search bot resumes from, which the engine writes (`SEGMENT_*`).
 A function that splits a vector further (the payment buffer, the set-scoring scratch) finds
 its sub-blocks here too. `sim.core.layout` assigns the offsets in order, so a block grows or
 is added here and nowhere else.
 """
 from sim.core.layout import layout
 from sim.games.first_ascent.data import N_HEX, N_KINDS
-from sim.games.first_ascent.state import MAX_PLAYERS
+from sim.games.first_ascent.state import MAX_PLAYERS, STATE_SIZE
 
 PLAN_SIZE = 20      # a payment plan (engine.common, PL_* fields)
 RES_SIZE = 20       # a seat's payment resources (engine.payment.payment_resources)
@@ -66,11 +67,30 @@ _DECISION, DECISION_SIZE = layout([
 ])
 W_PAYMENT, W_PLAN, W_COUNTS, W_HEX_WORTH, W_REQUIREMENT = _DECISION.values()
 
+# The segment a search bot resumes from (policies/first_ascent/mcts.py). The engine is a
+# straight program, so a search cannot step it from the position of a decision; instead the
+# engine keeps a checkpoint of the state where the current segment began (the deal, then each
+# round) and the code of every decision since, and a search replays those from the checkpoint.
+# Written by the engine (rounds.begin_segment, common.ask, rounds.play_round), read by bots.
+MAX_SEGMENT_DECISIONS = 1024        # the most seen in a round is under 100
+_SEGMENT, SEGMENT_SIZE = layout([
+    ("first", 1),                       # the decision count (G_DECISIONS) at the checkpoint
+    ("dealing", 1),                     # 1: the segment is the deal (F24), 0: a round
+    ("turn_seat", 1),                   # the seat whose Climb-phase turn is under way, or -1
+    ("checkpoint", STATE_SIZE),         # the state where the segment began
+    ("codes", MAX_SEGMENT_DECISIONS),   # decision k of the segment's code (first + k);
+                                        # past the end, ask stops writing
+])
+SEG_FIRST, SEG_DEALING, SEG_TURN_SEAT, SEG_CHECKPOINT, SEG_CODES = _SEGMENT.values()
+
 # the policies' work memory
 _WORK, WORK_SIZE = layout([
     ("decision", DECISION_SIZE),
     ("greedy_target", 3),               # key (seat, round, route length), target hex, its
                                         # first unpaid unit kind
     ("planner_plan", 3),                # key, planned target hex, its missing unit kind
+    ("segment", SEGMENT_SIZE),
 ])
-_, GREEDY_TARGET_CACHE, PLANNER_PLAN_CACHE = _WORK.values()
+_, GREEDY_TARGET_CACHE, PLANNER_PLAN_CACHE, SEGMENT = _WORK.values()
+(SEGMENT_FIRST, SEGMENT_DEALING, SEGMENT_TURN_SEAT, SEGMENT_CHECKPOINT, SEGMENT_CODES) = (
+    SEGMENT + off for off in (SEG_FIRST, SEG_DEALING, SEG_TURN_SEAT, SEG_CHECKPOINT, SEG_CODES))

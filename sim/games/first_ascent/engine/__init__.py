@@ -70,7 +70,8 @@ from sim.games.first_ascent.engine.turn import (  # noqa: F401
     turn_legal)
 from sim.games.first_ascent.engine.setup import deal_starting_hands, setup  # noqa: F401
 from sim.games.first_ascent.engine.rounds import (  # noqa: F401
-    anyone_can_move, end_game, personal_objective_points, play_game, play_round)
+    anyone_can_move, begin_segment, end_game, personal_objective_points, play_game, play_on,
+    play_round)
 from sim.games.first_ascent.memory import (  # noqa: F401
     BS_HIGH, BS_LOW, BS_SUMS, CLIMB_OPTIONS_BUFFER, CO_PAYMENT, CO_PLAN, GS_COUNTS, GS_ORDER,
     GS_REMAINING, PAYMENT_BUFFER, PAY_RESOURCES, PAY_SHORTFALL, PAY_TRIAL_PLAN, PLAN_SIZE,

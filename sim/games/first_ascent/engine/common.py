@@ -8,6 +8,7 @@ from sim.core.rng import mulberry32_step, scale_draw
 from sim.games.first_ascent.data import (
     CH_CARDS_DRAWN, CH_FIELDS, CH_GEAR_CAP, CH_MAX, CH_THRESH, CH_WATER_MINUS, N_BOARD_MASKS,
     N_HEX, N_KINDS, T_B_MASK, T_B_ROW, T_CH, T_KIND_TYPE)
+from sim.games.first_ascent.memory import MAX_SEGMENT_DECISIONS, SEGMENT_CODES, SEGMENT_FIRST
 from sim.games.first_ascent.policy_api import PolicyContext
 from sim.games.first_ascent.rules import C_ABILITY_OFF
 from sim.games.first_ascent.state import (
@@ -198,7 +199,9 @@ def shuffle_range(st, lo, n):
 def ask(st, t, ag, seat, decision, n):
     """Put the first n codes of ag's legal buffer to `seat`'s policy; return the chosen code.
     A single legal code is taken without asking. An answer that is not legal ends the game
-    (END_POLICY_ERROR) and the first legal code is used so the engine can unwind."""
+    (END_POLICY_ERROR) and the first legal code is used so the engine can unwind. The code
+    also goes into the segment's list in the work memory (memory.py, SEGMENT_*), which a
+    search bot replays."""
     fns, seat_slots, slot_params, streams, work, log, legal = ag[0], ag[1], ag[2], ag[3], \
         ag[4], ag[5], ag[6]
     if n == 1:
@@ -224,6 +227,9 @@ def ask(st, t, ag, seat, decision, n):
         log[d, 3] = n
         log[d, 4] = st[G_ROUND]
         log[d, 5] = st[G_AUX]
+    k = d - work[SEGMENT_FIRST]
+    if 0 <= k < MAX_SEGMENT_DECISIONS:
+        work[SEGMENT_CODES + k] = code
     st[G_DECISIONS] = d + 1
     return code
 

@@ -10,12 +10,14 @@ from sim.games.first_ascent.engine.common import INF, add_score, hex_row, n_play
 from sim.games.first_ascent.engine.objectives import popcount, route_tiles
 from sim.games.first_ascent.engine.setup import deal_starting_hands
 from sim.games.first_ascent.engine.turn import follow_phase, play_turn, rerack
+from sim.games.first_ascent.memory import (
+    SEGMENT_CHECKPOINT, SEGMENT_DEALING, SEGMENT_FIRST, SEGMENT_TURN_SEAT)
 from sim.games.first_ascent.rules import C_CALL_IT_PITCHES, C_ROUND_CAP, C_STRANDED_PLAY_ON
 from sim.games.first_ascent.state import (
-    END_EIGHT_PITCHES, END_POLICY_ERROR, END_ROUND_CAP, END_STRANDED, G_CURRENT, G_END_REASON,
-    G_FIRST, G_HEADWALL_UP, G_N_WINNERS, G_OVER, G_POLICY_ERROR, G_ROUND, G_STRANDED_END, G_WINNER,
-    SEAT_FIELDS, S_PERM_GAINED, S_PERSONAL, S_PERSONAL_SCORED, S_ROUTE, S_ROUTE_N, S_SCORE,
-    S_SC_PERSONAL, T_STRANDED)
+    END_EIGHT_PITCHES, END_POLICY_ERROR, END_ROUND_CAP, END_STRANDED, G_CURRENT, G_DECISIONS,
+    G_END_REASON, G_FIRST, G_HEADWALL_UP, G_N_WINNERS, G_OVER, G_POLICY_ERROR, G_ROUND,
+    G_STRANDED_END, G_WINNER, SEAT_FIELDS, STATE_SIZE, S_PERM_GAINED, S_PERSONAL, S_PERSONAL_SCORED, S_ROUTE, S_ROUTE_N,
+    S_SCORE, S_SC_PERSONAL, T_STRANDED)
 
 
 @njit_noalloc
@@ -27,14 +29,29 @@ def anyone_can_move(st, t):
 
 
 @njit_noalloc
+def begin_segment(st, ag, dealing):
+    """The checkpoint a search bot resumes from (memory.py, SEGMENT_*): the state as the deal
+    (dealing=1) or a round (0) begins; `ask` then lists the segment's decisions."""
+    work = ag[4]
+    work[SEGMENT_FIRST] = st[G_DECISIONS]
+    work[SEGMENT_DEALING] = dealing
+    work[SEGMENT_TURN_SEAT] = -1
+    for i in range(STATE_SIZE):
+        work[SEGMENT_CHECKPOINT + i] = st[i]
+
+
+@njit_noalloc
 def play_round(st, t, ag):
     P = n_players(st)
+    work = ag[4]
     for k in range(P):                                           # Climb phase
         seat = (st[G_FIRST] + k) % P
         st[G_CURRENT] = seat
+        work[SEGMENT_TURN_SEAT] = seat
         play_turn(st, t, ag, seat)
         if st[G_POLICY_ERROR] != 0:
             return
+    work[SEGMENT_TURN_SEAT] = -1
     if st[G_HEADWALL_UP] == 0:                                   # F14
         for seat in range(P):
             base = seat * SEAT_FIELDS
@@ -113,9 +130,23 @@ def end_game(st, t, reason):
 @njit_noalloc
 def play_game(st, t, ag):
     """Deal the starting hands and play a set-up game to its end."""
+    begin_segment(st, ag, 1)
     deal_starting_hands(st, t, ag)
     while st[G_OVER] == 0:
+        begin_segment(st, ag, 0)
         play_round(st, t, ag)
         if st[G_POLICY_ERROR] != 0:
             end_game(st, t, END_POLICY_ERROR)
             break
+
+
+@njit_noalloc
+def play_on(st, t, ag, dealing):
+    """Play a copy of a segment's checkpoint on (a search bot's imagined game): the deal if
+    `dealing`, then rounds until the game ends or a bot sets G_POLICY_ERROR, which ends the
+    play at the end of the turn under way (or of the round's Follow and Rerack phases). Unlike
+    play_game it writes no checkpoints of its own: `ag` is the search's bundle."""
+    if dealing != 0:
+        deal_starting_hands(st, t, ag)
+    while st[G_OVER] == 0 and st[G_POLICY_ERROR] == 0:
+        play_round(st, t, ag)

@@ -1,0 +1,304 @@
+"""Open-loop MCTS for First Ascent: `mcts` and `mcts-tuned`, on the tree of policies/mcts.py.
+
+First Ascent's engine is a straight program that asks its bots from inside the rules
+(engine.ask), so a search cannot take the position of a decision and step it. It resumes instead:
+the engine keeps a checkpoint of the state where the current segment began (the deal, then each
+round) and the code of every decision since (memory.py, SEGMENT_*). Each iteration of a search
+copies the checkpoint and plays it on with `engine.play_on`, every seat asked by this module's
+tree agent, which
+1. answers the segment's past decisions with their recorded codes (the past, so the real hidden
+   values are used; nothing of them reaches the decision but through the state at the root);
+2. at the root (the decision being searched) checks that the replay arrived at the same seat,
+   decision and legal codes, and deals everything the seat cannot know again from the search's
+   own stream (search.hide_future: the no-peeking test checks that the real hidden values do
+   not change the decision);
+3. then walks the tree (policies/mcts.py: UCB1 with availability counts, progressive widening,
+   the rollout bot's choice as each node's first child) over every seat's asked decisions, and
+   past the tree plays the rollout bot for `depth` asked decisions;
+4. then sets G_POLICY_ERROR to SEARCH_STOP, which makes the engine end the imagined game at the
+   end of the turn under way (or of the round's Follow and Rerack phases), still played by the
+   rollout bot; search.evaluate scores that position and the path backs it up.
+A tree node is a sequence of asked actions from the root (open loop).
+
+Everything random comes from this seat's own policy stream (the imagined seats' streams are drawn
+from it), so the same state and stream give the same decision at any thread count. Each search
+allocates its tree once; the agents and the engine under them do not allocate.
+
+params: policies/mcts.py's six (iterations, rollout depth in asked decisions, exploration,
+widening, tree depth, margin); `mcts@N` runs N iterations per decision; `mcts-tuned` then has
+tuned's twelve characters' knob vectors.
+"""
+import numpy as np
+from numba import njit
+
+from policies.first_ascent.planner import N_KNOBS, decide
+from policies.first_ascent.tuned import load_tuned, tuned_vector
+from policies.mcts import (
+    MAX_SEATS, N_SEARCH_PARAMS, NO_NODE, P_DEPTH, P_EXPLORATION, P_ITERATIONS, P_MARGIN,
+    P_TREE_DEPTH, P_WIDENING, add_child, back_up, root_decision, should_expand, sort_children,
+    ucb_child)
+from sim.core.jit import njit_noalloc
+from sim.core.layout import layout
+from sim.core.policies import compiled_on_use, register
+from sim.core.rng import stream_below
+from sim.games.first_ascent.data import N_KINDS
+from sim.games.first_ascent.engine import SCRATCH_SIZE, play_on
+from sim.games.first_ascent.memory import (
+    MAX_SEGMENT_DECISIONS, SEGMENT_CHECKPOINT, SEGMENT_CODES, SEGMENT_DEALING, SEGMENT_FIRST,
+    SEGMENT_TURN_SEAT, WORK_SIZE)
+from sim.games.first_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE
+from sim.games.first_ascent.search import HIDE_SCRATCH, evaluate, hide_future
+from sim.games.first_ascent.state import (
+    G_DECISIONS, G_POLICY_ERROR, MAX_LEGAL, MAX_PLAYERS, SEAT_FIELDS, STATE_SIZE, S_CHAR)
+
+# iterations, rollout depth, exploration, widening, tree depth, margin
+MCTS_DEFAULTS = (64.0, 24.0, 0.7, 1.0, 0.0, 0.0)
+MCTS_TUNED_SEARCH = (16.0, 24.0, 0.7, 1.0, 0.0, 0.1)
+SEARCH_STOP = 1 << 20       # G_POLICY_ERROR's value when a search ends an imagined game
+
+# The search's memory, one int64 vector: the agents' `ctx.work`. The rollout bots' work memory
+# comes first, where they expect it; the tree's float arrays are float64 views of its tail.
+PHASE_REPLAY, PHASE_TREE, PHASE_ROLLOUT, PHASE_FINISH = range(4)
+_CONTROL, CONTROL_SIZE = layout([(name, 1) for name in (
+    "phase", "first", "replay", "seat", "decision", "n_legal", "node", "path_len",
+    "depth_left", "n_nodes", "diverged", "n_max")])
+(C_PHASE, C_FIRST, C_REPLAY, C_SEAT, C_DECISION, C_N_LEGAL, C_NODE, C_PATH_LEN, C_DEPTH_LEFT,
+ C_N_NODES, C_DIVERGED, C_N_MAX) = (WORK_SIZE + off for off in _CONTROL.values())
+_SEARCH, SEARCH_FIXED = layout([
+    ("control", CONTROL_SIZE),
+    ("codes", MAX_SEGMENT_DECISIONS),   # the segment's past decisions, copied from the game
+    ("root_legal", MAX_LEGAL),
+    ("child_of", MAX_LEGAL),
+    ("unexpanded", MAX_LEGAL),
+    ("hide", HIDE_SCRATCH),
+    ("values", MAX_SEATS),              # float64 bits
+], start=WORK_SIZE)
+_, M_CODES, M_ROOT_LEGAL, M_CHILD_OF, M_UNEXPANDED, M_HIDE, M_VALUES = _SEARCH.values()
+# then, for a tree of n nodes: first_child, next_sibling, n_children, node_action, path (n + 1)
+# as int64; visits, available, value (n x MAX_SEATS) as float64 bits
+N_INT_ARRAYS = 4
+N_FLOAT_PER_NODE = 2 + MAX_SEATS
+
+
+@njit(cache=True)
+def search_size(n_max):
+    return SEARCH_FIXED + N_INT_ARRAYS * n_max + (n_max + 1) + N_FLOAT_PER_NODE * n_max
+
+
+@njit_noalloc(inline="always")
+def _tree(work):
+    n = work[C_N_MAX]
+    at = SEARCH_FIXED
+    first_child = work[at:at + n]
+    next_sibling = work[at + n:at + 2 * n]
+    n_children = work[at + 2 * n:at + 3 * n]
+    node_action = work[at + 3 * n:at + 4 * n]
+    path = work[at + 4 * n:at + 5 * n + 1]
+    floats = work[at + 5 * n + 1:at + 5 * n + 1 + N_FLOAT_PER_NODE * n].view(np.float64)
+    visits = floats[:n]
+    available = floats[n:2 * n]
+    value = floats[2 * n:].reshape((n, MAX_SEATS))
+    return first_child, next_sibling, n_children, node_action, path, visits, available, value
+
+
+@njit_noalloc
+def _enter_root(ctx):
+    """The replay has reached the searched decision: check it, then deal a fresh hidden world."""
+    w = ctx.work
+    same = ctx.seat == w[C_SEAT] and ctx.decision == w[C_DECISION] and \
+        ctx.n_legal == w[C_N_LEGAL]
+    if same:
+        for i in range(ctx.n_legal):
+            if ctx.legal[i] != w[M_ROOT_LEGAL + i]:
+                same = False
+                break
+    if not same:
+        w[C_DIVERGED] = 1
+        w[C_PHASE] = PHASE_FINISH
+        ctx.state[G_POLICY_ERROR] = SEARCH_STOP
+        return
+    turn_seat = w[SEGMENT_TURN_SEAT]
+    hide_future(ctx.state, ctx.tables, ctx.seat, ctx.stream,
+                turn_seat if turn_seat != ctx.seat else -1, w[M_HIDE:M_HIDE + HIDE_SCRATCH])
+    w[C_PHASE] = PHASE_TREE
+    w[C_NODE] = 0
+    first_child, next_sibling, n_children, node_action, path, visits, available, value = \
+        _tree(w)
+    path[0] = 0
+    w[C_PATH_LEN] = 1
+
+
+@njit_noalloc
+def needs_bot(ctx):
+    """Whether this decision's answer may be the rollout bot's (called first by an agent, so
+    that the bot is asked only where its answer is used). Moves the replay into the tree."""
+    w = ctx.work
+    if w[C_PHASE] == PHASE_REPLAY:
+        if ctx.state[G_DECISIONS] - w[C_FIRST] < w[C_REPLAY]:
+            return False
+        _enter_root(ctx)
+    phase = w[C_PHASE]
+    if phase != PHASE_TREE:
+        return True
+    max_tree_depth = int(ctx.params[P_TREE_DEPTH])
+    if max_tree_depth > 0 and w[C_PATH_LEN] > max_tree_depth:
+        return True
+    first_child, next_sibling, n_children, node_action, path, visits, available, value = \
+        _tree(w)
+    return n_children[w[C_NODE]] == 0
+
+
+@njit_noalloc
+def tree_answer(ctx, bot_choice):
+    """The search agent's answer (module docstring); bot_choice is the rollout bot's answer
+    where needs_bot said so, else -1."""
+    w = ctx.work
+    phase = w[C_PHASE]
+    if phase == PHASE_REPLAY:
+        return w[M_CODES + ctx.state[G_DECISIONS] - w[C_FIRST]]
+    params = ctx.params
+    if phase == PHASE_TREE:
+        first_child, next_sibling, n_children, node_action, path, visits, available, value = \
+            _tree(w)
+        max_tree_depth = int(params[P_TREE_DEPTH])
+        if max_tree_depth <= 0 or w[C_PATH_LEN] <= max_tree_depth:
+            node = w[C_NODE]
+            legal, n = ctx.legal, ctx.n_legal
+            child_of = w[M_CHILD_OF:M_CHILD_OF + MAX_LEGAL]
+            unexpanded = w[M_UNEXPANDED:M_UNEXPANDED + MAX_LEGAL]
+            n_new = sort_children(first_child, next_sibling, node_action, node, legal, n,
+                                  child_of, unexpanded)
+            if should_expand(n_children, visits, node, n_new, n, params[P_WIDENING]) and \
+                    w[C_N_NODES] < w[C_N_MAX]:
+                if n_children[node] == 0:
+                    action = bot_choice
+                else:
+                    action = unexpanded[stream_below(ctx.stream, n_new)]
+                child = w[C_N_NODES]
+                w[C_N_NODES] = child + 1
+                add_child(first_child, next_sibling, n_children, node_action, available, node,
+                          action, child)
+                path[w[C_PATH_LEN]] = child
+                w[C_PATH_LEN] += 1
+                w[C_PHASE] = PHASE_ROLLOUT
+                w[C_DEPTH_LEFT] = int(params[P_DEPTH])
+                return action
+            best = ucb_child(child_of, n, visits, available, value, ctx.seat,
+                             params[P_EXPLORATION])
+            if best != NO_NODE:
+                path[w[C_PATH_LEN]] = best
+                w[C_PATH_LEN] += 1
+                w[C_NODE] = best
+                return node_action[best]
+        w[C_PHASE] = PHASE_ROLLOUT
+        w[C_DEPTH_LEFT] = int(params[P_DEPTH])
+        if bot_choice < 0:      # the tree is full and none of its children is legal here
+            bot_choice = ctx.legal[stream_below(ctx.stream, ctx.n_legal)]
+    if w[C_PHASE] == PHASE_ROLLOUT:
+        if w[C_DEPTH_LEFT] <= 0:
+            w[C_PHASE] = PHASE_FINISH
+            ctx.state[G_POLICY_ERROR] = SEARCH_STOP
+        else:
+            w[C_DEPTH_LEFT] -= 1
+    return bot_choice
+
+
+@njit_noalloc
+def random_agent(ctx):
+    """The search agent of `mcts`: uniform legal actions past the tree."""
+    bot = ctx.legal[stream_below(ctx.stream, ctx.n_legal)] if needs_bot(ctx) else -1
+    return tree_answer(ctx, bot)
+
+
+@njit_noalloc
+def tuned_agent(ctx):
+    """The search agent of `mcts-tuned`: tuned's choice past the tree and as each node's first
+    child, with the deciding seat's character's knobs."""
+    bot = -1
+    if needs_bot(ctx):
+        c = ctx.state[S_CHAR + ctx.seat * SEAT_FIELDS]
+        at = N_SEARCH_PARAMS + (c - 1) * N_KNOBS
+        bot = decide(ctx, ctx.params[at:at + N_KNOBS])
+    return tree_answer(ctx, bot)
+
+
+@njit(cache=True)
+def search(ctx, agents):
+    """The decision of an open-loop search from ctx's position, every imagined seat played by
+    `agents` (a tuple of the one search agent, one per policy slot)."""
+    if ctx.n_legal == 1:
+        return ctx.legal[0]
+    real = ctx.work
+    replay = ctx.state[G_DECISIONS] - real[SEGMENT_FIRST]
+    if replay < 0 or replay >= MAX_SEGMENT_DECISIONS:
+        return -1           # the segment's codes are not all kept: the kernel's policy error
+    params = ctx.params
+    iterations = max(1, int(params[P_ITERATIONS]))
+    n_max = iterations + 1
+    w = np.zeros(search_size(n_max), np.int64)
+    w[C_N_MAX] = n_max
+    w[C_N_NODES] = 1
+    w[C_FIRST] = real[SEGMENT_FIRST]
+    w[C_REPLAY] = replay
+    w[C_SEAT] = ctx.seat
+    w[C_DECISION] = ctx.decision
+    w[C_N_LEGAL] = ctx.n_legal
+    for i in range(replay):
+        w[M_CODES + i] = real[SEGMENT_CODES + i]
+    for i in range(ctx.n_legal):
+        w[M_ROOT_LEGAL + i] = ctx.legal[i]
+    dealing = real[SEGMENT_DEALING]
+    checkpoint = real[SEGMENT_CHECKPOINT:SEGMENT_CHECKPOINT + STATE_SIZE]
+    # the imagined game's bundle (engine/__init__.py, `ag`); every seat on slot 0
+    slot_params = np.zeros((1, params.shape[0]), np.float64)
+    slot_params[0, :] = params
+    streams = np.empty((MAX_PLAYERS, 1), np.uint64)
+    for q in range(MAX_PLAYERS):
+        streams[q, 0] = np.uint64(stream_below(ctx.stream, 1 << 32)) << np.uint64(32) | \
+            np.uint64(stream_below(ctx.stream, 1 << 32))
+    st = np.empty(STATE_SIZE, np.int64)
+    ag = (agents, np.zeros(MAX_PLAYERS, np.int64), slot_params, streams, w,
+          np.empty((0, 6), np.int64), np.zeros(MAX_LEGAL, np.int64), np.zeros(N_KINDS, np.int64),
+          np.zeros(SCRATCH_SIZE, np.int64))
+    first_child, next_sibling, n_children, node_action, path, visits, available, value = \
+        _tree(w)
+    first_child[:] = NO_NODE            # the tree walk follows these lists to NO_NODE
+    next_sibling[:] = NO_NODE
+    node_action[:] = NO_NODE
+    values = w[M_VALUES:M_VALUES + MAX_SEATS].view(np.float64)
+    for _ in range(iterations):
+        st[:] = checkpoint
+        w[:WORK_SIZE] = 0               # the rollout bots' caches start afresh
+        w[SEGMENT_FIRST] = real[SEGMENT_FIRST]
+        w[SEGMENT_TURN_SEAT] = -1
+        w[C_PHASE] = PHASE_REPLAY
+        w[C_PATH_LEN] = 0
+        play_on(st, ctx.tables, ag, dealing)
+        if w[C_DIVERGED] != 0 or w[C_PHASE] == PHASE_REPLAY:
+            return -1       # the replay did not reach this decision: a bug, made loud
+        evaluate(st, ctx.tables, values)
+        back_up(path, w[C_PATH_LEN], visits, value, values)
+    return root_decision(first_child, next_sibling, node_action, visits, value, ctx.legal,
+                         ctx.n_legal, ctx.seat, params[P_MARGIN])
+
+
+MCTS_TUNED_DEFAULTS = np.concatenate([MCTS_TUNED_SEARCH, tuned_vector(load_tuned())])
+assert len(MCTS_TUNED_DEFAULTS) <= MAX_POLICY_PARAMS
+
+
+@register("first-ascent", "mcts", params=MCTS_DEFAULTS, budget_param=P_ITERATIONS)
+@compiled_on_use(POLICY_SIGNATURE)
+def mcts_policy(ctx):
+    """Open-loop MCTS resumed from the round's checkpoint, random rollouts, generic score-lead
+    estimate: no planner code."""
+    return search(ctx, (random_agent, random_agent, random_agent, random_agent, random_agent,
+                        random_agent, random_agent, random_agent))
+
+
+@register("first-ascent", "mcts-tuned", params=MCTS_TUNED_DEFAULTS, budget_param=P_ITERATIONS)
+@compiled_on_use(POLICY_SIGNATURE)
+def mcts_tuned_policy(ctx):
+    """Open-loop MCTS with tuned's rollouts and first children, its own choice kept unless
+    beaten by the margin."""
+    return search(ctx, (tuned_agent, tuned_agent, tuned_agent, tuned_agent, tuned_agent,
+                        tuned_agent, tuned_agent, tuned_agent))
