@@ -39,7 +39,7 @@ from policies.mcts import (
     ucb_child)
 from sim.core.jit import njit_noalloc
 from sim.core.layout import layout
-from sim.core.policies import compiled_on_use, register
+from sim.core.policies import as_function_value, compiled_on_use, register
 from sim.core.rng import stream_below
 from sim.games.first_ascent.data import N_KINDS
 from sim.games.first_ascent.engine import SCRATCH_SIZE, play_on
@@ -286,19 +286,28 @@ MCTS_TUNED_DEFAULTS = np.concatenate([MCTS_TUNED_SEARCH, tuned_vector(load_tuned
 assert len(MCTS_TUNED_DEFAULTS) <= MAX_POLICY_PARAMS
 
 
-@register("first-ascent", "mcts", params=MCTS_DEFAULTS, budget_param=P_ITERATIONS)
-@compiled_on_use(POLICY_SIGNATURE)
-def mcts_policy(ctx):
-    """Open-loop MCTS resumed from the round's checkpoint, random rollouts, generic score-lead
-    estimate: no planner code."""
-    return search(ctx, (random_agent, random_agent, random_agent, random_agent, random_agent,
-                        random_agent, random_agent, random_agent))
+def _search_policy(agent):
+    """The registered search bot whose imagined seats are all played by `agent`. The agents
+    reach the engine as first-class function values, the type the kernels give their bots, so
+    the engine's code compiled for a kernel serves the search too and stays cacheable. The
+    policy itself holds them as values, so numba compiles it (a few lines) in each process."""
+    agents = (agent,) * 8
+
+    def search_policy(ctx):
+        return search(ctx, agents)
+    return search_policy, lambda: as_function_value(agent, POLICY_SIGNATURE)
 
 
-@register("first-ascent", "mcts-tuned", params=MCTS_TUNED_DEFAULTS, budget_param=P_ITERATIONS)
-@compiled_on_use(POLICY_SIGNATURE)
-def mcts_tuned_policy(ctx):
-    """Open-loop MCTS with tuned's rollouts and first children, its own choice kept unless
-    beaten by the margin."""
-    return search(ctx, (tuned_agent, tuned_agent, tuned_agent, tuned_agent, tuned_agent,
-                        tuned_agent, tuned_agent, tuned_agent))
+_random_search, _prepare_random = _search_policy(random_agent)
+_tuned_search, _prepare_tuned = _search_policy(tuned_agent)
+
+mcts_policy = register(
+    "first-ascent", "mcts", params=MCTS_DEFAULTS, budget_param=P_ITERATIONS,
+    description="Open-loop MCTS resumed from the round's checkpoint, random rollouts, generic "
+                "score-lead estimate: no planner code")(
+    compiled_on_use(POLICY_SIGNATURE, prepare=_prepare_random)(_random_search))
+mcts_tuned_policy = register(
+    "first-ascent", "mcts-tuned", params=MCTS_TUNED_DEFAULTS, budget_param=P_ITERATIONS,
+    description="Open-loop MCTS with tuned's rollouts and first children, its own choice kept "
+                "unless beaten by the margin")(
+    compiled_on_use(POLICY_SIGNATURE, prepare=_prepare_tuned)(_tuned_search))

@@ -37,22 +37,35 @@ _REGISTRY = {}
 _NOT_YET_COMPILED = {}      # bot dispatcher -> the signature it is compiled for on first use
 
 
-def compiled_on_use(signature, noalloc=False):
+def compiled_on_use(signature, noalloc=False, prepare=None):
     """numba's njit(signature, cache=True), but compiled on first use (see above). `noalloc`
-    compiles it without numba's runtime, as sim/core/jit.njit_noalloc does."""
+    compiles it without numba's runtime, as sim/core/jit.njit_noalloc does. `prepare`, if
+    given, is called just before (a search bot compiles the agents it closes over there)."""
     def decorate(fn):
         from numba import njit
 
         from sim.core.jit import njit_noalloc
         dispatcher = njit_noalloc(fn) if noalloc else njit(cache=True)(fn)
-        _NOT_YET_COMPILED[dispatcher] = signature
+        _NOT_YET_COMPILED[dispatcher] = (signature, prepare)
         return dispatcher
     return decorate
 
 
+def as_function_value(dispatcher, signature):
+    """Compile `dispatcher` for its one signature and no more: numba then types it as a
+    first-class function (as the kernels hold their bots), a type its cache can store."""
+    if not dispatcher._can_compile:
+        return dispatcher
+    dispatcher.compile(signature)
+    dispatcher.disable_compile()
+    return dispatcher
+
+
 def _compiled(policy):
-    signature = _NOT_YET_COMPILED.pop(policy.function, None)
+    signature, prepare = _NOT_YET_COMPILED.pop(policy.function, (None, None))
     if signature is not None:
+        if prepare is not None:
+            prepare()
         policy.function.compile(signature)
         # one compiled signature and no more: numba then types the bot as a first-class
         # function, so that the kernels can hold different bots in one tuple
