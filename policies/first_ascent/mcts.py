@@ -44,8 +44,8 @@ from sim.core.rng import stream_below
 from sim.games.first_ascent.data import N_KINDS
 from sim.games.first_ascent.engine import SCRATCH_SIZE, play_on
 from sim.games.first_ascent.memory import (
-    MAX_SEGMENT_DECISIONS, SEGMENT_CHECKPOINT, SEGMENT_CODES, SEGMENT_DEALING, SEGMENT_FIRST,
-    SEGMENT_TURN_SEAT, WORK_SIZE)
+    MAX_SEGMENT_DECISIONS, SEGMENT, SEGMENT_CHECKPOINT, SEGMENT_CODES, SEGMENT_DEALING,
+    SEGMENT_FIRST, SEGMENT_TURN_SEAT, WORK_SIZE)
 from sim.games.first_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE
 from sim.games.first_ascent.search import HIDE_SCRATCH, evaluate, hide_future
 from sim.games.first_ascent.state import (
@@ -129,6 +129,13 @@ def _enter_root(ctx):
 
 
 @njit_noalloc
+def within_tree_depth(ctx):
+    """Whether the walk may still go down the tree (a tree depth of 0 means no limit)."""
+    max_tree_depth = int(ctx.params[P_TREE_DEPTH])
+    return max_tree_depth <= 0 or ctx.work[C_PATH_LEN] <= max_tree_depth
+
+
+@njit_noalloc
 def needs_bot(ctx):
     """Whether this decision's answer may be the rollout bot's (called first by an agent, so
     that the bot is asked only where its answer is used). Moves the replay into the tree."""
@@ -140,8 +147,7 @@ def needs_bot(ctx):
     phase = w[C_PHASE]
     if phase != PHASE_TREE:
         return True
-    max_tree_depth = int(ctx.params[P_TREE_DEPTH])
-    if max_tree_depth > 0 and w[C_PATH_LEN] > max_tree_depth:
+    if not within_tree_depth(ctx):
         return True
     first_child, next_sibling, n_children, node_action, path, visits, available, value = \
         _tree(w)
@@ -160,8 +166,7 @@ def tree_answer(ctx, bot_choice):
     if phase == PHASE_TREE:
         first_child, next_sibling, n_children, node_action, path, visits, available, value = \
             _tree(w)
-        max_tree_depth = int(params[P_TREE_DEPTH])
-        if max_tree_depth <= 0 or w[C_PATH_LEN] <= max_tree_depth:
+        if within_tree_depth(ctx):
             node = w[C_NODE]
             legal, n = ctx.legal, ctx.n_legal
             child_of = w[M_CHILD_OF:M_CHILD_OF + MAX_LEGAL]
@@ -268,8 +273,8 @@ def search(ctx, agents):
     values = w[M_VALUES:M_VALUES + MAX_SEATS].view(np.float64)
     for _ in range(iterations):
         st[:] = checkpoint
-        w[:WORK_SIZE] = 0               # the rollout bots' caches start afresh
-        w[SEGMENT_FIRST] = real[SEGMENT_FIRST]
+        w[:SEGMENT] = 0                 # the rollout bots' caches start afresh; the imagined
+        w[SEGMENT_FIRST] = real[SEGMENT_FIRST]  # engine rewrites its own segment block
         w[SEGMENT_TURN_SEAT] = -1
         w[C_PHASE] = PHASE_REPLAY
         w[C_PATH_LEN] = 0
@@ -290,12 +295,17 @@ def _search_policy(agent):
     """The registered search bot whose imagined seats are all played by `agent`. The agents
     reach the engine as first-class function values, the type the kernels give their bots, so
     the engine's code compiled for a kernel serves the search too and stays cacheable. The
-    policy itself holds them as values, so numba compiles it (a few lines) in each process."""
-    agents = (agent,) * 8
+    policy holds them as constants (with their addresses: sim.core.policies.as_function_value),
+    set by `prepare` just before numba compiles the policy (a few lines) in each process."""
+    agents = None
 
     def search_policy(ctx):
         return search(ctx, agents)
-    return search_policy, lambda: as_function_value(agent, POLICY_SIGNATURE)
+
+    def prepare():
+        nonlocal agents
+        agents = (as_function_value(agent, POLICY_SIGNATURE),) * 8
+    return search_policy, prepare
 
 
 _random_search, _prepare_random = _search_policy(random_agent)
@@ -305,9 +315,9 @@ mcts_policy = register(
     "first-ascent", "mcts", params=MCTS_DEFAULTS, budget_param=P_ITERATIONS,
     description="Open-loop MCTS resumed from the round's checkpoint, random rollouts, generic "
                 "score-lead estimate: no planner code")(
-    compiled_on_use(POLICY_SIGNATURE, prepare=_prepare_random)(_random_search))
+    compiled_on_use(POLICY_SIGNATURE, prepare=_prepare_random, cache=False)(_random_search))
 mcts_tuned_policy = register(
     "first-ascent", "mcts-tuned", params=MCTS_TUNED_DEFAULTS, budget_param=P_ITERATIONS,
     description="Open-loop MCTS with tuned's rollouts and first children, its own choice kept "
                 "unless beaten by the margin")(
-    compiled_on_use(POLICY_SIGNATURE, prepare=_prepare_tuned)(_tuned_search))
+    compiled_on_use(POLICY_SIGNATURE, prepare=_prepare_tuned, cache=False)(_tuned_search))

@@ -37,28 +37,33 @@ _REGISTRY = {}
 _NOT_YET_COMPILED = {}      # bot dispatcher -> the signature it is compiled for on first use
 
 
-def compiled_on_use(signature, noalloc=False, prepare=None):
+def compiled_on_use(signature, noalloc=False, prepare=None, cache=True):
     """numba's njit(signature, cache=True), but compiled on first use (see above). `noalloc`
     compiles it without numba's runtime, as sim/core/jit.njit_noalloc does. `prepare`, if
-    given, is called just before (a search bot compiles the agents it closes over there)."""
+    given, is called just before (a search bot compiles the agents it closes over there).
+    cache=False for a function that holds compiled functions as constants: numba cannot
+    cache those, and would say so in a warning every run."""
     def decorate(fn):
         from numba import njit
 
         from sim.core.jit import njit_noalloc
-        dispatcher = njit_noalloc(fn) if noalloc else njit(cache=True)(fn)
+        dispatcher = njit_noalloc(fn) if noalloc else njit(cache=cache)(fn)
         _NOT_YET_COMPILED[dispatcher] = (signature, prepare)
         return dispatcher
     return decorate
 
 
 def as_function_value(dispatcher, signature):
-    """Compile `dispatcher` for its one signature and no more: numba then types it as a
-    first-class function (as the kernels hold their bots), a type its cache can store."""
-    if not dispatcher._can_compile:
-        return dispatcher
-    dispatcher.compile(signature)
-    dispatcher.disable_compile()
-    return dispatcher
+    """`dispatcher` compiled for its one signature and no more, as a first-class function value
+    that a jitted function may hold as a constant (a search bot's imagined seats). numba lowers a
+    Dispatcher constant of function type without its address, so every call through it would
+    take the GIL and ask Python for the address (about 25 us a call); a CompileResultWAP
+    carries the compiled wrapper's address instead, and the call is native."""
+    from numba.core.types.function_type import CompileResultWAP
+    if dispatcher._can_compile:
+        dispatcher.compile(signature)
+        dispatcher.disable_compile()
+    return CompileResultWAP(dispatcher.overloads[tuple(signature.args)])
 
 
 def _compiled(policy):

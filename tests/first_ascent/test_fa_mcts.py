@@ -2,63 +2,20 @@
 segment's checkpoint, determinism at any thread count, legal answers, and strength."""
 import numpy as np
 import pytest
-from numba import njit
 
-from fa_helpers import agents, new_game
 from sim.core.policies import get_policy
-from sim.games.first_ascent import engine, search
+from sim.games.first_ascent import search
 from sim.games.first_ascent.batch import run_games
 from sim.games.first_ascent.data import N_KINDS, T_KIND_TYPE
 from sim.games.first_ascent.memory import (
-    SEGMENT_CHECKPOINT, SEGMENT_FIRST, SEGMENT_TURN_SEAT, WORK_SIZE)
-from sim.games.first_ascent.policy_api import POLICY_SIGNATURE, PolicyContext
+    SEGMENT_CHECKPOINT, SEGMENT_FIRST, SEGMENT_TURN_SEAT)
+from sim.games.first_ascent.policy_api import PolicyContext
+from sim.games.first_ascent.positions import capture_position
 from sim.games.first_ascent.rules import build_rules
 from sim.games.first_ascent.state import (
     BOARD_DOWN, BOARD_UP, CDECK, DECK, DISCARD, D_TURN, G_CDECK_POS, G_DECISIONS, G_DECK_N,
-    G_PLAYERS, G_RNG, G_RNG_DRAW, G_RNG_RISK, G_SB_N, HAND, MAX_LEGAL, PILE, PILE_CAP, PILE_N,
+    G_PLAYERS, G_RNG, G_RNG_DRAW, G_RNG_RISK, G_SB_N, HAND, PILE, PILE_CAP, PILE_N,
     SB_SUPPLY, SEAT_FIELDS, SPREAD, STATE_SIZE, S_PERSONAL, S_SB, TILE)
-
-# the snapshot policy's memory after the work area: [target decision, taken], then the state,
-# the work area, the legal codes, and (n_legal, seat, decision) at the target
-SNAP_TARGET, SNAP_TAKEN = WORK_SIZE, WORK_SIZE + 1
-SNAP_STATE = WORK_SIZE + 2
-SNAP_WORK = SNAP_STATE + STATE_SIZE
-SNAP_LEGAL = SNAP_WORK + WORK_SIZE
-SNAP_INFO = SNAP_LEGAL + MAX_LEGAL
-SNAP_SIZE = SNAP_INFO + 3
-
-
-@njit(POLICY_SIGNATURE, cache=True)
-def snapshot_policy(ctx):
-    """Random play; the first decision of the target kind at or after the target decision
-    count is copied (state, work area, legal codes) into the memory's tail."""
-    w = ctx.work
-    if w[SNAP_TAKEN] == 0 and ctx.state[G_DECISIONS] >= w[SNAP_TARGET] and \
-            ctx.decision == D_TURN and ctx.seat == 0:
-        w[SNAP_TAKEN] = 1
-        w[SNAP_STATE:SNAP_STATE + STATE_SIZE] = ctx.state
-        w[SNAP_WORK:SNAP_WORK + WORK_SIZE] = w[:WORK_SIZE]
-        w[SNAP_LEGAL:SNAP_LEGAL + ctx.n_legal] = ctx.legal[:ctx.n_legal]
-        w[SNAP_INFO] = ctx.n_legal
-        w[SNAP_INFO + 1] = ctx.seat
-        w[SNAP_INFO + 2] = ctx.decision
-    k = ctx.state[G_DECISIONS] * 7 + 3                  # any fixed legal choice will do
-    return ctx.legal[k % ctx.n_legal]
-
-
-def snapshot(target, seed=5, players=4):
-    """A real position: seat 0's first turn decision at or after decision `target` of a game,
-    with the work area the engine had written by then (its segment checkpoint and codes)."""
-    st, t = new_game(players, seed=seed)
-    work = np.zeros(SNAP_SIZE, np.int64)
-    work[SNAP_TARGET] = target
-    engine.play_game(st, t, agents(policy=snapshot_policy, work=work))
-    assert work[SNAP_TAKEN] == 1
-    n = int(work[SNAP_INFO])
-    legal = np.zeros(MAX_LEGAL, np.int64)
-    legal[:n] = work[SNAP_LEGAL:SNAP_LEGAL + n]
-    return (work[SNAP_STATE:SNAP_STATE + STATE_SIZE].copy(), t,
-            work[SNAP_WORK:SNAP_WORK + WORK_SIZE].copy(), legal, n)
 
 
 def decide(name, st, t, work, legal, n, stream_seed=11):
@@ -70,7 +27,7 @@ def decide(name, st, t, work, legal, n, stream_seed=11):
     return int(policy.function(ctx))
 
 
-def hidden_variant(st, t, seat):
+def hidden_variant(st, seat):
     """The same position for `seat` with every hidden thing different: two opponents' hands
     each trade a card with the deck, the deck and the remaining climbing deck reversed, an
     opponent's Summit Beta token swapped with the supply's, the opponents' personal
@@ -113,8 +70,8 @@ def test_hide_future_forgets_the_real_hidden_values():
     # F25: two positions that differ only in what seat 0 cannot know come out of hide_future
     # identical, drawn from the same stream (the kind of check that catches a re-deal that
     # starts from the real order instead of the pooled counts)
-    st, t, work, legal, n = snapshot(300)
-    v = hidden_variant(st, t, 0)
+    st, t, work, legal, n = capture_position(300)
+    v = hidden_variant(st, 0)
     assert not np.array_equal(st, v)
     a, b = st.copy(), v.copy()
     scratch = np.zeros(search.HIDE_SCRATCH, np.int64)
@@ -147,7 +104,7 @@ def test_hide_future_forgets_the_real_hidden_values():
 
 
 def test_hide_future_keeps_the_hand_of_the_seat_whose_turn_is_under_way():
-    st, t, work, legal, n = snapshot(300)
+    st, t, work, legal, n = capture_position(300)
     a = st.copy()
     scratch = np.zeros(search.HIDE_SCRATCH, np.int64)
     search.hide_future(a, t, 0, np.array([3], np.uint64), 2, scratch)
@@ -161,7 +118,7 @@ def test_hide_future_keeps_the_hand_of_the_seat_whose_turn_is_under_way():
 
 def test_the_checkpoint_is_where_the_segment_began():
     # memory.py SEGMENT_*: the engine's checkpoint and its decision count, as a search reads them
-    st, t, work, legal, n = snapshot(300)
+    st, t, work, legal, n = capture_position(300)
     check = work[SEGMENT_CHECKPOINT:SEGMENT_CHECKPOINT + STATE_SIZE]
     assert check[G_DECISIONS] == work[SEGMENT_FIRST] <= st[G_DECISIONS]
     assert work[SEGMENT_TURN_SEAT] == 0
@@ -173,12 +130,12 @@ def test_no_peeking_at_a_round_start(name):
     # before), so the checkpoint is the position itself: change every hidden thing in both and
     # the decision stays
     for target in range(150, 2000, 50):
-        st, t, work, legal, n = snapshot(target)
+        st, t, work, legal, n = capture_position(target)
         if st[G_DECISIONS] == work[SEGMENT_FIRST] and n > 2:
             break
     else:
         pytest.fail("no round began with seat 0's turn")
-    v = hidden_variant(st, t, 0)
+    v = hidden_variant(st, 0)
     work_v = work.copy()
     work_v[SEGMENT_CHECKPOINT:SEGMENT_CHECKPOINT + STATE_SIZE] = v
     a = decide(name, st, t, work.copy(), legal, n)
@@ -191,7 +148,7 @@ def test_the_search_replays_the_segment_to_the_decision():
     # deep in a round (many decisions since its checkpoint): the search reaches the same
     # position, or it would answer -1 (the kernel's policy error)
     for target in range(150, 400, 10):
-        st, t, work, legal, n = snapshot(target)
+        st, t, work, legal, n = capture_position(target)
         if st[G_DECISIONS] - work[SEGMENT_FIRST] > 10:
             break
     else:
@@ -207,7 +164,7 @@ def test_the_search_replays_the_segment_to_the_decision():
 def _records(threads, n_games=4):
     b = run_games(n_games, 2026, build_rules(4), ["mcts@4", "random", "mcts-tuned@2", "tuned"],
                   threads=threads, first_index=3)
-    return b.records if hasattr(b, "records") else b.out
+    return b.records
 
 
 def test_same_games_at_any_thread_count():
