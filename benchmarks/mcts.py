@@ -1,8 +1,9 @@
-"""Open-loop MCTS speed (policies/mcts.py), per stepping game. Run: python -m benchmarks.mcts
+"""Open-loop MCTS speed (policies/mcts.py), per game. Run: python -m benchmarks.mcts
 
-For each game it searches positions reached by its rollout bot's own play in every seat (one
-thread, the bot's own call), so that both sides of the rollout ratio below see the positions
-that bot's games bring:
+For each stepping game it searches positions reached by its rollout bot's own play in every
+seat (one thread, the bot's own call), so that both sides of the rollout ratio below see the
+positions that bot's games bring; First Ascent, which asks its bots from inside the rules, gets
+positions captured in games (first_ascent_positions). Per game and bot:
 - iterations per second per thread, with rollouts of DEPTH actions;
 - the cost of a rollout action inside the search, measured as the time at depth DEPTH minus
   the time at depth 0, per rollout action, against the cost per action of the rollout bot's
@@ -108,8 +109,46 @@ def positions(game, seed, count, actions_between, bot="random"):
     return out
 
 
+def first_ascent_positions(count):
+    """First Ascent asks its bots from inside the rules, so its positions are captured in
+    games (sim/games/first_ascent/positions.py): seat 0's turn, at decision 50 to 250 (a
+    game that ends before its target gives none)."""
+    from sim.games.first_ascent.positions import capture_position
+    draws = np.random.default_rng(7)
+    out = []
+    while len(out) < count:
+        target, seed = int(draws.integers(50, 250)), int(draws.integers(1 << 31))
+        try:
+            out.append(capture_position(target, seed=seed))
+        except ValueError:
+            continue
+    return out
+
+
+def first_ascent_search_seconds(bot, places, iterations, depth):
+    from sim.core.policies import get_policy
+    from sim.games.first_ascent.policy_api import MAX_POLICY_PARAMS, PolicyContext
+    from sim.games.first_ascent.state import D_TURN
+    registered = get_policy("first-ascent", bot)
+    params = np.zeros(MAX_POLICY_PARAMS)
+    params[:len(registered.default_params)] = registered.default_params
+    params[0], params[1] = iterations, depth
+    total = 0.0
+    for k, p in enumerate(places):
+        ctx = PolicyContext(p.state.copy(), p.tables, np.int64(0), np.int64(D_TURN), p.legal,
+                            np.int64(p.n_legal), np.array([k + 1], np.uint64), params, p.work)
+        start = time.perf_counter()
+        answer = registered.function(ctx)
+        total += time.perf_counter() - start
+        if answer < 0:
+            raise RuntimeError(f"{bot}: the search failed on position {k}")
+    return total
+
+
 def search_seconds(game, bot, places, iterations, depth):
     from sim.core.policies import get_policy
+    if game == "first-ascent":
+        return first_ascent_search_seconds(bot, places, iterations, depth)
     registered = get_policy(game, bot)
     search, context, max_params, n_actions, _, _, _ = game_parts(game)
     params = np.zeros(max_params)
@@ -147,6 +186,8 @@ CASES = (  # game, MCTS bot, its rollout bot, iterations, positions, kernel game
     ("all-in-ascent", "mcts-tuned", "tuned", 300, 20, 1000),
     ("ascension", "mcts", "random", 1000, 30, 300),
     ("ascension", "mcts-hybrid", "hybrid", 100, 20, 200),
+    ("first-ascent", "mcts", "random", 200, 20, 2000),
+    ("first-ascent", "mcts-tuned", "tuned", 100, 20, 1000),
     ("dice-race", "mcts", "random", 2000, 30, 20000),
 )
 
@@ -154,10 +195,15 @@ CASES = (  # game, MCTS bot, its rollout bot, iterations, positions, kernel game
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument("--game", choices=sorted({case[0] for case in CASES}),
+                        help="one game only (prints, never writes)")
     args = parser.parse_args(argv)
     rows = []
     for game, bot, rollout_bot, iterations, n_positions, kernel_games in CASES:
-        places = positions(game, 7, n_positions, ACTIONS_BETWEEN.get(game, 30), rollout_bot)
+        if args.game and game != args.game:
+            continue
+        places = first_ascent_positions(n_positions) if game == "first-ascent" else \
+            positions(game, 7, n_positions, ACTIONS_BETWEEN.get(game, 30), rollout_bot)
         search_seconds(game, bot, places[:1], 2, 2)                # compile
         deep = search_seconds(game, bot, places, iterations, DEPTH)
         shallow = search_seconds(game, bot, places, iterations, 0)
@@ -177,13 +223,18 @@ def main(argv=None):
     for game, bot, rollout_bot, iterations, n, rate, rollout_ns, own_ns in rows:
         lines.append(f"| {game} | {bot} | {rollout_bot} | {iterations} x {n} | {rate:,.0f} "
                      f"| {rollout_ns:,.0f} | {own_ns:,.0f} | {rollout_ns / own_ns:.2f}x |")
-    lines += ["", "Dice Race's games end within a few rollout actions (a bank at 30 wins), so its "
+    lines += ["", "First Ascent asks its bots from inside the rules, so its search replays the "
+              "round from the engine's checkpoint in each iteration, and a rollout action is an "
+              "asked decision; its positions are seat 0's turns at decision 50-250 of games "
+              "played by a fixed walk through the legal codes (sim/games/first_ascent/positions.py), "
+              "not by the rollout bot.", "",
+              "Dice Race's games end within a few rollout actions (a bank at 30 wins), so its "
               "per-rollout-action figure divides by actions that were never played: read its "
               "iterations/s only. Compare within the table: absolute figures on this shared "
               "machine vary by up to 2x from run to run."]
     text = "\n".join(lines)
     print(text)
-    if not args.no_write:
+    if not args.no_write and not args.game:
         replace_section(HEADING, text)
 
 
