@@ -58,3 +58,27 @@ def test_a_noalloc_function_runs_on_callers_buffers():
     out = np.zeros(4, np.int64)
     assert fill(out, 5) == 5
     assert list(out) == [0, 5, 5, 0]
+
+
+def test_a_bot_held_as_a_constant_keeps_its_compiled_address():
+    """A search bot holds its imagined seats' agents as constants. numba lowers a Dispatcher
+    constant of function type without its address and asks Python for it at every call (GIL
+    included); as_function_value's value carries the address, so calls through it are native."""
+    from numba import njit, types
+    from numba.core.types.function_type import WrapperAddressProtocol
+
+    from sim.core.policies import as_function_value
+
+    @njit
+    def add_one(x):
+        return x + 1
+
+    value = as_function_value(add_one, types.int64(types.int64))
+    assert isinstance(value, WrapperAddressProtocol) and value.__wrapper_address__() > 0
+    assert not add_one._can_compile         # one signature and no more
+    held = (value,) * 2
+
+    @njit
+    def call_held(x):
+        return held[1](x)
+    assert call_held(41) == 42
