@@ -167,3 +167,23 @@ def test_the_budget_estimate_extrapolates_only_over_budget_steps():
     assert budget_estimate(("a", "c@4", "c@8"), [14.6, 1.5]).startswith(
         "none measurable: between the two budgets no share moved by more than 1.5 points")
 
+
+
+def test_no_budget_is_estimated_from_shifts_within_the_noise():
+    import pandas as pd
+    levels = ("a", "b@4", "b@16", "b@64")
+    # every paired difference between the two budgets straddles zero, +-6 points at 1,000 games
+    noisy = pd.DataFrame({"group": ["x", "y"], "games": [330, 330], "second": [0.3, 0.2],
+                          "top": [0.347, 0.173], "diff": [0.047, -0.027],
+                          "low": [-0.013, -0.074], "high": [0.106, 0.019]})
+    text = budget_estimate(levels, [9.0, 4.71, 4.69], noisy, 1000)
+    assert text.startswith("none measurable: between the two budgets no paired difference")
+    # (5.95 / 2) ** 2 * 1,000 games = 8,851, rounded up to a thousand
+    assert "+-5.9 points at 1,000 games" in text and "about 9,000 a level" in text
+    # one difference told apart from zero: the shifts are read as before, and one that barely
+    # shrank is not extrapolated (the first version printed 272 steps of x4)
+    moved = noisy.assign(low=[0.01, -0.074])
+    assert budget_estimate(levels, [9.0, 4.71, 4.69], moved, 1000).startswith(
+        "no estimate: the largest shift barely shrank (4.7 then 4.7 points)")
+    assert "about 1,600 iterations" in budget_estimate(("a", "b@25", "b@100", "b@400"),
+                                                       [9.0, 8.0, 4.0], moved, 1000)

@@ -167,11 +167,26 @@ def paired_top_two(second, top, group):
     return pd.DataFrame(rows)
 
 
-def budget_estimate(levels, shifts):
+# An extrapolation over more steps than this (or from a shift that shrank by less than a tenth)
+# is a guess from noise, not an estimate.
+MAX_EXTRAPOLATED_STEPS = 6
+
+
+def games_for_the_test(top, games):
+    """How many games a level would narrow the two strongest levels' widest paired interval
+    (`top`, paired_top_two's table, at `games` a level) to +-CONVERGED_POINTS, if the true moves
+    are near zero: an interval's half-width falls as one over the root of the games."""
+    half_width = 100 * float(((top["high"] - top["low"]) / 2).max())
+    return half_width, int(math.ceil(games * (half_width / CONVERGED_POINTS) ** 2 / 1000) * 1000)
+
+
+def budget_estimate(levels, shifts, top=None, games=None):
     """What more search the curve needs, read from the largest shift between neighbouring
     levels (`shifts`, points): text. Only a step between two budgets of one bot is a budget
     step, so the extrapolation needs the strongest bot at three budgets: if the largest shift
-    shrinks geometrically, the budget at which it falls under CONVERGED_POINTS."""
+    shrinks geometrically, the budget at which it falls under CONVERGED_POINTS. With `top`
+    (the two strongest levels' paired differences, at `games` a level): if none of them is
+    told apart from zero, no shift is measured at all, and what the test lacks is games."""
     parts = [(lv.partition(BUDGET_MARK)[0], int(lv.partition(BUDGET_MARK)[2]))
              if BUDGET_MARK in lv else (lv, None) for lv in levels]
 
@@ -182,6 +197,15 @@ def budget_estimate(levels, shifts):
     if len(shifts) < 1 or not same_bot_budgets(len(levels) - 2):
         return "no estimate: it needs the two strongest levels to be one bot at two budgets"
     last = shifts[-1]
+    if top is not None and not top.empty and games and \
+            bool(((top["low"] <= 0) & (top["high"] >= 0)).all()) and \
+            games_for_the_test(top, games)[0] > CONVERGED_POINTS:
+        half_width, needed = games_for_the_test(top, games)
+        return (f"none measurable: between the two budgets no paired difference is told apart "
+                f"from zero (the widest interval is +-{half_width:.1f} points at {games:,} games "
+                f"a level), so the shifts between the levels' shares ({last:.1f} points at the "
+                f"last step) may be sampling noise; what the {CONVERGED_POINTS:g}-point test "
+                f"lacks is games: about {needed:,} a level, if the true moves are near zero")
     if last < CONVERGED_POINTS:
         return (f"none measurable: between the two budgets no share moved by more than "
                 f"{last:.1f} points, under {CONVERGED_POINTS:g}; what the paired test lacks is "
@@ -195,6 +219,9 @@ def budget_estimate(levels, shifts):
                 f"points)")
     ratio = last / before
     steps = math.ceil(math.log(CONVERGED_POINTS / last) / math.log(ratio))
+    if steps > MAX_EXTRAPOLATED_STEPS:
+        return (f"no estimate: the largest shift barely shrank ({before:.1f} then {last:.1f} "
+                f"points), too little to extrapolate over {steps} steps")
     factor = parts[-1][1] / parts[-2][1]
     return (f"the largest shift fell from {before:.1f} to {last:.1f} points; at that rate it "
             f"would be under {CONVERGED_POINTS:g} after {steps} more step(s) of x{factor:g}, "
@@ -289,7 +316,9 @@ def skill_markdown(plan, a, command_line):
                   f"{100 * worst['diff']:+.1f} points [{100 * worst['low']:+.1f}, "
                   f"{100 * worst['high']:+.1f}].", ""]
         if not converged:
-            lines += [f"Budget needed: {budget_estimate(levels, a['shifts'])}.", ""]
+            paired_games = min(plan.games_of(levels[-2]), plan.games_of(levels[-1]))
+            lines += [f"Budget needed: "
+                      f"{budget_estimate(levels, a['shifts'], top, paired_games)}.", ""]
     lines += ["![skill curves](skill.png)", "",
               "## Share of the decided games, per level", "",
               f"| {group} | " + " | ".join(f"`{lv}`" for lv in levels) + " |",
