@@ -225,9 +225,11 @@ def main(argv=None):
                      f"| {rollout_ns:,.0f} | {own_ns:,.0f} | {rollout_ns / own_ns:.2f}x |")
     lines += ["", "First Ascent asks its bots from inside the rules, so its search replays the "
               "round from the engine's checkpoint in each iteration, and a rollout action is an "
-              "asked decision; its positions are seat 0's turns at decision 50-250 of games "
-              "played by a fixed walk through the legal codes (sim/games/first_ascent/positions.py), "
-              "not by the rollout bot.", "",
+              "asked decision (the kernel's figure divides by every decision, also those with "
+              "one legal code, which the engine takes without asking, so the ratio errs "
+              "against the search); its positions are seat 0's turns at decision 50-250 of "
+              "games played by a fixed walk through the legal codes "
+              "(sim/games/first_ascent/positions.py), not by the rollout bot.", "",
               "Dice Race's games end within a few rollout actions (a bank at 30 wins), so its "
               "per-rollout-action figure divides by actions that were never played: read its "
               "iterations/s only. Compare within the table: absolute figures on this shared "

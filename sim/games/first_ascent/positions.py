@@ -34,8 +34,9 @@ Position = namedtuple("Position", "state tables work legal n_legal")
 @njit(POLICY_SIGNATURE, cache=True)
 def capture_policy(ctx):
     """A fixed walk through the legal codes (any fixed choice reaches varied positions, and
-    long games: random play often ends before decision 300); the first turn decision of seat 0 at or after the target decision count is copied (state, work
-    area, legal codes) into the memory's tail."""
+    long games: random play often ends before decision 300); the first turn decision of seat 0
+    at or after the target decision count is copied (state, work area, legal codes) into the
+    memory's tail."""
     w = ctx.work
     if w[CAPTURE_TAKEN] == 0 and ctx.state[G_DECISIONS] >= w[CAPTURE_TARGET] and \
             ctx.decision == D_TURN and ctx.seat == 0:
