@@ -250,3 +250,41 @@ set = { 'gear."Approach Shoes".in_deck' = 0 }
     page = (out / "report.html").read_text()
     assert "Ranked by worth per 100 XP" in page and "never bought" in page
     assert (out / "figures" / "gear_ablation.png").exists()
+
+
+def test_a_verdict_the_skill_curve_does_not_back_is_marked_next_to_its_number(real_run, tmp_path,
+                                                                              monkeypatch):
+    """Principle 6: the first screen marks, on the row and on the finding, a character this run
+    finds over- or under-powered that the skill curve's strongest bot judges otherwise, or whose
+    verdict flips between its two strongest bots. The curve here is made up so that the random
+    run's clear verdicts (Route Reader over, Sprinter under) meet both cases."""
+    from sim.cli import main
+    from sim.report import validity
+    skill = tmp_path / "results" / "SKILL.md"
+    skill.parent.mkdir()
+    skill.write_text(
+        "## Skill curve: All-In Ascent, 4 players\n\n"
+        "Command: `ascent skill --game all-in-ascent --players 4`\n\n"
+        "Levels, weakest first: `random`, `tuned`, `lookahead`. Self-play at every level.\n\n"
+        "| character | verdict at the strongest level | levels where it holds | between the two "
+        "strongest levels |\n|---|---|---|---|\n"
+        "| Route Reader | even | lookahead | the same |\n"
+        "| Sprinter | under | random, lookahead | UNCONVERGED: it flips |\n"
+        "| Technician | under | random, tuned, lookahead | the same |\n")
+    monkeypatch.setattr(validity, "ROOT", tmp_path)
+    assert main(["report", str(real_run)]) == 0
+    page = (real_run / "report.html").read_text()
+    assert ("⚠ Route Reader</span> may be a bot artifact: random finds it over-powered; "
+            "lookahead, the skill curve&#x27;s strongest bot, finds it not told apart from "
+            "fair") in page
+    assert ("⚠ Sprinter</span> may be a bot artifact: random finds it under-powered, and the "
+            "skill curve has not converged on it") in page
+    assert "⚠ Technician" not in page
+    findings = page[page.index("Top findings, by family"):]
+    first = findings[:findings.index("</li>")]          # the largest finding: Route Reader
+    assert first.startswith("Top findings") and "Route Reader wins" in first
+    assert first.endswith("⚠ may be a bot artifact (see the ranking)</span>")
+    # without a curve that covers the run, no row is marked
+    skill.unlink()
+    assert main(["report", str(real_run)]) == 0
+    assert "may be a bot artifact" not in (real_run / "report.html").read_text()

@@ -7,7 +7,7 @@ import pytest
 from sim.cli import main
 from sim.core.game import GameError, get_game
 from sim.core.policies import get_policy, policy_name_problem
-from sim.experiment.skill import SkillPlan, analyse, budget_estimate, runs
+from sim.experiment.skill import SkillPlan, analyse, budget_estimate, read_verdicts, runs
 
 pytest.importorskip("dice_race", reason="pip install -e examples/dice_race")
 
@@ -98,6 +98,27 @@ def test_the_markdown_answers_first_and_names_an_inverted_level(curve):
     a = analyse(plan_for(curve))
     inverted = [h for h in a["h2h"] if h["high"] < 0.5]
     assert ("**Not a ladder of strength:**" in text) == bool(inverted)
+
+
+def test_the_verdicts_read_back_as_written_also_inside_a_file_of_several_games(curve):
+    """Reports read a skill file's verdicts (validity.skill_check): the reader gives back what
+    skill_markdown wrote, also from a file that holds one section per game at another heading
+    depth (results/SKILL.md), and nothing for a curve played under changed rules."""
+    text = (curve / "SKILL.md").read_text()
+    a = analyse(plan_for(curve))
+    levels = LEVELS.split(",")
+    expected = {f"Seat {seat + 1}": (row[levels[-1]], row[levels[-2]] != row[levels[-1]])
+                for seat, row in a["verdicts"].iterrows()}
+    read = read_verdicts(text, "Dice Race", 2)
+    assert {k: (v.verdict, v.flipped) for k, v in read.items()} == expected
+    assert {(v.strongest, v.second) for v in read.values()} == {("mcts@80", "mcts@20")}
+    assert read_verdicts(text, "Dice Race", 3) == {} and read_verdicts(text, "Ascension", 2) == {}
+    nested = text.replace("\n#", "\n##")
+    combined = "# All curves\n\n" + nested + "\n" + nested.replace(
+        "Dice Race, 2 players", "Dice Race, 4 players").replace("over |", "under |")
+    assert read_verdicts(combined, "Dice Race", 2) == read
+    changed = text.replace("--levels", "--set target=50 --levels")
+    assert "--set target=50" in changed and read_verdicts(changed, "Dice Race", 2) == {}
 
 
 def test_the_same_command_resumes_and_more_games_extend(curve, tmp_path):

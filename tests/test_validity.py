@@ -79,3 +79,42 @@ def test_ascension_flags_a_bot_that_never_reaches_the_summit():
     found = api.validity_warnings(SimpleNamespace(seats=seats))
     assert found == ["The bot random never reached the summit in 200 games: its numbers say "
                      "how the bot plays it, not what it can do."]
+
+
+# --- verdicts the skill curve does not back (principle 6: said next to the number) -------------
+
+def test_a_verdict_the_skill_curve_does_not_back_gets_a_caution():
+    from sim.experiment.skill import TopVerdict
+    check = V.SkillCheck("character", "tuned", "results/SKILL.md", {
+        (4, "crimper"): TopVerdict("over", True, "mcts-tuned@64", "mcts-tuned@16"),
+        (4, "overstoker"): TopVerdict("even", False, "mcts-tuned@64", "mcts-tuned@16"),
+        (4, "dirtbag"): TopVerdict("over", False, "mcts-tuned@64", "mcts-tuned@16")})
+    unconverged = check.caution(4, "crimper", -0.02, True)
+    assert unconverged.startswith("tuned finds it under-powered, and the skill curve has not "
+                                  "converged on it (mcts-tuned@64 finds it over-powered")
+    assert check.caution(4, "overstoker", 0.1, True) == (
+        "tuned finds it over-powered; mcts-tuned@64, the skill curve's strongest bot, finds it "
+        "not told apart from fair")
+    assert check.caution(4, "dirtbag", 0.1, True) == ""            # the curve backs it
+    assert check.caution(4, "dirtbag", -0.1, True) != ""           # the curve says the opposite
+    assert check.caution(4, "crimper", -0.02, False) == ""         # no verdict, nothing to doubt
+    assert check.caution(3, "crimper", -0.02, True) == ""          # no curve at 3 players
+
+
+def skill_run(policies, fingerprint, players=4):
+    seats = pd.DataFrame({"policy": policies})
+    return SimpleNamespace(meta={"game": "first-ascent", "rules_fingerprint": fingerprint},
+                           games=pd.DataFrame({"players": [players]}), seats=seats)
+
+
+def test_only_a_self_play_run_under_the_curves_rules_is_checked_against_it():
+    game = get_game("first-ascent")
+    default = game.build_rules(4).fingerprint
+    check = V.skill_check(skill_run(["tuned"] * 4, default), ["tuned"] * 4)
+    assert check.group == "character" and check.policy == "tuned"
+    assert set(key for _, key in check.verdicts) <= set(game.character_keys())
+    assert V.skill_check(skill_run(["tuned"] * 4, "another"), ["tuned"] * 4) is None
+    assert V.skill_check(skill_run(["tuned", "planner"] * 2, default),
+                         ["tuned", "planner"] * 2) is None
+    assert V.skill_check(skill_run(["tuned"] * 3, game.build_rules(3).fingerprint, 3),
+                         ["tuned"] * 3) is None

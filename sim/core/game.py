@@ -95,6 +95,8 @@ class GameSpec:
     tuning_module: str = ""         # tune, store, TUNED_PATH: `ascent tune`
     benchmarks: str = ""            # its measured games/s per bot (benchmarks/throughput.py)
     strength_note: str = ""         # else where its bots' strength was measured, for the report
+    skill_results: str = ""         # its skill curves (`ascent skill`): the report marks a
+                                    # verdict the curve's strongest bots do not back
     cap_end_reasons: tuple = ()     # end reasons of a game stopped by a cap, not by its rules' end
     random_streams: str = ""        # how a game draws its randomness: the sweep report quotes it
                                     # when a knob's games stop being paired

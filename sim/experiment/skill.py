@@ -354,6 +354,43 @@ def skill_markdown(plan, a, command_line):
     return "\n".join(lines) + "\n"
 
 
+VERDICT_ROW = re.compile(r"^\| ([^|]+?) \| (over|under|even|no decided game) \| ([^|]*?) \| "
+                         r"(UNCONVERGED: it flips|the same) \|$", re.M)
+
+
+@dataclass(frozen=True)
+class TopVerdict:
+    """One row of a skill file's verdicts: the verdict at the strongest level, and whether the
+    two strongest levels disagree on it."""
+    verdict: str
+    flipped: bool
+    strongest: str
+    second: str
+
+
+def read_verdicts(text, title, players):
+    """The verdicts of the curve `# Skill curve: TITLE, PLAYERS players` in a skill file's
+    text (skill_markdown's format, at any heading depth, so also results/SKILL.md, which holds
+    one such section per game): {row label: TopVerdict}. {} if there is no such section, or if
+    its command changed the rules (--preset, --rule, --set): its verdicts are then about
+    another game."""
+    head = re.search(rf"^#+ Skill curve: {re.escape(title)}, {int(players)} players\s*$",
+                     text, re.M)
+    if not head:
+        return {}
+    end = re.search(r"^#+ Skill curve: ", text[head.end():], re.M)
+    section = text[head.end():head.end() + end.start() if end else len(text)]
+    command = re.search(r"^Command: `([^`]*)`", section, re.M)
+    if command and re.search(r"--(preset|rule|set)\b", command.group(1)):
+        return {}
+    levels = re.search(r"^Levels, weakest first: (.*?)\. ", section, re.M)
+    levels = re.findall(r"`([^`]+)`", levels.group(1)) if levels else []
+    if len(levels) < 2:
+        return {}
+    return {label: TopVerdict(final, flips.startswith("UNCONVERGED"), levels[-1], levels[-2])
+            for label, final, _, flips in VERDICT_ROW.findall(section)}
+
+
 def skill_figure(plan, a, path):
     import matplotlib
     matplotlib.use("Agg")

@@ -156,12 +156,16 @@ def correction_note(families, total):
             f"significant = p_screen < {ALPHA:g}.")
 
 
-def top_findings(family, k=TOP_PER_FAMILY):
+def top_rows(family, k=TOP_PER_FAMILY):
+    """The family's k largest significant rows (their `finding` is the sentence shown)."""
     if not len(family.table):
-        return []
+        return family.table
     sig = family.table[family.table["significant"].fillna(False).astype(bool)]
-    sig = sig.reindex(sig["effect"].abs().sort_values(ascending=False).index)
-    return list(sig["finding"].head(k))
+    return sig.reindex(sig["effect"].abs().sort_values(ascending=False).index).head(k)
+
+
+def top_findings(family, k=TOP_PER_FAMILY):
+    return list(top_rows(family, k)["finding"]) if len(family.table) else []
 
 
 def fmt_p(p):

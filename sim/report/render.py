@@ -40,6 +40,8 @@ td:first-child,th:first-child{text-align:left}.note{color:#555;font-size:.88em}
 .finding{background:#fff8e1;border-left:4px solid #f0b400;padding:.4em .8em;margin:.4em 0}
 .sig{font-weight:bold;color:#a00}img{max-width:100%}
 .ranked td:nth-child(2),.ranked th:nth-child(2){text-align:left}
+.caution{color:#c25e00;font-weight:bold}
+p.caution{font-weight:normal;font-size:.92em;margin:.3em 0}
 """
 
 
@@ -51,6 +53,8 @@ class Page:
         self.filename = "report.html"
         self.parts = []
         self.warnings = []      # validity warnings (validity.py), shown on the first screen
+        self.skill = None       # validity.SkillCheck: rows whose verdict the skill curve
+                                # does not back are marked on the first screen
         (self.out / "figures").mkdir(parents=True, exist_ok=True)
         (self.out / "tables").mkdir(parents=True, exist_ok=True)
 
@@ -134,6 +138,7 @@ def first_screen(page, title, meta_lines, bot, ranked, ranked_label, seat_lines,
     if page.warnings:
         validity_box(page, page.warnings)
     left, right = [], []
+    marks = _artifact_marks(page.skill)
     left.append(f"<h2>{html.escape(ranked_label)}, ranked</h2>")
     left.append('<p class="note">Win share: a shared win counts as 1/k for each of k winners. '
                 'Effective parity: the share of decided games / players, what every seat wins '
@@ -144,26 +149,39 @@ def first_screen(page, title, meta_lines, bot, ranked, ranked_label, seat_lines,
             left.append(f"<p class='finding'>{players} players: no game had a winner, so "
                         f"nothing can be ranked; every game ended without one (see the game "
                         f"flow below).</p>")
+        cautions = marks(grp)
         rows = "".join(
-            f"<tr><td>{i + 1}</td><td>{html.escape(str(name))}</td>"
+            f"<tr><td>{i + 1}</td><td>{html.escape(str(name))}"
+            f"{' <span class=caution>⚠</span>' if caution else ''}</td>"
             f"<td>{FS.pct_interval(row.share, row.ci_low, row.ci_high)}</td>"
             f"<td{SIG if row.significant else ''}>{FS.points(row.effect)}</td>"
             f"<td>{row.n:,}</td><td>{html.escape(FS.fmt_p(row.p_screen))}</td></tr>"
-            for i, (name, row) in enumerate(zip(grp["label"], grp.itertuples())))
+            for i, (name, row, caution) in enumerate(zip(grp["label"], grp.itertuples(),
+                                                         cautions)))
         left.append(f"<p class='meta'><b>{players} players</b>, effective parity "
                     f"{FS.pct(grp['parity'].iloc[0])}</p>"
                     f"<div class='wrap'><table class='ranked'><tr><th>#</th>"
                     f"<th>{html.escape(ranked_label.split(' ')[0].lower().rstrip('s'))}</th>"
                     f"<th>win share [95%]</th><th>vs parity</th><th>n</th><th>p_screen</th>"
                     f"</tr>{rows}</table></div>")
+        left.extend(f"<p class='caution'><span class=caution>⚠ {html.escape(str(name))}</span>"
+                    f" may be a bot artifact: {html.escape(caution)}; see "
+                    f"{html.escape(page.skill.source)}.</p>"
+                    for name, caution in zip(grp["label"], cautions) if caution)
     left.append("<h2>Seat advantage</h2>")
     left.extend(f"<p class='meta'>{html.escape(line)}</p>" for line in seat_lines)
     right.append("<h2>Top findings, by family</h2>")
     for family in screen.families:
-        found = FS.top_findings(family)
+        top = FS.top_rows(family)
+        found = [html.escape(t) for t in top["finding"]] if len(top) else []
+        # only the family of the ranked rows (characters or seats) carries their verdicts; the
+        # reason is said under the ranking
+        if page.skill is not None and family.name == f"{page.skill.group}s":
+            found = [f"{t} <span class=caution>⚠ may be a bot artifact (see the ranking)</span>"
+                     if caution else t for t, caution in zip(found, marks(top))]
         head = f"<b>{html.escape(family.name[0].upper() + family.name[1:])}</b>"
         if found:
-            items = "".join(f"<li>{html.escape(t)}</li>" for t in found)
+            items = "".join(f"<li>{t}</li>" for t in found)
             more = int(family.table["significant"].fillna(False).astype(bool).sum()) - len(found)
             extra = f"<li class='none'>and {more} more in the detailed table</li>" if more > 0 \
                 else ""
@@ -177,6 +195,19 @@ def first_screen(page, title, meta_lines, bot, ranked, ranked_label, seat_lines,
                  f" So a perfectly fair game shows any finding here in at most 5% of runs.</p>")
     page.html("<div class='screen'><div>" + "".join(left) + "</div><div>" + "".join(right) +
               "</div></div>")
+
+
+def _artifact_marks(skill):
+    """table -> one caution per row ("" for none): the rows whose verdict the game's skill
+    curve does not back (validity.SkillCheck); no marks without a curve for this run."""
+    def marks(table):
+        if skill is None or not {skill.group, "players", "effect", "significant"} <= \
+                set(table.columns):
+            return [""] * len(table)
+        return [skill.caution(players, key, effect, bool(sig) if not _missing(sig) else False)
+                for players, key, effect, sig in zip(table["players"], table[skill.group],
+                                                     table["effect"], table["significant"])]
+    return marks
 
 
 def ranked_table(table, label):
@@ -302,8 +333,9 @@ def write_report(results_dir, against=None, variant=None, against_variant=None):
                                 r, base, against, started, name)
     page = Page(out, prefix=f"{tag}_" if tag else "")
     page.filename = f"report-{tag}.html" if tag else "report.html"
-    from sim.report.validity import validity_warnings
+    from sim.report.validity import skill_check, validity_warnings
     page.warnings = validity_warnings(r, run_policies(r))
+    page.skill = skill_check(r, run_policies(r))
     from sim.core.game import get_game
     title = get_game(r.meta["game"]).api.render_report(page, r, plt, results_dir)
     page.p(f"Report built in {time.perf_counter() - started:.1f} s.", "note")

@@ -7,11 +7,19 @@ other rules than the run's. A game adds its own through its adapter's optional
 `validity_warnings(results)` (All-In Ascent: a character that never attempts its top
 milestone; turns ended with time left. First Ascent: a character that never summits or never
 scores a personal objective. Ascension: a bot that never reaches the summit).
+
+Verdicts the game's skill curve does not back (GameSpec.skill_results, written by `ascent
+skill`) are marked on the rows themselves, next to the number (skill_cautions, read by the first
+screen): a character (or seat) this run finds over- or under-powered that the curve's strongest
+bot judges otherwise, or whose verdict flips between the curve's two strongest bots.
 """
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 from sim.core.game import get_game
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _share(n, total):
@@ -82,3 +90,67 @@ def validity_warnings(r, policies):
     if own is not None:
         found.extend(own(r))
     return [w for w in found if w]
+
+
+
+VERDICT_WORDS = {"over": "over-powered", "under": "under-powered",
+                 "even": "not told apart from fair", "no decided game": "in no decided game"}
+
+
+@dataclass(frozen=True)
+class SkillCheck:
+    """A run's rows against its game's skill curve: `verdicts` maps (players, group key) to
+    the curve's skill.TopVerdict, for the run's one bot `policy`."""
+    group: str              # the rows' key column: character or seat
+    policy: str
+    source: str             # the skill file, as GameSpec.skill_results names it
+    verdicts: dict
+
+    def caution(self, players, key, effect, significant):
+        """Why a row's verdict may be a bot artifact, or "" if the curve backs it (or the row
+        claims nothing: a share not told apart from parity is no verdict)."""
+        top = self.verdicts.get((int(players), key))
+        if top is None or not significant:
+            return ""
+        claim = "over" if effect > 0 else "under"
+        if top.flipped and self.policy == top.strongest:
+            return (f"{self.policy} finds it {VERDICT_WORDS[claim]}, but {top.second}, the "
+                    f"skill curve's next-strongest bot, does not: the curve has not converged "
+                    f"on it")
+        if top.flipped:
+            return (f"{self.policy} finds it {VERDICT_WORDS[claim]}, and the skill curve has "
+                    f"not converged on it ({top.strongest} finds it {VERDICT_WORDS[top.verdict]}"
+                    f", {top.second} does not)")
+        if top.verdict not in (claim, "no decided game"):
+            return (f"{self.policy} finds it {VERDICT_WORDS[claim]}; {top.strongest}, the "
+                    f"skill curve's strongest bot, finds it {VERDICT_WORDS[top.verdict]}")
+        return ""
+
+
+def skill_check(r, policies):
+    """The SkillCheck of run `r`, or None: only for a run with one bot in every seat (the curve
+    is self-play) under the rules the curve was played under (the game's default rules: the
+    same rules fingerprint), at a player count the curve has."""
+    from sim.experiment.skill import read_verdicts
+    from sim.report.compare import group_label
+    game = get_game(r.meta["game"])
+    fingerprint = r.meta.get("rules_fingerprint")
+    names = sorted(set(map(str, policies)))
+    if not game.skill_results or len(names) != 1 or not fingerprint:
+        return None
+    try:
+        text = (ROOT / game.skill_results).read_text(encoding="utf-8")
+    except OSError:
+        return None
+    group = game.group(True)
+    found = {}
+    for players in sorted(r.games["players"].unique().tolist()):
+        verdicts = read_verdicts(text, game.title, players)
+        if not verdicts or game.build_rules(players).fingerprint != fingerprint:
+            continue
+        keys = game.character_keys() if group == "character" else range(players)
+        for key in keys:
+            label = group_label(game.name, group, key)
+            if label in verdicts:
+                found[(int(players), key)] = verdicts[label]
+    return SkillCheck(group, names[0], game.skill_results, found) if found else None
