@@ -145,10 +145,21 @@ def first_ascent_search_seconds(bot, places, iterations, depth):
     return total
 
 
+# Games whose engine asks its bots from inside the rules cannot be stepped to a position:
+# each brings its own (positions(count), search_seconds(bot, places, iterations, depth)).
+CALLBACK_GAMES = {"first-ascent": (first_ascent_positions, first_ascent_search_seconds)}
+
+
+def bench_positions(game, rollout_bot, count):
+    if game in CALLBACK_GAMES:
+        return CALLBACK_GAMES[game][0](count)
+    return positions(game, 7, count, ACTIONS_BETWEEN.get(game, 30), rollout_bot)
+
+
 def search_seconds(game, bot, places, iterations, depth):
     from sim.core.policies import get_policy
-    if game == "first-ascent":
-        return first_ascent_search_seconds(bot, places, iterations, depth)
+    if game in CALLBACK_GAMES:
+        return CALLBACK_GAMES[game][1](bot, places, iterations, depth)
     registered = get_policy(game, bot)
     search, context, max_params, n_actions, _, _, _ = game_parts(game)
     params = np.zeros(max_params)
@@ -202,8 +213,7 @@ def main(argv=None):
     for game, bot, rollout_bot, iterations, n_positions, kernel_games in CASES:
         if args.game and game != args.game:
             continue
-        places = first_ascent_positions(n_positions) if game == "first-ascent" else \
-            positions(game, 7, n_positions, ACTIONS_BETWEEN.get(game, 30), rollout_bot)
+        places = bench_positions(game, rollout_bot, n_positions)
         search_seconds(game, bot, places[:1], 2, 2)                # compile
         deep = search_seconds(game, bot, places, iterations, DEPTH)
         shallow = search_seconds(game, bot, places, iterations, 0)

@@ -60,10 +60,16 @@ def as_function_value(dispatcher, signature):
     take the GIL and ask Python for the address (about 25 us a call); a CompileResultWAP
     carries the compiled wrapper's address instead, and the call is native."""
     from numba.core.types.function_type import CompileResultWAP
+    compile_only_for(dispatcher, signature)
+    return CompileResultWAP(dispatcher.overloads[tuple(signature.args)])
+
+
+def compile_only_for(dispatcher, signature):
+    """Compile `dispatcher` for `signature` and no other: numba then types the bot as a
+    first-class function, so that the kernels can hold different bots in one tuple."""
     if dispatcher._can_compile:
         dispatcher.compile(signature)
         dispatcher.disable_compile()
-    return CompileResultWAP(dispatcher.overloads[tuple(signature.args)])
 
 
 def _compiled(policy):
@@ -71,10 +77,7 @@ def _compiled(policy):
     if signature is not None:
         if prepare is not None:
             prepare()
-        policy.function.compile(signature)
-        # one compiled signature and no more: numba then types the bot as a first-class
-        # function, so that the kernels can hold different bots in one tuple
-        policy.function.disable_compile()
+        compile_only_for(policy.function, signature)
     return policy
 
 
