@@ -117,6 +117,14 @@ def test_the_verdicts_read_back_as_written_also_inside_a_file_of_several_games(c
     combined = "# All curves\n\n" + nested + "\n" + nested.replace(
         "Dice Race, 2 players", "Dice Race, 4 players").replace("over |", "under |")
     assert read_verdicts(combined, "Dice Race", 2) == read
+    # a section that goes on with an earlier curve's tables: its first verdicts table counts
+    earlier = nested.split("## Verdicts", 1)[1].replace("| the same |", "| X |").replace(
+        "| UNCONVERGED: it flips |", "| the same |").replace("| X |", "| UNCONVERGED: it flips |")
+    assert read_verdicts("## Skill curve: Dice Race, 2 players\n" + nested.split("\n", 1)[1]
+                         .split("## Verdicts")[0] + "## Verdicts" + earlier, "Dice Race", 2) \
+        == {k: v.__class__(v.verdict, not v.flipped, v.strongest, v.second)
+            for k, v in read.items()}
+    assert read_verdicts(nested + "\n#### Verdicts" + earlier, "Dice Race", 2) == read
     changed = text.replace("--levels", "--set target=50 --levels")
     assert "--set target=50" in changed and read_verdicts(changed, "Dice Race", 2) == {}
 

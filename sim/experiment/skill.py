@@ -387,8 +387,12 @@ def read_verdicts(text, title, players):
     levels = re.findall(r"`([^`]+)`", levels.group(1)) if levels else []
     if len(levels) < 2:
         return {}
+    # the first verdicts table only (a section may go on with the tables of an earlier curve)
+    table = re.search(r"^\| [^|]+ \| verdict at the strongest level \|.*\n\|[-|]+\|\n"
+                      r"((?:\|.*\|\n?)*)", section, re.M)
+    rows = VERDICT_ROW.findall(table.group(1)) if table else []
     return {label: TopVerdict(final, flips.startswith("UNCONVERGED"), levels[-1], levels[-2])
-            for label, final, _, flips in VERDICT_ROW.findall(section)}
+            for label, final, _, flips in rows}
 
 
 def skill_figure(plan, a, path):
