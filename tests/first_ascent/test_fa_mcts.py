@@ -6,7 +6,8 @@ import pytest
 from sim.core.policies import get_policy
 from sim.games.first_ascent import search
 from sim.games.first_ascent.batch import run_games
-from sim.games.first_ascent.data import N_KINDS, T_KIND_TYPE
+from sim.games.first_ascent.data import N_HEX, N_KINDS, T_B_POOL, T_B_POOL_N, T_KIND_TYPE
+from sim.games.first_ascent.engine.board import hex_face_up
 from sim.games.first_ascent.memory import (
     SEGMENT_CHECKPOINT, SEGMENT_FIRST, SEGMENT_TURN_SEAT)
 from sim.games.first_ascent.policy_api import PolicyContext
@@ -14,7 +15,7 @@ from sim.games.first_ascent.positions import capture_position
 from sim.games.first_ascent.rules import build_rules
 from sim.games.first_ascent.state import (
     BOARD_DOWN, BOARD_UP, CDECK, DECK, DISCARD, D_TURN, G_CDECK_POS, G_DECISIONS, G_DECK_N,
-    G_PLAYERS, G_RNG, G_RNG_DRAW, G_RNG_RISK, G_SB_N, HAND, PILE, PILE_CAP, PILE_N,
+    G_PLAYERS, G_RNG, G_RNG_DRAW, G_RNG_RISK, G_SB_N, G_SIDE, HAND, PILE, PILE_CAP, PILE_N,
     SB_SUPPLY, SEAT_FIELDS, SPREAD, STATE_SIZE, S_PERSONAL, S_SB, TILE)
 
 
@@ -27,12 +28,29 @@ def decide(name, st, t, work, legal, n, stream_seed=11):
     return int(policy.function(ctx))
 
 
-def hidden_variant(st, seat):
+def tile_values(st, t):
+    """tile id -> its value (1-5) on the side in play: the packed pools (F13)."""
+    side = int(st[G_SIDE])
+    return {int(t[T_B_POOL + 16 * (6 * side + v) + i]): v for v in range(1, 6)
+            for i in range(int(t[T_B_POOL_N + 6 * side + v]))}
+
+
+def face_down_hexes(st, t):
+    return [h for h in range(1, N_HEX) if st[TILE + h] and not hex_face_up(st, t, h)]
+
+
+def hidden_variant(st, t, seat):
     """The same position for `seat` with every hidden thing different: two opponents' hands
     each trade a card with the deck, the deck and the remaining climbing deck reversed, an
     opponent's Summit Beta token swapped with the supply's, the opponents' personal
-    objectives rotated, the engine's streams changed."""
+    objectives rotated, the face-down tiles of each value rotated among their hexes, the
+    engine's streams changed."""
     v = st.copy()
+    value = tile_values(st, t)
+    for val in range(1, 6):
+        hexes = [h for h in face_down_hexes(st, t) if value[int(st[TILE + h])] == val]
+        for h, g in zip(hexes, hexes[1:] + hexes[:1]):
+            v[TILE + g] = st[TILE + h]
     P = int(st[G_PLAYERS])
     n_deck = int(v[G_DECK_N])
     for q in range(P):
@@ -71,7 +89,7 @@ def test_hide_future_forgets_the_real_hidden_values():
     # identical, drawn from the same stream (the kind of check that catches a re-deal that
     # starts from the real order instead of the pooled counts)
     st, t, work, legal, n = capture_position(300)
-    v = hidden_variant(st, 0)
+    v = hidden_variant(st, t, 0)
     assert not np.array_equal(st, v)
     a, b = st.copy(), v.copy()
     scratch = np.zeros(search.HIDE_SCRATCH, np.int64)
@@ -100,7 +118,29 @@ def test_hide_future_forgets_the_real_hidden_values():
             assert t[T_KIND_TYPE + a[PILE + p * PILE_CAP + i]] == p
     assert sorted(a[CDECK + st[G_CDECK_POS]:CDECK + 70]) == \
         sorted(st[CDECK + st[G_CDECK_POS]:CDECK + 70])
-    assert sorted(a[TILE:TILE + 44]) != [] and a[TILE] == st[TILE]
+
+
+def test_hide_future_deals_the_face_down_tiles_anew():
+    # F13, F16: before the Headwall shows (decision 100 here), sixteen hexes are face down:
+    # only their value shows. Two positions whose face-down tiles differ come out of
+    # hide_future identical; a face-up hex keeps its tile, a face-down hex gets a tile of its
+    # own value, and no tile is dealt twice
+    st, t, work, legal, n = capture_position(100)
+    value = tile_values(st, t)
+    down = face_down_hexes(st, t)
+    up = [h for h in range(1, N_HEX) if st[TILE + h] and hex_face_up(st, t, h)]
+    v = hidden_variant(st, t, 0)
+    assert up and len(down) == 16 and v[TILE + down[0]] != st[TILE + down[0]]
+    a, b = st.copy(), v.copy()
+    scratch = np.zeros(search.HIDE_SCRATCH, np.int64)
+    search.hide_future(a, t, 0, np.array([99], np.uint64), -1, scratch)
+    search.hide_future(b, t, 0, np.array([99], np.uint64), -1, scratch)
+    assert np.array_equal(a, b)
+    assert [a[TILE + h] for h in up] == [st[TILE + h] for h in up]
+    assert [value[int(a[TILE + h])] for h in down] == [value[int(st[TILE + h])] for h in down]
+    dealt = [int(a[TILE + h]) for h in range(1, N_HEX) if a[TILE + h]]
+    assert len(dealt) == len(set(dealt))
+    assert any(a[TILE + h] != st[TILE + h] for h in down)
 
 
 def test_hide_future_keeps_the_hand_of_the_seat_whose_turn_is_under_way():
@@ -135,7 +175,7 @@ def test_no_peeking_at_a_round_start(name):
             break
     else:
         pytest.fail("no round began with seat 0's turn")
-    v = hidden_variant(st, 0)
+    v = hidden_variant(st, t, 0)
     work_v = work.copy()
     work_v[SEGMENT_CHECKPOINT:SEGMENT_CHECKPOINT + STATE_SIZE] = v
     a = decide(name, st, t, work.copy(), legal, n)
