@@ -166,6 +166,11 @@ preset = "v0.6.0"
     assert main(["report", str(out), "--variant", "v060", "--against", str(out)]) == 0
     page = (out / "compare-v060.html").read_text()
     assert "versions/v060 against versions/baseline" in page
+    assert "designers-heuristic in every seat" in page
+    # the variant's own report: `policy = "..."` is one bot in every seat, not its letters
+    assert main(["report", str(out)]) == 0
+    page = (out / "report.html").read_text()
+    assert "Bots: designers-heuristic in every seat." in page and "seat 1 d," not in page
 
 
 def test_report_on_a_missing_folder_is_a_clear_error(tmp_path, capsys):
@@ -284,7 +289,11 @@ def test_a_verdict_the_skill_curve_does_not_back_is_marked_next_to_its_number(re
     first = findings[:findings.index("</li>")]          # the largest finding: Route Reader
     assert first.startswith("Top findings") and "Route Reader wins" in first
     assert first.endswith("⚠ may be a bot artifact (see the ranking)</span>")
-    # without a curve that covers the run, no row is marked
-    skill.unlink()
+    assert "Not checked against stronger play" not in page
+    # a curve at another player count: no row is marked, and the report says why
+    skill.write_text(skill.read_text().replace("4 players", "3 players"))
     assert main(["report", str(real_run)]) == 0
-    assert "may be a bot artifact" not in (real_run / "report.html").read_text()
+    page = (real_run / "report.html").read_text()
+    assert "may be a bot artifact" not in page
+    assert ("Not checked against stronger play: results/SKILL.md has no skill curve at 4 "
+            "players.") in page

@@ -113,8 +113,32 @@ def test_only_a_self_play_run_under_the_curves_rules_is_checked_against_it():
     check = V.skill_check(skill_run(["tuned"] * 4, default), ["tuned"] * 4)
     assert check.group == "character" and check.policy == "tuned"
     assert set(key for _, key in check.verdicts) <= set(game.character_keys())
-    assert V.skill_check(skill_run(["tuned"] * 4, "another"), ["tuned"] * 4) is None
+    assert check.verdicts and check.unchecked == {}
+    # other rules, or a player count with no curve: nothing checked, and the report says why
+    other = V.skill_check(skill_run(["tuned"] * 4, "another"), ["tuned"] * 4)
+    assert other.verdicts == {} and other.unchecked == {4: (
+        "the skill curve in results/SKILL.md was played under the default rules, not this "
+        "run's")}
+    three = V.skill_check(skill_run(["tuned"] * 3, game.build_rules(3).fingerprint, 3),
+                          ["tuned"] * 3)
+    assert three.verdicts == {} and three.unchecked == {
+        3: "results/SKILL.md has no skill curve at 3 players"}
     assert V.skill_check(skill_run(["tuned", "planner"] * 2, default),
                          ["tuned", "planner"] * 2) is None
-    assert V.skill_check(skill_run(["tuned"] * 3, game.build_rules(3).fingerprint, 3),
-                         ["tuned"] * 3) is None
+
+
+def test_an_experiment_variant_is_checked_per_player_count_under_its_own_rules():
+    from sim.report.analysis import _variant_fingerprints
+    game = get_game("first-ascent")
+    baseline = _variant_fingerprints("first-ascent", {"preset": None, "rules": {}, "set": {}},
+                                     [3, 4])
+    assert baseline == {3: game.build_rules(3).fingerprint, 4: game.build_rules(4).fingerprint}
+    knob = _variant_fingerprints("first-ascent", {"preset": None, "rules": {},
+                                                  "set": {"characters.phil.start_water": "6"}},
+                                 [4])
+    assert knob[4] != baseline[4]
+    run = skill_run(["tuned"] * 4, None)
+    run.meta["rules_fingerprints"] = baseline
+    assert V.skill_check(run, ["tuned"] * 4).verdicts
+    run.meta["rules_fingerprints"] = knob
+    assert V.skill_check(run, ["tuned"] * 4).verdicts == {}

@@ -81,15 +81,33 @@ def load_results(path, variant=None):
                 "game": doc["identity"].get("game", DEFAULT_GAME),
                 "master_seed": doc["identity"]["seed"],
                 "rules": doc["identity"]["variants"][variant],
-                "seat_policies": doc["identity"]["seat_policies"],
+                # `policy = "tuned"` in a spec is one bot in every seat: a list, as a
+                # simulate folder's manifest has it (a bare string would read as letters)
+                "seat_policies": _as_seat_list(doc["identity"]["seat_policies"]),
                 "characters": doc["identity"].get("characters", "random"),
                 "rotate_seats": doc["identity"].get("rotate_seats", False)}
         meta["rules_changed"] = get_game(meta["game"]).api.variant_rules_changed(
             meta["rules"], doc["identity"]["players"])
+        meta["rules_fingerprints"] = _variant_fingerprints(meta["game"], meta["rules"],
+                                                           doc["identity"]["players"])
         return Results(f"{doc['name']}/{variant}", pd.concat(games, ignore_index=True),
                        pd.concat(seats, ignore_index=True), meta)
     raise ValueError(f"{path}: neither a simulate folder (games.parquet) nor an experiment "
                      f"folder (experiment.json)")
+
+
+def _as_seat_list(seat_policies):
+    return [seat_policies] if isinstance(seat_policies, str) else list(seat_policies)
+
+
+def _variant_fingerprints(game, rules, players):
+    """{player count: the rules fingerprint} of an experiment's variant, as its games were
+    played (runner._packed_rules), so that a report can tell whether a skill curve covers it."""
+    from sim.experiment.runner import _packed_rules
+    return {int(n): _packed_rules(game, n, rules.get("preset"),
+                                  tuple(sorted((rules.get("rules") or {}).items())),
+                                  tuple((rules.get("set") or {}).items())).fingerprint
+            for n in players}
 
 
 def _check_record_version(path, meta):

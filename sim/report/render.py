@@ -168,6 +168,9 @@ def first_screen(page, title, meta_lines, bot, ranked, ranked_label, seat_lines,
                     f" may be a bot artifact: {html.escape(caution)}; see "
                     f"{html.escape(page.skill.source)}.</p>"
                     for name, caution in zip(grp["label"], cautions) if caution)
+        if page.skill is not None and players in page.skill.unchecked:
+            left.append(f"<p class='note'>Not checked against stronger play: "
+                        f"{html.escape(page.skill.unchecked[players])}.</p>")
     left.append("<h2>Seat advantage</h2>")
     left.extend(f"<p class='meta'>{html.escape(line)}</p>" for line in seat_lines)
     right.append("<h2>Top findings, by family</h2>")

@@ -105,6 +105,7 @@ class SkillCheck:
     policy: str
     source: str             # the skill file, as GameSpec.skill_results names it
     verdicts: dict
+    unchecked: dict = None  # players -> why that player count's verdicts are not checked
 
     def caution(self, players, key, effect, significant):
         """Why a row's verdict may be a bot artifact, or "" if the curve backs it (or the row
@@ -128,29 +129,38 @@ class SkillCheck:
 
 
 def skill_check(r, policies):
-    """The SkillCheck of run `r`, or None: only for a run with one bot in every seat (the curve
-    is self-play) under the rules the curve was played under (the game's default rules: the
-    same rules fingerprint), at a player count the curve has."""
+    """The SkillCheck of run `r`, or None without a skill file or with several bots at the
+    table (the curve is self-play). A player count is checked where the file has a curve for
+    it, played under this run's rules (the curve's are the game's defaults: the same rules
+    fingerprint); `unchecked` says why another is not."""
     from sim.experiment.skill import read_verdicts
     from sim.report.compare import group_label
     game = get_game(r.meta["game"])
-    fingerprint = r.meta.get("rules_fingerprint")
+    # a simulate folder has one player count and one fingerprint; an experiment's variant one
+    # per player count
+    fingerprints = r.meta.get("rules_fingerprints") or {}
     names = sorted(set(map(str, policies)))
-    if not game.skill_results or len(names) != 1 or not fingerprint:
+    if not game.skill_results or len(names) != 1:
         return None
     try:
         text = (ROOT / game.skill_results).read_text(encoding="utf-8")
     except OSError:
         return None
     group = game.group(True)
-    found = {}
-    for players in sorted(r.games["players"].unique().tolist()):
+    found, unchecked = {}, {}
+    for players in sorted(int(p) for p in r.games["players"].unique()):
+        fingerprint = fingerprints.get(players, r.meta.get("rules_fingerprint"))
         verdicts = read_verdicts(text, game.title, players)
-        if not verdicts or game.build_rules(players).fingerprint != fingerprint:
+        if not verdicts:
+            unchecked[players] = f"{game.skill_results} has no skill curve at {players} players"
+            continue
+        if game.build_rules(players).fingerprint != fingerprint:
+            unchecked[players] = (f"the skill curve in {game.skill_results} was played under "
+                                  f"the default rules, not this run's")
             continue
         keys = game.character_keys() if group == "character" else range(players)
         for key in keys:
             label = group_label(game.name, group, key)
             if label in verdicts:
-                found[(int(players), key)] = verdicts[label]
-    return SkillCheck(group, names[0], game.skill_results, found) if found else None
+                found[(players, key)] = verdicts[label]
+    return SkillCheck(group, names[0], game.skill_results, found, unchecked)
