@@ -31,6 +31,12 @@ def test_a_tuned_bot_fitted_under_other_rules_is_named(tmp_path, monkeypatch):
     text = V.tuned_rules_warning(game, {"rules_fingerprint": "bbbb"}, ["tuned"])
     assert "knobs for sprinter were fitted under v0.4.0 defaults" in text
     assert V.tuned_rules_warning(game, {"rules_fingerprint": "bbbb"}, ["greedy"]) is None
+    # an experiment's variant: its fingerprints per player count
+    variant = V.tuned_rules_warning(game, {"rules_fingerprints": {3: "bbbb", 4: "bbbb"}},
+                                    ["tuned"])
+    assert "knobs for sprinter were fitted under" in variant and "freeSolo" not in variant
+    assert V.tuned_rules_warning(game, {"rules_fingerprints": {4: "cccc"}}, ["tuned"]).startswith(
+        "The tuned bot's knobs for freeSolo, sprinter")
 
 
 def test_all_in_ascent_flags_a_character_that_never_tries_its_top_milestone():

@@ -51,8 +51,10 @@ def tuned_rules_warning(game, meta, policies):
     rules plays a bot tuned for another game."""
     if "tuned" not in policies or not game.tuning_module:
         return None
-    fingerprint = meta.get("rules_fingerprint")
-    if not fingerprint:
+    # a simulate folder's one fingerprint, or an experiment variant's, one per player count
+    played = set((meta.get("rules_fingerprints") or {}).values()) or \
+        {meta.get("rules_fingerprint")} - {None}
+    if not played:
         return None
     import importlib
     try:
@@ -61,7 +63,8 @@ def tuned_rules_warning(game, meta, policies):
     except (ImportError, AttributeError, OSError, ValueError):
         return None
     fitted = {key: rec.get("rules", "unrecorded rules") for key, rec in records.items()
-              if rec.get("rules_fingerprint") not in (None, fingerprint)}
+              if rec.get("rules_fingerprint") is not None
+              and rec["rules_fingerprint"] not in played}
     if not fitted:
         return None
     under = sorted(set(fitted.values()))
