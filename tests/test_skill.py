@@ -109,24 +109,69 @@ def test_the_verdicts_read_back_as_written_also_inside_a_file_of_several_games(c
     levels = LEVELS.split(",")
     expected = {f"Seat {seat + 1}": (row[levels[-1]], row[levels[-2]] != row[levels[-1]])
                 for seat, row in a["verdicts"].iterrows()}
-    read = read_verdicts(text, "Dice Race", 2)
-    assert {k: (v.verdict, v.flipped) for k, v in read.items()} == expected
+    read, why = read_verdicts(text, "Dice Race", 2)
+    assert why == "" and {k: (v.verdict, v.flipped) for k, v in read.items()} == expected
     assert {(v.strongest, v.second) for v in read.values()} == {("mcts@80", "mcts@20")}
-    assert read_verdicts(text, "Dice Race", 3) == {} and read_verdicts(text, "Ascension", 2) == {}
+    # the decided games behind each verdict, from the shares table's column of mcts@80
+    shares = a["shares"]["mcts@80"]
+    assert {k: v.decided for k, v in read.items()} == {
+        f"Seat {seat + 1}": int(n) for seat, n in shares["games"].items()}
+    assert read_verdicts(text, "Dice Race", 3) == ({}, "no skill curve at 3 players")
+    assert read_verdicts(text, "Ascension", 2)[0] == {}
     nested = text.replace("\n#", "\n##")
     combined = "# All curves\n\n" + nested + "\n" + nested.replace(
         "Dice Race, 2 players", "Dice Race, 4 players").replace("over |", "under |")
-    assert read_verdicts(combined, "Dice Race", 2) == read
+    assert read_verdicts(combined, "Dice Race", 2) == (read, "")
     # a section that goes on with an earlier curve's tables: its first verdicts table counts
     earlier = nested.split("## Verdicts", 1)[1].replace("| the same |", "| X |").replace(
         "| UNCONVERGED: it flips |", "| the same |").replace("| X |", "| UNCONVERGED: it flips |")
-    assert read_verdicts("## Skill curve: Dice Race, 2 players\n" + nested.split("\n", 1)[1]
-                         .split("## Verdicts")[0] + "## Verdicts" + earlier, "Dice Race", 2) \
-        == {k: v.__class__(v.verdict, not v.flipped, v.strongest, v.second)
-            for k, v in read.items()}
-    assert read_verdicts(nested + "\n#### Verdicts" + earlier, "Dice Race", 2) == read
+    swapped = nested.split("## Verdicts")[0] + "## Verdicts" + earlier
+    assert read_verdicts(swapped, "Dice Race", 2)[0] == {
+        k: v.__class__(v.verdict, not v.flipped, v.strongest, v.second, v.decided)
+        for k, v in read.items()}
+    assert read_verdicts(nested + "\n#### Verdicts" + earlier, "Dice Race", 2) == (read, "")
+    # a curve played under changed rules, in any command of its Command line
     changed = text.replace("--levels", "--set target=50 --levels")
-    assert "--set target=50" in changed and read_verdicts(changed, "Dice Race", 2) == {}
+    assert "--set target=50" in changed
+    assert read_verdicts(changed, "Dice Race", 2) == (
+        {}, "its skill curve at 2 players was played under changed rules")
+    import re
+    second = re.sub(r"^(Command: `[^`]*`)", r"\1, then `ascent skill --rule bust_face=2`", text,
+                    count=1, flags=re.M)
+    assert "--rule" in second and read_verdicts(second, "Dice Race", 2)[0] == {}
+
+
+def test_the_joined_ascension_verdicts_follow_from_their_share_tables():
+    """results/SKILL.md joins Ascension's two commands into one verdicts table by hand (the
+    bots' curve, then the search on top of hybrid): recompute it from the share cells of the
+    section's tables with ascent skill's rule."""
+    import re
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "results" / "SKILL.md").read_text()
+    read, why = read_verdicts(text, "Ascension", 4)
+    assert why == "" and len(read) == 4
+    section = text[text.index("## Skill curve: Ascension, 4 players"):]
+    levels = re.findall(r"`([^`]+)`", re.search(r"^Levels, weakest first: (.*?)\. ", section,
+                                                 re.M).group(1))
+    assert levels[-2:] == ["mcts-hybrid@4", "mcts-hybrid@8"]
+    cells = {}                                   # (seat, level) -> verdict, first table wins
+    for block in re.findall(r"^(\|.*\|\n\|[-|]+\|\n(?:\|.*\|\n?)*)", section, re.M):
+        lines = block.strip().split("\n")
+        head = [c.strip().strip("`") for c in lines[0].strip("|").split("|")]
+        for line in lines[2:]:
+            row = [c.strip() for c in line.strip("|").split("|")]
+            for level, cell in zip(head[1:], row[1:]):
+                found = re.fullmatch(r"[\d.]+% \[([\d.]+)%, ([\d.]+)%\] n=[\d,]+", cell)
+                if level in levels and (found or cell == "no decided game"):
+                    lo, hi = (float(found.group(1)), float(found.group(2))) if found else (0, 0)
+                    verdict = "no decided game" if not found else \
+                        "over" if lo > 25 else "under" if hi < 25 else "even"
+                    cells.setdefault((row[0], level), verdict)
+    for seat, top in read.items():
+        row = [cells[(seat, level)] for level in levels]
+        assert top.verdict == row[-1] and top.flipped == (row[-2] != row[-1]), seat
+        holds = re.search(rf"^\| {seat} \| \w+ \| ([^|]+) \|", section, re.M).group(1)
+        assert holds.strip().split(", ") == [lv for lv, v in zip(levels, row) if v == row[-1]]
 
 
 def test_the_same_command_resumes_and_more_games_extend(curve, tmp_path):

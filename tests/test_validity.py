@@ -105,6 +105,15 @@ def test_a_verdict_the_skill_curve_does_not_back_gets_a_caution():
     assert check.caution(4, "dirtbag", -0.1, True) != ""           # the curve says the opposite
     assert check.caution(4, "crimper", -0.02, False) == ""         # no verdict, nothing to doubt
     assert check.caution(3, "crimper", -0.02, True) == ""          # no curve at 3 players
+    # the run's bot is the curve's strongest: a different verdict is a matter of samples
+    same = V.SkillCheck("character", "mcts-tuned@64", "results/SKILL.md", {
+        (4, "overstoker"): TopVerdict("even", False, "mcts-tuned@64", "mcts-tuned@16", 337),
+        (4, "nobody"): TopVerdict("no decided game", True, "mcts-tuned@64", "mcts-tuned@16")})
+    assert same.caution(4, "overstoker", 0.1, True) == ""
+    assert same.caution(4, "nobody", 0.1, True) == ""
+    counted = V.SkillCheck("character", "tuned", "results/SKILL.md", same.verdicts)
+    assert counted.caution(4, "overstoker", 0.1, True).endswith(
+        "finds it not told apart from fair in 337 decided games")
 
 
 def skill_run(policies, fingerprint, players=4):
@@ -118,8 +127,8 @@ def test_only_a_self_play_run_under_the_curves_rules_is_checked_against_it():
     default = game.build_rules(4).fingerprint
     check = V.skill_check(skill_run(["tuned"] * 4, default), ["tuned"] * 4)
     assert check.group == "character" and check.policy == "tuned"
-    assert set(key for _, key in check.verdicts) <= set(game.character_keys())
-    assert check.verdicts and check.unchecked == {}
+    # every row of the curve is keyed by its character (First Ascent's curve has all 12)
+    assert len(check.verdicts) == len(game.character_keys()) == 12 and check.unchecked == {}
     # other rules, or a player count with no curve: nothing checked, and the report says why
     other = V.skill_check(skill_run(["tuned"] * 4, "another"), ["tuned"] * 4)
     assert other.verdicts == {} and other.unchecked == {4: (
@@ -148,3 +157,9 @@ def test_an_experiment_variant_is_checked_per_player_count_under_its_own_rules()
     assert V.skill_check(run, ["tuned"] * 4).verdicts
     run.meta["rules_fingerprints"] = knob
     assert V.skill_check(run, ["tuned"] * 4).verdicts == {}
+    # a variant whose rules this version no longer builds: the report still loads, unchecked
+    broken = _variant_fingerprints("first-ascent", {"rules": {"no_such_option": "1"}}, [4])
+    assert broken == {}
+    run.meta["rules_fingerprints"] = broken
+    assert V.skill_check(run, ["tuned"] * 4).unchecked == {
+        4: "this run does not record its rules in a form to compare"}

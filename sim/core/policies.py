@@ -70,6 +70,9 @@ def compile_only_for(dispatcher, signature):
     if dispatcher._can_compile:
         dispatcher.compile(signature)
         dispatcher.disable_compile()
+    if tuple(signature.args) not in dispatcher.overloads:
+        raise TypeError(f"{dispatcher.py_func.__qualname__} is compiled for "
+                        f"{list(dispatcher.overloads)} only, not for {signature}")
 
 
 def _compiled(policy):

@@ -360,39 +360,69 @@ VERDICT_ROW = re.compile(r"^\| ([^|]+?) \| (over|under|even|no decided game) \| 
 
 @dataclass(frozen=True)
 class TopVerdict:
-    """One row of a skill file's verdicts: the verdict at the strongest level, and whether the
-    two strongest levels disagree on it."""
+    """One row of a skill file's verdicts: the verdict at the strongest level, whether the
+    two strongest levels disagree on it, and the decided games behind it (None if the file
+    does not say)."""
     verdict: str
     flipped: bool
     strongest: str
     second: str
+    decided: object = None
+
+
+SHARE_CELL = re.compile(r"\d+\.\d+% \[[\d.]+%, [\d.]+%\] n=([\d,]+)")
+
+
+def _decided_games(section, level):
+    """{row label: decided games at `level`} from the first table of the section with a
+    column for that level (the shares per level)."""
+    for block in re.findall(r"^(\|.*\|\n\|[-|]+\|\n(?:\|.*\|\n?)*)", section, re.M):
+        lines = block.strip().split("\n")
+        head = [c.strip() for c in lines[0].strip("|").split("|")]
+        if f"`{level}`" not in head:
+            continue
+        column = head.index(f"`{level}`")
+        found = {}
+        for line in lines[2:]:
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            cell = SHARE_CELL.fullmatch(cells[column]) if column < len(cells) else None
+            if cell:
+                found[cells[0]] = int(cell.group(1).replace(",", ""))
+        if found:
+            return found
+    return {}
 
 
 def read_verdicts(text, title, players):
     """The verdicts of the curve `# Skill curve: TITLE, PLAYERS players` in a skill file's
     text (skill_markdown's format, at any heading depth, so also results/SKILL.md, which holds
-    one such section per game): {row label: TopVerdict}. {} if there is no such section, or if
-    its command changed the rules (--preset, --rule, --set): its verdicts are then about
-    another game."""
+    one such section per game): ({row label: TopVerdict}, ""), or ({}, why there are none: no
+    such section, a curve played under changed rules (--preset, --rule, --set: its verdicts
+    are about another game), fewer than two levels, no verdicts table)."""
     head = re.search(rf"^#+ Skill curve: {re.escape(title)}, {int(players)} players\s*$",
                      text, re.M)
     if not head:
-        return {}
+        return {}, f"no skill curve at {int(players)} players"
     end = re.search(r"^#+ Skill curve: ", text[head.end():], re.M)
     section = text[head.end():head.end() + end.start() if end else len(text)]
-    command = re.search(r"^Command: `([^`]*)`", section, re.M)
-    if command and re.search(r"--(preset|rule|set)\b", command.group(1)):
-        return {}
+    command = re.search(r"^Command: (.*)$", section, re.M)
+    commands = re.findall(r"`([^`]*)`", command.group(1)) if command else []
+    if any(re.search(r"--(preset|rule|set)\b", c) for c in commands):
+        return {}, f"its skill curve at {int(players)} players was played under changed rules"
     levels = re.search(r"^Levels, weakest first: (.*?)\. ", section, re.M)
     levels = re.findall(r"`([^`]+)`", levels.group(1)) if levels else []
     if len(levels) < 2:
-        return {}
+        return {}, f"its skill curve at {int(players)} players has fewer than two levels"
     # the first verdicts table only (a section may go on with the tables of an earlier curve)
     table = re.search(r"^\| [^|]+ \| verdict at the strongest level \|.*\n\|[-|]+\|\n"
                       r"((?:\|.*\|\n?)*)", section, re.M)
     rows = VERDICT_ROW.findall(table.group(1)) if table else []
-    return {label: TopVerdict(final, flips.startswith("UNCONVERGED"), levels[-1], levels[-2])
-            for label, final, _, flips in rows}
+    if not rows:
+        return {}, f"its skill curve at {int(players)} players has no verdicts table"
+    decided = _decided_games(section, levels[-1])
+    return {label: TopVerdict(final, flips.startswith("UNCONVERGED"), levels[-1], levels[-2],
+                              decided.get(label))
+            for label, final, _, flips in rows}, ""
 
 
 def skill_figure(plan, a, path):

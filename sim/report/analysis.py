@@ -103,11 +103,18 @@ def _as_seat_list(seat_policies):
 def _variant_fingerprints(game, rules, players):
     """{player count: the rules fingerprint} of an experiment's variant, as its games were
     played (runner._packed_rules), so that a report can tell whether a skill curve covers it."""
+    from sim.core.game import GameError
     from sim.experiment.runner import _packed_rules
-    return {int(n): _packed_rules(game, n, rules.get("preset"),
-                                  tuple(sorted((rules.get("rules") or {}).items())),
-                                  tuple((rules.get("set") or {}).items())).fingerprint
-            for n in players}
+    found = {}
+    for n in players:
+        try:
+            found[int(n)] = _packed_rules(game, n, rules.get("preset"),
+                                          tuple(sorted((rules.get("rules") or {}).items())),
+                                          tuple((rules.get("set") or {}).items())).fingerprint
+        except (GameError, ValueError):
+            # rules this version no longer builds: the report still loads, unchecked
+            continue
+    return found
 
 
 def _check_record_version(path, meta):

@@ -216,10 +216,11 @@ def screen(r):
 def render(page, r, plt):
     """Write the Ascension report into a render.Page: the shared first screen, then §6."""
     from sim.report.bots import bot_line
-    from sim.report.render import first_screen, ranked_table, seat_advantage_figure
+    from sim.report.render import (first_screen, ranked_table, run_policies,
+                                   seat_advantage_figure)
     seats = r.seats
     games = with_rounds(r.games, seats)
-    policies = r.meta.get("seat_policies") or sorted(seats["policy"].astype(str).unique())
+    policies = run_policies(r)
     rules = r.meta["rules_changed"] if "rules_changed" in r.meta else r.meta.get("rules", {})
     sc = screen(r)
     seat_rows = sc.family("seats").table

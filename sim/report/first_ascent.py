@@ -214,11 +214,11 @@ def render(page, r, plt):
     """Write the First Ascent report into a render.Page: the shared first screen, then the
     details."""
     from sim.report.bots import bot_line
-    from sim.report.render import (first_screen, forest, pct_ci, ranked_table,
+    from sim.report.render import (first_screen, forest, pct_ci, ranked_table, run_policies,
                                    seat_advantage_figure)
     seats = seats_with_players(r)
     games = r.games
-    policies = r.meta.get("seat_policies") or sorted(seats["policy"].astype(str).unique())
+    policies = run_policies(r)
     rules = r.meta.get("rules_changed") or {}
     sc = screen(r)
     chars = sc.family("characters").table

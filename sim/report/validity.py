@@ -9,8 +9,8 @@ milestone; turns ended with time left. First Ascent: a character that never summ
 scores a personal objective. Ascension: a bot that never reaches the summit).
 
 Verdicts the game's skill curve does not back (GameSpec.skill_results, written by `ascent
-skill`) are marked on the rows themselves, next to the number (skill_cautions, read by the first
-screen): a character (or seat) this run finds over- or under-powered that the curve's strongest
+skill`) are marked on the rows themselves, next to the number (skill_check and
+SkillCheck.caution, read by the first screen): a character (or seat) this run finds over- or under-powered that the curve's strongest
 bot judges otherwise, or whose verdict flips between the curve's two strongest bots.
 """
 import json
@@ -19,7 +19,6 @@ from pathlib import Path
 
 from sim.core.game import get_game
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _share(n, total):
@@ -114,21 +113,31 @@ class SkillCheck:
         """Why a row's verdict may be a bot artifact, or "" if the curve backs it (or the row
         claims nothing: a share not told apart from parity is no verdict)."""
         top = self.verdicts.get((int(players), key))
-        if top is None or not significant:
+        if top is None or not significant or top.verdict == "no decided game":
             return ""
         claim = "over" if effect > 0 else "under"
+        mine = f"{self.policy} finds it {VERDICT_WORDS[claim]}"
+        theirs = f"{VERDICT_WORDS[top.verdict]}" + (
+            f" in {top.decided:,} decided games" if top.decided else "")
         if top.flipped and self.policy == top.strongest:
-            return (f"{self.policy} finds it {VERDICT_WORDS[claim]}, but {top.second}, the "
-                    f"skill curve's next-strongest bot, does not: the curve has not converged "
-                    f"on it")
+            return (f"{mine}, but {top.second}, the skill curve's next-strongest bot, does "
+                    f"not: the curve has not converged on it")
         if top.flipped:
-            return (f"{self.policy} finds it {VERDICT_WORDS[claim]}, and the skill curve has "
-                    f"not converged on it ({top.strongest} finds it {VERDICT_WORDS[top.verdict]}"
-                    f", {top.second} does not)")
-        if top.verdict not in (claim, "no decided game"):
-            return (f"{self.policy} finds it {VERDICT_WORDS[claim]}; {top.strongest}, the "
-                    f"skill curve's strongest bot, finds it {VERDICT_WORDS[top.verdict]}")
+            return (f"{mine}, and the skill curve has not converged on it ({top.strongest} "
+                    f"finds it {theirs}, {top.second} does not)")
+        # the same bot as the curve's strongest: a difference is one of samples, not of bots
+        if top.verdict != claim and self.policy != top.strongest:
+            return f"{mine}; {top.strongest}, the skill curve's strongest bot, finds it {theirs}"
         return ""
+
+
+def skill_file(game):
+    """The game's skill file (GameSpec.skill_results), relative to the folder that holds the
+    game's top-level package: this project for the built-in games, a plug-in's own folder for
+    a plug-in (examples/dice_race/)."""
+    import importlib
+    top = importlib.import_module(game.adapter.split(".")[0])
+    return Path(top.__file__).resolve().parents[1] / game.skill_results
 
 
 def skill_check(r, policies):
@@ -146,16 +155,19 @@ def skill_check(r, policies):
     if not game.skill_results or len(names) != 1:
         return None
     try:
-        text = (ROOT / game.skill_results).read_text(encoding="utf-8")
+        text = skill_file(game).read_text(encoding="utf-8")
     except OSError:
         return None
     group = game.group(True)
     found, unchecked = {}, {}
     for players in sorted(int(p) for p in r.games["players"].unique()):
         fingerprint = fingerprints.get(players, r.meta.get("rules_fingerprint"))
-        verdicts = read_verdicts(text, game.title, players)
+        verdicts, why = read_verdicts(text, game.title, players)
         if not verdicts:
-            unchecked[players] = f"{game.skill_results} has no skill curve at {players} players"
+            unchecked[players] = f"{game.skill_results} has {why}"
+            continue
+        if fingerprint is None:
+            unchecked[players] = "this run does not record its rules in a form to compare"
             continue
         if game.build_rules(players).fingerprint != fingerprint:
             unchecked[players] = (f"the skill curve in {game.skill_results} was played under "
