@@ -206,11 +206,17 @@ def fresh_venv(built):
         for old in numba.glob("*"):
             if old.name != key:
                 shutil.rmtree(old, ignore_errors=True)
-        seed_from_session_cache(src, purelib, numba / key)
         env = {k: v for k, v in os.environ.items()
                if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "NUMBA_CACHE_DIR")}
         env["NUMBA_CACHE_DIR"] = str(numba / key)
         env["PYTHONNOUSERSITE"] = "1"
+        # the installed ascent files its cache under a key of its own sources and plug-ins
+        # (sim.keyed_cache_dir; no plug-in is installed here, so it differs from the session's
+        # key): the session's entries must go into that folder, or they are never read
+        proc = run([python, "-c", "import sim; print(sim.numba_cache_key())"], env=env,
+                   cwd=root)
+        assert proc.returncode == 0, output(proc)
+        seed_from_session_cache(src, purelib, numba / key / proc.stdout.strip())
         yield env_dir, purelib, env
 
 
