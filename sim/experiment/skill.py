@@ -354,8 +354,17 @@ def skill_markdown(plan, a, command_line):
     return "\n".join(lines) + "\n"
 
 
-VERDICT_ROW = re.compile(r"^\| ([^|]+?) \| (over|under|even|no decided game) \| ([^|]*?) \| "
-                         r"(UNCONVERGED: it flips|the same) \|$", re.M)
+VERDICTS = ("over", "under", "even", "no decided game")
+FLIPS = ("UNCONVERGED: it flips", "the same")
+MARKDOWN_TABLE = re.compile(r"^(\|.*\|)\n\|[-|]+\|\n((?:\|.*\|\n?)*)", re.M)
+
+
+def _markdown_tables(text):
+    """Each table of a markdown text, in order: (header cells, [row cells])."""
+    def cells(line):
+        return [c.strip() for c in line.strip().strip("|").split("|")]
+    for head, body in MARKDOWN_TABLE.findall(text):
+        yield cells(head), [cells(line) for line in body.strip().split("\n") if line.strip()]
 
 
 @dataclass(frozen=True)
@@ -376,18 +385,15 @@ SHARE_CELL = re.compile(r"\d+\.\d+% \[[\d.]+%, [\d.]+%\] n=([\d,]+)")
 def _decided_games(section, level):
     """{row label: decided games at `level`} from the first table of the section with a
     column for that level (the shares per level)."""
-    for block in re.findall(r"^(\|.*\|\n\|[-|]+\|\n(?:\|.*\|\n?)*)", section, re.M):
-        lines = block.strip().split("\n")
-        head = [c.strip() for c in lines[0].strip("|").split("|")]
+    for head, rows in _markdown_tables(section):
         if f"`{level}`" not in head:
             continue
         column = head.index(f"`{level}`")
         found = {}
-        for line in lines[2:]:
-            cells = [c.strip() for c in line.strip("|").split("|")]
-            cell = SHARE_CELL.fullmatch(cells[column]) if column < len(cells) else None
+        for row in rows:
+            cell = SHARE_CELL.fullmatch(row[column]) if column < len(row) else None
             if cell:
-                found[cells[0]] = int(cell.group(1).replace(",", ""))
+                found[row[0]] = int(cell.group(1).replace(",", ""))
         if found:
             return found
     return {}
@@ -414,9 +420,10 @@ def read_verdicts(text, title, players):
     if len(levels) < 2:
         return {}, f"its skill curve at {int(players)} players has fewer than two levels"
     # the first verdicts table only (a section may go on with the tables of an earlier curve)
-    table = re.search(r"^\| [^|]+ \| verdict at the strongest level \|.*\n\|[-|]+\|\n"
-                      r"((?:\|.*\|\n?)*)", section, re.M)
-    rows = VERDICT_ROW.findall(table.group(1)) if table else []
+    table = next((rows for head, rows in _markdown_tables(section)
+                  if head[1:2] == ["verdict at the strongest level"]), [])
+    rows = [row for row in table
+            if len(row) == 4 and row[1] in VERDICTS and row[3] in FLIPS]
     if not rows:
         return {}, f"its skill curve at {int(players)} players has no verdicts table"
     decided = _decided_games(section, levels[-1])

@@ -337,8 +337,9 @@ def write_report(results_dir, against=None, variant=None, against_variant=None):
     page = Page(out, prefix=f"{tag}_" if tag else "")
     page.filename = f"report-{tag}.html" if tag else "report.html"
     from sim.report.validity import skill_check, validity_warnings
-    page.warnings = validity_warnings(r, run_policies(r))
-    page.skill = skill_check(r, run_policies(r))
+    policies = run_policies(r)
+    page.warnings = validity_warnings(r, policies)
+    page.skill = skill_check(r, policies)
     from sim.core.game import get_game
     title = get_game(r.meta["game"]).api.render_report(page, r, plt, results_dir)
     page.p(f"Report built in {time.perf_counter() - started:.1f} s.", "note")

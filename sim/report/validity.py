@@ -10,15 +10,15 @@ scores a personal objective. Ascension: a bot that never reaches the summit).
 
 Verdicts the game's skill curve does not back (GameSpec.skill_results, written by `ascent
 skill`) are marked on the rows themselves, next to the number (skill_check and
-SkillCheck.caution, read by the first screen): a character (or seat) this run finds over- or under-powered that the curve's strongest
-bot judges otherwise, or whose verdict flips between the curve's two strongest bots.
+SkillCheck.caution, read by the first screen): a character (or seat) this run finds over- or
+under-powered that the curve's strongest bot judges otherwise, or whose verdict flips between
+the curve's two strongest bots.
 """
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim.core.game import get_game
-
 
 
 def _share(n, total):
@@ -94,9 +94,8 @@ def validity_warnings(r, policies):
     return [w for w in found if w]
 
 
-
 VERDICT_WORDS = {"over": "over-powered", "under": "under-powered",
-                 "even": "not told apart from fair", "no decided game": "in no decided game"}
+                 "even": "not told apart from fair"}
 
 
 @dataclass(frozen=True)
@@ -107,7 +106,7 @@ class SkillCheck:
     policy: str
     source: str             # the skill file, as GameSpec.skill_results names it
     verdicts: dict
-    unchecked: dict = None  # players -> why that player count's verdicts are not checked
+    unchecked: dict = field(default_factory=dict)  # players -> why not checked
 
     def caution(self, players, key, effect, significant):
         """Why a row's verdict may be a bot artifact, or "" if the curve backs it (or the row
