@@ -53,3 +53,13 @@ def test_ascent_simulate_from_an_empty_cache_says_it_is_compiling(tmp_path):
     second = subprocess.run(command + ["--out", str(tmp_path / "b")], env=env,
                             capture_output=True, text=True, check=True)
     assert "compiling" not in second.stderr
+
+
+def test_the_progress_line_goes_to_the_stderr_of_the_moment(tmp_path, monkeypatch):
+    """Not to the stream that was sys.stderr when the module was imported: a test harness (or
+    a notebook) replaces and closes that one, and writing to it raised."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    now = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", now)
+    compiling.compile_first(get_game("dice-race"), ["random"], lambda: None)
+    assert "compiling the Dice Race kernel" in now.getvalue()

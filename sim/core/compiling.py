@@ -49,10 +49,13 @@ def record(game_name, seat_policies, seconds, cache_dir=None):
                     "seconds": round(seconds, 1)}) + "\n")
 
 
-def compile_first(game, seat_policies, play_one, quiet=False, stream=sys.stderr):
+def compile_first(game, seat_policies, play_one, quiet=False, stream=None):
     """If this code has not yet compiled `game` with these bots, play one throw-away game
     through `play_one()` (which compiles them), with a progress line unless `quiet`; record
-    how long it took. Returns the seconds spent compiling (0 when already compiled)."""
+    how long it took. Returns the seconds spent compiling (0 when already compiled). The
+    progress goes to `stream`, by default the sys.stderr of the moment of the call (a default
+    bound at import would keep a stream that a test harness has since closed)."""
+    stream = sys.stderr if stream is None else stream
     names = list(seat_policies)
     if is_compiled(game.name, names):
         return 0.0
