@@ -27,6 +27,7 @@ import numpy as np
 
 from policies.first_ascent.greedy import (
     VERB_WORTH, common_choice, payment_work, pick_of_type, zeroed_counts)
+from sim.core.bits import popcount, trailing_zeros
 from sim.core.policies import compiled_on_use, register
 from sim.core.jit import njit_noalloc
 from sim.games.first_ascent import engine as E
@@ -34,7 +35,8 @@ from sim.games.first_ascent.data import (
     BM_HEADWALL, BM_NORTH, BM_ROW, BM_SOUTH, BM_SUMMIT, E_AMOUNT, E_PART, E_TECH, E_VERB, E_WHO,
     MAX_ENTRIES, N_HEX, SO_A, SO_B, SO_FIELDS, SO_KIND, SO_POINTS, T_B_NEIGH, T_B_VALUE, T_KIND_TECH,
     T_KIND_TYPE, T_P_SHADE, T_P_TYPE, T_P_VALUE, T_PO_MASK, T_PO_POINTS, T_SO)
-from sim.games.first_ascent.memory import PLANNER_PLAN_CACHE, W_HEX_WORTH, W_REQUIREMENT
+from sim.games.first_ascent.memory import (
+    PLANNER_PLAN_CACHE, W_HEX_WORTH, W_REQUIREMENT, W_WORTHS_KNOWN)
 from sim.games.first_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.first_ascent.state import (
     A_PASS, A_PLAY_SB, A_REST, A_RISK, A_STOP, A_TRADE, D_CARD, D_DISCARD_PICK, D_DRAW, D_OPTION,
@@ -66,6 +68,12 @@ def worth_work(work):
 def hex_worth(st, t, seat, h, params, res, req):
     """The planning worth of climbing hex h next (module docstring). `res`: the seat's
     payment_resources; `req`: 7 int64 of scratch."""
+    return worth_on_route(st, t, seat, h, params, res, req, E.route_tiles(st, seat))
+
+
+@njit_noalloc
+def worth_on_route(st, t, seat, h, params, res, req, tiles):
+    """hex_worth with the seat's route tiles (E.route_tiles) given, read once per decision."""
     side = st[G_SIDE]
     base = seat * SEAT_FIELDS
     tile = st[TILE + h]
@@ -97,21 +105,20 @@ def hex_worth(st, t, seat, h, params, res, req):
         elif kind == K_RIDGE:
             ridge = E.board_mask(st, t, BM_NORTH if t[at + SO_A] == 0 else BM_SOUTH)
             if (ridge >> h) & 1:
-                have = E.popcount(st[S_ROUTE_MASK + base] & ridge)
+                have = popcount(st[S_ROUTE_MASK + base] & ridge)
                 w += pts if have + 1 >= t[at + SO_B] else pts * share * 0.7
         elif kind == K_ALL_TYPES and face_up:
             if st[S_TYPE_N + base + t[T_P_TYPE + tile]] == 0 or tile == E.TRIFECTA:
                 w += pts * share * 0.5
         elif kind == K_GRAND_TRAVERSE:
             row = E.board_mask(st, t, BM_ROW + E.hex_row(st, t, h) - 1)
-            if E.popcount(st[S_ROUTE_MASK + base] & row) > 0:
+            if popcount(st[S_ROUTE_MASK + base] & row) > 0:
                 w += pts * share * 0.5
     if face_up:
-        tiles = E.route_tiles(st, seat)
         for i in range(2):
             po = st[S_PERSONAL + base + i]
             if (t[T_PO_MASK + po] >> tile) & 1 and not (tiles >> tile) & 1:
-                have = E.popcount(tiles & t[T_PO_MASK + po])
+                have = popcount(tiles & t[T_PO_MASK + po])
                 if have < 3:
                     w += t[T_PO_POINTS + po] * (1.0 if have == 2 else params[3])
         units = E.units_to_pay(st, t, seat, h, res, req)
@@ -121,20 +128,38 @@ def hex_worth(st, t, seat, h, params, res, req):
 
 
 @njit_noalloc
-def all_worths(st, t, seat, params, w, res, work):
-    """hex_worth of every hex, once per decision (the search reads this table); `res`: the
-    seat's payment_resources."""
-    req = work[W_REQUIREMENT:W_REQUIREMENT + 7]
-    for h in range(1, N_HEX):
-        w[h] = hex_worth(st, t, seat, h, params, res, req) if st[TILE + h] > 0 else -1e9
+def begin_worths(st, seat, work):
+    """Begin a decision's worth table with no hex worked out: the search works out the hexes
+    it reads (known_worths), and a hex it never reaches costs nothing."""
+    work[W_WORTHS_KNOWN] = 0
+    work[W_WORTHS_KNOWN + 1] = E.route_tiles(st, seat)
 
 
 @njit_noalloc
-def route_value(st, t, w, h, visited, depth, params):
+def known_worths(st, t, seat, params, res, work, w, need):
+    """Work out hex_worth into w for the hexes of mask `need` not yet known this decision
+    (-1e9 for a hex without a tile); `res`: the seat's payment_resources."""
+    todo = need & ~work[W_WORTHS_KNOWN]
+    if todo == 0:
+        return
+    work[W_WORTHS_KNOWN] |= todo
+    req = work[W_REQUIREMENT:W_REQUIREMENT + 7]
+    tiles = work[W_WORTHS_KNOWN + 1]
+    while todo:
+        low = todo & -todo
+        h = trailing_zeros(low)
+        todo ^= low
+        w[h] = worth_on_route(st, t, seat, h, params, res, req, tiles) \
+            if st[TILE + h] > 0 else -1e9
+
+
+@njit_noalloc
+def route_value(st, t, seat, w, h, visited, depth, params, res, work):
     """The best worth of `depth` more climbs after standing on h (visited: route mask)."""
     if depth <= 0:
         return 0.0
     moves = t[T_B_NEIGH + N_HEX * st[G_SIDE] + h] & ~visited & ~np.int64(1)
+    known_worths(st, t, seat, params, res, work, w, moves)
     branch = int(params[11])
     best = 0.0
     # the `branch` neighbours with the highest worth, searched further
@@ -145,7 +170,7 @@ def route_value(st, t, w, h, visited, depth, params):
         m = moves & ~taken
         while m:
             low = m & -m
-            x = E.bit_index(low)
+            x = trailing_zeros(low)
             m ^= low
             if w[x] > pick_w:
                 pick_w = w[x]
@@ -153,20 +178,25 @@ def route_value(st, t, w, h, visited, depth, params):
         if pick < 0:
             break
         taken |= np.int64(1) << pick
-        v = pick_w + params[0] * route_value(st, t, w, pick, visited | (np.int64(1) << pick),
-                                             depth - 1, params)
+        v = pick_w + params[0] * route_value(st, t, seat, w, pick,
+                                             visited | (np.int64(1) << pick), depth - 1,
+                                             params, res, work)
         if v > best:
             best = v
     return best
 
 
 @njit_noalloc
-def destination_value(st, t, seat, w, h, params):
+def destination_value(st, t, seat, w, h, params, res, work):
+    """Climbing h next: its worth plus future weight x the best route on from it. The
+    decision's worth table must have begun (begin_worths)."""
     base = seat * SEAT_FIELDS
     left = 8 - st[S_ROUTE_N + base] - 1
     depth = min(left, int(params[10]))
+    known_worths(st, t, seat, params, res, work, w, np.int64(1) << h)
     return w[h] + params[0] * route_value(
-        st, t, w, h, st[S_ROUTE_MASK + base] | (np.int64(1) << h), depth, params)
+        st, t, seat, w, h, st[S_ROUTE_MASK + base] | (np.int64(1) << h), depth, params, res,
+        work)
 
 
 @njit_noalloc
@@ -181,14 +211,14 @@ def planned_target(st, t, seat, params, work):
     plan, buffer, res = payment_work(work)
     E.payment_resources(st, t, seat, res)
     w = worth_work(work)
-    all_worths(st, t, seat, params, w, res, work)
+    begin_worths(st, seat, work)
     best = -1e9
     target = -1
     kind = -1
     for h in range(1, N_HEX):
         if (dest >> h) & 1:
             s = E.plan_payment_from(st, t, seat, h, plan, True, res, buffer)
-            v = destination_value(st, t, seat, w, h, params) - 0.8 * s
+            v = destination_value(st, t, seat, w, h, params, res, work) - 0.8 * s
             if v > best:
                 best = v
                 target = h
@@ -271,7 +301,7 @@ def decide(ctx, params):
         plan, buffer, res = payment_work(ctx.work)
         E.payment_resources(st, t, seat, res)
         w = worth_work(ctx.work)
-        all_worths(st, t, seat, params, w, res, ctx.work)
+        begin_worths(st, seat, ctx.work)
         best = -1e9
         pick = -1
         best_risk = -1e9
@@ -290,7 +320,8 @@ def decide(ctx, params):
             else:
                 h = c - A_RISK if c >= A_RISK else c
                 s = E.plan_payment_from(st, t, seat, h, plan, True, res, buffer)
-                v = destination_value(st, t, seat, w, h, params) - params[5] * plan[E.PL_COST]
+                v = destination_value(st, t, seat, w, h, params, res, ctx.work) - \
+                    params[5] * plan[E.PL_COST]
                 # a payable pitch offered only as a risk (a character who risks every climb,
                 # F71) is that character's climb
                 if c >= A_RISK and s > 0:

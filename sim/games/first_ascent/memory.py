@@ -63,9 +63,11 @@ _DECISION, DECISION_SIZE = layout([
     ("plan", PLAN_SIZE),                # a trial payment
     ("counts", 6),                      # cards or symbols per type
     ("hex_worth", N_HEX),               # the planner's hex worths, as float64 bits
+    ("worths_known", 2),                # the hexes whose worth is worked out this decision
+                                        # (a mask), and the deciding seat's route tiles
     ("requirement", 7),                 # a pitch's units for the planner (units_to_pay)
 ])
-W_PAYMENT, W_PLAN, W_COUNTS, W_HEX_WORTH, W_REQUIREMENT = _DECISION.values()
+W_PAYMENT, W_PLAN, W_COUNTS, W_HEX_WORTH, W_WORTHS_KNOWN, W_REQUIREMENT = _DECISION.values()
 
 # The segment a search bot resumes from (policies/first_ascent/mcts.py). The engine is a
 # straight program, so a search cannot step it from the position of a decision; instead the

@@ -39,7 +39,7 @@ from sim.games.first_ascent.engine.common import (  # noqa: F401
     R_PSYCH, R_WATER, SLAB, TRIFECTA, V_DRAW_SPREAD, V_GIVE, V_LOSE, V_PLACE, V_PORTALEDGE,
     V_PSYCH, V_REQ_TOKEN, V_ROLL, V_SB_2_KEEP_1, V_STEAL, V_SUMMIT_BETA, V_TECH_TOKEN, V_WATER,
     WILD, W_ALL, W_OPP, W_OTHERS, W_SELF, W_SELF_AND_OPP, W_SUNNY, add_psych, add_score, add_water,
-    ask, bit_index, board_mask, ch, count_matching, engine_scratch, hand_of_type, hand_size,
+    ask, board_mask, ch, count_matching, engine_scratch, hand_of_type, hand_size,
     draw_below, hex_row, holds_sb, legal_buffer, n_players, no_reservation, rand_below,
     shuffle_in, shuffle_range, track_max, type_matches)
 from sim.games.first_ascent.engine.supply import (  # noqa: F401
@@ -58,7 +58,7 @@ from sim.games.first_ascent.engine.risk import (  # noqa: F401
     add_own_turn_tokens, maybe_chalkbag, own_turn_window, pay_penalty, penalty_payable,
     play_own_turn_token, roll_risk_die)
 from sim.games.first_ascent.engine.objectives import (  # noqa: F401
-    all_types_met, check_permanent_objectives, has_traverse, popcount, route_tiles,
+    all_types_met, check_permanent_objectives, has_traverse, route_tiles,
     score_objective, type_count, update_shared_objectives)
 from sim.games.first_ascent.engine.climbing_cards import (  # noqa: F401
     card_risk_roll, draw_climbing_card, entry_at, entry_ctype, entry_who,

@@ -2,9 +2,10 @@
 """
 import numpy as np
 
+from sim.core.bits import trailing_zeros
 from sim.core.jit import njit_noalloc
 from sim.games.first_ascent.data import BM_FACE_UP_START, BM_SUMMIT, N_HEX, T_B_NEIGH
-from sim.games.first_ascent.engine.common import bit_index, board_mask, n_players
+from sim.games.first_ascent.engine.common import board_mask, n_players
 from sim.games.first_ascent.state import G_HEADWALL_UP, G_SIDE, SEAT_FIELDS, S_HEX, S_ROUTE_MASK
 
 
@@ -33,7 +34,7 @@ def legal_destinations(st, t, seat):
     m = mask
     while m:
         low = m & -m
-        x = bit_index(low)
+        x = trailing_zeros(low)
         if hex_face_up(st, t, x):
             out |= low
         m ^= low

@@ -59,30 +59,6 @@ def ch(st, t, seat, field):
 
 
 @njit_noalloc(inline="always")
-def bit_index(low):
-    """The index of the single set bit of `low` (a power of two), by halving: 6 steps."""
-    x = 0
-    if low >> 32:
-        x += 32
-        low >>= 32
-    if low >> 16:
-        x += 16
-        low >>= 16
-    if low >> 8:
-        x += 8
-        low >>= 8
-    if low >> 4:
-        x += 4
-        low >>= 4
-    if low >> 2:
-        x += 2
-        low >>= 2
-    if low >> 1:
-        x += 1
-    return x
-
-
-@njit_noalloc(inline="always")
 def board_mask(st, t, m):
     return t[T_B_MASK + N_BOARD_MASKS * st[G_SIDE] + m]
 

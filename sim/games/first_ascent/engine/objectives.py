@@ -2,26 +2,18 @@
 """
 import numpy as np
 
+from sim.core.bits import popcount, trailing_zeros
 from sim.core.jit import njit_noalloc
 from sim.games.first_ascent.data import (
     BM_HEADWALL, BM_NORTH, BM_ROW, BM_SOUTH, N_HEX, SO_A, SO_B, SO_C, SO_D, SO_E, SO_FIELDS,
     SO_KIND, SO_POINTS, T_P_SHADE, T_P_TYPE, T_P_VALUE, T_SO, T_SO_BGA_TILES)
 from sim.games.first_ascent.engine.common import (
     K_ALL_TYPES, K_ELITIST, K_GRAND_TRAVERSE, K_PERMANENT, K_PER_HEADWALL, K_PER_PITCH, K_RIDGE,
-    K_TYPE_COUNT, TRIFECTA, add_score, bit_index, board_mask)
+    K_TYPE_COUNT, TRIFECTA, add_score, board_mask)
 from sim.games.first_ascent.rules import C_PERM_OBJ_BGA, C_TRIFECTA_BGA
 from sim.games.first_ascent.state import (
     G_SHARED, SEAT_FIELDS, S_ELITIST_LOST, S_OBJ_DONE, S_PERM, S_ROUTE, S_ROUTE_MASK, S_ROUTE_N,
     S_SC_SHARED, TILE, T_SHARED_POINTS)
-
-
-@njit_noalloc
-def popcount(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
 
 
 @njit_noalloc
@@ -50,7 +42,7 @@ def type_count(st, t, seat, so, ptype):
     m = tiles
     while m:
         low = m & -m
-        k = bit_index(low)
+        k = trailing_zeros(low)
         m ^= low
         if t[T_P_TYPE + k] == ptype or k == TRIFECTA:
             n += 1
@@ -116,7 +108,7 @@ def all_types_met(st, t, seat, types_mask, trifecta_fills):
     m = tiles
     while m:
         low = m & -m
-        k = bit_index(low)
+        k = trailing_zeros(low)
         m ^= low
         have |= 1 << t[T_P_TYPE + k]
     missing = popcount(types_mask & ~have)

@@ -4,6 +4,7 @@ F77-F83, F123).
 import numpy as np
 from numba import njit
 
+from sim.core.bits import trailing_zeros
 from sim.core.jit import njit_noalloc
 from sim.games.first_ascent.data import (
     BM_BELOW_LEDGE, CH_BIONIC, CH_FS_CONVERT, CH_GEAR_CAP, CH_GEAR_WILD, CH_IGNORE_BELOW_LEDGE,
@@ -12,7 +13,7 @@ from sim.games.first_ascent.data import (
 from sim.games.first_ascent.engine.board import climbed_by_others, legal_destinations
 from sim.games.first_ascent.engine.common import (
     CRACK, FACE, GEAR, INF, PL_CARDS, PL_COST, PL_EXTRA_GEAR, PL_IGNORED, PL_N, PL_PSYCH, PL_S,
-    PL_TOKENS, PL_UNPAID, PL_WATER, R_ANY, R_PSYCH, R_WATER, SLAB, WILD, bit_index, board_mask, ch)
+    PL_TOKENS, PL_UNPAID, PL_WATER, R_ANY, R_PSYCH, R_WATER, SLAB, WILD, board_mask, ch)
 from sim.games.first_ascent.memory import (
     CO_PAYMENT, CO_PLAN, PAYMENT_BUFFER, PAY_RESOURCES, PAY_SHORTFALL, PAY_TRIAL_PLAN, PLAN_SIZE,
     RES_SIZE, SHORTFALL_SIZE, SH_ANY_CARDS, SH_PAID_CARDS, SH_PAID_TOKENS, SH_REQ, SH_UNPAID)
@@ -392,7 +393,7 @@ def climb_options(st, t, seat, work):
     m = dest
     while m:
         low = m & -m
-        h = bit_index(low)
+        h = trailing_zeros(low)
         m ^= low
         s = plan_payment_from(st, t, seat, h, plan, True, res, buffer)
         if must_risk:

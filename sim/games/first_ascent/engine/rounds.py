@@ -1,13 +1,14 @@
 """Rounds, the end check and final scoring (F26, F53, F58-F63, F127); `play_game` plays a
 set-up game to its end.
 """
+from sim.core.bits import popcount
 from sim.core.jit import njit_noalloc
 from sim.games.first_ascent.data import (
     MAX_GROUP, SETUP_PITCHES_TO_END, T_PO_GROUPED, T_PO_GROUPS, T_PO_MASK, T_PO_NGROUPS,
     T_PO_POINTS, T_SETUP)
 from sim.games.first_ascent.engine.board import legal_destinations
 from sim.games.first_ascent.engine.common import INF, add_score, hex_row, n_players
-from sim.games.first_ascent.engine.objectives import popcount, route_tiles
+from sim.games.first_ascent.engine.objectives import route_tiles
 from sim.games.first_ascent.engine.setup import deal_starting_hands
 from sim.games.first_ascent.engine.turn import follow_phase, play_turn, rerack
 from sim.games.first_ascent.memory import (
