@@ -3,15 +3,24 @@ import numpy as np
 import pytest
 from numba.core.registry import CPUDispatcher
 
+from policies.ascension import board as asc_board
+from policies.ascension import builder as asc_builder
+from policies.ascension import random_policy as asc_random
+from policies.ascension import staircase as asc_staircase
+from policies.ascension import strategic as asc_strategic
 from policies.first_ascent import greedy as fa_greedy
 from policies.first_ascent import planner as fa_planner
 from sim.core.jit import njit_noalloc
 from sim.games.all_in_ascent import engine as all_in_engine
 from sim.games.all_in_ascent import kernel as all_in_kernel
+from sim.games.ascension import engine as asc_engine
+from sim.games.ascension import kernel as asc_kernel
+from sim.games.ascension import view as asc_view
 from sim.games.first_ascent import engine as fa_engine
 
-# the only engine functions that allocate: once a game, or a convenience for tests
-ALLOCATING = {"setup", "plan_payment"}
+# the only engine functions that allocate: once a game, a convenience for tests, or (Ascension's
+# sample_state) a search's sampler, outside the per-action path
+ALLOCATING = {"setup", "plan_payment", "new_state", "sample_state"}
 
 
 def dispatchers(module):
@@ -24,18 +33,21 @@ def dispatchers(module):
                  and hasattr(module, "__path__"))}
 
 
-@pytest.mark.parametrize("module", [fa_engine, all_in_engine, fa_greedy, fa_planner])
+@pytest.mark.parametrize("module", [
+    fa_engine, all_in_engine, fa_greedy, fa_planner, asc_engine, asc_view, asc_board,
+    asc_builder, asc_staircase, asc_strategic, asc_random])
 def test_engine_functions_are_compiled_without_refcounting(module):
     found = dispatchers(module)
-    assert len(found) >= 5
+    assert len(found) >= 3
     with_runtime = sorted(name for name, f in found.items()
                           if f.targetoptions.get("_nrt", True) and name not in ALLOCATING)
     assert with_runtime == []
 
 
-def test_all_in_ascent_per_action_kernel_functions_are_noalloc():
+@pytest.mark.parametrize("kernel", [all_in_kernel, asc_kernel])
+def test_per_action_kernel_functions_are_noalloc(kernel):
     for name in ("choose_action", "play_game"):
-        assert getattr(all_in_kernel, name).targetoptions["_nrt"] is False, name
+        assert getattr(kernel, name).targetoptions["_nrt"] is False, name
 
 
 def test_an_allocation_in_a_noalloc_function_fails_to_compile():

@@ -7,8 +7,8 @@ then read the edited copy, so a bot's idea of a legal move is the rules' idea. A
 origin offers (`origin_piece`, from the view: the face only if the seat knows it) and what a
 piece shows in an orientation (A16), and the blocker's 1-ply repair test.
 """
-from numba import njit
 
+from sim.core.jit import njit_noalloc
 from sim.games.ascension.engine import count_pawn_moves, place_is_legal
 from sim.games.ascension.rules import C_SHAPE_OF
 from sim.games.ascension.state import (
@@ -19,13 +19,14 @@ from sim.games.ascension.view import (
     V_HELD_WAS_UP, V_TOP_H, V_TOP_KIND, V_TOP_UP, V_UNDER_SHAPES, V_UNDER_SYMBOL)
 
 
-@njit(cache=True)
+@njit_noalloc
 def copy_board(view, b):
     """The view's square blocks (and globals/seats) into scratch b[0:B_STACK]."""
-    b[:B_STACK] = view[:B_STACK]
+    for i in range(B_STACK):     # a slice copy would allocate (numba's overlap guard)
+        b[i] = view[i]
 
 
-@njit(cache=True)
+@njit_noalloc
 def lift_top(b, view, s, h):
     """Scratch edit: take the top (height h) off s; returns the saved (H, shapes, symbol, n)."""
     saved = (b[B_H + s], b[B_SHAPES + s], b[B_SYMBOL + s], b[B_STACK_N + s])
@@ -36,7 +37,7 @@ def lift_top(b, view, s, h):
     return saved
 
 
-@njit(cache=True)
+@njit_noalloc
 def put_on(b, d, h, shp, sym):
     saved = (b[B_H + d], b[B_SHAPES + d], b[B_SYMBOL + d], b[B_STACK_N + d])
     b[B_H + d] += h
@@ -46,7 +47,7 @@ def put_on(b, d, h, shp, sym):
     return saved
 
 
-@njit(cache=True)
+@njit_noalloc
 def restore(b, s, saved):
     b[B_H + s] = saved[0]
     b[B_SHAPES + s] = saved[1]
@@ -54,7 +55,7 @@ def restore(b, s, saved):
     b[B_STACK_N + s] = saved[3]
 
 
-@njit(cache=True)
+@njit_noalloc
 def origin_piece(view, t, seat, origin):
     """(height, kind, known shapes, known symbol, was face up) of what an origin offers; the
     face is -1 when this seat does not know it."""
@@ -68,13 +69,13 @@ def origin_piece(view, t, seat, origin):
             view[V_FACE_SYMBOL + origin], view[V_TOP_UP + origin])
 
 
-@njit(cache=True)
+@njit_noalloc
 def held_piece(view):
     return (view[V_HELD_H], view[V_HELD_KIND], view[V_HELD_SHAPES], view[V_HELD_SYMBOL],
             view[V_HELD_WAS_UP])
 
 
-@njit(cache=True)
+@njit_noalloc
 def orientation_shows(kind, shapes, symbol, was_up, up):
     """What the piece would show placed with `up` (A16): (allowed, shapes, symbol)."""
     if kind == CUBE:
@@ -90,14 +91,14 @@ def orientation_shows(kind, shapes, symbol, was_up, up):
     return True, shapes, 0
 
 
-@njit(cache=True)
+@njit_noalloc
 def placement_ok(b, t, seat, shp, sym, d, origin):
     if d == origin:
         return False
     return place_is_legal(b, t, seat, shp, sym, d)
 
 
-@njit(cache=True)
+@njit_noalloc
 def post_repair_mobility(b, view, t, target, locked_sq):
     """The target's legal-move count after its best single repair (§7 blocker's 1-ply).
 

@@ -12,13 +12,13 @@ the board with the piece lifted and picks the destination.
   the target's neighbours (or the pillar, when the target waits next to it).
 Pawn move: the legal square with the least cost to go; ties by the most legal moves from there.
 """
-from numba import njit
 
 from policies.ascension.board import (
     copy_board, held_piece, lift_top, orientation_shows, origin_piece, placement_ok,
     post_repair_mobility, put_on, restore)
 from policies.ascension.staircase import (
     INF, W_PLAN, W_PLAN_G, W_STASH, cost_at, extract_plan, goal_square, plan_costs)
+from sim.core.jit import njit_noalloc
 from sim.core.rng import stream_below
 from sim.games.ascension.engine import count_pawn_moves
 from sim.games.ascension.rules import C_N_PLAYERS
@@ -31,12 +31,12 @@ from sim.games.ascension.view import V_MOVABLE, V_TOP_H
 _NO_MOVE = -1
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def chebyshev(a, b):
     return max(abs(a // 9 - b // 9), abs(a % 9 - b % 9))
 
 
-@njit(cache=True)
+@njit_noalloc
 def plan_for(ctx, seat):
     """Cost to go for seat on the scratch board; returns (climb distance, plan length)."""
     b = ctx.work
@@ -45,12 +45,13 @@ def plan_for(ctx, seat):
     return d, n
 
 
-@njit(cache=True)
+@njit_noalloc(inline="always")
 def top_heights(ctx):
+    # inlined: without numba's runtime a function may not return a view of its argument
     return ctx.board[V_TOP_H:V_TOP_H + N_SQUARES]
 
 
-@njit(cache=True)
+@njit_noalloc
 def stash(ctx, dest, n_plan):
     """Remember the destination chosen with the origin, for the next decision (the place
     decision). Keyed by the decision count: ctx.work starts zeroed in every game."""
@@ -60,14 +61,14 @@ def stash(ctx, dest, n_plan):
     ctx.work[W_STASH + 3] = -1
 
 
-@njit(cache=True)
+@njit_noalloc
 def stash_target(ctx, target):
     """Remember whom the origin decision blocked (-1: it built), for the place decision."""
     ctx.work[W_STASH] = ctx.board[G_DECISIONS] + 1
     ctx.work[W_STASH + 3] = target
 
 
-@njit(cache=True)
+@njit_noalloc
 def stashed_target(ctx):
     """The target stashed at this turn's origin decision, -2 if there is none."""
     if ctx.work[W_STASH] == ctx.board[G_DECISIONS]:
@@ -75,7 +76,7 @@ def stashed_target(ctx):
     return -2
 
 
-@njit(cache=True)
+@njit_noalloc
 def _on_plan(work, n, s):
     for i in range(n):
         if work[W_PLAN + i] == s:
@@ -83,13 +84,13 @@ def _on_plan(work, n, s):
     return -1
 
 
-@njit(cache=True)
+@njit_noalloc
 def _gain(need, h):
     """How much closer a plan square gets to its target when it changes by h hu."""
     return abs(need) - abs(need - h)
 
 
-@njit(cache=True)
+@njit_noalloc
 def _harmless_origin(ctx, n_plan, pawn, legal_origins, n_origins):
     """A movable board top off the plan and away from the own pawn, far from the pillar;
     -1 if none."""
@@ -114,7 +115,7 @@ def _harmless_origin(ctx, n_plan, pawn, legal_origins, n_origins):
     return best
 
 
-@njit(cache=True)
+@njit_noalloc
 def _piece_fits(ctx, origin, s):
     """Can the origin's piece (default orientation) be placed on s, with origin lifted?"""
     view = ctx.board
@@ -134,7 +135,7 @@ def _piece_fits(ctx, origin, s):
     return ok
 
 
-@njit(cache=True)
+@njit_noalloc
 def build_origin(ctx):
     """Origin decision of `build`: the origin of the move that fixes the plan's first wrong
     square (see the module text); a harmless origin when the plan needs nothing."""
@@ -143,7 +144,7 @@ def build_origin(ctx):
     return build_origin_on_plan(ctx, n)
 
 
-@njit(cache=True)
+@njit_noalloc
 def build_origin_on_plan(ctx, n):
     """build_origin with the plan (length n) already in W_PLAN/W_PLAN_G."""
     view = ctx.board
@@ -216,7 +217,7 @@ def build_origin_on_plan(ctx, n):
     return o
 
 
-@njit(cache=True)
+@njit_noalloc
 def _raise_target(ctx, n, h, skip):
     """The first plan square (not index skip) that a piece of height h brings closer to its
     target; -1 if none."""
@@ -231,7 +232,7 @@ def _raise_target(ctx, n, h, skip):
     return -1
 
 
-@njit(cache=True)
+@njit_noalloc
 def build_place(ctx, joker):
     """Place decision of `build`: the plan square the held piece brings closest to its
     target (first on the plan first); else a harmless square, far from the pillar (onto the
@@ -305,7 +306,7 @@ def build_place(ctx, joker):
     return legal[stream_below(ctx.stream, ctx.n_legal)]
 
 
-@njit(cache=True)
+@njit_noalloc
 def _reveal_helps(view, symbol, was_up):
     """§7 information policy, for a cube going onto its own plan: show a ladder or a spring
     (they speed its climb), a mattress on the way down; keep everything else hidden."""
@@ -316,7 +317,7 @@ def _reveal_helps(view, symbol, was_up):
     return symbol == SYM_MATTRESS and view[S_SUMMIT + view[G_CURRENT]] != 0
 
 
-@njit(cache=True)
+@njit_noalloc
 def pawn_decision(ctx):
     """Pawn or spring decision: least cost to go; then the most legal moves from there."""
     view = ctx.board
@@ -359,7 +360,7 @@ def pawn_decision(ctx):
     return best
 
 
-@njit(cache=True)
+@njit_noalloc
 def climb_distances(ctx, out):
     """Every active seat's climb distance on the current view (INF if none; -1 inactive).
     The own seat goes last, so its plan is left in W_PLAN; returns the plan's length."""
@@ -373,7 +374,7 @@ def climb_distances(ctx, out):
     return n
 
 
-@njit(cache=True)
+@njit_noalloc
 def block_move(ctx, target, placing):
     """The §7 blocker's piece move against `target`; _NO_MOVE if no candidate lowers the
     target's post-repair mobility. Returns an origin (placing=False) or a placement code."""
@@ -443,7 +444,7 @@ def block_move(ctx, target, placing):
     return best
 
 
-@njit(cache=True)
+@njit_noalloc
 def leader_of(ctx, distances):
     """§7: a seat with summit status (the privileged one first), else the least distance."""
     best = -1

@@ -1,9 +1,9 @@
 """`random` and `random-safe` (RULES.md §7): the invariant and crash-test players."""
-from numba import njit
 
 from policies.ascension.board import (
     copy_board, held_piece, lift_top, orientation_shows, origin_piece, placement_ok, put_on,
     restore)
+from sim.core.jit import njit_noalloc
 from sim.core.policies import compiled_on_use, register
 from sim.core.rng import stream_below
 from sim.games.ascension.engine import count_pawn_moves
@@ -14,7 +14,7 @@ from sim.games.ascension.state import (
 
 
 @register("ascension", "random")
-@compiled_on_use(POLICY_SIGNATURE)
+@compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def random_policy(ctx):
     """Uniform origin, uniform placement, uniform pawn move; the spring step half the time."""
     if ctx.phase == PHASE_SPRING:
@@ -26,7 +26,7 @@ def random_policy(ctx):
     return ctx.legal[stream_below(ctx.stream, ctx.n_legal)]
 
 
-@njit(cache=True)
+@njit_noalloc
 def _pawn_is_safe(b, t, seat):
     """After its own piece move the pawn is not blocked (A38): it has a move, or a bivouac
     stay is pending, or it is protected on its own corner (A39)."""
@@ -39,7 +39,7 @@ def _pawn_is_safe(b, t, seat):
 
 
 @register("ascension", "random-safe")
-@compiled_on_use(POLICY_SIGNATURE)
+@compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def random_safe_policy(ctx):
     """`random`, rejecting piece moves after which its own pawn would be blocked (unless all
     are)."""

@@ -20,12 +20,12 @@ what it shows); the own pawn's square is pinned at its height (A37).
   where it stands too high).
 Everything reads the seat's view (view.py), never the state.
 """
-from numba import njit
 
+from sim.core.jit import njit_noalloc
 from sim.games.ascension.rules import C_CORNER_OF, C_SHAPE_OF
 from sim.games.ascension.state import (
-    B_H, B_PAWN_ON, B_SHAPES, B_STACK, B_SYMBOL, N_SQUARES, NB, PILLAR, PILLAR_BASE, S_PAWN_SQ,
-    S_SUMMIT, SYM_CHASM, SYM_DRAGON, SYM_LADDER, SYM_MATTRESS)
+    B_H, B_PAWN_ON, B_SHAPES, B_STACK, B_SYMBOL, MAX_PLAYERS, N_SQUARES, NB, PILLAR, PILLAR_BASE,
+    S_PAWN_SQ, S_SUMMIT, SYM_CHASM, SYM_DRAGON, SYM_LADDER, SYM_MATTRESS)
 
 NH = 14                         # target heights 0..13 hu (the pillar: 9..11)
 N_NODES = N_SQUARES * NH
@@ -45,15 +45,16 @@ W_PLAN = W_ENTRY + POOL         # plan squares, then plan targets
 W_PLAN_G = W_PLAN + N_SQUARES + 1
 W_STASH = W_PLAN_G + N_SQUARES + 1   # a move decided at the origin decision (builder.py)
 W_WANTED = W_STASH + 4         # 1 for nodes whose cost the caller needs (early stop)
-W_END = W_WANTED + N_NODES
+W_DISTANCES = W_WANTED + N_NODES    # every seat's climb distance (strategic.py)
+W_END = W_DISTANCES + MAX_PLAYERS
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def _is_corner(s):
     return s == 0 or s == 8 or s == 72 or s == 80
 
 
-@njit(cache=True)
+@njit_noalloc
 def edit_cost(b, t, seat, s, g, top_height):
     """Piece moves to make square s stand at g hu and be enterable by seat (INF: never)."""
     h = b[B_H + s]
@@ -82,7 +83,7 @@ def edit_cost(b, t, seat, s, g, top_height):
     return diff // 2 + 2        # an odd drop under a cube: lift cubes, then add a half-cube
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def _window(b, s, d, g_s, g_d):
     """Is a step from s at g_s to d at g_d legal by height (A30), specials as they stand?"""
     delta = g_d - g_s
@@ -91,12 +92,12 @@ def _window(b, s, d, g_s, g_d):
     return -down <= delta <= up
 
 
-@njit(cache=True)
+@njit_noalloc
 def goal_square(b, t, seat):
     return t[C_CORNER_OF + seat] if b[S_SUMMIT + seat] else PILLAR
 
 
-@njit(cache=True)
+@njit_noalloc
 def plan_costs(b, t, seat, work, top_heights, wanted_squares, n_wanted):
     """C[s * NH + g] = MOVE_WEIGHT x piece moves + pawn steps to reach the goal from standing
     on s at g (after paying for s itself). Returns the climb distance at the pawn (piece
@@ -185,7 +186,7 @@ def plan_costs(b, t, seat, work, top_heights, wanted_squares, n_wanted):
     return INF if c >= INF else c // MOVE_WEIGHT
 
 
-@njit(cache=True)
+@njit_noalloc
 def cost_at(b, work, s):
     """Cost to go from square s as it stands (a pawn stepping there now)."""
     h = b[B_H + s]
@@ -194,7 +195,7 @@ def cost_at(b, work, s):
     return work[W_C + s * NH + h]
 
 
-@njit(cache=True)
+@njit_noalloc
 def extract_plan(b, t, seat, work):
     """Follow the cheapest plan from the pawn; its squares and target heights go to W_PLAN /
     W_PLAN_G (pawn first). Returns the number of squares (0: no plan)."""

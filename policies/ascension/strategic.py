@@ -12,12 +12,13 @@ All share builder.py (staircase plan, piece and pawn moves). They differ in the 
 Parameters: [k] (hybrid only).
 """
 import numpy as np
-from numba import njit
 
 from policies.ascension.builder import (
     block_move, build_origin, build_origin_on_plan, build_place, climb_distances, leader_of,
     pawn_decision, stash_target, stashed_target)
+from policies.ascension.staircase import W_DISTANCES
 from policies.mcts import N_SEARCH_PARAMS
+from sim.core.jit import njit_noalloc
 from sim.core.policies import compiled_on_use, register
 from sim.core.rng import stream_below, stream_uniform
 from sim.games.ascension.policy_api import POLICY_SIGNATURE, WORK_SIZE, PolicyContext
@@ -31,7 +32,7 @@ HYBRID_PARAMS = (2.0,)
 EXPLORE = 0.1
 
 
-@njit(cache=True)
+@njit_noalloc
 def build_decision(ctx):
     if ctx.phase == PHASE_ORIGIN:
         if stream_uniform(ctx.stream) < EXPLORE:
@@ -45,20 +46,20 @@ def build_decision(ctx):
 
 
 @register("ascension", "stair-builder")
-@compiled_on_use(POLICY_SIGNATURE)
+@compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def stair_builder(ctx):
     """Greedy on its own staircase plan (§7), remembering every face it has seen."""
     return build_decision(ctx)
 
 
 @register("ascension", "stair-builder-forgetful", remembers=False)
-@compiled_on_use(POLICY_SIGNATURE)
+@compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def stair_builder_forgetful(ctx):
     """The stair builder, forgetting hidden faces as soon as it puts a piece down."""
     return build_decision(ctx)
 
 
-@njit(cache=True)
+@njit_noalloc
 def block_or_build(ctx, target, n_plan):
     """Origin decision: block `target` if a move hurts it, else build on the own plan (already
     in W_PLAN, length n_plan). The choice is stashed for the place decision."""
@@ -73,7 +74,7 @@ def block_or_build(ctx, target, n_plan):
     return build_origin_on_plan(ctx, n_plan)
 
 
-@njit(cache=True)
+@njit_noalloc
 def place_after(ctx):
     """Place decision of the blocker and the hybrid: finish the move begun at the origin."""
     target = stashed_target(ctx)
@@ -84,7 +85,7 @@ def place_after(ctx):
     return build_place(ctx, False)
 
 
-@njit(cache=True)
+@njit_noalloc
 def choose_target(ctx, distances, hybrid_k):
     """The blocker's leader (hybrid_k < 0), or the hybrid's target: a privileged descender, or
     the opponent at least k piece moves closer to its goal; -1 for none."""
@@ -104,10 +105,10 @@ def choose_target(ctx, distances, hybrid_k):
     return target
 
 
-@njit(cache=True)
+@njit_noalloc
 def strategic_decision(ctx, hybrid_k):
     if ctx.phase == PHASE_ORIGIN:
-        distances = np.empty(MAX_PLAYERS, np.int64)
+        distances = ctx.work[W_DISTANCES:W_DISTANCES + MAX_PLAYERS]
         n_plan = climb_distances(ctx, distances)
         return block_or_build(ctx, choose_target(ctx, distances, hybrid_k), n_plan)
     if ctx.phase == PHASE_PLACE:
@@ -116,14 +117,14 @@ def strategic_decision(ctx, hybrid_k):
 
 
 @register("ascension", "blocker")
-@compiled_on_use(POLICY_SIGNATURE)
+@compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def blocker(ctx):
     """Targets the leader with the move that leaves it fewest moves after its best repair."""
     return strategic_decision(ctx, -1.0)
 
 
 @register("ascension", "hybrid", params=HYBRID_PARAMS)
-@compiled_on_use(POLICY_SIGNATURE)
+@compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def hybrid(ctx):
     """Builds; blocks an opponent k piece moves closer to its goal, or a privileged descender."""
     return strategic_decision(ctx, ctx.params[0])
@@ -133,7 +134,7 @@ def hybrid(ctx):
 ROLLOUT_WORK_SIZE = WORK_SIZE + STATE_SIZE
 
 
-@njit(cache=True)
+@njit_noalloc
 def rollout(st, t, legal, n, stream, params, work):
     """`hybrid` for whichever seat moves, on that seat's view of the search's imagined state,
     with k after the search's own parameters: a search's rollout bot (policies/mcts.py).

@@ -12,6 +12,7 @@ bivouac stay, a block, the turn order of A44) until the next decision or the end
 import numpy as np
 from numba import njit
 
+from sim.core.jit import njit_noalloc
 from sim.core.rng import mulberry32_step, scale_draw
 from sim.games.ascension.rules import (
     C_BIVOUAC_OPTIONAL, C_CORNER_MAY_WAIT, C_CORNER_OF, C_CORNER_PLACE_ANYONE,
@@ -45,28 +46,28 @@ from sim.games.ascension.state import (
 
 # --- small readers --------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def is_corner(s):
     return s == 0 or s == 8 or s == 72 or s == 80
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def top_piece(st, s):
     n = st[B_STACK_N + s]
     return st[B_STACK + s * MAX_STACK_CAP + n - 1] if n > 0 else -1
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def seat_bit(p):
     return 1 << p
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def all_seats_mask():
     return (1 << MAX_PLAYERS) - 1
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def shows(t, x, up):
     """(shapes, symbol) that piece x shows when lying with orientation `up` (§1.4, A36)."""
     kind = P_KIND[x]
@@ -79,13 +80,13 @@ def shows(t, x, up):
     return 0, SYM_DRAGON
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def is_drawn(t, x):
     """A cube with a drawn face (shapes or a symbol); neutral cubes have none (§1.3)."""
     return P_KIND[x] == CUBE and (t[C_P_SHAPES + x] != 0 or t[C_P_SYMBOL + x] != 0)
 
 
-@njit(cache=True)
+@njit_noalloc
 def refresh_square(st, t, s):
     """Recompute the cached shown shapes and symbol of square s from its top (§1.4, D10)."""
     x = top_piece(st, s)
@@ -98,7 +99,7 @@ def refresh_square(st, t, s):
         st[B_SYMBOL + s] = sym
 
 
-@njit(cache=True)
+@njit_noalloc
 def push_piece(st, t, s, x, up):
     n = st[B_STACK_N + s]
     st[B_STACK + s * MAX_STACK_CAP + n] = x
@@ -109,7 +110,7 @@ def push_piece(st, t, s, x, up):
     refresh_square(st, t, s)
 
 
-@njit(cache=True)
+@njit_noalloc
 def pop_piece(st, t, s):
     n = st[B_STACK_N + s] - 1
     x = st[B_STACK + s * MAX_STACK_CAP + n]
@@ -120,12 +121,12 @@ def pop_piece(st, t, s):
     return x
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def is_partner(t, p, q):
     return t[C_PARTNERSHIP] != 0 and (p & 1) == (q & 1)
 
 
-@njit(cache=True)
+@njit_noalloc
 def next_active_after(st, s):
     """A53: the first active seat among s+1, ..., s+N (mod N); s itself last. -1 if none."""
     n = st[G_N_PLAYERS]
@@ -136,7 +137,7 @@ def next_active_after(st, s):
     return -1
 
 
-@njit(cache=True)
+@njit_noalloc
 def race_phase(st, p):
     """Where a pawn is in its race, for block statistics: ascent, on the summit, descent."""
     if st[S_PAWN_SQ + p] == PILLAR:
@@ -146,7 +147,7 @@ def race_phase(st, p):
 
 # --- placement (A12-A27, A55-A56, A59) --------------------------------------------------------
 
-@njit(cache=True)
+@njit_noalloc
 def destination_open(b, t, p, d):
     """The checks of A21-A24 that do not depend on the piece: no pawn (A21), the stack cap
     (A24, A55; the pillar has its own limit in A27), no joker on top (A22), and the shape gate
@@ -165,7 +166,7 @@ def destination_open(b, t, p, d):
     return True
 
 
-@njit(cache=True)
+@njit_noalloc
 def place_is_legal(b, t, p, shp, sym, d):
     """A20-A27 for a piece that shows (shp, sym) as placed, on destination d (the origin test
     of A20/A56 is the caller's). The state must already have the piece lifted (A56)."""
@@ -178,7 +179,7 @@ def place_is_legal(b, t, p, shp, sym, d):
     return True
 
 
-@njit(cache=True)
+@njit_noalloc
 def piece_place_is_legal(st, t, p, x, up, d, origin, was_up):
     """Full placement test of held piece x (lifted) at d with orientation up (A16, A20-A27,
     A56, A59)."""
@@ -202,7 +203,7 @@ def piece_place_is_legal(st, t, p, x, up, d, origin, was_up):
     return True
 
 
-@njit(cache=True)
+@njit_noalloc
 def held_destinations(st, t, p, x, origin, was_up, out, first_only=False):
     """Legal (destination, orientation) codes 2*d + up for held piece x, increasing (A17).
     With first_only, returns 1 at the first one without writing `out`."""
@@ -217,7 +218,7 @@ def held_destinations(st, t, p, x, origin, was_up, out, first_only=False):
     return n
 
 
-@njit(cache=True)
+@njit_noalloc
 def piece_is_movable(st, t, p, s):
     """A12: may seat p move the top piece of square s?"""
     x = top_piece(st, s)
@@ -233,7 +234,7 @@ def piece_is_movable(st, t, p, s):
     return True
 
 
-@njit(cache=True)
+@njit_noalloc
 def _plain_open(st, t, p, d):
     """A plain piece (face down or neutral) may go on d: open, not a corner, and the pillar only
     when bare (A25, A27; A59's hidden faces are ignored for pickability)."""
@@ -244,7 +245,7 @@ def _plain_open(st, t, p, d):
     return destination_open(st, t, p, d)
 
 
-@njit(cache=True)
+@njit_noalloc
 def _shown_open(st, t, p, d, shp):
     """A piece showing shapes `shp` or a symbol may go on d (A25, A27)."""
     if d == PILLAR:
@@ -254,7 +255,7 @@ def _shown_open(st, t, p, d, shp):
     return destination_open(st, t, p, d)
 
 
-@njit(cache=True)
+@njit_noalloc
 def origin_is_pickable(st, t, p, origin):
     """A14: the origin has a legal destination in its default orientation (cubes face down),
     so pickability never depends on hidden faces."""
@@ -289,7 +290,7 @@ def origin_is_pickable(st, t, p, origin):
     return False
 
 
-@njit(cache=True)
+@njit_noalloc
 def pickable_origins(st, t, p, out, first_only=False):
     """A12-A14: the origins seat p may pick, increasing; returns how many.
 
@@ -346,7 +347,7 @@ def pickable_origins(st, t, p, out, first_only=False):
 
 # --- pawn moves (A28-A32, A51) ---------------------------------------------------------------
 
-@njit(cache=True)
+@njit_noalloc
 def step_is_legal(b, t, p, s, d):
     """A29-A30 for a step of seat p's pawn from s to a neighbour d (b: a state or a view)."""
     if b[B_PAWN_ON + d] >= 0:                                   # (a)
@@ -371,7 +372,7 @@ def step_is_legal(b, t, p, s, d):
     return -down <= delta <= up
 
 
-@njit(cache=True)
+@njit_noalloc
 def pawn_moves(b, t, p, s, out):
     """A32: the legal pawn moves of seat p's pawn on s (steps A29, then cable rides A31/A51),
     increasing. Returns how many. `b` is a state or a view (same square offsets)."""
@@ -400,7 +401,7 @@ def pawn_moves(b, t, p, s, out):
     return n
 
 
-@njit(cache=True)
+@njit_noalloc
 def count_pawn_moves(b, t, p, s):
     """How many legal moves (A32) the pawn on s has; used by blocks (A38) and by bots.
     pawn_moves lists the same set; this loop is kept apart because the blocking bots call it
@@ -424,7 +425,7 @@ def count_pawn_moves(b, t, p, s):
     return n
 
 
-@njit(cache=True)
+@njit_noalloc
 def protected_on_corner(st, t, p):
     """A39 (switch corner_safe_always, D12): the own corner keeps the pawn from a block."""
     if st[S_PAWN_SQ + p] != t[C_CORNER_OF + p]:
@@ -502,14 +503,14 @@ def setup(st, t, seed):
 
 # --- the turn (A9-A11), blocks (A38-A39), summit and privileges (A40-A44, A49, A54) -----------
 
-@njit(cache=True)
+@njit_noalloc
 def end_game(st, winner, reason):
     st[G_OVER] = 1
     st[G_WINNER] = winner
     st[G_END_REASON] = reason
 
 
-@njit(cache=True)
+@njit_noalloc
 def begin_turn(st, t, p, kind):
     """A10: the cap check, then the turn counter; then the piece phase, or A14's skip."""
     if st[G_TURN_COUNT] == t[C_MAX_TURNS]:                     # A10, A47
@@ -531,12 +532,12 @@ def begin_turn(st, t, p, kind):
         enter_pawn_phase(st, t, p)
 
 
-@njit(cache=True)
+@njit_noalloc
 def has_pickable_origin(st, t, p):
     return pickable_origins(st, t, p, st[:0], True) > 0   # first_only never writes `out`
 
 
-@njit(cache=True)
+@njit_noalloc
 def enter_pawn_phase(st, t, p):
     """A28, A35, A38, A39: the pawn moves, stays, or is blocked."""
     s = st[S_PAWN_SQ + p]
@@ -561,7 +562,7 @@ def enter_pawn_phase(st, t, p):
     st[G_PHASE] = PHASE_PAWN
 
 
-@njit(cache=True)
+@njit_noalloc
 def _tally_chasm_denials(st, t, p, s):
     """Statistics only: neighbours a shown chasm keeps the pawn from, i.e. steps A29 would
     allow but for the chasm (§6 Q5)."""
@@ -576,7 +577,7 @@ def _tally_chasm_denials(st, t, p, s):
             st[B_SYMBOL + d] = SYM_CHASM
 
 
-@njit(cache=True)
+@njit_noalloc
 def block(st, t, p):
     """A38: a block; A42 when the privileged seat is blocked; elimination at the second."""
     race = race_phase(st, p)
@@ -619,7 +620,7 @@ def block(st, t, p):
         st[S_PAWN_SQ + p] = corner
 
 
-@njit(cache=True)
+@njit_noalloc
 def remove_joker_from_board(st, t):
     """A42 step 2, A49: the joker comes off; a pawn on it stays, 1 hu lower (A37, A50)."""
     s = st[G_JOKER_SQ]
@@ -632,7 +633,7 @@ def remove_joker_from_board(st, t):
             st[S_LOCK + q] = -1
 
 
-@njit(cache=True)
+@njit_noalloc
 def lose_privileges(st, t, f):
     """A42: the privileged seat f loses the extra turns and the joker; a new holder by
     privilege_transfer (D29)."""
@@ -660,7 +661,7 @@ def lose_privileges(st, t, f):
             grant_privileges(st, best)
 
 
-@njit(cache=True)
+@njit_noalloc
 def grant_privileges(st, q):
     st[G_PRIVILEGED] = q
     st[T_PRIV_GAINED + q] += 1
@@ -668,7 +669,7 @@ def grant_privileges(st, q):
         st[G_JOKER_STATE] = JOKER_HAND
 
 
-@njit(cache=True)
+@njit_noalloc
 def summit_arrival(st, t, p):
     """A40."""
     st[S_SUMMIT + p] = 1
@@ -686,7 +687,7 @@ def summit_arrival(st, t, p):
         grant_privileges(st, p)
 
 
-@njit(cache=True)
+@njit_noalloc
 def move_pawn(st, t, p, d, main):
     """Move seat p's pawn to d and land (A33). Returns True if the spring step of A34 is open."""
     s = st[S_PAWN_SQ + p]
@@ -727,7 +728,7 @@ def move_pawn(st, t, p, d, main):
     return False
 
 
-@njit(cache=True)
+@njit_noalloc
 def settle(st, t):
     """Play the turn order (A44, A53, A54) until a decision is pending or the game is over."""
     while st[G_OVER] == 0 and st[G_PHASE] == PHASE_TURN_END:
@@ -757,7 +758,7 @@ def settle(st, t):
 
 # --- decisions ------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit_noalloc
 def legal_actions(st, t, out):
     """The current seat's legal choices for the pending decision, increasing; returns how many."""
     p = st[G_CURRENT]
@@ -777,7 +778,7 @@ def legal_actions(st, t, out):
     return n
 
 
-@njit(cache=True)
+@njit_noalloc
 def pick(st, t, p, origin):
     """A15: commit to an origin; a cube's face becomes known to the mover. The piece is lifted
     so that A20-A27 are tested without it (A56)."""
@@ -800,7 +801,7 @@ def pick(st, t, p, origin):
     return x
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def corner_index(corner):
     """Which corner (0-3, clockwise from top left) a corner square is."""
     if corner == 0:
@@ -812,14 +813,14 @@ def corner_index(corner):
     return 3
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def reserve_group(t, p):
     """The first id of seat p's four reserve half-cubes (A4): the two of its shape, then the
     two neutral ones; group k is the k-th corner's (state.py's piece table)."""
     return N_CUBES + 4 * corner_index(t[C_CORNER_OF + p])
 
 
-@njit(cache=True)
+@njit_noalloc
 def place(st, t, p, x, d, up):
     """A17: put the held piece on d; lock it; reveal it if face up."""
     origin = st[G_HELD_ORIGIN]
@@ -851,7 +852,7 @@ def place(st, t, p, x, d, up):
         st[G_TALLEST_STACK] = st[B_STACK_N + d]
 
 
-@njit(cache=True)
+@njit_noalloc
 def apply_action(st, t, action):
     """Apply the current seat's choice (one of legal_actions), then settle."""
     p = st[G_CURRENT]

@@ -11,6 +11,7 @@ per-slot flag (`slot_remembers`): a memory-less bot is an ordinary bot given a f
 import numpy as np
 from numba import njit, prange
 
+from sim.core.jit import njit_noalloc
 from sim.core.kernel_steps import keep_record, note_action
 from sim.core.seeding import policy_streams
 from sim.games.ascension.engine import apply_action, end_game, legal_actions, setup
@@ -22,7 +23,7 @@ from sim.games.ascension.view import build_view
 MAX_SLOTS = 8
 
 
-@njit(cache=True)
+@njit_noalloc
 def choose_action(st, t, slot_fns, seat_slots, slot_params, slot_remembers, streams, legal,
                   n_legal, view, work):
     """Ask the current seat's policy, through its view; -1 if the answer is not legal."""
@@ -38,7 +39,7 @@ def choose_action(st, t, slot_fns, seat_slots, slot_params, slot_remembers, stre
     return -1
 
 
-@njit(cache=True)
+@njit_noalloc
 def play_game(st, t, slot_fns, seat_slots, slot_params, slot_remembers, streams, legal, view,
               work, actions_out, max_decisions=0):
     """Play a set-up game to its end (the turn cap, A47, always ends it), or until

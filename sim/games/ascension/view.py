@@ -42,6 +42,7 @@ from the real one, with the faces it does not know dealt from the cubes it has n
 import numpy as np
 from numba import njit
 
+from sim.core.jit import njit_noalloc
 from sim.core.rng import stream_below
 from sim.games.ascension.engine import piece_is_movable, reserve_group, shows, top_piece
 from sim.games.ascension.rules import C_P_SHAPES, C_P_SYMBOL
@@ -77,7 +78,7 @@ SLOT_KNOWN, SLOT_UP, SLOT_KIND_SHIFT, SLOT_SHAPES_SHIFT, SLOT_SYMBOL_SHIFT, SLOT
     1, 2, 2, 4, 8, 16
 
 
-@njit(cache=True)
+@njit_noalloc
 def slot_info(st, t, seat, remember, x):
     """What a seat knows of board piece x (the layout above)."""
     up = st[B_P_UP + x]
@@ -89,16 +90,17 @@ def slot_info(st, t, seat, remember, x):
     return info
 
 
-@njit(cache=True)
+@njit_noalloc
 def build_view(st, t, seat, remember, view):
     """Write seat's view of game st into view (same length as the state)."""
     bit = 1 << seat
-    view[:RECORD_SIZE] = st[:RECORD_SIZE]
+    # element by element: a slice copy between two arrays numba cannot prove apart allocates
+    for i in range(B_STACK):     # globals, seats, stack sizes, H, shown faces, pawns
+        view[i] = st[i]
     view[G_SEED] = 0
     view[G_HELD] = -1
     for q in range(MAX_PLAYERS):
         view[S_LOCK + q] = -1
-    view[RECORD_SIZE:B_STACK] = st[RECORD_SIZE:B_STACK]     # stack sizes, H, shown faces, pawns
     for s in range(N_SQUARES):
         x = top_piece(st, s)
         if x < 0:
@@ -167,7 +169,7 @@ def build_view(st, t, seat, remember, view):
     view[VIEW_END:] = 0
 
 
-@njit(cache=True)
+@njit_noalloc
 def _take_piece(t, used, kind, shapes, symbol):
     """The lowest unused piece id of this kind and drawn face (pieces with the same face are
     interchangeable to the rules)."""
