@@ -55,41 +55,43 @@ def _is_corner(s):
 
 
 @njit_noalloc
-def edit_cost(b, t, seat, s, g, top_height):
-    """Piece moves to make square s stand at g hu and be enterable by seat (INF: never)."""
+def square_edit_costs(b, t, seat, s, top_height, work):
+    """Start square s's nodes for plan_costs: no cost to go yet, no successor, not wanted,
+    and for each target height g the edit cost, MOVE_WEIGHT x the piece moves that make s
+    stand at g hu and be enterable by seat (INF: never). The square's facts are read once:
+    `b` may be `work` itself, so the compiler could not hoist the reads out of the loop over
+    the heights."""
     h = b[B_H + s]
     occupant = b[B_PAWN_ON + s]
-    if occupant >= 0:
-        return 0 if (occupant == seat and g == h) else INF    # A37: a pawn pins its square
-    if _is_corner(s) and s != t[C_CORNER_OF + seat]:
-        return INF                                           # A29(b)
-    if s == PILLAR and (g < PILLAR_BASE or g > PILLAR_BASE + 2):
-        return INF                                           # A27
+    closed = _is_corner(s) and s != t[C_CORNER_OF + seat]
     sym = b[B_SYMBOL + s]
-    if sym == SYM_DRAGON:
-        return 0 if g == h else INF                          # the joker's stack is frozen
-    if g == h:
-        if sym == SYM_CHASM:
-            return INF
-        shp = b[B_SHAPES + s]
-        if shp != 0 and (shp & t[C_SHAPE_OF + seat]) == 0:
-            return INF
-        return 0
-    if g > h:
-        return (g - h + 1) // 2                              # cubes, and a half-cube if odd
-    diff = h - g
-    if diff % 2 == 0 or top_height == 1:
-        return (diff + 1) // 2
-    return diff // 2 + 2        # an odd drop under a cube: lift cubes, then add a half-cube
-
-
-@njit_noalloc(inline="always")
-def _window(b, s, d, g_s, g_d):
-    """Is a step from s at g_s to d at g_d legal by height (A30), specials as they stand?"""
-    delta = g_d - g_s
-    up = 2 if (b[B_SYMBOL + s] == SYM_LADDER and g_s == b[B_H + s]) else 1
-    down = 2 if (b[B_SYMBOL + d] == SYM_MATTRESS and g_d == b[B_H + d]) else 1
-    return -down <= delta <= up
+    shp = b[B_SHAPES + s]
+    # edit_cost at g == h for a free square (a chasm, or a foreign shape, shows there)
+    level = INF if sym == SYM_CHASM or (shp != 0 and (shp & t[C_SHAPE_OF + seat]) == 0) \
+        else 0
+    base = s * NH
+    for g in range(NH):
+        node = base + g
+        work[W_C + node] = INF
+        work[W_SUCC + node] = -1
+        work[W_WANTED + node] = 0
+        if occupant >= 0:
+            e = 0 if (occupant == seat and g == h) else INF      # A37: a pawn pins its square
+        elif closed:
+            e = INF                                              # A29(b)
+        elif s == PILLAR and (g < PILLAR_BASE or g > PILLAR_BASE + 2):
+            e = INF                                              # A27
+        elif sym == SYM_DRAGON:
+            e = 0 if g == h else INF                 # the joker's stack is frozen
+        elif g == h:
+            e = level
+        elif g > h:
+            e = (g - h + 1) // 2                     # cubes, and a half-cube if odd
+        else:
+            diff = h - g
+            # an odd drop under a cube: lift cubes, then add a half-cube
+            e = (diff + 1) // 2 if diff % 2 == 0 or top_height == 1 else diff // 2 + 2
+        work[W_E + node] = e if e >= INF else e * MOVE_WEIGHT
 
 
 @njit_noalloc
@@ -107,14 +109,7 @@ def plan_costs(b, t, seat, work, top_heights, wanted_squares, n_wanted):
     settled: their costs, and those of every node on their cheapest plans, are then final."""
     goal = goal_square(b, t, seat)
     for s in range(N_SQUARES):
-        th = top_heights[s]
-        for g in range(NH):
-            node = s * NH + g
-            work[W_C + node] = INF
-            work[W_SUCC + node] = -1
-            e = edit_cost(b, t, seat, s, g, th)
-            work[W_E + node] = e if e >= INF else e * MOVE_WEIGHT
-            work[W_WANTED + node] = 0
+        square_edit_costs(b, t, seat, s, top_heights[s], work)
     remaining = 0
     pawn = b[S_PAWN_SQ + seat]
     if pawn >= 0 and b[B_H + pawn] < NH:
@@ -151,30 +146,30 @@ def plan_costs(b, t, seat, work, top_heights, wanted_squares, n_wanted):
                     break
             d = node // NH
             g_d = node - d * NH
+            # A30's window for a step from (s, g_s) onto (d, g_d): up 1, or 2 off a ladder s
+            # shows at g_s; down 1, or 2 onto a mattress d shows at g_d. The board's facts are
+            # read into locals once (`b` may be `work`, which this loop writes)
+            down = 2 if (b[B_SYMBOL + d] == SYM_MATTRESS and g_d == b[B_H + d]) else 1
             for k in range(8):
                 s = NB[d, k]
                 if s < 0:
                     break
-                lo = g_d - 1
-                hi = g_d + 1
-                if b[B_SYMBOL + s] == SYM_LADDER:
-                    lo = g_d - 2                             # climbing off a shown ladder
-                if b[B_SYMBOL + d] == SYM_MATTRESS and g_d == b[B_H + d]:
-                    hi = g_d + 2                             # dropping onto a shown mattress
-                if lo < 0:
-                    lo = 0
-                if hi > NH - 1:
-                    hi = NH - 1
+                ladder = b[B_SYMBOL + s] == SYM_LADDER
+                h_s = b[B_H + s]
+                lo = max(0, g_d - (2 if ladder else 1))
+                hi = min(NH - 1, g_d + down)
                 for g_s in range(lo, hi + 1):
-                    if not _window(b, s, d, g_s, g_d):
+                    up = 2 if (ladder and g_s == h_s) else 1
+                    if g_d - g_s > up:
                         continue
-                    total = cost + 1 + work[W_E + s * NH + g_s]
-                    if total > MAX_COST or total >= work[W_C + s * NH + g_s]:
+                    at = s * NH + g_s
+                    total = cost + 1 + work[W_E + at]
+                    if total > MAX_COST or total >= work[W_C + at]:
                         continue
-                    work[W_C + s * NH + g_s] = total
-                    work[W_SUCC + s * NH + g_s] = node
+                    work[W_C + at] = total
+                    work[W_SUCC + at] = node
                     if used < POOL:
-                        work[W_ENTRY + used] = s * NH + g_s
+                        work[W_ENTRY + used] = at
                         work[W_LINK + used] = work[W_HEAD + total]
                         work[W_HEAD + total] = used
                         used += 1
