@@ -117,8 +117,32 @@ def cmd_simulate(args):
                     quiet=args.quiet, command_line=_command_line(args))
 
 
-def _command_line(args):
-    return "ascent " + " ".join(shlex.quote(a) for a in args.argv)
+# options that cannot change a result (determinism: a result does not depend on processes,
+# backend or progress output), left out of the command a results document quotes
+_NO_RESULT_FLAGS = ("--quiet",)
+_NO_RESULT_OPTIONS = ("--jobs", "--scheduler")
+
+
+def _command_line(args, results_only=False):
+    """The command as typed; with `results_only`, without the options that cannot change
+    its results (for a document that says how its numbers were made)."""
+    words = list(args.argv)
+    if results_only:
+        kept = []
+        skip = False
+        for word in words:
+            if skip:
+                skip = False
+            elif word in _NO_RESULT_FLAGS:
+                continue
+            elif word in _NO_RESULT_OPTIONS:
+                skip = True
+            elif word.split("=", 1)[0] in _NO_RESULT_OPTIONS:
+                continue
+            else:
+                kept.append(word)
+        words = kept
+    return "ascent " + " ".join(shlex.quote(a) for a in words)
 
 
 def _policy_list(game, text):
@@ -287,7 +311,8 @@ def cmd_sweep(args):
     characters = game.check_characters(args.characters, players[0])
     preset = args.preset or (game.presets[0] if game.presets else None)
     text = spec_text(game, players, args.games, args.seed, names, characters, preset,
-                     base_rules, base_knobs, variants, args.chunk, _command_line(args),
+                     base_rules, base_knobs, variants, args.chunk,
+                     _command_line(args, results_only=True),
                      f"sweep of {', '.join(a.key for a in axes)}")
     try:
         path = write_spec(args.out, text)
@@ -295,7 +320,7 @@ def cmd_sweep(args):
         run_experiment(spec, jobs=args.jobs, scheduler=args.scheduler, quiet=args.quiet)
     except (SweepError, SpecError) as exc:
         raise UsageError(str(exc)) from None
-    report = write_sweep_report(spec.out, _command_line(args))
+    report = write_sweep_report(spec.out, _command_line(args, results_only=True))
     print(f"sweep written: {report} (resume or extend: the same command; spec {path})")
     return 0
 
@@ -344,8 +369,8 @@ def cmd_skill(args):
                      args.seed, Path(args.out).resolve(), args.preset, tuple(rules.items()),
                      tuple(knobs), args.chunk)
     try:
-        path = run_curve(plan, _command_line(args), jobs=args.jobs, scheduler=args.scheduler,
-                         quiet=args.quiet)
+        path = run_curve(plan, _command_line(args, results_only=True), jobs=args.jobs,
+                         scheduler=args.scheduler, quiet=args.quiet)
     except (SkillError, SpecError) as exc:
         raise UsageError(str(exc)) from None
     print(f"skill curve written: {path} (resume or extend: the same command)")

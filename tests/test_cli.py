@@ -181,3 +181,17 @@ def test_a_bad_scheduler_and_a_corrupt_ladder_file_are_one_line(tmp_path, capsys
                  "--quiet"]) == 2
     err = capsys.readouterr().err.strip()
     assert "unreadable ladder parts" in err and "\n" not in err
+
+
+def test_a_results_document_quotes_the_command_without_options_that_cannot_change_it():
+    """SKILL.md and a sweep's report say how their numbers were made: --quiet, --jobs and
+    --scheduler change where and how loudly a run plays, never its games (principle 2)."""
+    import argparse
+
+    from sim.cli import _command_line
+    args = argparse.Namespace(argv=[
+        "skill", "--game", "dice-race", "--games", "200", "--quiet", "--jobs", "2",
+        "--scheduler=tcp://host:8786", "--out", "curves/dice race"])
+    assert _command_line(args, results_only=True) == \
+        "ascent skill --game dice-race --games 200 --out 'curves/dice race'"
+    assert "--jobs 2" in _command_line(args) and "--quiet" in _command_line(args)
