@@ -32,6 +32,7 @@ def game_parts(game):
     rules = get_game(game).build_rules(4)
     if game == "all-in-ascent":
         from sim.games.all_in_ascent import engine, search, state
+        from sim.games.all_in_ascent.memory import SEARCH_WORK_SIZE, WORK_SIZE
         from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, PolicyContext
 
         def new_game(seed):
@@ -41,9 +42,9 @@ def game_parts(game):
 
         def context(st, t, legal, n, stream, params):
             return PolicyContext(st, np.int64(search.mover(st)), legal, np.int64(n), t, stream,
-                                 params)
+                                 params, np.zeros(WORK_SIZE, np.int64))
         return (search, context, MAX_POLICY_PARAMS, state.N_ACTIONS, rules.tables,
-                new_game, np.empty(state.TRACE_SIZE, np.int64))
+                new_game, np.zeros(SEARCH_WORK_SIZE, np.int64))
     if game == "ascension":
         # a bot sees its view (the search samples a state from it, view.sample_state)
         from sim.games.ascension import engine as asc, search as asc_search, state as asc_state

@@ -24,6 +24,7 @@ from policies.all_in_ascent.planner import (
 from policies.all_in_ascent.tuned import load_tuned, tuned_vector
 from sim.games.all_in_ascent import engine as E
 from sim.games.all_in_ascent import state as S
+from sim.games.all_in_ascent.memory import WORK_SIZE
 from sim.games.all_in_ascent.policy_api import PolicyContext
 from sim.games.all_in_ascent.rules import default_rules
 
@@ -34,6 +35,7 @@ def decision_states(t, params, games):
     states, seats, legals, counts = [], [], [], []
     trace = S.new_trace()
     stream = np.zeros(1, np.uint64)
+    work = np.zeros(WORK_SIZE, np.int64)
     for g in range(games):
         st = S.new_state()
         characters = (draws.permutation(5)[:4] + 1).astype(np.int64)
@@ -43,7 +45,7 @@ def decision_states(t, params, games):
             n = E.legal_actions(st, t, legal)
             seat = st[S.G_CURRENT]
             c = st[E.pbase(seat) + S.P_CHARACTER]
-            ctx = PolicyContext(st, np.int64(seat), legal, np.int64(n), t, stream, params)
+            ctx = PolicyContext(st, np.int64(seat), legal, np.int64(n), t, stream, params, work)
             action = plan(ctx, params[c * N_PLANNER_KNOBS:(c + 1) * N_PLANNER_KNOBS].copy())
             states.append(st.copy())
             seats.append(seat)
@@ -58,10 +60,11 @@ def decision_states(t, params, games):
 def time_plan(states, seats, legals, counts, t, params):
     out = 0
     stream = np.zeros(1, np.uint64)
+    work = np.zeros(WORK_SIZE, np.int64)
     for i in range(counts.shape[0]):
         st = states[i]
         c = st[E.pbase(seats[i]) + S.P_CHARACTER]
-        ctx = PolicyContext(st, seats[i], legals[i], counts[i], t, stream, params)
+        ctx = PolicyContext(st, seats[i], legals[i], counts[i], t, stream, params, work)
         out += plan(ctx, params[c * N_PLANNER_KNOBS:(c + 1) * N_PLANNER_KNOBS])
     return out
 
@@ -70,9 +73,10 @@ def time_plan(states, seats, legals, counts, t, params):
 def time_milestone_odds(states, seats, legals, counts, t, params):
     out = 0.0
     stream = np.zeros(1, np.uint64)
+    work = np.zeros(WORK_SIZE, np.int64)
     for i in range(counts.shape[0]):
         st = states[i]
-        ctx = PolicyContext(st, seats[i], legals[i], counts[i], t, stream, params)
+        ctx = PolicyContext(st, seats[i], legals[i], counts[i], t, stream, params, work)
         for k in range(counts[i]):
             a = legals[i, k]
             if S.MILESTONE <= a < S.BUY_ROTATION:
@@ -98,13 +102,14 @@ def time_purchases(states, seats, legals, counts, t, params):
 @njit
 def time_every_climb(states, seats, legals, counts, t, params):
     out = 0.0
+    work = np.zeros(WORK_SIZE, np.int64)
     for i in range(counts.shape[0]):
         st = states[i]
         for k in range(counts[i]):
             a = legals[i, k]
             if S.CLIMB <= a < S.MILESTONE:
                 rid = E.action_route(st, a)
-                out += expected_attempt_xp(st, t, seats[i], rid, False)[1] / \
+                out += expected_attempt_xp(st, t, seats[i], rid, False, work)[1] / \
                     E.effective_time(st, t, seats[i], rid)
     return out
 

@@ -3,6 +3,8 @@ import numpy as np
 import pytest
 from numba.core.registry import CPUDispatcher
 
+from policies.all_in_ascent import helpers as aia_helpers
+from policies.all_in_ascent import planner as aia_planner
 from policies.ascension import board as asc_board
 from policies.ascension import builder as asc_builder
 from policies.ascension import random_policy as asc_random
@@ -13,14 +15,18 @@ from policies.first_ascent import planner as fa_planner
 from sim.core.jit import njit_noalloc
 from sim.games.all_in_ascent import engine as all_in_engine
 from sim.games.all_in_ascent import kernel as all_in_kernel
+from sim.games.all_in_ascent import probability as aia_probability
 from sim.games.ascension import engine as asc_engine
 from sim.games.ascension import kernel as asc_kernel
 from sim.games.ascension import view as asc_view
 from sim.games.first_ascent import engine as fa_engine
 
-# the only engine functions that allocate: once a game, a convenience for tests, or (Ascension's
-# sample_state) a search's sampler, outside the per-action path
-ALLOCATING = {"setup", "plan_payment", "new_state", "sample_state"}
+# the only engine functions that allocate: once a game, a convenience for tests and Python
+# (All-In Ascent's success_count and climb_success_probability; their _in forms take the
+# bots' work memory), a table built with the rules, or (Ascension's sample_state) a search's
+# sampler, outside the per-action path
+ALLOCATING = {"setup", "plan_payment", "new_state", "sample_state", "success_count",
+              "climb_success_probability", "_joint_distribution"}
 
 
 def dispatchers(module):
@@ -35,7 +41,8 @@ def dispatchers(module):
 
 @pytest.mark.parametrize("module", [
     fa_engine, all_in_engine, fa_greedy, fa_planner, asc_engine, asc_view, asc_board,
-    asc_builder, asc_staircase, asc_strategic, asc_random])
+    asc_builder, asc_staircase, asc_strategic, asc_random, aia_probability, aia_helpers,
+    aia_planner])
 def test_engine_functions_are_compiled_without_refcounting(module):
     found = dispatchers(module)
     assert len(found) >= 3

@@ -22,6 +22,7 @@ from numba import njit  # noqa: E402
 from sim.core.rng import mulberry32_step, scale_draw  # noqa: E402
 from sim.games.all_in_ascent import engine as E, state as S  # noqa: E402
 from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, PolicyContext  # noqa: E402
+from sim.games.all_in_ascent.memory import WORK_SIZE as AIA_WORK_SIZE  # noqa: E402
 
 DICE = get_game("dice-race")
 AIA = get_game("all-in-ascent")
@@ -94,7 +95,8 @@ def aia_decision(name, st, t, params=(60.0, 20.0, 0.7, 0.0), stream_seed=11):
     padded = np.zeros(MAX_POLICY_PARAMS)
     padded[:len(vec)] = vec
     return fn(PolicyContext(st, np.int64(st[S.G_CURRENT]), legal, np.int64(n), t,
-                            np.array([stream_seed], np.uint64), padded))
+                            np.array([stream_seed], np.uint64), padded,
+                            np.zeros(AIA_WORK_SIZE, np.int64)))
 
 
 @pytest.mark.parametrize("name", ["mcts", "mcts-tuned"])
@@ -197,7 +199,8 @@ def test_a_large_margin_keeps_the_rollout_bots_own_choice():
         params = np.zeros(MAX_POLICY_PARAMS)
         params[:len(tuned.default_params)] = tuned.default_params
         own = tuned.function(PolicyContext(st, np.int64(st[S.G_CURRENT]), legal, np.int64(n), t,
-                                           np.array([1], np.uint64), params))
+                                           np.array([1], np.uint64), params,
+                                           np.zeros(AIA_WORK_SIZE, np.int64)))
         same.append(aia_decision("mcts-tuned", st, t, params=(24.0, 20.0, 0.7, 1.0, 0.0, 2.0))
                     == own)
         departs.append(aia_decision("mcts-tuned", st, t, params=(24.0, 20.0, 0.7, 1.0, 0.0, 0.0))

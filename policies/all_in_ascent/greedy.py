@@ -22,14 +22,14 @@ from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE, PolicyContext
 from sim.games.all_in_ascent.rules import F_CARD_COST, F_ROUTE_AREA, at
 from sim.games.all_in_ascent.state import (
     BUY_ROTATION, REDISTRIBUTE, CLIMB, G_CURRENT, G_MILESTONES, MAX_VISIBLE, MILESTONE, N_AREAS, P_ENDURANCE,
-    P_MAX_ENDURANCE, REST)
+    P_MAX_ENDURANCE, REST, TRACE_SIZE)
 
 
 GREEDY_DEFAULTS = (150.0,)
 
 
 @register("all-in-ascent", "greedy", params=GREEDY_DEFAULTS)
-@compiled_on_use(POLICY_SIGNATURE)
+@compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def greedy_policy(ctx):
     """Most expected XP per time unit; buys the cheapest useful card; rests when tired."""
     st = ctx.state
@@ -56,7 +56,7 @@ def greedy_policy(ctx):
         elif a >= CLIMB:
             rid = action_route(st, a)
             is_ms = a >= MILESTONE
-            p, xp = expected_attempt_xp(st, t, seat, rid, is_ms)
+            p, xp = expected_attempt_xp(st, t, seat, rid, is_ms, ctx.work)
             if is_ms:
                 xp += p * milestone_value
             score = xp / effective_time(st, t, seat, rid)
@@ -86,7 +86,8 @@ def greedy_policy(ctx):
 @njit(cache=True)
 def rollout(st, t, legal, n, stream, params, work):
     """The greedy bot for whichever seat moves, with its default milestone value: a search's
-    rollout bot (policies/mcts.py)."""
+    rollout bot (policies/mcts.py). `work`: the search's scratch (memory.SEARCH_WORK_SIZE),
+    whose part after the trace is the bot's work memory."""
     knobs = np.array([GREEDY_DEFAULTS[0]])
     return greedy_policy(PolicyContext(st, np.int64(st[G_CURRENT]), legal, np.int64(n), t,
-                                       stream, knobs))
+                                       stream, knobs, work[TRACE_SIZE:]))

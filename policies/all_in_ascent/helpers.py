@@ -1,10 +1,9 @@
 """What several All-In Ascent policies ask of a state, written once."""
-from numba import njit
-
+from sim.core.jit import njit_noalloc
 from sim.games.all_in_ascent.engine import (
     access_bypassed, character_modifier, climb_xp, fail_endurance_penalty, pbase,
     sure_routes_only)
-from sim.games.all_in_ascent.probability import climb_success_probability
+from sim.games.all_in_ascent.probability import climb_success_probability_in
 from sim.games.all_in_ascent.rules import (
     KIND_DIE_AS_ONE, KIND_EXTRA_DIE, KIND_FAIL_BONUS_XP, KIND_IGNORE_FAIL_PENALTY,
     KIND_MILESTONE_DICE, KIND_NEGATE_NERF, KIND_REROLL_ON_TAG, F_ACCESS_CARDS, F_AREA_ACCESS_MASK,
@@ -14,7 +13,7 @@ from sim.games.all_in_ascent.state import (
     G_MILESTONES, N_TIERS, P_CHARACTER, P_DONE, P_GEAR, TAG_NONE)
 
 
-@njit(cache=True)
+@njit_noalloc
 def card_is_useful(st, t, seat, card):
     """Whether a card can help this player, read from the rules as they are packed, never from
     the character's name (so a knob changes the answer as it changes the game):
@@ -54,7 +53,7 @@ def card_is_useful(st, t, seat, card):
     return True
 
 
-@njit(cache=True)
+@njit_noalloc
 def clears_the_way_to_access(st, t, seat, card):
     """Whether `card` is an unmet prerequisite (R30) of an access card this player still needs
     (card_is_useful), so that buying it is a step towards a milestone's area: the Harness
@@ -72,7 +71,7 @@ def clears_the_way_to_access(st, t, seat, card):
     return False
 
 
-@njit(cache=True)
+@njit_noalloc
 def needed_tag_mask(st, t, seat):
     """Bit `tag` set for the tag of each milestone this player has not completed
     (HEURISTIC-AGENT.md §3.3's needed tags)."""
@@ -86,17 +85,18 @@ def needed_tag_mask(st, t, seat):
     return mask
 
 
-@njit(cache=True)
-def expected_attempt_xp(st, t, seat, rid, is_milestone):
-    """(P(success), expected XP) of an attempt at route `rid` now (R47-R54)."""
+@njit_noalloc
+def expected_attempt_xp(st, t, seat, rid, is_milestone, work):
+    """(P(success), expected XP) of an attempt at route `rid` now (R47-R54); `work`: the
+    policy's work memory (probability.climb_success_probability_in)."""
     b = pbase(seat)
     c = st[b + P_CHARACTER]
     gear = st[b + P_GEAR]
-    p = climb_success_probability(st, t, seat, rid, is_milestone)
+    p = climb_success_probability_in(st, t, seat, rid, is_milestone, work)
     return p, p * climb_xp(t, c, gear, rid, True) + (1.0 - p) * climb_xp(t, c, gear, rid, False)
 
 
-@njit(cache=True)
+@njit_noalloc
 def attempt_xp_bound(st, t, seat, rid):
     """The most XP an attempt at route `rid` can bring, success or failure (R54): a bound on
     expected_attempt_xp that needs no success probability."""

@@ -45,9 +45,11 @@ def knobs_of(st, seat, knobs):
 
 
 @njit(cache=True)
-def rollout(st, t, seat, first_action, depth, imagined_rng, knobs, work, legal, trace):
+def rollout(st, t, seat, first_action, depth, imagined_rng, knobs, work, legal, trace,
+            policy_work):
     """Play `first_action` then `depth` planner actions on `work`, a copy of st whose RNG state
-    is `imagined_rng`; return the value for `seat`."""
+    is `imagined_rng`; return the value for `seat`. `policy_work`: the planner's work memory
+    (the real decision's ctx.work: the planner keeps nothing in it between decisions)."""
     work[:] = st
     work[G_RNG] = imagined_rng
     apply_action(work, t, first_action, trace)
@@ -58,7 +60,8 @@ def rollout(st, t, seat, first_action, depth, imagined_rng, knobs, work, legal, 
         n = legal_actions(work, t, legal)
         mover = work[G_CURRENT]
         params = knobs_of(work, mover, knobs)
-        ctx = PolicyContext(work, np.int64(mover), legal, np.int64(n), t, streams, params)
+        ctx = PolicyContext(work, np.int64(mover), legal, np.int64(n), t, streams, params,
+                            policy_work)
         apply_action(work, t, plan(ctx, params), trace)
     return outcome_value(work, seat)
 
@@ -104,7 +107,7 @@ def lookahead_policy(ctx):
         total = 0.0
         for r in range(m):
             total += rollout(ctx.state, ctx.tables, ctx.seat, candidates[ci], depth, imagined[r],
-                             knobs, work, legal, trace)
+                             knobs, work, legal, trace, ctx.work)
         mean = total / m
         if ci == 0:
             first_value = mean

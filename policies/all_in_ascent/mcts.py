@@ -19,7 +19,7 @@ from policies.mcts import P_ITERATIONS, make_mcts
 from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent import search
 from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE
-from sim.games.all_in_ascent.state import TRACE_SIZE
+from sim.games.all_in_ascent.memory import SEARCH_WORK_SIZE
 
 # iterations, depth, exploration, widening, tree depth, margin (results/MCTS.md measures them:
 # mcts-tuned's widening and margin lifted its share of the wins against lookahead from 25%
@@ -39,7 +39,7 @@ tuned_rollouts = make_mcts(search, tuned)
 def mcts_policy(ctx):
     """Open-loop MCTS, random rollouts, generic evaluation: no planner code."""
     return random_rollouts(ctx.state, ctx.tables, ctx.seat, ctx.legal, ctx.n_legal, ctx.stream,
-                           ctx.params, np.empty(TRACE_SIZE, np.int64))
+                           ctx.params, np.zeros(SEARCH_WORK_SIZE, np.int64))
 
 
 @register("all-in-ascent", "mcts-greedy", params=MCTS_DEFAULTS, budget_param=P_ITERATIONS)
@@ -47,7 +47,7 @@ def mcts_policy(ctx):
 def mcts_greedy_policy(ctx):
     """Open-loop MCTS with greedy rollouts."""
     return greedy_rollouts(ctx.state, ctx.tables, ctx.seat, ctx.legal, ctx.n_legal, ctx.stream,
-                           ctx.params, np.empty(TRACE_SIZE, np.int64))
+                           ctx.params, np.zeros(SEARCH_WORK_SIZE, np.int64))
 
 
 @register("all-in-ascent", "mcts-tuned", params=MCTS_TUNED_DEFAULTS,
@@ -56,4 +56,4 @@ def mcts_greedy_policy(ctx):
 def mcts_tuned_policy(ctx):
     """Open-loop MCTS with tuned-planner rollouts."""
     return tuned_rollouts(ctx.state, ctx.tables, ctx.seat, ctx.legal, ctx.n_legal, ctx.stream,
-                          ctx.params, np.empty(TRACE_SIZE, np.int64))
+                          ctx.params, np.zeros(SEARCH_WORK_SIZE, np.int64))

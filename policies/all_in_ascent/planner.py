@@ -1,7 +1,7 @@
 """`planner`: milestone-directed and character-aware.
 
 Where the designers' bot checks printed requirements, the planner asks the exact success
-probability (probability.climb_success_probability), which already knows every character rule
+probability (probability.climb_success_probability_in), which already knows every character rule
 and card: the Technician's -5 and nerf immunity, the Route Reader's 3 of 4 and Beta Boost, the
 Sprinter's extra nerf die, the Free Solo's zeroed dice, Coach, Mentor, Power Tap and the rest.
 So each passive is played through the numbers rather than by special cases.
@@ -35,24 +35,26 @@ params (knobs for `tuned`):
     4 rest_fraction         rest below this fraction of maximum endurance
 """
 import numpy as np
-from numba import njit
 
 from policies.all_in_ascent.helpers import (
     attempt_xp_bound, card_is_useful, clears_the_way_to_access, expected_attempt_xp,
     needed_tag_mask)
+from sim.core.jit import njit_noalloc
 from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent.engine import (
     ILLEGAL_NO_ENDURANCE, action_route, attempt_reason, effective_time, pbase, redistribute,
     requirements_after_dice, section_reason, shop_card, stats_needed)
+from sim.games.all_in_ascent.memory import W_GAPS, W_TRACE, W_TRIAL_STATE
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
-from sim.games.all_in_ascent.probability import attempt_effective_stat, climb_success_probability
+from sim.games.all_in_ascent.probability import (
+    attempt_effective_stat, climb_success_probability_in)
 from sim.games.all_in_ascent.rules import (
     F_CARD_COST, F_CARD_IS_ACCESS, F_CARD_TAG, F_ROUTE_AREA, F_STATION_STAT, PARAM_MAX_ROUNDS,
     PARAM_REDISTRIBUTION, at)
 from sim.games.all_in_ascent.state import (
     BUY_ROTATION, CLIMB, END_TURN, G_MILESTONES, G_ROUND, MILESTONE, N_STATS, N_TIERS,
     P_CHARACTER, P_DONE, P_ENDURANCE, P_GEAR, P_MAX_ENDURANCE, P_REDIST, REDISTRIBUTE, REST,
-    T_EFFECT_MOD, T_EFFECT_STAT, T_N_EFFECTS, T_REQ, TAG_NONE, TRACE_SIZE, TRAIN)
+    STATE_SIZE, T_EFFECT_MOD, T_EFFECT_STAT, T_N_EFFECTS, T_REQ, TAG_NONE, TRACE_SIZE, TRAIN)
 
 PLANNER_DEFAULTS = (0.45, 6.0, 0.15, 50.0, 0.3)
 PLANNER_KNOBS = ("milestone_threshold", "late_rounds", "late_threshold", "train_value",
@@ -65,22 +67,24 @@ N_PLANNER_KNOBS = len(PLANNER_DEFAULTS)
 REDISTRIBUTION_GAIN = 0.02
 
 
-@njit(cache=True)
+@njit_noalloc
 def best_redistribution(ctx, rid, is_milestone):
     """(action, success probability after it, probability now) of the legal redistribution
     that most raises the probability of an attempt at `rid`; action -1 when none raises it.
-    The move is tried on a copy of the state through the engine's own rule."""
+    The move is tried on a copy of the state (in ctx.work) through the engine's own rule."""
     st = ctx.state
     t = ctx.tables
     seat = ctx.seat
-    now = climb_success_probability(st, t, seat, rid, is_milestone)
+    now = climb_success_probability_in(st, t, seat, rid, is_milestone, ctx.work)
     b = pbase(seat)
     movable = False             # the rules say, through the legal actions, who may move points
     for i in range(ctx.n_legal):
         movable = movable or ctx.legal[i] >= REDISTRIBUTE
     if not movable:
         return -1, now, now
-    trial = st.copy()
+    trial = ctx.work[W_TRIAL_STATE:W_TRIAL_STATE + STATE_SIZE]
+    for i in range(STATE_SIZE):
+        trial[i] = st[i]
     best = -1
     best_p = now
     for i in range(ctx.n_legal):
@@ -90,7 +94,7 @@ def best_redistribution(ctx, rid, is_milestone):
         for s in range(N_STATS):
             trial[b + P_REDIST + s] = st[b + P_REDIST + s]
         redistribute(trial, seat, a)
-        prob = climb_success_probability(trial, t, seat, rid, is_milestone)
+        prob = climb_success_probability_in(trial, t, seat, rid, is_milestone, ctx.work)
         if prob > best_p:
             best_p = prob
             best = a
@@ -100,7 +104,7 @@ def best_redistribution(ctx, rid, is_milestone):
 MEAN_DIE = 3.5
 
 
-@njit(cache=True)
+@njit_noalloc
 def stat_gaps(st, t, seat, rid, gaps, trace):
     """How far each stat falls short of the route's requirement expected after the player's own
     dice, into gaps[4]; returns the total without the gaps the character may leave unmet (R53,
@@ -135,27 +139,29 @@ def stat_gaps(st, t, seat, rid, gaps, trace):
     return total
 
 
-@njit(cache=True)
+@njit_noalloc
 def target_tier(st, t, seat, gaps, trace):
     """The milestone still to do with the smallest total gap (ties to the lower tier); -1 if
     all are done. Leaves that milestone's gaps in `gaps`."""
     done = st[pbase(seat) + P_DONE]
     best = -1
     best_total = 1e18
-    best_gaps = np.empty(N_STATS, np.float64)
+    last = -1
     for tier in range(N_TIERS):
         if (done >> tier) & 1:
             continue
         total = stat_gaps(st, t, seat, st[G_MILESTONES + tier], gaps, trace)
+        last = tier
         if total < best_total:
             best_total = total
             best = tier
-            best_gaps[:] = gaps
-    gaps[:] = best_gaps
+    if best >= 0 and best != last:
+        # worked out again rather than kept aside: the same pure function of the state
+        stat_gaps(st, t, seat, st[G_MILESTONES + best], gaps, trace)
     return best
 
 
-@njit(cache=True)
+@njit_noalloc
 def best_climb_by_xp_rate(ctx):
     """(action, score) of the legal climb with the best expected XP per time unit (R54), the
     earliest legal one among equals; (-1, 0.0) if none scores above 0.
@@ -176,7 +182,7 @@ def best_climb_by_xp_rate(ctx):
             # 1e-9 covers the rounding of p * xp_success + (1 - p) * xp_failure
             if attempt_xp_bound(st, t, seat, rid) / time * (1.0 + 1e-9) <= best_score:
                 continue
-            _, xp = expected_attempt_xp(st, t, seat, rid, False)
+            _, xp = expected_attempt_xp(st, t, seat, rid, False, ctx.work)
             score = xp / time
             if score > best_score:
                 best_score = score
@@ -184,7 +190,7 @@ def best_climb_by_xp_rate(ctx):
     return best_climb, best_score
 
 
-@njit(cache=True)
+@njit_noalloc
 def plan(ctx, p):
     """The planner's decision with knob vector p (PLANNER_DEFAULTS' layout)."""
     st = ctx.state
@@ -262,7 +268,7 @@ def plan(ctx, p):
             rid = st[G_MILESTONES + tier]
             section = section_reason(st, t, seat, at(t, F_ROUTE_AREA, rid))
             if attempt_reason(st, t, seat, rid, section) == ILLEGAL_NO_ENDURANCE and \
-                    climb_success_probability(st, t, seat, rid, True) >= threshold:
+                    climb_success_probability_in(st, t, seat, rid, True, ctx.work) >= threshold:
                 return REST
 
     # 5-6. training toward the target milestone against the best climb
@@ -271,10 +277,10 @@ def plan(ctx, p):
     can_train = False
     for i in range(ctx.n_legal):
         can_train = can_train or TRAIN <= ctx.legal[i] < CLIMB
-    gaps = np.empty(N_STATS, np.float64)
+    gaps = ctx.work[W_GAPS:W_GAPS + N_STATS].view(np.float64)
     tier = -1
     if can_train and p[TRAIN_VALUE] > best_score:
-        tier = target_tier(st, t, seat, gaps, np.empty(TRACE_SIZE, np.int64))
+        tier = target_tier(st, t, seat, gaps, ctx.work[W_TRACE:W_TRACE + TRACE_SIZE])
     if tier >= 0:
         best_train = -1
         best_gap = 0.0
@@ -299,7 +305,7 @@ def plan(ctx, p):
 
 
 @register("all-in-ascent", "planner", params=PLANNER_DEFAULTS)
-@compiled_on_use(POLICY_SIGNATURE)
+@compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def planner_policy(ctx):
     """Milestone-directed: exact success odds, access and useful gear, targeted training."""
     return plan(ctx, ctx.params)

@@ -17,7 +17,7 @@ from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent.data import CHARACTER_KEYS
 from sim.games.all_in_ascent.engine import pbase
 from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE, PolicyContext
-from sim.games.all_in_ascent.state import G_CURRENT, P_CHARACTER
+from sim.games.all_in_ascent.state import G_CURRENT, P_CHARACTER, TRACE_SIZE
 
 TUNED_PATH = Path(__file__).with_name("tuned.json")
 assert len(CHARACTER_KEYS) * N_PLANNER_KNOBS <= MAX_POLICY_PARAMS
@@ -37,7 +37,7 @@ def tuned_vector(vectors):
 
 
 @register("all-in-ascent", "tuned", params=tuned_vector(load_tuned()))
-@compiled_on_use(POLICY_SIGNATURE)
+@compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def tuned_policy(ctx):
     """The planner with per-character tuned knobs (policies/all_in_ascent/tuned.json)."""
     c = ctx.state[pbase(ctx.seat) + P_CHARACTER]
@@ -47,8 +47,11 @@ def tuned_policy(ctx):
 @njit(cache=True)
 def rollout(st, t, legal, n, stream, params, work):
     """The tuned planner for whichever seat moves, with its character's knobs, which a search
-    keeps after its own parameters: a search's rollout bot (policies/mcts.py)."""
+    keeps after its own parameters: a search's rollout bot (policies/mcts.py). `work`: the
+    search's scratch (memory.SEARCH_WORK_SIZE), whose part after the trace is the bot's work
+    memory."""
     seat = st[G_CURRENT]
     start = N_SEARCH_PARAMS + st[pbase(seat) + P_CHARACTER] * N_PLANNER_KNOBS
     knobs = params[start:start + N_PLANNER_KNOBS]
-    return plan(PolicyContext(st, np.int64(seat), legal, np.int64(n), t, stream, knobs), knobs)
+    return plan(PolicyContext(st, np.int64(seat), legal, np.int64(n), t, stream, knobs,
+                              work[TRACE_SIZE:]), knobs)

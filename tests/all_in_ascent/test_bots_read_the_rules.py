@@ -15,6 +15,7 @@ from sim.core.game import get_game
 from sim.games.all_in_ascent import state as S
 from sim.games.all_in_ascent.data import STATS
 from sim.games.all_in_ascent.game import Buy, Game
+from sim.games.all_in_ascent.memory import WORK_SIZE
 from sim.games.all_in_ascent.probability import climb_success_probability
 from sim.games.all_in_ascent.rules import F_ROUTE_REQ, at
 
@@ -139,7 +140,8 @@ def test_iron_lung_fail_xp_bonus_raises_the_expected_xp_of_a_risky_climb():  # R
     for bonus in (0, 200):
         g = game_with("ironLung", "fail_xp_bonus_percent", bonus)
         set_stats(g, 0, [5, 5, 5, 5])          # a climb it will fail
-        p, xp = expected_attempt_xp(g.state, g.tables, 0, g.rules.route_id(route), False)
+        p, xp = expected_attempt_xp(g.state, g.tables, 0, g.rules.route_id(route), False,
+                                    np.zeros(WORK_SIZE, np.int64))
         assert p < 1
         values.append(xp)
     assert values[1] > values[0]

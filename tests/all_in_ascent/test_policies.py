@@ -12,6 +12,7 @@ from sim.games.all_in_ascent.batch import run_games
 from sim.games.all_in_ascent.data import CHARACTER_KEYS
 from sim.games.all_in_ascent.engine import legal_actions
 from sim.games.all_in_ascent.game import Game
+from sim.games.all_in_ascent.memory import WORK_SIZE
 from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, PolicyContext
 from sim.games.all_in_ascent.rules import default_rules
 
@@ -32,6 +33,7 @@ def check_policy(fn, states, t, params, stream_seed):
     """Ask `fn` on every state; return (number of illegal answers, number of states it wrote)."""
     legal = np.empty(S.N_ACTIONS, np.int64)
     stream = np.empty(1, np.uint64)
+    work = np.zeros(WORK_SIZE, np.int64)
     illegal = 0
     wrote = 0
     for i in range(states.shape[0]):
@@ -39,7 +41,7 @@ def check_policy(fn, states, t, params, stream_seed):
         n = legal_actions(st, t, legal)
         stream[0] = np.uint64(stream_seed + i)
         a = fn(PolicyContext(st, np.int64(st[S.G_CURRENT]), legal, np.int64(n), t, stream,
-                             params))
+                             params, work))
         ok = False
         for j in range(n):
             if legal[j] == a:
@@ -210,12 +212,12 @@ def test_the_planners_shortcuts_give_the_answers_of_the_full_computation(random_
         n = legal_actions(st, t, legal)
         seat = np.int64(st[S.G_CURRENT])
         ctx = PolicyContext(st, seat, legal, np.int64(n), t, stream,
-                            np.zeros(MAX_POLICY_PARAMS))
+                            np.zeros(MAX_POLICY_PARAMS), np.zeros(WORK_SIZE, np.int64))
         want, want_score, scored = -1, 0.0, 0
         for a in legal[:n]:
             if S.CLIMB <= a < S.MILESTONE:
                 rid = action_route(st, a)
-                score = expected_attempt_xp(st, t, seat, rid, False)[1] / \
+                score = expected_attempt_xp(st, t, seat, rid, False, ctx.work)[1] / \
                     effective_time(st, t, seat, rid)
                 scored += 1
                 if score > want_score:

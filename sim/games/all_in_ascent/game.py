@@ -20,6 +20,7 @@ from sim.games.all_in_ascent import state as S
 from sim.games.all_in_ascent.data import AREAS, CHARACTER_KEYS, STATS, TIERS
 from sim.games.all_in_ascent.kernel import (
     END_POLICY_ERROR, MAX_SLOTS, play_game)
+from sim.games.all_in_ascent.memory import WORK_SIZE
 from sim.games.all_in_ascent.rules import PackedRules, default_rules
 from sim.games.all_in_ascent.transcript import Transcript
 
@@ -255,7 +256,8 @@ class Game(SingleGame):
         actions = np.zeros(limit, np.int64)
         shadow = self.state.copy()
         n = play_game(shadow, self.tables, fns, seat_slots, slot_params, streams,
-                      np.zeros(S.N_ACTIONS, np.int64), S.new_trace(), np.int64(limit), actions)
+                      np.zeros(S.N_ACTIONS, np.int64), S.new_trace(),
+                      np.zeros(WORK_SIZE, np.int64), np.int64(limit), actions)
         if int(shadow[S.G_END_REASON]) == END_POLICY_ERROR:
             seat = int(shadow[S.G_CURRENT])
             raise RuntimeError(f"policy {names[seat]} (seat {seat}) returned an illegal action "

@@ -18,6 +18,7 @@ from sim.core.jit import njit_noalloc
 from sim.core.kernel_steps import keep_record, note_action
 from sim.core.seeding import policy_streams
 from sim.games.all_in_ascent.engine import apply_action, legal_actions, setup
+from sim.games.all_in_ascent.memory import WORK_SIZE
 from sim.games.all_in_ascent.policy_api import PolicyContext
 from sim.games.all_in_ascent.state import (
     G_CURRENT, G_END_REASON, G_OVER, G_WINNER, MAX_PLAYERS, N_ACTIONS, SCRATCH, STATE_SIZE,
@@ -32,12 +33,12 @@ RECORD_SIZE = SCRATCH
 
 
 @njit_noalloc
-def choose_action(st, t, slot_fns, seat_slots, slot_params, streams, legal, n_legal):
+def choose_action(st, t, slot_fns, seat_slots, slot_params, streams, legal, n_legal, work):
     """Ask the current seat's policy; return its action, or -1 if it is not legal."""
     seat = st[G_CURRENT]
     slot = seat_slots[seat]
     ctx = PolicyContext(st, np.int64(seat), legal, np.int64(n_legal), t, streams[seat],
-                        slot_params[slot])
+                        slot_params[slot], work)
     action = slot_fns[slot](ctx)
     for i in range(n_legal):
         if legal[i] == action:
@@ -46,10 +47,11 @@ def choose_action(st, t, slot_fns, seat_slots, slot_params, streams, legal, n_le
 
 
 @njit_noalloc
-def play_game(st, t, slot_fns, seat_slots, slot_params, streams, legal, trace, max_actions,
-              actions_out):
+def play_game(st, t, slot_fns, seat_slots, slot_params, streams, legal, trace, work,
+              max_actions, actions_out):
     """Play a set-up game to its end. Returns the number of actions taken. If actions_out has
-    room, the actions are written there in order (the single-game API replays them)."""
+    room, the actions are written there in order (the single-game API replays them). `work`:
+    the policies' work memory (WORK_SIZE, zeroed for the game)."""
     taken = 0
     while st[G_OVER] == 0:
         if max_actions > 0 and taken >= max_actions:
@@ -58,7 +60,8 @@ def play_game(st, t, slot_fns, seat_slots, slot_params, streams, legal, trace, m
             st[G_END_REASON] = END_ACTION_CAP
             break
         n_legal = legal_actions(st, t, legal)
-        action = choose_action(st, t, slot_fns, seat_slots, slot_params, streams, legal, n_legal)
+        action = choose_action(st, t, slot_fns, seat_slots, slot_params, streams, legal, n_legal,
+                               work)
         if action < 0:
             st[G_OVER] = 1
             st[G_WINNER] = -1
@@ -83,8 +86,9 @@ def play_batch(t, seeds, characters, n_players, slot_fns, seat_slots, slot_param
         st = np.empty(STATE_SIZE, np.int64)
         legal = np.empty(N_ACTIONS, np.int64)
         trace = np.empty(TRACE_SIZE, np.int64)
+        work = np.zeros(WORK_SIZE, np.int64)
         setup(st, t, seeds[i], characters[i], n_players[i])
         streams = policy_streams(seeds[i], MAX_PLAYERS)
-        play_game(st, t, slot_fns, seat_slots[i], slot_params, streams, legal, trace,
+        play_game(st, t, slot_fns, seat_slots[i], slot_params, streams, legal, trace, work,
                   max_actions, no_actions)
         keep_record(st, out, i)

@@ -13,20 +13,24 @@ stream (sim.core.rng.stream_below / stream_uniform), never from the game's mulbe
       tables   int64[:]    the packed rules, flat (rules.py: read with rules.at and F_*)
       stream   uint64[:1]  this seat's own random stream
       params   float64[:]  this seat's parameter vector (knobs of a tunable policy)
+      work     int64[:]    scratch memory (WORK_SIZE), zeroed at the start of every game and
+                           shared by the game's seats, in the blocks memory.py declares; a
+                           decision may overwrite all of it
 
 Helpers a policy may call: everything in engine.py that does not take a trace, and
-probability.climb_success_probability.
+probability.climb_success_probability_in (with ctx.work).
 """
 from collections import namedtuple
 
 import numpy as np
 from numba import types, typeof
 
+from sim.games.all_in_ascent.memory import WORK_SIZE
 from sim.games.all_in_ascent.rules import default_rules
 from sim.games.all_in_ascent.state import N_ACTIONS, STATE_SIZE
 
-PolicyContext = namedtuple("PolicyContext",
-                           ["state", "seat", "legal", "n_legal", "tables", "stream", "params"])
+PolicyContext = namedtuple("PolicyContext", ["state", "seat", "legal", "n_legal", "tables",
+                                             "stream", "params", "work"])
 
 MAX_POLICY_PARAMS = 32
 
@@ -34,7 +38,8 @@ MAX_POLICY_PARAMS = 32
 def _example_context():
     return PolicyContext(np.zeros(STATE_SIZE, np.int64), np.int64(0),
                          np.zeros(N_ACTIONS, np.int64), np.int64(0), default_rules().tables,
-                         np.zeros(1, np.uint64), np.zeros(MAX_POLICY_PARAMS, np.float64))
+                         np.zeros(1, np.uint64), np.zeros(MAX_POLICY_PARAMS, np.float64),
+                         np.zeros(WORK_SIZE, np.int64))
 
 
 CONTEXT_TYPE = typeof(_example_context())

@@ -14,6 +14,7 @@ Counts are exact integers: P = successes / 6**dice. Two paths:
 import numpy as np
 from numba import njit
 
+from sim.core.jit import njit_noalloc
 from sim.games.all_in_ascent.engine import (
     MENTOR_FIRST_NERF, MENTOR_NONE, apply_dice_gear, best_final_choice, character_modifier,
     dice_gear, dice_to_roll, effect_count, effect_stat_mod, effective_stat, meets_requirements,
@@ -23,11 +24,13 @@ from sim.games.all_in_ascent.rules import (  # the flat tables
 from sim.games.all_in_ascent.rules import (
     KIND_DIE_AS_ONE, KIND_MILESTONE_DICE, KIND_NEGATE_NERF, PARAM_BETA_BOOST, PARAM_JOINT_READY,
     PARAM_CHOICE_BEST, PARAM_POWER_TAP_BEST, PARAM_N_ROUTES, PARAM_TECH_REQ_MINUS)
+from sim.games.all_in_ascent.memory import (
+    PR_DICE, PR_DICE_WORK, PR_EFF, PR_MEMO, PR_TRACE, PROBABILITY_WORK)
 from sim.games.all_in_ascent.state import (
     MAX_DICE, N_STATS, P_BETA, P_CHARACTER, P_GEAR, P_MARKS, T_REQ, TECHNICIAN, TRACE_SIZE)
 
 
-@njit(cache=True)
+@njit_noalloc
 def attempt_effective_stat(st, t, seat, rid, is_milestone, s):
     """Stat s as an attempt made now would use it (R49): a regular climb is marked before the
     stats are computed (R45), and a pending Beta Boost is spent on it (R39)."""
@@ -40,7 +43,7 @@ def attempt_effective_stat(st, t, seat, rid, is_milestone, s):
     return effective_stat(st, t, seat, rid, marked, beta, s)
 
 
-@njit(cache=True, inline="always")
+@njit_noalloc(inline="always")
 def _applied_modifier(t, c, rid, i, mentor_index):
     """R52: effect i's modifier after the character rules and Mountain Mentor."""
     if i == mentor_index:
@@ -49,7 +52,7 @@ def _applied_modifier(t, c, rid, i, mentor_index):
     return character_modifier(c, m)
 
 
-@njit(cache=True)
+@njit_noalloc
 def _mentor_index(t, c, gear, rid):
     """R52: the effect Mountain Mentor cancels (the first nerf left after the character rules),
     or -1."""
@@ -62,7 +65,7 @@ def _mentor_index(t, c, gear, rid):
     return -1
 
 
-@njit(cache=True)
+@njit_noalloc
 def _stat_requirement_bounds(t, c, rid, s):
     """Stat s's requirement with every die at 0 and at 6 (R52); every die an effect reads ends
     in 0..6 whatever the gear does (R51), so the requirement always lies between the two."""
@@ -84,7 +87,7 @@ def _stat_requirement_bounds(t, c, rid, s):
     return low, high
 
 
-@njit(cache=True)
+@njit_noalloc
 def _settled_by_bounds(t, c, rid, eff, need):
     """1 or 0 when the outcome does not depend on the dice, else -1: `need` stats pass even at
     their highest requirement, or too many fail even at the lowest."""
@@ -103,7 +106,7 @@ def _settled_by_bounds(t, c, rid, eff, need):
     return -1
 
 
-@njit(cache=True)
+@njit_noalloc
 def _stat_pass_count(t, c, rid, s, mentor_index, coach_bonus, slack):
     """Independent path: of the 6**k outcomes of stat s's own k dice (its effects with a
     non-zero modifier), how many give sum(modifier * die) <= slack. Returns (count, 6**k)."""
@@ -133,7 +136,7 @@ def _stat_pass_count(t, c, rid, s, mentor_index, coach_bonus, slack):
     return count, total
 
 
-@njit(cache=True)
+@njit_noalloc
 def _independent_count(t, rid, is_milestone, c, gear, eff, need):
     mentor_index = _mentor_index(t, c, gear, rid)
     coach = owned_card_of_kind(t, gear, KIND_MILESTONE_DICE, -1) if is_milestone else -1
@@ -160,9 +163,10 @@ def _independent_count(t, rid, is_milestone, c, gear, eff, need):
     return good, w0 + w1 + w2 + w3 + w4
 
 
-@njit(cache=True)
-def success_count(st, t, seat, rid, is_milestone):
-    """(successful outcomes, outcomes) of an attempt by `seat` at route `rid` now."""
+@njit_noalloc
+def success_count_in(st, t, seat, rid, is_milestone, work):
+    """(successful outcomes, outcomes) of an attempt by `seat` at route `rid` now; `work`
+    (at least PROBABILITY_WORK int64, memory.py's PR_* blocks) is the exact counts' scratch."""
     b = pbase(seat)
     c = st[b + P_CHARACTER]
     gear = st[b + P_GEAR]
@@ -179,7 +183,7 @@ def success_count(st, t, seat, rid, is_milestone):
     seqmem = owned_card_of_kind(t, gear, KIND_DIE_AS_ONE, -1) >= 0
     if t[PARAM_CHOICE_BEST] != 0 and (rerolls or seqmem or
                                       owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0):
-        return _chosen_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, need)
+        return _chosen_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, need, work)
     coupled = power_tap or rerolls or seqmem
     if not coupled:
         return _independent_count(t, rid, is_milestone, c, gear, eff, need)
@@ -191,10 +195,10 @@ def success_count(st, t, seat, rid, is_milestone):
         if good >= 0:
             return good, total
     return _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rerolls,
-                             need)
+                             need, work)
 
 
-@njit(cache=True)
+@njit_noalloc
 def outcome_requirements(t, c, rid, code, n_roll, reroll, keep, as_value, coach, mentor, dice,
                          trace):
     """Outcome number `code` of an attempt (the rolled dice, then the re-roll die, in base 6)
@@ -209,12 +213,13 @@ def outcome_requirements(t, c, rid, code, n_roll, reroll, keep, as_value, coach,
                            MENTOR_FIRST_NERF if mentor else MENTOR_NONE, trace)
 
 
-@njit(cache=True)
-def _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rerolls, need):
+@njit_noalloc
+def _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rerolls, need,
+                      work):
     """Every outcome of the rolled dice (and of the re-roll die) through the engine's own R51
-    and R52 functions, with the gear looked up once."""
-    dice = np.empty(MAX_DICE, np.int64)
-    trace = np.zeros(TRACE_SIZE, np.int64)
+    and R52 functions, with the gear looked up once. `work`: memory.py's PR_* blocks."""
+    dice = work[PR_DICE:PR_DICE + MAX_DICE]
+    trace = zeroed(work[PR_TRACE:PR_TRACE + TRACE_SIZE])
     reroll, keep, as_value, coach = dice_gear(t, gear, rid, is_milestone)
     if not power_tap:
         keep = 0
@@ -229,29 +234,31 @@ def _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rer
     return good, n_outcomes
 
 
-@njit(cache=True)
-def _chosen_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, need):
+@njit_noalloc
+def _chosen_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, need, work):
     """Switch your_choice_gear=best: every outcome through the engine's best_final_choice. The
     Decoder's pick maximises the successful new values of its die (engine.best_reroll_index),
     so an outcome of the rolled dice contributes that maximum; each dice vector's success is
-    computed once (memo) since re-rolled vectors repeat."""
+    computed once (memo) since re-rolled vectors repeat. `work`: memory.py's PR_* blocks."""
     reroll, keep, as_value, coach = dice_gear(t, gear, rid, is_milestone)
     if not power_tap:
         keep = 0
     mentor = owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0
-    eff_array = np.empty(N_STATS, np.int64)
+    eff_array = work[PR_EFF:PR_EFF + N_STATS]
     for s in range(N_STATS):
         eff_array[s] = eff[s]
-    work = np.empty(2 * MAX_DICE, np.int64)
-    dice = np.empty(MAX_DICE, np.int64)
-    trace = np.zeros(TRACE_SIZE, np.int64)
+    dice_work = work[PR_DICE_WORK:PR_DICE_WORK + 2 * MAX_DICE]
+    dice = work[PR_DICE:PR_DICE + MAX_DICE]
+    trace = zeroed(work[PR_TRACE:PR_TRACE + TRACE_SIZE])
     n_codes = 6 ** n_roll
-    memo = np.full(n_codes, -1, np.int64)
+    memo = work[PR_MEMO:PR_MEMO + n_codes]
+    for code in range(n_codes):
+        memo[code] = -1
     good = 0
     for code in range(n_codes):
         if not reroll:
             good += _success_of(t, c, rid, code, n_roll, keep, as_value, coach, mentor,
-                                eff_array, need, memo, dice, work, trace)
+                                eff_array, need, memo, dice, dice_work, trace)
             continue
         best = 0
         place = 1
@@ -260,15 +267,15 @@ def _chosen_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, need):
             count = 0
             for v in range(6):
                 count += _success_of(t, c, rid, code + (v - digit) * place, n_roll, keep,
-                                     as_value, coach, mentor, eff_array, need, memo, dice, work,
-                                     trace)
+                                     as_value, coach, mentor, eff_array, need, memo, dice,
+                                     dice_work, trace)
             best = max(best, count)
             place *= 6
         good += best
     return good, n_codes * (6 if reroll else 1)
 
 
-@njit(cache=True)
+@njit_noalloc
 def _success_of(t, c, rid, code, n_roll, keep, as_value, coach, mentor, eff, need, memo, dice,
                 work, trace):
     if memo[code] < 0:
@@ -281,6 +288,13 @@ def _success_of(t, c, rid, code, n_roll, keep, as_value, coach, mentor, eff, nee
     return memo[code]
 
 
+@njit_noalloc(inline="always")
+def zeroed(block):
+    for i in range(block.shape[0]):
+        block[i] = 0
+    return block
+
+
 # --- Joint tables for dice-coupling gear -----------------------------------------------------
 # With the Decoder, the Power Tap Belt or Sequence Memorization the dice are coupled, but an
 # attempt's requirements still take few distinct values. Once per rules configuration, every
@@ -291,7 +305,7 @@ JOINT_FLAGS = 32            # bit 0 re-roll, 1 Power Tap, 2 Sequence Memorizatio
 _REQ_OFFSET = 1024          # requirement vectors packed 16 bits a stat
 
 
-@njit(cache=True)
+@njit_noalloc
 def _joint_flags(reroll, keep, as_value, coach, mentor):
     return ((1 if reroll else 0) | (2 if keep != 0 else 0) | (4 if as_value > 0 else 0)
             | (8 if coach > 0 else 0) | (16 if mentor else 0))
@@ -379,7 +393,7 @@ def joint_tables(named, flat):
     return index.ravel(), entries.ravel()
 
 
-@njit(cache=True)
+@njit_noalloc
 def _joint_count(t, c, rid, flags, eff, need):
     """(successes, outcomes) from the joint table, or (-1, 0) if there is none."""
     idx = ((c * t[PARAM_N_ROUTES] + rid) * JOINT_FLAGS + flags) * 2
@@ -402,8 +416,24 @@ def _joint_count(t, c, rid, flags, eff, need):
     return good, total
 
 
+@njit_noalloc
+def climb_success_probability_in(st, t, seat, rid, is_milestone, work):
+    """P(success) of an attempt at route id `rid` by `seat` in the current state (R47-R53);
+    `work` as success_count_in's (a bot passes its ctx.work)."""
+    good, total = success_count_in(st, t, seat, rid, is_milestone, work)
+    return good / total
+
+
+@njit(cache=True)
+def success_count(st, t, seat, rid, is_milestone):
+    """success_count_in with scratch of its own (for Python and tests: it allocates)."""
+    return success_count_in(st, t, seat, rid, is_milestone,
+                            np.empty(PROBABILITY_WORK, np.int64))
+
+
 @njit(cache=True)
 def climb_success_probability(st, t, seat, rid, is_milestone):
-    """P(success) of an attempt at route id `rid` by `seat` in the current state (R47-R53)."""
-    good, total = success_count(st, t, seat, rid, is_milestone)
-    return good / total
+    """climb_success_probability_in with scratch of its own (for Python and tests: it
+    allocates)."""
+    return climb_success_probability_in(st, t, seat, rid, is_milestone,
+                                        np.empty(PROBABILITY_WORK, np.int64))

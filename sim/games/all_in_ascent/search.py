@@ -13,7 +13,7 @@ from sim.games.all_in_ascent.engine import apply_action, legal_actions, pbase
 from sim.games.all_in_ascent.rules import F_LEVEL_STATS, F_XP_CUMULATIVE, at
 from sim.games.all_in_ascent.state import (
     G_CURRENT, G_N_PLAYERS, G_OVER, G_RNG, G_WINNER, MAX_LEVEL, N_STATS, N_TIERS, P_CHARACTER,
-    P_DONE, P_LEVEL, P_STATS, P_TRAINING, P_XP)
+    P_DONE, P_LEVEL, P_STATS, P_TRAINING, P_XP, TRACE_SIZE)
 
 # A milestone (R64's win condition counts them) is worth this many stat points in a
 # position's estimate; stats count with their training, so XP spent on levels shows too (R61).
@@ -115,6 +115,9 @@ def legal(st, t, out):
 
 
 @njit(cache=True)
-def step(st, t, action, trace):
-    apply_action(st, t, action, trace)
+def step(st, t, action, work):
+    """`work`: the search's scratch, the engine's trace first (memory.SEARCH_WORK_SIZE: a
+    rollout bot's work memory follows, which apply_action, zeroing its whole trace, must not
+    see)."""
+    apply_action(st, t, action, work[:TRACE_SIZE])
 
