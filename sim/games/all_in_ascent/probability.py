@@ -19,13 +19,13 @@ from sim.games.all_in_ascent.engine import (
     MENTOR_FIRST_NERF, MENTOR_NONE, apply_dice_gear, best_final_choice, character_modifier,
     dice_gear, dice_to_roll, effect_count, effect_stat_mod, effective_stat, meets_requirements,
     owned_card_of_kind, pbase, requirements_from_dice, reroll_fires, stats_needed)
+from sim.games.all_in_ascent.memory import (
+    PR_DICE, PR_DICE_WORK, PR_EFF, PR_MEMO, PR_TRACE, PROBABILITY_WORK)
 from sim.games.all_in_ascent.rules import (  # the flat tables
     at, F_CARD_VALUE, F_JOINT_ENTRIES, F_JOINT_INDEX, F_ROUTE_AREA, F_ROUTE_REQ, F_ROUTE_SLOT_BIT)
 from sim.games.all_in_ascent.rules import (
     KIND_DIE_AS_ONE, KIND_MILESTONE_DICE, KIND_NEGATE_NERF, PARAM_BETA_BOOST, PARAM_JOINT_READY,
     PARAM_CHOICE_BEST, PARAM_POWER_TAP_BEST, PARAM_N_ROUTES, PARAM_TECH_REQ_MINUS)
-from sim.games.all_in_ascent.memory import (
-    PR_DICE, PR_DICE_WORK, PR_EFF, PR_MEMO, PR_TRACE, PROBABILITY_WORK)
 from sim.games.all_in_ascent.state import (
     MAX_DICE, N_STATS, P_BETA, P_CHARACTER, P_GEAR, P_MARKS, T_REQ, TECHNICIAN, TRACE_SIZE)
 
@@ -198,6 +198,14 @@ def success_count_in(st, t, seat, rid, is_milestone, work):
                              need, work)
 
 
+@njit_noalloc(inline="always")
+def zeroed(block):
+    """`block` set to 0 (a count starts from a clean trace, as from np.zeros)."""
+    for i in range(block.shape[0]):
+        block[i] = 0
+    return block
+
+
 @njit_noalloc
 def outcome_requirements(t, c, rid, code, n_roll, reroll, keep, as_value, coach, mentor, dice,
                          trace):
@@ -286,13 +294,6 @@ def _success_of(t, c, rid, code, n_roll, keep, as_value, coach, mentor, eff, nee
         memo[code] = 1 if best_final_choice(t, c, rid, dice, n_roll, keep, as_value, coach,
                                             mentor, eff, need, work, trace)[2] else 0
     return memo[code]
-
-
-@njit_noalloc(inline="always")
-def zeroed(block):
-    for i in range(block.shape[0]):
-        block[i] = 0
-    return block
 
 
 # --- Joint tables for dice-coupling gear -----------------------------------------------------
