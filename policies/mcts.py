@@ -5,8 +5,9 @@ A game takes part with a search module (its `search.py`) of five numba functions
 state and packed rules (C-contiguous int64 vectors):
 
     legal(state, tables, out) -> n              the legal actions of the position (the engine's)
-    step(state, tables, action, work)           play one action (the engine's; `work` is its
-                                                scratch, such as All-In Ascent's trace)
+    step(state, tables, action, work)           play one action (the engine's; `work` is the
+                                                search's scratch: All-In Ascent's trace, then
+                                                its rollout bot's work memory)
     mover(state) -> seat                        the seat to act, or -1 once the game is over
     hide_future(state, tables, seat, stream)    re-sample everything `seat` cannot know (future
                                                 dice, refills, hidden tiles) from `stream`

@@ -123,6 +123,13 @@ _NO_RESULT_FLAGS = ("--quiet",)
 _NO_RESULT_OPTIONS = ("--jobs", "--scheduler")
 
 
+def _spelled(word, options):
+    """Whether `word` is one of `options` as argparse reads it: whole, or a prefix of at least
+    one letter after the dashes (argparse accepts an unambiguous abbreviation, and the command
+    was parsed already)."""
+    return len(word) > 2 and word.startswith("--") and any(o.startswith(word) for o in options)
+
+
 def _command_line(args, results_only=False):
     """The command as typed; with `results_only`, without the options that cannot change
     its results (for a document that says how its numbers were made)."""
@@ -131,14 +138,13 @@ def _command_line(args, results_only=False):
         kept = []
         skip = False
         for word in words:
+            name, has_value = word.split("=", 1)[0], "=" in word
             if skip:
                 skip = False
-            elif word in _NO_RESULT_FLAGS:
+            elif _spelled(name, _NO_RESULT_FLAGS):
                 continue
-            elif word in _NO_RESULT_OPTIONS:
-                skip = True
-            elif word.split("=", 1)[0] in _NO_RESULT_OPTIONS:
-                continue
+            elif _spelled(name, _NO_RESULT_OPTIONS):
+                skip = not has_value
             else:
                 kept.append(word)
         words = kept

@@ -195,3 +195,8 @@ def test_a_results_document_quotes_the_command_without_options_that_cannot_chang
     assert _command_line(args, results_only=True) == \
         "ascent skill --game dice-race --games 200 --out 'curves/dice race'"
     assert "--jobs 2" in _command_line(args) and "--quiet" in _command_line(args)
+    # argparse's abbreviations of them too
+    short = argparse.Namespace(argv=["skill", "--game", "dice-race", "--qui", "--job", "2",
+                                     "--sched", "tcp://host:8786", "--games", "200"])
+    assert _command_line(short, results_only=True) == \
+        "ascent skill --game dice-race --games 200"

@@ -66,7 +66,7 @@ def square_edit_costs(b, t, seat, s, top_height, work):
     closed = _is_corner(s) and s != t[C_CORNER_OF + seat]
     sym = b[B_SYMBOL + s]
     shp = b[B_SHAPES + s]
-    # edit_cost at g == h for a free square (a chasm, or a foreign shape, shows there)
+    # the cost at g == h on a free square: INF where it shows a chasm or a foreign shape
     level = INF if sym == SYM_CHASM or (shp != 0 and (shp & t[C_SHAPE_OF + seat]) == 0) \
         else 0
     base = s * NH
