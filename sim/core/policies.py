@@ -84,6 +84,16 @@ def _compiled(policy):
     return policy
 
 
+def declared_signatures(game, name):
+    """The signatures bot `name` is (or will be) compiled for, without compiling it."""
+    _load(game)
+    function = _REGISTRY[(game, name.partition(BUDGET_MARK)[0])].function
+    waiting = _NOT_YET_COMPILED.get(function)
+    if waiting is not None:
+        return [tuple(waiting[0].args)]
+    return list(function.signatures)
+
+
 def register(game, name, params=(), description="", remembers=True, budget_param=None):
     def decorate(fn):
         key = (game, name)

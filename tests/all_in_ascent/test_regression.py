@@ -24,6 +24,11 @@ CONFIGURATIONS = {
                                                       "tuned"], seed=11),
     "v0.4.0 random, 3 players": dict(preset="v0.4.0", seats=["random"] * 3, seed=12),
     "v0.6.0 tuned": dict(preset="v0.6.0", seats=["tuned"] * 4, seed=13),
+    # the planner's trial redistribution and the exact count of your-choice gear at its best
+    # (probability._chosen_count), which the presets' games do not reach
+    "v0.4.0 bots, redistribution and your-choice gear at best": dict(
+        preset="v0.4.0", seats=["tuned", "greedy", "planner", "tuned"], seed=14,
+        switches={"route_reader_redistribution": "on", "your_choice_gear": "best"}),
 }
 
 
@@ -42,7 +47,7 @@ def outcome_digest(final, n_players):
 def digest_of(name):
     c = CONFIGURATIONS[name]
     batch = run_games(300, c["seed"], len(c["seats"]), c["seats"], characters="random",
-                      rules=build_rules(c["preset"]))
+                      rules=build_rules(c["preset"], switches=c.get("switches")))
     return outcome_digest(batch.final, len(c["seats"]))
 
 
