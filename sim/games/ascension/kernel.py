@@ -18,7 +18,7 @@ from sim.games.ascension.engine import apply_action, end_game, legal_actions, se
 from sim.games.ascension.policy_api import WORK_SIZE, PolicyContext
 from sim.games.ascension.state import (
     END_POLICY_ERROR, G_CURRENT, G_OVER, G_PHASE, MAX_PLAYERS, N_ACTIONS, STATE_SIZE)
-from sim.games.ascension.view import build_view
+from sim.games.ascension.view import VIEW_END, build_view
 
 MAX_SLOTS = 8
 
@@ -29,8 +29,9 @@ def choose_action(st, t, slot_fns, seat_slots, slot_params, slot_remembers, stre
     """Ask the current seat's policy, through its view; -1 if the answer is not legal."""
     seat = st[G_CURRENT]
     slot = seat_slots[seat]
-    build_view(st, t, seat, slot_remembers[slot] != 0, view)
-    ctx = PolicyContext(view, np.int64(seat), st[G_PHASE], legal, np.int64(n_legal), t,
+    board = view[:VIEW_END]
+    build_view(st, t, seat, slot_remembers[slot] != 0, board)
+    ctx = PolicyContext(board, np.int64(seat), st[G_PHASE], legal, np.int64(n_legal), t,
                         streams[seat], slot_params[slot], work)
     action = slot_fns[slot](ctx)
     for i in range(n_legal):

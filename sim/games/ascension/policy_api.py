@@ -6,7 +6,8 @@ seat's view (view.py: public state plus the faces this seat knows), never the st
 it draws only from `ctx.stream`, its own splitmix64 stream.
 
     PolicyContext
-      board    int64[:]    this seat's view (layout: view.py; square blocks as in state.py)
+      board    int64[:]    this seat's view, view.VIEW_END long (layout: view.py; square
+                           blocks as in state.py)
       seat     int64
       phase    int64       the pending decision (state.PHASE_*): origin, place, pawn, spring, joker
       legal    int64[:]    legal action codes, increasing, valid up to n_legal (state.py)

@@ -92,7 +92,9 @@ def slot_info(st, t, seat, remember, x):
 
 @njit_noalloc
 def build_view(st, t, seat, remember, view):
-    """Write seat's view of game st into view (same length as the state)."""
+    """Write seat's view of game st into view[:VIEW_END], and zero the rest of a longer
+    view. The kernel hands its bots view[:VIEW_END] only: nothing lies past it, so there is
+    nothing to zero there, a decision at a time."""
     bit = 1 << seat
     # element by element: a slice copy between two arrays numba cannot prove apart allocates
     for i in range(B_STACK):     # globals, seats, stack sizes, H, shown faces, pawns
