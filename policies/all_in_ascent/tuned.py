@@ -16,8 +16,9 @@ from policies.mcts import N_SEARCH_PARAMS
 from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent.data import CHARACTER_KEYS
 from sim.games.all_in_ascent.engine import pbase
+from sim.games.all_in_ascent.memory import S_POLICY_WORK
 from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE, PolicyContext
-from sim.games.all_in_ascent.state import G_CURRENT, P_CHARACTER, TRACE_SIZE
+from sim.games.all_in_ascent.state import G_CURRENT, P_CHARACTER
 
 TUNED_PATH = Path(__file__).with_name("tuned.json")
 assert len(CHARACTER_KEYS) * N_PLANNER_KNOBS <= MAX_POLICY_PARAMS
@@ -48,10 +49,10 @@ def tuned_policy(ctx):
 def rollout(st, t, legal, n, stream, params, work):
     """The tuned planner for whichever seat moves, with its character's knobs, which a search
     keeps after its own parameters: a search's rollout bot (policies/mcts.py). `work`: the
-    search's scratch (memory.SEARCH_WORK_SIZE), whose part after the trace is the bot's work
+    search's scratch (memory.SEARCH_WORK_SIZE), whose S_POLICY_WORK block is the bot's work
     memory."""
     seat = st[G_CURRENT]
     start = N_SEARCH_PARAMS + st[pbase(seat) + P_CHARACTER] * N_PLANNER_KNOBS
     knobs = params[start:start + N_PLANNER_KNOBS]
     return plan(PolicyContext(st, np.int64(seat), legal, np.int64(n), t, stream, knobs,
-                              work[TRACE_SIZE:]), knobs)
+                              work[S_POLICY_WORK:]), knobs)

@@ -25,7 +25,7 @@ from sim.games.ascension.policy_api import POLICY_SIGNATURE, WORK_SIZE, PolicyCo
 from sim.games.ascension.rules import C_N_PLAYERS
 from sim.games.ascension.state import (
     G_CURRENT, G_PHASE, G_PRIVILEGED, MAX_PLAYERS, PHASE_JOKER, PHASE_ORIGIN, PHASE_PLACE,
-    S_ACTIVE, S_SUMMIT, STATE_SIZE)
+    S_ACTIVE, S_SUMMIT)
 from sim.games.ascension.view import VIEW_END, build_view
 
 HYBRID_PARAMS = (2.0,)
@@ -131,7 +131,7 @@ def hybrid(ctx):
 
 
 # A search's scratch (policies/mcts.py `work`) for `rollout`: the bots' memory, then a view.
-ROLLOUT_WORK_SIZE = WORK_SIZE + STATE_SIZE
+ROLLOUT_WORK_SIZE = WORK_SIZE + VIEW_END
 
 
 @njit_noalloc
@@ -142,7 +142,7 @@ def rollout(st, t, legal, n, stream, params, work):
     answer that is not legal (none is expected) becomes the first legal action, since a
     search steps its rollouts without the kernel's check."""
     seat = st[G_CURRENT]
-    view = work[WORK_SIZE:WORK_SIZE + VIEW_END]
+    view = work[WORK_SIZE:ROLLOUT_WORK_SIZE]
     build_view(st, t, seat, True, view)
     ctx = PolicyContext(view, np.int64(seat), st[G_PHASE], legal, np.int64(n), t, stream,
                         params[N_SEARCH_PARAMS:], work[:WORK_SIZE])

@@ -31,4 +31,5 @@ W_PROBABILITY, W_TRIAL_STATE, W_GAPS, W_TRACE = _WORK.values()
 
 # A search (policies/mcts.py) hands `step` and its rollout bot one array: the engine's trace,
 # then a policy work memory for the bot
-SEARCH_WORK_SIZE = TRACE_SIZE + WORK_SIZE
+_SEARCH, SEARCH_WORK_SIZE = layout([("trace", TRACE_SIZE), ("policy_work", WORK_SIZE)])
+S_TRACE, S_POLICY_WORK = _SEARCH.values()

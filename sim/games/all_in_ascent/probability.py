@@ -198,14 +198,6 @@ def success_count_in(st, t, seat, rid, is_milestone, work):
                              need, work)
 
 
-@njit_noalloc(inline="always")
-def zeroed(block):
-    """`block` set to 0 (a count starts from a clean trace, as from np.zeros)."""
-    for i in range(block.shape[0]):
-        block[i] = 0
-    return block
-
-
 @njit_noalloc
 def outcome_requirements(t, c, rid, code, n_roll, reroll, keep, as_value, coach, mentor, dice,
                          trace):
@@ -227,7 +219,8 @@ def _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rer
     """Every outcome of the rolled dice (and of the re-roll die) through the engine's own R51
     and R52 functions, with the gear looked up once. `work`: memory.py's PR_* blocks."""
     dice = work[PR_DICE:PR_DICE + MAX_DICE]
-    trace = zeroed(work[PR_TRACE:PR_TRACE + TRACE_SIZE])
+    trace = work[PR_TRACE:PR_TRACE + TRACE_SIZE]
+    trace[:] = 0
     reroll, keep, as_value, coach = dice_gear(t, gear, rid, is_milestone)
     if not power_tap:
         keep = 0
@@ -257,11 +250,11 @@ def _chosen_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, need, w
         eff_array[s] = eff[s]
     dice_work = work[PR_DICE_WORK:PR_DICE_WORK + 2 * MAX_DICE]
     dice = work[PR_DICE:PR_DICE + MAX_DICE]
-    trace = zeroed(work[PR_TRACE:PR_TRACE + TRACE_SIZE])
+    trace = work[PR_TRACE:PR_TRACE + TRACE_SIZE]
+    trace[:] = 0
     n_codes = 6 ** n_roll
     memo = work[PR_MEMO:PR_MEMO + n_codes]
-    for code in range(n_codes):
-        memo[code] = -1
+    memo[:] = -1
     good = 0
     for code in range(n_codes):
         if not reroll:

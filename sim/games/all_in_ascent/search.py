@@ -10,6 +10,7 @@ from numba import njit
 
 from sim.core.rng import stream_below
 from sim.games.all_in_ascent.engine import apply_action, legal_actions, pbase
+from sim.games.all_in_ascent.memory import S_TRACE
 from sim.games.all_in_ascent.rules import F_LEVEL_STATS, F_XP_CUMULATIVE, at
 from sim.games.all_in_ascent.state import (
     G_CURRENT, G_N_PLAYERS, G_OVER, G_RNG, G_WINNER, MAX_LEVEL, N_STATS, N_TIERS, P_CHARACTER,
@@ -119,5 +120,5 @@ def step(st, t, action, work):
     """`work`: the search's scratch, the engine's trace first (memory.SEARCH_WORK_SIZE: a
     rollout bot's work memory follows, which apply_action, zeroing its whole trace, must not
     see)."""
-    apply_action(st, t, action, work[:TRACE_SIZE])
+    apply_action(st, t, action, work[S_TRACE:S_TRACE + TRACE_SIZE])
 
