@@ -12,14 +12,46 @@ option, used the same way in numba's own refcount tests). numba then refuses, at
 time, any allocation inside such a function and any call from it into a function that
 allocates, so the guarantee is checked, not assumed. Work memory comes from buffers the
 caller allocated once per game (the engine's scratch, a policy's `work`).
+
+Its functions are also compiled once per argument types, not once per constant argument.
+numba types a constant at a call site (`ask(..., D_CHALKBAG, 2)`, `ch(st, t, seat,
+CH_MAX)`) as a literal, and a plain dispatcher compiles a separate specialization for every
+distinct literal: First Ascent's `ask` was compiled 21 times and `ch` 20 times for one game
+with random bots, each copy then linked and optimised again in every caller. LLVM inlines
+and folds the constants of small callees anyway, so the copies bought little and cost a
+large part of the first run's compile time (results/BENCHMARKS.md, "From an empty cache to
+the first game").
 """
-from numba import njit
+from numba import njit, types
+from numba.core.registry import CPUDispatcher
+
+
+class OneSpecializationPerTypes(CPUDispatcher):
+    """A CPU dispatcher that compiles a call from other compiled code with the arguments'
+    plain types: literal ints, booleans and strings are widened before the specialization is
+    chosen, so every call site with the same argument types shares one compiled version."""
+
+    def get_call_template(self, args, kws):
+        args = tuple(types.unliteral(a) for a in args)
+        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return super().get_call_template(args, kws)
+
+
+def _compile_noalloc(fn, **options):
+    targetoptions = dict(options, nopython=True, _nrt=False)
+    targetoptions.setdefault("boundscheck", None)
+    dispatcher = OneSpecializationPerTypes(py_func=fn, locals={}, targetoptions=targetoptions)
+    dispatcher.enable_caching()
+    return dispatcher
 
 
 def njit_noalloc(*args, **options):
-    """njit(cache=True) without numba's runtime: the function may not allocate.
+    """njit(cache=True) without numba's runtime, one specialization per argument types: the
+    function may not allocate.
 
-    Use as `@njit_noalloc` or `@njit_noalloc(signature, inline=...)`."""
+    Use as `@njit_noalloc` or `@njit_noalloc(inline=...)`."""
     if len(args) == 1 and callable(args[0]) and not options:
-        return njit(cache=True, _nrt=False)(args[0])
-    return njit(*args, cache=True, _nrt=False, **options)
+        return _compile_noalloc(args[0])
+    if args:
+        raise TypeError("njit_noalloc takes no signature: it compiles on first use")
+    return lambda fn: _compile_noalloc(fn, **options)
