@@ -106,3 +106,45 @@ def test_a_bot_held_as_a_constant_keeps_its_compiled_address():
     def call_held(x):
         return held[1](x)
     assert call_held(41) == 42
+
+
+def test_constant_int_arguments_share_one_compiled_version():
+    """numba types a constant at a call site as a literal and would compile a copy of the callee
+    for each constant (First Ascent's `ask` had 21); njit_noalloc compiles one per types."""
+    @njit_noalloc
+    def scaled(x, k):
+        return x * k
+
+    @njit_noalloc
+    def two_sites(x):
+        return scaled(x, 2) + scaled(x, 3)
+
+    assert two_sites(5) == 25
+    assert len(scaled.overloads) == 1
+
+
+def test_constant_bool_arguments_keep_a_version_per_mode():
+    @njit_noalloc
+    def pick(x, double):
+        return 2 * x if double else x
+
+    @njit_noalloc
+    def both_modes(x):
+        return pick(x, True) + pick(x, False)
+
+    assert both_modes(5) == 15
+    assert len(pick.overloads) == 2
+
+
+def test_noalloc_helpers_have_no_c_wrapper_but_bots_do():
+    """Only a function used as a first-class value (a bot) needs numba's C-callable wrapper."""
+    from sim.core.policies import compiled_on_use
+    from sim.games.first_ascent.engine.common import ch
+
+    assert ch.targetoptions["no_cfunc_wrapper"] is True
+
+    @compiled_on_use(None, noalloc=True)
+    def bot(x):
+        return x
+
+    assert "no_cfunc_wrapper" not in bot.targetoptions

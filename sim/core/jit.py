@@ -21,6 +21,11 @@ with random bots, each copy then linked and optimised again in every caller. LLV
 and folds the constants of small callees anyway, so the copies bought little and cost a
 large part of the first run's compile time (results/BENCHMARKS.md, "From an empty cache to
 the first game").
+
+Nor do they get numba's C-callable wrapper, which only a function used as a first-class
+function value needs (the bots, compiled through sim/core/policies.compiled_on_use). numba
+otherwise generates one for every function, and every caller links it in and optimises it
+again.
 """
 from numba import njit, types
 from numba.core.registry import CPUDispatcher
@@ -28,17 +33,31 @@ from numba.core.registry import CPUDispatcher
 
 class OneSpecializationPerTypes(CPUDispatcher):
     """A CPU dispatcher that compiles a call from other compiled code with the arguments'
-    plain types: literal ints, booleans and strings are widened before the specialization is
-    chosen, so every call site with the same argument types shares one compiled version."""
+    plain types: literal ints (and strings) are widened before the specialization is chosen,
+    so every call site with the same argument types shares one compiled version."""
 
     def get_call_template(self, args, kws):
-        args = tuple(types.unliteral(a) for a in args)
-        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        args = tuple(_widened(a) for a in args)
+        kws = {k: _widened(v) for k, v in kws.items()}
         return super().get_call_template(args, kws)
 
 
-def _compile_noalloc(fn, **options):
+def _widened(argument_type):
+    """A literal's plain type, except a literal boolean: a flag chooses a mode (a milestone
+    attempt or a climb, a trial or the real move), and the copy compiled for each mode drops
+    the other mode's branches from the hot loops. With its flags widened too, the All-In
+    Ascent planner ran 10.5% slower side by side (benchmarks/compare_commits.py)."""
+    if isinstance(argument_type, types.BooleanLiteral):
+        return argument_type
+    return types.unliteral(argument_type)
+
+
+def compile_noalloc(fn, first_class=False, **options):
+    """The dispatcher of njit_noalloc; `first_class` keeps the C-callable wrapper a function
+    value needs."""
     targetoptions = dict(options, nopython=True, _nrt=False)
+    if not first_class:
+        targetoptions["no_cfunc_wrapper"] = True
     targetoptions.setdefault("boundscheck", None)
     dispatcher = OneSpecializationPerTypes(py_func=fn, locals={}, targetoptions=targetoptions)
     dispatcher.enable_caching()
@@ -51,7 +70,7 @@ def njit_noalloc(*args, **options):
 
     Use as `@njit_noalloc` or `@njit_noalloc(inline=...)`."""
     if len(args) == 1 and callable(args[0]) and not options:
-        return _compile_noalloc(args[0])
+        return compile_noalloc(args[0])
     if args:
         raise TypeError("njit_noalloc takes no signature: it compiles on first use")
-    return lambda fn: _compile_noalloc(fn, **options)
+    return lambda fn: compile_noalloc(fn, **options)

@@ -46,8 +46,9 @@ def compiled_on_use(signature, noalloc=False, prepare=None, cache=True):
     def decorate(fn):
         from numba import njit
 
-        from sim.core.jit import njit_noalloc
-        dispatcher = njit_noalloc(fn) if noalloc else njit(cache=cache)(fn)
+        from sim.core.jit import compile_noalloc
+        dispatcher = compile_noalloc(fn, first_class=True) if noalloc else \
+            njit(cache=cache)(fn)
         _NOT_YET_COMPILED[dispatcher] = (signature, prepare)
         return dispatcher
     return decorate
