@@ -148,3 +148,23 @@ def test_noalloc_helpers_have_no_c_wrapper_but_bots_do():
         return x
 
     assert "no_cfunc_wrapper" not in bot.targetoptions
+
+
+def test_a_helper_without_the_wrapper_is_refused_as_a_function_value():
+    """Called by address without the wrapper, numba would raise 'function address is null' at
+    the first call, deep in a game."""
+    from numba import types
+
+    from sim.core.policies import as_function_value
+
+    @njit_noalloc
+    def helper(x):
+        return x
+
+    @njit_noalloc(first_class=True)
+    def agent(x):
+        return x + 1
+
+    with pytest.raises(TypeError, match="first_class=True"):
+        as_function_value(helper, types.int64(types.int64))
+    assert as_function_value(agent, types.int64(types.int64)) is not None

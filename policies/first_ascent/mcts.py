@@ -208,14 +208,14 @@ def tree_answer(ctx, bot_choice):
     return bot_choice
 
 
-@njit_noalloc
+@njit_noalloc(first_class=True)
 def random_agent(ctx):
     """The search agent of `mcts`: uniform legal actions past the tree."""
     bot = ctx.legal[stream_below(ctx.stream, ctx.n_legal)] if needs_bot(ctx) else -1
     return tree_answer(ctx, bot)
 
 
-@njit_noalloc
+@njit_noalloc(first_class=True)
 def tuned_agent(ctx):
     """The search agent of `mcts-tuned`: tuned's choice past the tree and as each node's first
     child, with the deciding seat's character's knobs."""

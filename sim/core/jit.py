@@ -23,7 +23,8 @@ large part of the first run's compile time (results/BENCHMARKS.md, "From an empt
 the first game").
 
 Nor do they get numba's C-callable wrapper, which only a function used as a first-class
-function value needs (the bots, compiled through sim/core/policies.compiled_on_use). numba
+function value needs (the bots, compiled through sim/core/policies.compiled_on_use, and a
+search's agents, `first_class=True`). numba
 otherwise generates one for every function, and every caller links it in and optimises it
 again.
 """
@@ -68,7 +69,8 @@ def njit_noalloc(*args, **options):
     """njit(cache=True) without numba's runtime, one specialization per argument types: the
     function may not allocate.
 
-    Use as `@njit_noalloc` or `@njit_noalloc(inline=...)`."""
+    Use as `@njit_noalloc` or `@njit_noalloc(inline=..., first_class=...)`; first_class=True
+    for a function that is handed around as a function value (a search's agents)."""
     if len(args) == 1 and callable(args[0]) and not options:
         return compile_noalloc(args[0])
     if args:

@@ -61,6 +61,9 @@ def as_function_value(dispatcher, signature):
     take the GIL and ask Python for the address (about 25 us a call); a CompileResultWAP
     carries the compiled wrapper's address instead, and the call is native."""
     from numba.core.types.function_type import CompileResultWAP
+    if dispatcher.targetoptions.get("no_cfunc_wrapper"):
+        raise TypeError(f"{dispatcher.py_func.__qualname__} is compiled without the wrapper a "
+                        "function value needs: declare it @njit_noalloc(first_class=True)")
     compile_only_for(dispatcher, signature)
     return CompileResultWAP(dispatcher.overloads[tuple(signature.args)])
 
