@@ -16,7 +16,7 @@ from sim.core.rng import stream_below
 from sim.core.batch import check_master_seed, kernel_threads, seat_names
 from sim.core.seeding import game_seed, seating_stream_seed
 from sim.games.all_in_ascent.game import check_characters, policy_slots
-from sim.games.all_in_ascent.kernel import RECORD_SIZE, play_batch
+from sim.games.all_in_ascent.kernel import RECORD_SIZE, one_game_by_address, play_batch
 from sim.games.all_in_ascent.rules import PackedRules, default_rules
 from sim.games.all_in_ascent.state import MAX_PLAYERS, N_CHARACTERS
 
@@ -119,5 +119,6 @@ def play_fixed_games(seeds, chars, n_players, seat_policies, rules: PackedRules 
     out = np.empty((n_games, RECORD_SIZE), np.int32)
     with kernel_threads(threads, PARALLEL_CHUNK):
         play_batch(rules.tables, seeds, chars, n_players_arr, fns, seat_slots, slot_params,
-                   np.int64(max_actions), out)
+                   np.int64(max_actions), out,
+                   one_game_by_address(rules.tables, chars, fns, seat_slots, slot_params))
     return out

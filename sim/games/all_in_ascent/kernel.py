@@ -1,7 +1,8 @@
 """Play many All-In Ascent games in parallel.
 
 `play_game` drives one game with the rule functions of engine.py and per-seat policies; the
-single-game API uses it too. `play_batch` runs it over many games with prange. Each game runs
+single-game API uses it too. `play_batch` runs it over many games with prange (through
+`play_one`, called by address). Each game runs
 in a per-thread int64 work vector; what leaves the kernel is the final state (without the
 scratch block) as int32, one row per game: about 1.1 KB per game in flight. Every field fits in
 int32 except the two 32-bit RNG words, G_RNG and G_SEED, which keep their bit pattern: read them
@@ -14,6 +15,7 @@ and seat, the slot that plays it; each slot has its own parameter vector.
 import numpy as np
 from numba import njit, prange
 
+from sim.core.batch import by_address
 from sim.core.jit import njit_noalloc
 from sim.core.kernel_steps import keep_record, note_action
 from sim.core.seeding import policy_streams
@@ -72,23 +74,36 @@ def play_game(st, t, slot_fns, seat_slots, slot_params, streams, legal, trace, w
     return taken
 
 
+@njit(cache=True)
+def play_one(st, t, seed, characters, n_players, slot_fns, seat_slots, slot_params,
+             max_actions):
+    """Set up and play the game of `seed` into `st`, with its own buffers."""
+    legal = np.empty(N_ACTIONS, np.int64)
+    trace = np.empty(TRACE_SIZE, np.int64)
+    work = np.zeros(WORK_SIZE, np.int64)
+    setup(st, t, seed, characters, n_players)
+    streams = policy_streams(seed, MAX_PLAYERS)
+    play_game(st, t, slot_fns, seat_slots, slot_params, streams, legal, trace, work,
+              max_actions, np.empty(0, np.int64))
+
+
 @njit(cache=True, parallel=True)
 def play_batch(t, seeds, characters, n_players, slot_fns, seat_slots, slot_params, max_actions,
-               out):
+               out, one_game):
     """Play games i = 0..n-1 from their seeds; write each final state into out[i] (int32).
 
     seeds: uint32 game seeds (int64); characters: (n, 4) character ids; n_players: (n,);
-    seat_slots: (n, 4) policy slot per seat; slot_params: (MAX_SLOTS, P) float64.
-    Game i reads row i only (kernel_steps.py).
+    seat_slots: (n, 4) policy slot per seat; slot_params: (MAX_SLOTS, P) float64; one_game:
+    play_one by address (one_game_by_address). Game i reads row i only (kernel_steps.py).
     """
-    no_actions = np.empty(0, np.int64)
     for i in prange(seeds.shape[0]):
         st = np.empty(STATE_SIZE, np.int64)
-        legal = np.empty(N_ACTIONS, np.int64)
-        trace = np.empty(TRACE_SIZE, np.int64)
-        work = np.zeros(WORK_SIZE, np.int64)
-        setup(st, t, seeds[i], characters[i], n_players[i])
-        streams = policy_streams(seeds[i], MAX_PLAYERS)
-        play_game(st, t, slot_fns, seat_slots[i], slot_params, streams, legal, trace, work,
-                  max_actions, no_actions)
+        one_game(st, t, seeds[i], characters[i], n_players[i], slot_fns, seat_slots[i],
+                 slot_params, max_actions)
         keep_record(st, out, i)
+
+
+def one_game_by_address(t, characters, slot_fns, seat_slots, slot_params):
+    """play_one for play_batch (sim/core/batch.by_address), typed by a run's inputs."""
+    return by_address(play_one, np.empty(STATE_SIZE, np.int64), t, np.int64(0), characters[0],
+                      np.int64(0), slot_fns, seat_slots[0], slot_params, np.int64(0))

@@ -10,7 +10,7 @@ import numpy as np
 
 from sim.core.batch import (BatchResult, check_master_seed, game_seeds, kernel_threads,
                              seat_names, seat_rotation)
-from sim.games.ascension.kernel import MAX_SLOTS, play_batch
+from sim.games.ascension.kernel import MAX_SLOTS, one_game_by_address, play_batch
 from sim.games.ascension.policy_api import MAX_POLICY_PARAMS
 from sim.games.ascension.rules import AscensionRules, default_rules
 from sim.games.ascension.state import MAX_PLAYERS, RECORD_SIZE
@@ -42,6 +42,7 @@ def run_games(n_games, master_seed, rules: AscensionRules = None, seat_policies=
     seat_slots = np.where(slots >= 0, slots, 0)
     out = np.empty((n_games, RECORD_SIZE), np.int32)
     with kernel_threads(threads, PARALLEL_CHUNK) as elapsed:
-        play_batch(rules.config, seeds, fns, seat_slots, slot_params, remembers, out)
+        play_batch(rules.config, seeds, fns, seat_slots, slot_params, remembers, out,
+                   one_game_by_address(rules.config, fns, seat_slots, slot_params, remembers))
         seconds = elapsed()
     return BatchResult(first_index, seeds, slots, distinct, out, seconds)

@@ -1,8 +1,8 @@
 """Play many Ascension games in parallel (the same shape as All-In Ascent's kernel).
 
 `play_game` drives one game with engine.py and per-seat policies; the single-game API uses it
-too. `play_batch` runs games over prange; each game's record is its state's prefix
-[0, RECORD_SIZE) (globals, seats and tallies; no board).
+too. `play_batch` runs games over prange, through `play_one` called by address; each game's
+record is its state's prefix [0, RECORD_SIZE) (globals, seats and tallies; no board).
 
 Before every decision the kernel builds the deciding seat's view (view.py), so a policy can
 only read what that seat may know. Whether a slot remembers the faces it has seen is a
@@ -11,6 +11,7 @@ per-slot flag (`slot_remembers`): a memory-less bot is an ordinary bot given a f
 import numpy as np
 from numba import njit, prange
 
+from sim.core.batch import by_address
 from sim.core.jit import njit_noalloc
 from sim.core.kernel_steps import keep_record, note_action
 from sim.core.seeding import policy_streams
@@ -59,18 +60,30 @@ def play_game(st, t, slot_fns, seat_slots, slot_params, slot_remembers, streams,
     return taken
 
 
+@njit(cache=True)
+def play_one(st, t, seed, slot_fns, seat_slots, slot_params, slot_remembers):
+    """Set up and play the game of `seed` into `st`, with its own buffers."""
+    view = np.empty(STATE_SIZE, np.int64)
+    legal = np.empty(N_ACTIONS, np.int64)
+    work = np.zeros(WORK_SIZE, np.int64)     # zeroed per game (policy_api.py)
+    setup(st, t, seed)
+    streams = policy_streams(seed, MAX_PLAYERS)
+    play_game(st, t, slot_fns, seat_slots, slot_params, slot_remembers, streams, legal, view,
+              work, np.empty(0, np.int64))
+
+
 @njit(cache=True, parallel=True)
-def play_batch(t, seeds, slot_fns, seat_slots, slot_params, slot_remembers, out):
+def play_batch(t, seeds, slot_fns, seat_slots, slot_params, slot_remembers, out, one_game):
     """Play games i = 0..n-1 from their seeds (uint32 values in int64) with the policy slot of
-    each seat in seat_slots[i]; the record of game i goes into out[i] (int32)."""
-    no_actions = np.empty(0, np.int64)
+    each seat in seat_slots[i]; the record of game i goes into out[i] (int32). one_game:
+    play_one by address (one_game_by_address)."""
     for i in prange(seeds.shape[0]):
         st = np.empty(STATE_SIZE, np.int64)
-        view = np.empty(STATE_SIZE, np.int64)
-        legal = np.empty(N_ACTIONS, np.int64)
-        work = np.zeros(WORK_SIZE, np.int64)     # zeroed per game (policy_api.py)
-        setup(st, t, seeds[i])
-        streams = policy_streams(seeds[i], MAX_PLAYERS)
-        play_game(st, t, slot_fns, seat_slots[i], slot_params, slot_remembers, streams, legal,
-                  view, work, no_actions)
+        one_game(st, t, seeds[i], slot_fns, seat_slots[i], slot_params, slot_remembers)
         keep_record(st, out, i)
+
+
+def one_game_by_address(t, slot_fns, seat_slots, slot_params, slot_remembers):
+    """play_one for play_batch (sim/core/batch.by_address), typed by a run's inputs."""
+    return by_address(play_one, np.empty(STATE_SIZE, np.int64), t, np.int64(0), slot_fns,
+                      seat_slots[0], slot_params, slot_remembers)

@@ -1,13 +1,14 @@
 """Play many First Ascent games in parallel (the same shape as the other games' kernels).
 
 `play_one` sets up and plays one game with per-seat policies; the single-game API calls it
-too. `play_batch` runs games over prange; each game's record is its state's prefix
+too. `play_batch` runs games over prange, calling play_one by address; each game's record is its state's prefix
 [0, RECORD_SIZE). A game depends only on its own seed, seats and characters, never on its
 index in the batch, the thread or the chunk.
 """
 import numpy as np
 from numba import njit, prange
 
+from sim.core.batch import by_address
 from sim.core.kernel_steps import keep_record
 from sim.core.seeding import policy_streams
 from sim.games.first_ascent.data import N_KINDS
@@ -30,14 +31,21 @@ def play_one(st, t, seed, characters, slot_fns, seat_slots, slot_params, log):
 
 
 @njit(cache=True, parallel=True)
-def play_batch(t, seeds, characters, slot_fns, seat_slots, slot_params, out):
+def play_batch(t, seeds, characters, slot_fns, seat_slots, slot_params, out, one_game):
     """Play games i = 0..n-1; write each record into out[i] (int32).
 
     seeds: (n,) game seeds; characters: (n, 5) character id per seat (0 = F22's random
-    draw); seat_slots: (n, 5) policy slot per seat."""
+    draw); seat_slots: (n, 5) policy slot per seat; one_game: play_one by address
+    (one_game_by_address)."""
     n = seeds.shape[0]
     for i in prange(n):
         st = np.empty(STATE_SIZE, np.int64)
         no_log = np.empty((0, 6), np.int64)
-        play_one(st, t, seeds[i], characters[i], slot_fns, seat_slots[i], slot_params, no_log)
+        one_game(st, t, seeds[i], characters[i], slot_fns, seat_slots[i], slot_params, no_log)
         keep_record(st, out, i)
+
+
+def one_game_by_address(t, characters, slot_fns, seat_slots, slot_params):
+    """play_one for play_batch (sim/core/batch.by_address), typed by a run's inputs."""
+    return by_address(play_one, np.empty(STATE_SIZE, np.int64), t, np.int64(0), characters[0],
+                      slot_fns, seat_slots[0], slot_params, np.empty((0, 6), np.int64))
