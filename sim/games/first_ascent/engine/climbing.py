@@ -90,7 +90,7 @@ def attempt_climb(st, t, ag, seat, h, risk):
     return True
 
 
-@njit_noalloc
+@njit_noalloc(inline="always")
 def complete_climb(st, t, ag, seat, h, plan, picked):
     """F35 (1)-(7)."""
     base = seat * SEAT_FIELDS

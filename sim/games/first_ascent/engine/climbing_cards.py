@@ -121,7 +121,7 @@ def draw_climbing_card(st):
     return c
 
 
-@njit_noalloc
+@njit_noalloc(inline="always")
 def resolve_climbing_cards(st, t, ag, seat):
     """F39-F41, F128: draw 1 (Cool-Headed Crimper 2), choose a card and an option, resolve."""
     n_draw = ch(st, t, seat, CH_CARDS_DRAWN)
@@ -219,7 +219,7 @@ def targets(st, t, seat, who, opp, out):
     return n
 
 
-@njit_noalloc
+@njit_noalloc(inline="always")
 def resolve_option(st, t, ag, seat, card, option, jesus):
     """F106: the cost list, then the gain list, each in order; Jesus Piece skips the
     active player's negative part (F84)."""

@@ -52,7 +52,7 @@ def turn_legal(st, t, seat, legal, work):
     return add_own_turn_tokens(st, t, seat, legal, n)
 
 
-@njit_noalloc
+@njit_noalloc(inline="always")
 def play_turn(st, t, ag, seat):
     no_reserve = no_reservation(ag)
     base = seat * SEAT_FIELDS
@@ -85,11 +85,11 @@ def play_turn(st, t, ag, seat):
             if k > 0:
                 st[HAND + seat * N_KINDS + k] += 1
             st[T_TRADES + seat] += 1
-        elif code >= A_RISK:
-            attempt_climb(st, t, ag, seat, code - A_RISK, True)
-            return
         else:
-            attempt_climb(st, t, ag, seat, code - A_CLIMB, False)
+            # one call with the flag as a value: a literal True and False would each compile
+            # the whole climb (njit_noalloc specializes literal booleans)
+            risk = code >= A_RISK
+            attempt_climb(st, t, ag, seat, code - (A_RISK if risk else A_CLIMB), risk)
             return
 
 
