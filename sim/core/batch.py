@@ -68,17 +68,36 @@ def seat_rotation(seat_policies, n_games, first_index, rotate, max_players, seat
     return names, slots, values
 
 
-def by_address(one_game, *example_args):
-    """`one_game`, a jitted function that plays one game, compiled for the types of
-    `example_args` as a function value: a parallel kernel takes it as an argument and calls it
-    by address. Called by name, numba would link the whole engine into the kernel and into the
-    kernel's parallel body, and optimise it and compile it to machine code twice more (18 of
-    First Ascent's 77 s from an empty cache to its first game). One call by address per game
-    costs nothing measurable."""
-    from numba import typeof, types
+def by_address(one_game, *argument_types):
+    """`one_game`, a jitted function that plays one game, compiled for `argument_types` (numba
+    types, or example values to take the type of) as a function value: a parallel kernel
+    takes it as an argument and calls it by address. Called by name, numba would link the
+    whole engine into the kernel and into the kernel's parallel body, and optimise it again
+    there (18 of First Ascent's 77 s from an empty cache to its first game). One call by
+    address per game costs nothing measurable.
 
-    from sim.core.policies import as_function_value
-    return as_function_value(one_game, types.void(*[typeof(a) for a in example_args]))
+    It is compiled under the same key as a call from Python (a tuple of argument types), so a
+    process that also calls `one_game` directly (First Ascent's single-game API) finds it in
+    numba's cache; and it stays open to other argument types."""
+    from numba import typeof, types
+    from numba.core.types.function_type import CompileResultWAP
+    key = tuple(a if isinstance(a, types.Type) else typeof(a) for a in argument_types)
+    one_game.compile(key)
+    return CompileResultWAP(one_game.overloads[key])
+
+
+def row_type(array):
+    """numba's type of `array[i]` in a kernel: one dimension fewer, C-ordered if the array is.
+    Taken from the array's own type, so that a run of no games has one too."""
+    from numba import typeof, types
+    whole = typeof(array)
+    return types.Array(whole.dtype, whole.ndim - 1, "C" if whole.layout == "C" else "A")
+
+
+def item_type(array):
+    """numba's type of `array[i]` for a one-dimensional array."""
+    from numba import typeof
+    return typeof(array).dtype
 
 
 @contextmanager

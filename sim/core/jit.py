@@ -13,7 +13,8 @@ time, any allocation inside such a function and any call from it into a function
 allocates, so the guarantee is checked, not assumed. Work memory comes from buffers the
 caller allocated once per game (the engine's scratch, a policy's `work`).
 
-Its functions are also compiled once per argument types, not once per constant argument.
+Its functions are also compiled once per argument types, not once per constant argument
+(a literal boolean excepted, see `_widened`).
 numba types a constant at a call site (`ask(..., D_CHALKBAG, 2)`, `ch(st, t, seat,
 CH_MAX)`) as a literal, and a plain dispatcher compiles a separate specialization for every
 distinct literal: First Ascent's `ask` was compiled 21 times and `ch` 20 times for one game
@@ -28,7 +29,7 @@ search's agents, `first_class=True`). numba
 otherwise generates one for every function, and every caller links it in and optimises it
 again.
 """
-from numba import njit, types
+from numba import config, njit, types
 from numba.core.registry import CPUDispatcher
 
 
@@ -56,6 +57,8 @@ def _widened(argument_type):
 def compile_noalloc(fn, first_class=False, **options):
     """The dispatcher of njit_noalloc; `first_class` keeps the C-callable wrapper a function
     value needs."""
+    if config.DISABLE_JIT:                 # as numba's own njit does under NUMBA_DISABLE_JIT
+        return fn
     targetoptions = dict(options, nopython=True, _nrt=False)
     if not first_class:
         targetoptions["no_cfunc_wrapper"] = True

@@ -120,5 +120,6 @@ def play_fixed_games(seeds, chars, n_players, seat_policies, rules: PackedRules 
     with kernel_threads(threads, PARALLEL_CHUNK):
         play_batch(rules.tables, seeds, chars, n_players_arr, fns, seat_slots, slot_params,
                    np.int64(max_actions), out,
-                   one_game_by_address(rules.tables, chars, fns, seat_slots, slot_params))
+                   one_game_by_address(rules.tables, seeds, chars, n_players_arr, fns, seat_slots,
+                                       slot_params, np.int64(max_actions)))
     return out

@@ -15,7 +15,7 @@ and seat, the slot that plays it; each slot has its own parameter vector.
 import numpy as np
 from numba import njit, prange
 
-from sim.core.batch import by_address
+from sim.core.batch import by_address, item_type, row_type
 from sim.core.jit import njit_noalloc
 from sim.core.kernel_steps import keep_record, note_action
 from sim.core.seeding import policy_streams
@@ -103,7 +103,9 @@ def play_batch(t, seeds, characters, n_players, slot_fns, seat_slots, slot_param
         keep_record(st, out, i)
 
 
-def one_game_by_address(t, characters, slot_fns, seat_slots, slot_params):
+def one_game_by_address(t, seeds, characters, n_players, slot_fns, seat_slots, slot_params,
+                        max_actions):
     """play_one for play_batch (sim/core/batch.by_address), typed by a run's inputs."""
-    return by_address(play_one, np.empty(STATE_SIZE, np.int64), t, np.int64(0), characters[0],
-                      np.int64(0), slot_fns, seat_slots[0], slot_params, np.int64(0))
+    return by_address(play_one, np.empty(STATE_SIZE, np.int64), t, item_type(seeds),
+                      row_type(characters), item_type(n_players), slot_fns,
+                      row_type(seat_slots), slot_params, max_actions)

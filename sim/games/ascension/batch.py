@@ -43,6 +43,7 @@ def run_games(n_games, master_seed, rules: AscensionRules = None, seat_policies=
     out = np.empty((n_games, RECORD_SIZE), np.int32)
     with kernel_threads(threads, PARALLEL_CHUNK) as elapsed:
         play_batch(rules.config, seeds, fns, seat_slots, slot_params, remembers, out,
-                   one_game_by_address(rules.config, fns, seat_slots, slot_params, remembers))
+                   one_game_by_address(rules.config, seeds, fns, seat_slots, slot_params,
+                                       remembers))
         seconds = elapsed()
     return BatchResult(first_index, seeds, slots, distinct, out, seconds)

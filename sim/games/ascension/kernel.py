@@ -11,7 +11,7 @@ per-slot flag (`slot_remembers`): a memory-less bot is an ordinary bot given a f
 import numpy as np
 from numba import njit, prange
 
-from sim.core.batch import by_address
+from sim.core.batch import by_address, item_type, row_type
 from sim.core.jit import njit_noalloc
 from sim.core.kernel_steps import keep_record, note_action
 from sim.core.seeding import policy_streams
@@ -83,7 +83,7 @@ def play_batch(t, seeds, slot_fns, seat_slots, slot_params, slot_remembers, out,
         keep_record(st, out, i)
 
 
-def one_game_by_address(t, slot_fns, seat_slots, slot_params, slot_remembers):
+def one_game_by_address(t, seeds, slot_fns, seat_slots, slot_params, slot_remembers):
     """play_one for play_batch (sim/core/batch.by_address), typed by a run's inputs."""
-    return by_address(play_one, np.empty(STATE_SIZE, np.int64), t, np.int64(0), slot_fns,
-                      seat_slots[0], slot_params, slot_remembers)
+    return by_address(play_one, np.empty(STATE_SIZE, np.int64), t, item_type(seeds), slot_fns,
+                      row_type(seat_slots), slot_params, slot_remembers)

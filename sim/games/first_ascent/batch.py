@@ -68,6 +68,7 @@ def play_rows(rules, seeds, char_rows, slots, distinct, params=None, threads=Non
     out = np.empty((len(seeds), RECORD_SIZE), np.int32)
     with kernel_threads(threads, PARALLEL_CHUNK) as elapsed:
         play_batch(rules.tables, seeds, char_rows, fns, seat_slots, slot_params, out,
-                   one_game_by_address(rules.tables, char_rows, fns, seat_slots, slot_params))
+                   one_game_by_address(rules.tables, seeds, char_rows, fns, seat_slots,
+                                       slot_params))
         seconds = elapsed()
     return BatchResult(first_index, seeds, slots, distinct, out, seconds)

@@ -1,14 +1,14 @@
 """Play many First Ascent games in parallel (the same shape as the other games' kernels).
 
 `play_one` sets up and plays one game with per-seat policies; the single-game API calls it
-too. `play_batch` runs games over prange, calling play_one by address; each game's record is its state's prefix
-[0, RECORD_SIZE). A game depends only on its own seed, seats and characters, never on its
-index in the batch, the thread or the chunk.
+too. `play_batch` runs games over prange, calling play_one by address; each game's record is
+its state's prefix [0, RECORD_SIZE). A game depends only on its own seed, seats and
+characters, never on its index in the batch, the thread or the chunk.
 """
 import numpy as np
 from numba import njit, prange
 
-from sim.core.batch import by_address
+from sim.core.batch import by_address, item_type, row_type
 from sim.core.kernel_steps import keep_record
 from sim.core.seeding import policy_streams
 from sim.games.first_ascent.data import N_KINDS
@@ -45,7 +45,8 @@ def play_batch(t, seeds, characters, slot_fns, seat_slots, slot_params, out, one
         keep_record(st, out, i)
 
 
-def one_game_by_address(t, characters, slot_fns, seat_slots, slot_params):
+def one_game_by_address(t, seeds, characters, slot_fns, seat_slots, slot_params):
     """play_one for play_batch (sim/core/batch.by_address), typed by a run's inputs."""
-    return by_address(play_one, np.empty(STATE_SIZE, np.int64), t, np.int64(0), characters[0],
-                      slot_fns, seat_slots[0], slot_params, np.empty((0, 6), np.int64))
+    return by_address(play_one, np.empty(STATE_SIZE, np.int64), t, item_type(seeds),
+                      row_type(characters), slot_fns, row_type(seat_slots), slot_params,
+                      np.empty((0, 6), np.int64))
