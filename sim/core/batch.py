@@ -80,10 +80,12 @@ def by_address(one_game, *argument_types):
     process that also calls `one_game` directly (First Ascent's single-game API) finds it in
     numba's cache; and it stays open to other argument types."""
     from numba import typeof, types
-    from numba.core.types.function_type import CompileResultWAP
+
+    from sim.core.policies import address_of, check_has_wrapper
+    check_has_wrapper(one_game)
     key = tuple(a if isinstance(a, types.Type) else typeof(a) for a in argument_types)
     one_game.compile(key)
-    return CompileResultWAP(one_game.overloads[key])
+    return address_of(one_game, key)
 
 
 def row_type(array):

@@ -14,20 +14,18 @@ allocates, so the guarantee is checked, not assumed. Work memory comes from buff
 caller allocated once per game (the engine's scratch, a policy's `work`).
 
 Its functions are also compiled once per argument types, not once per constant argument
-(a literal boolean excepted, see `_widened`).
-numba types a constant at a call site (`ask(..., D_CHALKBAG, 2)`, `ch(st, t, seat,
-CH_MAX)`) as a literal, and a plain dispatcher compiles a separate specialization for every
-distinct literal: First Ascent's `ask` was compiled 21 times and `ch` 20 times for one game
-with random bots, each copy then linked and optimised again in every caller. LLVM inlines
-and folds the constants of small callees anyway, so the copies bought little and cost a
-large part of the first run's compile time (results/BENCHMARKS.md, "From an empty cache to
-the first game").
+(a literal boolean excepted, see `_widened`). numba types a constant at a call site
+(`ask(..., D_CHALKBAG, 2)`, `ch(st, t, seat, CH_MAX)`) as a literal, and a plain dispatcher
+compiles a separate specialization for every distinct literal: First Ascent's `ask` was
+compiled 21 times and `ch` 20 times for one game with random bots, each copy then linked and
+optimised again in every caller. LLVM inlines and folds the constants of small callees
+anyway, so the copies bought little and cost a large part of the first run's compile time
+(results/BENCHMARKS.md, "From an empty cache to the first game").
 
 Nor do they get numba's C-callable wrapper, which only a function used as a first-class
 function value needs (the bots, compiled through sim/core/policies.compiled_on_use, and a
-search's agents, `first_class=True`). numba
-otherwise generates one for every function, and every caller links it in and optimises it
-again.
+search's agents, `first_class=True`). numba otherwise generates one for every function, and
+every caller links it in and optimises it again.
 """
 from numba import config, njit, types
 from numba.core.registry import CPUDispatcher

@@ -60,12 +60,25 @@ def as_function_value(dispatcher, signature):
     Dispatcher constant of function type without its address, so every call through it would
     take the GIL and ask Python for the address (about 25 us a call); a CompileResultWAP
     carries the compiled wrapper's address instead, and the call is native."""
-    from numba.core.types.function_type import CompileResultWAP
+    check_has_wrapper(dispatcher)
+    compile_only_for(dispatcher, signature)
+    return address_of(dispatcher, tuple(signature.args))
+
+
+def check_has_wrapper(dispatcher):
+    """Refuse, before anything is compiled, a function compiled without the C-callable wrapper
+    that a call by address goes through: numba would raise 'function address is null' at the
+    first call, deep in a game."""
     if dispatcher.targetoptions.get("no_cfunc_wrapper"):
         raise TypeError(f"{dispatcher.py_func.__qualname__} is compiled without the wrapper a "
                         "function value needs: declare it @njit_noalloc(first_class=True)")
-    compile_only_for(dispatcher, signature)
-    return CompileResultWAP(dispatcher.overloads[tuple(signature.args)])
+
+
+def address_of(dispatcher, argument_types):
+    """The compiled overload of `dispatcher` for `argument_types` (a tuple of numba types) as a
+    function value that carries its address."""
+    from numba.core.types.function_type import CompileResultWAP
+    return CompileResultWAP(dispatcher.overloads[argument_types])
 
 
 def compile_only_for(dispatcher, signature):

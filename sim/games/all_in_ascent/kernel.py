@@ -2,11 +2,11 @@
 
 `play_game` drives one game with the rule functions of engine.py and per-seat policies; the
 single-game API uses it too. `play_batch` runs it over many games with prange (through
-`play_one`, called by address). Each game runs
-in a per-thread int64 work vector; what leaves the kernel is the final state (without the
-scratch block) as int32, one row per game: about 1.1 KB per game in flight. Every field fits in
-int32 except the two 32-bit RNG words, G_RNG and G_SEED, which keep their bit pattern: read them
-with `.view(np.uint32)` (records.py takes the seed from the run's inputs instead).
+`play_one`, called by address). Each game runs in a per-thread int64 work vector; what leaves
+the kernel is the final state (without the scratch block) as int32, one row per game: about
+1.1 KB per game in flight. Every field fits in int32 except the two 32-bit RNG words, G_RNG
+and G_SEED, which keep their bit pattern: read them with `.view(np.uint32)` (records.py takes
+the seed from the run's inputs instead).
 
 Policies are first-class numba functions (policy_api.POLICY_SIGNATURE). A run passes a tuple of
 up to MAX_SLOTS policy slots (padded to that length, so the kernel compiles once) and, per game
