@@ -93,12 +93,20 @@ def compile_only_for(dispatcher, signature):
 
 
 def _compiled(policy):
-    signature, prepare = _NOT_YET_COMPILED.pop(policy.function, (None, None))
+    compile_waiting(policy.function)
+    return policy
+
+
+def compile_waiting(dispatcher):
+    """Compile a `compiled_on_use` function for its signature now, if not yet done, and return
+    it: for one handed to an engine outside the bot registry (a test's scripted seat), so that
+    importing its module compiles nothing."""
+    signature, prepare = _NOT_YET_COMPILED.pop(dispatcher, (None, None))
     if signature is not None:
         if prepare is not None:
             prepare()
-        compile_only_for(policy.function, signature)
-    return policy
+        compile_only_for(dispatcher, signature)
+    return dispatcher
 
 
 def declared_signatures(game, name):

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 from asc_helpers import ride_only_pawn
 from numba import njit
 
@@ -63,16 +64,20 @@ def unseen(st, seat):
             and not st[S.B_KNOWN + x] & (1 << seat) and x != st[S.G_HELD]]
 
 
-POSITIONS = positions(["random", "hybrid", "stair-builder"])
+@pytest.fixture(scope="module")
+def played():
+    """Positions of games played by three bots, shared by the tests below (played on first use,
+    not at collection: both test workers collect every file)."""
+    return positions(["random", "hybrid", "stair-builder"])
 
 
-def test_a_sampled_state_looks_to_its_seat_like_the_real_one():
+def test_a_sampled_state_looks_to_its_seat_like_the_real_one(played):
     # §1.8: the sampled state gives the same view back (with memory and without, A15), the same
     # legal actions, and deals the seat's unseen cubes: the same faces, other places
     a = np.empty(S.N_ACTIONS, np.int64)
     b = np.empty(S.N_ACTIONS, np.int64)
     held = 0
-    for game, seat in POSITIONS:
+    for game, seat in played:
         held += game.state[S.G_HELD] >= 0
         for remember in (True, False):
             view = view_of(game, seat, remember)
@@ -85,11 +90,11 @@ def test_a_sampled_state_looks_to_its_seat_like_the_real_one():
             assert legal_actions(st, game.t, b) == n and np.array_equal(a[:n], b[:n])
             if remember:
                 assert faces(game.t, unseen(st, seat)) == faces(game.t, unseen(game.state, seat))
-    assert held >= 5 and len(POSITIONS) >= 60      # place decisions are among them
+    assert held >= 5 and len(played) >= 60      # place decisions are among them
 
 
-def test_the_sampler_deals_from_the_seats_own_stream():
-    game, seat = next((g, s) for g, s in POSITIONS if len(unseen(g.state, s)) > 40)
+def test_the_sampler_deals_from_the_seats_own_stream(played):
+    game, seat = next((g, s) for g, s in played if len(unseen(g.state, s)) > 40)
     view = view_of(game, seat)
     deals = []
     for stream in (1, 1, 2, 3):
@@ -99,17 +104,17 @@ def test_the_sampler_deals_from_the_seats_own_stream():
     assert deals[0] == deals[1] and len(set(deals)) == 3
 
 
-def test_a_view_the_piece_set_cannot_fill_is_refused():
-    game, seat = POSITIONS[10]
+def test_a_view_the_piece_set_cannot_fill_is_refused(played):
+    game, seat = played[10]
     view = view_of(game, seat)
     view[S.S_RES_SHAPED + seat] = 3             # A4: a seat holds two shaped half-cubes at most
     assert not sample_state(view, game.t, seat, np.array([1], np.uint64),
                             np.empty(S.STATE_SIZE, np.int64))
 
 
-def test_hide_future_re_deals_only_what_the_seat_has_not_seen():
+def test_hide_future_re_deals_only_what_the_seat_has_not_seen(played):
     moved = 0
-    for game, seat in POSITIONS[::4]:
+    for game, seat in played[::4]:
         st = game.state.copy()
         search.hide_future(st, game.t, seat, np.array([5], np.uint64))
         twin = AscensionGame(0, players=int(st[S.G_N_PLAYERS]))
@@ -145,7 +150,7 @@ def redealt(game, seat):
     return twin
 
 
-def test_ascension_mcts_does_not_peek_at_unseen_faces():
+def test_ascension_mcts_does_not_peek_at_unseen_faces(played):
     # Positions that differ only in where the mover's unseen cubes lie (dealt again by
     # hide_future, which keeps the view, as tested above). A search run on the real state that
     # peeks decides differently on some (so the test can fail); the bot, from its view,
@@ -153,7 +158,7 @@ def test_ascension_mcts_does_not_peek_at_unseen_faces():
     policy = get_policy("ascension", "mcts").function
     peeking = make_mcts(sys.modules[__name__])
     differs_peeking = differs_bot = tried = 0
-    for game, seat in POSITIONS:
+    for game, seat in played:
         if len(unseen(game.state, seat)) < 20:
             continue
         twin = redealt(game, seat)
@@ -206,10 +211,10 @@ print(json.dumps({"plan_costs": len(staircase.plan_costs.signatures),
                                                         "hybrid": 0}
 
 
-def test_the_estimate_ranks_a_winner_first_and_an_eliminated_seat_last():
+def test_the_estimate_ranks_a_winner_first_and_an_eliminated_seat_last(played):
     # A45: once a seat wins, its value is 1 and the others' 0; A38: an eliminated seat has no
     # race progress left
-    game, seat = POSITIONS[-1]
+    game, seat = played[-1]
     st = game.state.copy()
     st[S.S_ACTIVE + 1] = 0
     assert search.race_progress(st, game.t, 1, np.empty(81, np.int64),
@@ -233,12 +238,12 @@ def test_the_estimate_uses_section_7s_climb_distance():
     assert search.climb_distance_estimate(game.state, game.t, seat, S.PILLAR, cost, done) == 0
 
 
-def test_mcts_hybrid_does_not_peek_and_plays_legal_reproducible_games():
+def test_mcts_hybrid_does_not_peek_and_plays_legal_reproducible_games(played):
     # the same re-dealt positions as above: alike from the view; then legal games at any
     # thread count (its rollouts step without the kernel's legality check)
     policy = get_policy("ascension", "mcts-hybrid").function
     tried = 0
-    for game, seat in POSITIONS[::3]:
+    for game, seat in played[::3]:
         if len(unseen(game.state, seat)) < 20:
             continue
         twin = redealt(game, seat)
@@ -255,10 +260,10 @@ def test_mcts_hybrid_does_not_peek_and_plays_legal_reproducible_games():
     assert not (runs[0].records[:, S.G_END_REASON] == S.END_POLICY_ERROR).any()
 
 
-def test_each_imagined_world_numbers_its_decisions_afresh():
+def test_each_imagined_world_numbers_its_decisions_afresh(played):
     # a rollout bot keys its notes by the decision count (policy_api.py); hide_future moves the
     # count far from the real one and from other worlds', so a note never crosses worlds
-    game, seat = POSITIONS[5]
+    game, seat = played[5]
     counts = set()
     stream = np.array([4], np.uint64)
     for _ in range(20):
@@ -269,13 +274,13 @@ def test_each_imagined_world_numbers_its_decisions_afresh():
     assert len(counts) == 20
 
 
-def test_a_sampled_piece_in_hand_keeps_who_has_looked_at_it():
+def test_a_sampled_piece_in_hand_keeps_who_has_looked_at_it(played):
     # A15: who has looked at a piece is public. The view in hand carries it, so after the
     # same placement the sampled and the real game still look alike to the seat (found in
     # review: the sampler had credited only the mover)
     a = np.empty(S.N_ACTIONS, np.int64)
     placed = 0
-    for game, seat in POSITIONS:
+    for game, seat in played:
         held = int(game.state[S.G_HELD])
         if held < 0 or held >= S.N_CUBES:
             continue

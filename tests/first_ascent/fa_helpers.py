@@ -11,8 +11,8 @@ When the script is exhausted it takes the first legal code.
     assert st[G_POLICY_ERROR] == 0
 """
 import numpy as np
-from numba import njit
 
+from sim.core.policies import compile_waiting, compiled_on_use
 from sim.games.first_ascent import engine
 from sim.games.first_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE, WORK_SIZE
 from sim.games.first_ascent.rules import build_rules
@@ -21,7 +21,7 @@ from sim.games.first_ascent.state import (
 from sim.games.first_ascent.data import N_KINDS
 
 
-@njit(POLICY_SIGNATURE, cache=True)
+@compiled_on_use(POLICY_SIGNATURE)     # compiled by agents(), not when a test file imports this
 def scripted(ctx):
     pos = ctx.work[0]
     if pos + 1 < ctx.work.shape[0] and ctx.work[pos + 1] != -1:
@@ -30,16 +30,11 @@ def scripted(ctx):
     return ctx.legal[0]
 
 
-@njit(POLICY_SIGNATURE, cache=True)
-def first_legal(ctx):
-    return ctx.legal[0]
-
-
 def agents(script=(), policy=None, log_size=4096, streams=None, work=None):
     """An agents bundle for engine calls (layout: the engine package's docstring): every seat plays
     `policy` (default: scripted). `work` defaults to the script's memory, `streams` to fixed
     per-seat streams."""
-    fn = scripted if policy is None else policy
+    fn = compile_waiting(scripted if policy is None else policy)
     if work is None:
         work = np.full(WORK_SIZE, -1, np.int64)
         work[0] = 0

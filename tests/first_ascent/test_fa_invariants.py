@@ -12,6 +12,7 @@ import pytest
 from numba import njit
 
 from fa_helpers import agents, new_game
+from sim.core.policies import compiled_on_use
 from sim.core.rng import stream_below
 from sim.core.seeding import policy_stream_seed
 from sim.games.first_ascent import engine
@@ -313,7 +314,7 @@ def violation(st, t, sb_in_flight, seat, decision, legal, n_legal):
     return 0
 
 
-@njit(POLICY_SIGNATURE, cache=True)
+@compiled_on_use(POLICY_SIGNATURE)
 def checking_random(ctx):
     """A uniformly random legal code; first checks the invariants (module docstring).
     work[3] carries the Summit Beta token of 19B that is handed out right after D_SB_KEEP

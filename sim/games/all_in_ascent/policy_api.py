@@ -26,7 +26,6 @@ import numpy as np
 from numba import types, typeof
 
 from sim.games.all_in_ascent.memory import WORK_SIZE
-from sim.games.all_in_ascent.rules import default_rules
 from sim.games.all_in_ascent.state import N_ACTIONS, STATE_SIZE
 
 PolicyContext = namedtuple("PolicyContext", ["state", "seat", "legal", "n_legal", "tables",
@@ -36,8 +35,10 @@ MAX_POLICY_PARAMS = 32
 
 
 def _example_context():
+    # only the fields' types are read: packing real rules here would compile the probability
+    # tables' builder at every import (the packed tables are a flat C-ordered int64 array)
     return PolicyContext(np.zeros(STATE_SIZE, np.int64), np.int64(0),
-                         np.zeros(N_ACTIONS, np.int64), np.int64(0), default_rules().tables,
+                         np.zeros(N_ACTIONS, np.int64), np.int64(0), np.zeros(1, np.int64),
                          np.zeros(1, np.uint64), np.zeros(MAX_POLICY_PARAMS, np.float64),
                          np.zeros(WORK_SIZE, np.int64))
 

@@ -9,8 +9,8 @@ memory.py) and the legal codes there.
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
+from sim.core.policies import compile_waiting, compiled_on_use
 from sim.games.first_ascent import engine
 from sim.games.first_ascent.data import N_KINDS
 from sim.games.first_ascent.memory import WORK_SIZE
@@ -31,7 +31,7 @@ CAPTURE_SIZE = CAPTURE_INFO + 3
 Position = namedtuple("Position", "state tables work legal n_legal")
 
 
-@njit(POLICY_SIGNATURE, cache=True)
+@compiled_on_use(POLICY_SIGNATURE)
 def capture_policy(ctx):
     """A fixed walk through the legal codes (any fixed choice reaches varied positions, and
     long games: random play often ends before decision 300); the first turn decision of seat 0
@@ -62,7 +62,7 @@ def capture_position(target, seed=5, players=4, rules=None):
     work = np.zeros(CAPTURE_SIZE, np.int64)
     work[CAPTURE_TARGET] = target
     streams = np.arange(1, MAX_PLAYERS + 1, dtype=np.uint64).reshape(MAX_PLAYERS, 1)
-    ag = ((capture_policy,) * 8, np.zeros(MAX_PLAYERS, np.int64),
+    ag = ((compile_waiting(capture_policy),) * 8, np.zeros(MAX_PLAYERS, np.int64),
           np.zeros((8, MAX_POLICY_PARAMS), np.float64), streams, work,
           np.zeros((4096, 6), np.int64), np.zeros(MAX_LEGAL, np.int64),
           np.zeros(N_KINDS, np.int64), np.zeros(engine.SCRATCH_SIZE, np.int64))
