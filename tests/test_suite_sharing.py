@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conftest import work_unit
+
 ROOT = Path(__file__).resolve().parents[1]
 
 COLLECT_AND_LIST_COMPILES = """
@@ -40,3 +42,12 @@ def test_collecting_the_suite_compiles_nothing(tmp_path):
     line = next(x for x in out.stdout.splitlines() if x.startswith("COMPILED"))
     assert line == "COMPILED []", f"compiled while collecting (play it in a fixture): {line}"
 
+
+def test_a_games_test_folder_is_one_unit_of_work_and_other_files_their_own():
+    assert work_unit("tests/first_ascent/test_fa_cards.py::test_card_effect[1-0-False]") == \
+        "first_ascent"
+    assert work_unit("tests/first_ascent/test_fa_rounds.py::test_x") == "first_ascent"
+    assert work_unit("tests/all_in_ascent/test_kernel.py::test_y") == "all_in_ascent"
+    assert work_unit("tests/test_report.py::test_z") == "tests/test_report.py"
+    assert work_unit("tests/test_conformance.py::test_w[all_in_ascent]") == \
+        "tests/test_conformance.py"
