@@ -9,7 +9,9 @@ Registering a policy is one decorator on its function, in a module the game's Ga
 
 `compiled_on_use` compiles a bot for its signature when a run first asks for it (get_policy),
 not when its module is imported, so a run compiles only the bots it plays: from an empty
-cache, `--policy random` no longer waits for every bot of the game.
+cache, `--policy random` no longer waits for every bot of the game. A function handed to an
+engine outside the registry (a test's scripted seat) is compiled by `compile_waiting`;
+`registered_policy` reads a bot's registration without compiling it.
 """
 import importlib
 from dataclasses import dataclass, field, replace
@@ -34,7 +36,7 @@ class RegisteredPolicy:
 BUDGET_MARK = "@"
 MAX_BUDGET = 10**7
 _REGISTRY = {}
-_NOT_YET_COMPILED = {}      # bot dispatcher -> the signature it is compiled for on first use
+_NOT_YET_COMPILED = {}      # dispatcher -> the signature it is compiled for on first use
 
 
 def compiled_on_use(signature, noalloc=False, prepare=None, cache=True):
@@ -138,14 +140,22 @@ def _load(game):
 
 
 def get_policy(game, name):
-    """The registered bot `name`; `BOT@N` is a bot with a budget (budget_param) at N, e.g.
-    `mcts-tuned@128`, registered under that name for the run."""
+    """The registered bot `name`, compiled; `BOT@N` is a bot with a budget (budget_param) at
+    N, e.g. `mcts-tuned@128`, registered under that name for the run."""
+    policy = registered_policy(game, name)
+    _compiled(policy)
+    return policy
+
+
+def registered_policy(game, name):
+    """get_policy without compiling the bot: for what its registration alone says (its
+    parameters), so that a first run's wait is all under its compile line."""
     _load(game)
     message = policy_name_problem(game, name)
     if message:
         raise ValueError(message)
     base, mark, budget = name.partition(BUDGET_MARK)
-    policy = _compiled(_REGISTRY[(game, base)])
+    policy = _REGISTRY[(game, base)]
     if not mark:
         return policy
     params = policy.default_params.copy()
@@ -188,7 +198,7 @@ def policy_params_key(game, names):
     import hashlib
     digest = hashlib.sha256()
     for name in sorted(set(names)):
-        digest.update(name.encode() + get_policy(game, name).default_params.tobytes())
+        digest.update(name.encode() + registered_policy(game, name).default_params.tobytes())
     return digest.hexdigest()[:16]
 
 
