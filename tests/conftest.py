@@ -2,38 +2,35 @@
 
 From an empty numba cache most of the suite's time is numba compiling a game's engine, kernel
 and bots. Two workers that start on the same game compile the same functions at the same time,
-and one of the two copies is wasted. So the tests of a game's own folder (tests/<game>/) are one
-unit of work, which one worker plays from start to end while the other starts on another
-game; a test file outside those folders is a unit of its own, so that its module fixtures are
-built once (results/BENCHMARKS.md, "The cold test suite").
+and one of the two copies is wasted. So the tests of a folder under tests/ (one per game:
+tests/first_ascent/, ...) are one unit of work, which one worker plays from start to end while
+the other starts on another game; a test file directly in tests/ is a unit of its own, so that
+its module fixtures are built once (results/BENCHMARKS.md, "The cold test suite").
 
-This is xdist's `loadfile` (the suite's default) with larger units. Its `loadgroup` would do it with marks, but with
-pytest 9 it no longer sees them (it renames `item._nodeid`, which pytest 9 does not read), so
-the units are given through xdist's scheduler hook instead."""
+This is xdist's `loadfile` (the suite's default) with larger units. Its `loadgroup` would do it
+with marks, but under pytest 9 it no longer sees them (it renames `item._nodeid`, which
+pytest 9 does not read), so the units are given through xdist's scheduler hook instead."""
 from pathlib import PurePosixPath
 
 import pytest
 
-GAME_FOLDERS = ("all_in_ascent", "ascension", "first_ascent", "example_game")
-
 
 def work_unit(nodeid):
-    """The unit a test belongs to: its game's folder, or its file."""
+    """The unit a test belongs to: its folder under tests/, or its file."""
     path = PurePosixPath(nodeid.split("::", 1)[0])
-    for folder in GAME_FOLDERS:
-        if folder in path.parts[:-1]:
-            return folder
+    if len(path.parts) > 2 and path.parts[0] == "tests":
+        return "/".join(path.parts[:2])
     return str(path)
 
 
-@pytest.hookimpl(optionalhook=True)
+@pytest.hookimpl(optionalhook=True)     # xdist's hook: absent when xdist is not installed
 def pytest_xdist_make_scheduler(config, log):
     if config.getvalue("dist") != "loadfile":
         return None                 # another --dist asked for on the command line
     from xdist.scheduler import LoadScopeScheduling
 
-    class ByGameFolder(LoadScopeScheduling):
+    class ByTestFolder(LoadScopeScheduling):
         def _split_scope(self, nodeid):
             return work_unit(nodeid)
 
-    return ByGameFolder(config, log)
+    return ByTestFolder(config, log)

@@ -45,9 +45,32 @@ def test_collecting_the_suite_compiles_nothing(tmp_path):
 
 def test_a_games_test_folder_is_one_unit_of_work_and_other_files_their_own():
     assert work_unit("tests/first_ascent/test_fa_cards.py::test_card_effect[1-0-False]") == \
-        "first_ascent"
-    assert work_unit("tests/first_ascent/test_fa_rounds.py::test_x") == "first_ascent"
-    assert work_unit("tests/all_in_ascent/test_kernel.py::test_y") == "all_in_ascent"
+        "tests/first_ascent"
+    assert work_unit("tests/first_ascent/test_fa_rounds.py::test_x") == "tests/first_ascent"
+    assert work_unit("tests/all_in_ascent/test_kernel.py::test_y") == "tests/all_in_ascent"
     assert work_unit("tests/test_report.py::test_z") == "tests/test_report.py"
-    assert work_unit("tests/test_conformance.py::test_w[all_in_ascent]") == \
+    assert work_unit("tests/test_conformance.py::test_w[tests/all_in_ascent::x]") == \
         "tests/test_conformance.py"
+
+
+def test_the_suites_scheduler_hands_out_the_units_of_work_unit(pytestconfig):
+    """tests/conftest.py's scheduler is registered under xdist's hook name (the hook is declared
+    optional, so a misspelt one would be ignored without a word) and splits by work_unit."""
+    import conftest
+    pytest = __import__("pytest")
+    pytest.importorskip("xdist")
+    hook = pytestconfig.pluginmanager.hook.pytest_xdist_make_scheduler
+    assert any(impl.plugin is conftest or getattr(impl.plugin, "__file__", None) ==
+               conftest.__file__ for impl in hook.get_hookimpls())
+
+    class LoadfileConfig:
+        """What the controller's config answers for the suite's default options."""
+        option = pytestconfig.option
+
+        def getvalue(self, name):
+            return {"dist": "loadfile", "tx": ["2*popen"]}.get(
+                name, pytestconfig.getvalue(name))
+
+    scheduler = conftest.pytest_xdist_make_scheduler(LoadfileConfig(), None)
+    assert scheduler._split_scope("tests/ascension/test_rules.py::t") == "tests/ascension"
+    assert scheduler._split_scope("tests/test_cli.py::t") == "tests/test_cli.py"
