@@ -168,3 +168,21 @@ def test_a_helper_without_the_wrapper_is_refused_as_a_function_value():
     with pytest.raises(TypeError, match="first_class=True"):
         as_function_value(helper, types.int64(types.int64))
     assert as_function_value(agent, types.int64(types.int64)) is not None
+
+
+def test_a_bot_that_fails_to_compile_fails_again_at_its_next_use():
+    """Its signature is kept until it compiles: forgotten at the first try, the second call
+    would hand back a dispatcher that compiles for any argument types."""
+    from numba import types
+    from numba.core.errors import TypingError
+
+    from sim.core.policies import compile_waiting, compiled_on_use
+
+    @compiled_on_use(types.int64(types.int64), cache=False)
+    def broken(x):
+        return x + "not a number"
+
+    for _ in range(2):
+        with pytest.raises(TypingError):
+            compile_waiting(broken)
+    assert broken.signatures == []

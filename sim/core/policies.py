@@ -103,11 +103,15 @@ def compile_waiting(dispatcher):
     """Compile a `compiled_on_use` function for its signature now, if not yet done, and return
     it: for one handed to an engine outside the bot registry (a test's scripted seat), so that
     importing its module compiles nothing."""
-    signature, prepare = _NOT_YET_COMPILED.pop(dispatcher, (None, None))
-    if signature is not None:
+    waiting = _NOT_YET_COMPILED.get(dispatcher)
+    if waiting is not None:
+        signature, prepare = waiting
         if prepare is not None:
             prepare()
         compile_only_for(dispatcher, signature)
+        # forgotten only once compiled: a compile that failed fails again at the next call,
+        # instead of leaving a dispatcher that compiles for any argument types
+        del _NOT_YET_COMPILED[dispatcher]
     return dispatcher
 
 
