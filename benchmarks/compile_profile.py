@@ -36,6 +36,10 @@ class CompileTimes(event.Listener):
             self.open[-1][2] += total
         self.finished.append((total - nested, total, name))
 
+    def names(self):
+        """The qualified name of each specialization compiled so far, in order."""
+        return [name for _, _, name in self.finished]
+
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -3,9 +3,12 @@ import io
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from sim.core import compiling
 from sim.core.game import get_game
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_a_cold_run_says_what_it_compiles_and_records_how_long(tmp_path, monkeypatch):
@@ -65,28 +68,19 @@ def test_the_progress_line_goes_to_the_stderr_of_the_moment(tmp_path, monkeypatc
     assert "compiling the Dice Race kernel" in now.getvalue()
 
 
+# run from the project's folder (cwd), where benchmarks/ is importable
 RUN_IDENTITY_COMPILES = """
 from numba.core import event
-
-compiled = []
-
-
-class Compiles(event.Listener):
-    def on_start(self, ev):
-        compiled.append(ev.data["dispatcher"].py_func.__qualname__)
-
-    def on_end(self, ev):
-        pass
-
-
+from benchmarks.compile_profile import CompileTimes
 from sim.core.game import get_game
 from sim.core.simulate import run_identity
 
 game = get_game("dice-race")
 rules = game.build_rules(2)
-event.register("numba:compile", Compiles())
+compiles = CompileTimes()
+event.register("numba:compile", compiles)
 run_identity(rules, ["random", "hold-at"], game.name)
-print("COMPILED", compiled)
+print("COMPILED", compiles.names())
 """
 
 
@@ -95,6 +89,6 @@ def test_a_runs_identity_compiles_no_bot(tmp_path):
     starts: compiling a bot there kept a cold All-In Ascent `tuned` run silent for 41 s, and
     the line then said 28 s of a 70 s wait."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
-    out = subprocess.run([sys.executable, "-c", RUN_IDENTITY_COMPILES], env=env,
+    out = subprocess.run([sys.executable, "-c", RUN_IDENTITY_COMPILES], env=env, cwd=ROOT,
                          capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "COMPILED []", out.stdout

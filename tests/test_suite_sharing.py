@@ -6,30 +6,24 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+import conftest
 from conftest import work_unit
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# run from the project's folder (cwd), where benchmarks/ is importable
 COLLECT_AND_LIST_COMPILES = """
 import sys
 import pytest
 from numba.core import event
+from benchmarks.compile_profile import CompileTimes
 
-compiled = []
-
-
-class Compiles(event.Listener):
-    def on_start(self, ev):
-        fn = ev.data["dispatcher"].py_func
-        compiled.append(f"{fn.__module__}.{fn.__qualname__}")
-
-    def on_end(self, ev):
-        pass
-
-
-event.register("numba:compile", Compiles())
+compiles = CompileTimes()
+event.register("numba:compile", compiles)
 code = pytest.main(["--collect-only", "-q", "-n", "0", "-p", "no:cacheprovider", "tests"])
-print("COMPILED", sorted(set(compiled)))
+print("COMPILED", sorted(set(compiles.names())))
 sys.exit(int(code))
 """
 
@@ -56,8 +50,6 @@ def test_a_games_test_folder_is_one_unit_of_work_and_other_files_their_own():
 def test_the_suites_scheduler_hands_out_the_units_of_work_unit(pytestconfig):
     """tests/conftest.py's scheduler is registered under xdist's hook name (the hook is declared
     optional, so a misspelt one would be ignored without a word) and splits by work_unit."""
-    import conftest
-    pytest = __import__("pytest")
     pytest.importorskip("xdist")
     hook = pytestconfig.pluginmanager.hook.pytest_xdist_make_scheduler
     assert any(impl.plugin is conftest or getattr(impl.plugin, "__file__", None) ==

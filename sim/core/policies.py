@@ -94,11 +94,6 @@ def compile_only_for(dispatcher, signature):
                         f"{list(dispatcher.overloads)} only, not for {signature}")
 
 
-def _compiled(policy):
-    compile_waiting(policy.function)
-    return policy
-
-
 def compile_waiting(dispatcher):
     """Compile a `compiled_on_use` function for its signature now, if not yet done, and return
     it: for one handed to an engine outside the bot registry (a test's scripted seat), so that
@@ -147,7 +142,7 @@ def get_policy(game, name):
     """The registered bot `name`, compiled; `BOT@N` is a bot with a budget (budget_param) at
     N, e.g. `mcts-tuned@128`, registered under that name for the run."""
     policy = registered_policy(game, name)
-    _compiled(policy)
+    compile_waiting(policy.function)
     return policy
 
 
