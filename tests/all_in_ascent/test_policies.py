@@ -200,14 +200,17 @@ def test_the_planners_shortcuts_give_the_answers_of_the_full_computation(random_
     # R54: the planner's climb is the best expected XP per time unit, the earliest among
     # equals. It skips the success probability of a climb that cannot win even if sure to
     # succeed, and it works out the target milestone's gaps once; both must change nothing.
+    # Where no climb could outscore training even if sure to succeed, it scores no climb.
     from policies.all_in_ascent.helpers import expected_attempt_xp
-    from policies.all_in_ascent.planner import best_climb_by_xp_rate, stat_gaps, target_tier
+    from policies.all_in_ascent.planner import (
+        best_climb_by_xp_rate, climbs_surely_below, stat_gaps, target_tier)
     from sim.games.all_in_ascent.engine import action_route, effective_time
     t = default_rules().tables
     legal = np.empty(S.N_ACTIONS, np.int64)
     stream = np.zeros(1, np.uint64)
     trace = S.new_trace()
     climbs_compared = skipped_somewhere = 0
+    below = {True: 0, False: 0}         # climbs legal: every climb surely below a value or not
     for st in random_states[::3]:
         n = legal_actions(st, t, legal)
         seat = np.int64(st[S.G_CURRENT])
@@ -226,6 +229,12 @@ def test_the_planners_shortcuts_give_the_answers_of_the_full_computation(random_
         assert (got, got_score) == (want, want_score)
         climbs_compared += scored
         skipped_somewhere += scored > 1
+        for value in (0.0, 1.0, 5.0, 20.0, 50.0):
+            surely_below = climbs_surely_below(ctx, value)
+            if surely_below:
+                assert want_score < value
+            if scored:
+                below[surely_below] += 1
         gaps = np.empty(S.N_STATS)
         tier = target_tier(st, t, seat, gaps, trace)
         if tier >= 0:
@@ -233,3 +242,4 @@ def test_the_planners_shortcuts_give_the_answers_of_the_full_computation(random_
             stat_gaps(st, t, seat, st[S.G_MILESTONES + tier], again, trace)
             assert np.array_equal(gaps, again)
     assert climbs_compared > 1000 and skipped_somewhere > 100
+    assert below[True] > 100 and below[False] > 100, below
