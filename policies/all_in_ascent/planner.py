@@ -44,7 +44,7 @@ from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent.engine import (
     ILLEGAL_NO_ENDURANCE, action_route, attempt_reason, effective_time, pbase, redistribute,
     requirements_after_dice, section_reason, shop_card, stats_needed)
-from sim.games.all_in_ascent.memory import W_GAPS, W_TRACE, W_TRIAL_STATE
+from sim.games.all_in_ascent.memory import W_CANDIDATE_GAPS, W_GAPS, W_TRACE, W_TRIAL_STATE
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.all_in_ascent.probability import (
     attempt_effective_stat, climb_success_probability_in)
@@ -140,35 +140,33 @@ def stat_gaps(st, t, seat, rid, gaps, trace):
 
 
 @njit_noalloc
-def target_tier(st, t, seat, gaps, trace):
+def target_tier(st, t, seat, gaps, candidate, trace):
     """The milestone still to do with the smallest total gap (ties to the lower tier); -1 if
-    all are done. Leaves that milestone's gaps in `gaps`."""
+    all are done. Leaves that milestone's gaps in `gaps`; `candidate` (4 float64) is scratch."""
     done = st[pbase(seat) + P_DONE]
     best = -1
     best_total = 1e18
-    last = -1
     for tier in range(N_TIERS):
         if (done >> tier) & 1:
             continue
-        total = stat_gaps(st, t, seat, st[G_MILESTONES + tier], gaps, trace)
-        last = tier
+        total = stat_gaps(st, t, seat, st[G_MILESTONES + tier], candidate, trace)
         if total < best_total:
             best_total = total
             best = tier
-    if best >= 0 and best != last:
-        # worked out again rather than kept aside: the same pure function of the state
-        stat_gaps(st, t, seat, st[G_MILESTONES + best], gaps, trace)
+            for s in range(N_STATS):
+                gaps[s] = candidate[s]
     return best
 
 
 @njit_noalloc
-def best_climb_by_xp_rate(ctx):
+def best_climb_by_xp_rate(ctx, floor):
     """(action, score) of the legal climb with the best expected XP per time unit (R54), the
     earliest legal one among equals; (-1, 0.0) if none scores above 0.
 
-    A success probability is the costly part, so a climb that could not beat the best so far
-    even if sure to succeed (attempt_xp_bound) is skipped; the answer is the one scoring every
-    climb gives."""
+    A success probability is the costly part, so a climb is not scored where even a sure
+    success (attempt_xp_bound) could not beat the best so far or reach `floor`. So where the
+    answer's score reaches `floor`, it is the answer scoring every climb gives; where it does
+    not, every legal climb scores below `floor`. At floor 0 it is always the full answer."""
     st = ctx.state
     t = ctx.tables
     seat = ctx.seat
@@ -180,7 +178,8 @@ def best_climb_by_xp_rate(ctx):
             rid = action_route(st, a)
             time = effective_time(st, t, seat, rid)
             # 1e-9 covers the rounding of p * xp_success + (1 - p) * xp_failure
-            if attempt_xp_bound(st, t, seat, rid) / time * (1.0 + 1e-9) <= best_score:
+            reach = attempt_xp_bound(st, t, seat, rid) / time * (1.0 + 1e-9)
+            if reach <= best_score or reach < floor:
                 continue
             _, xp = expected_attempt_xp(st, t, seat, rid, False, ctx.work)
             score = xp / time
@@ -197,7 +196,8 @@ def best_training(ctx):
     st = ctx.state
     t = ctx.tables
     gaps = ctx.work[W_GAPS:W_GAPS + N_STATS].view(np.float64)
-    if target_tier(st, t, ctx.seat, gaps, ctx.work[W_TRACE:W_TRACE + TRACE_SIZE]) < 0:
+    candidate = ctx.work[W_CANDIDATE_GAPS:W_CANDIDATE_GAPS + N_STATS].view(np.float64)
+    if target_tier(st, t, ctx.seat, gaps, candidate, ctx.work[W_TRACE:W_TRACE + TRACE_SIZE]) < 0:
         return -1
     best_train = -1
     best_gap = 0.0
@@ -209,25 +209,6 @@ def best_training(ctx):
                 best_gap = gap
                 best_train = a
     return best_train
-
-
-@njit_noalloc
-def climbs_surely_below(ctx, value):
-    """Whether every legal climb's expected XP per time unit is below `value` whatever its odds
-    (attempt_xp_bound): then no climb outscores training, and step 5 decides without a success
-    probability. True when no climb is legal and `value` is above 0."""
-    st = ctx.state
-    t = ctx.tables
-    seat = ctx.seat
-    for i in range(ctx.n_legal):
-        a = ctx.legal[i]
-        if CLIMB <= a < MILESTONE:
-            rid = action_route(st, a)
-            # 1e-9 as in best_climb_by_xp_rate
-            if attempt_xp_bound(st, t, seat, rid) / effective_time(st, t, seat, rid) * \
-                    (1.0 + 1e-9) >= value:
-                return False
-    return value > 0.0
 
 
 @njit_noalloc
@@ -312,22 +293,20 @@ def plan(ctx, p):
                 return REST
 
     # 5-6. training toward the target milestone against the best climb. The climbs' odds are
-    # the costly part, so they are left out where no climb could outscore training anyway
-    # (about half of the decisions with a legal climb); the decision is the same.
+    # the costly part, so only climbs that could outscore training are scored at first: about
+    # half of the decisions with a legal climb then need no success probability. The decision
+    # is the one scoring every climb gives.
     can_train = False
     for i in range(ctx.n_legal):
         can_train = can_train or TRAIN <= ctx.legal[i] < CLIMB
-    training_tried = False
-    if can_train and climbs_surely_below(ctx, p[TRAIN_VALUE]):
-        training_tried = True
+    floor = p[TRAIN_VALUE] if can_train else 0.0
+    best_climb, best_score = best_climb_by_xp_rate(ctx, floor)
+    if can_train and p[TRAIN_VALUE] > best_score:
         best_train = best_training(ctx)
         if best_train >= 0:
             return best_train
-    best_climb, best_score = best_climb_by_xp_rate(ctx)
-    if can_train and not training_tried and p[TRAIN_VALUE] > best_score:
-        best_train = best_training(ctx)
-        if best_train >= 0:
-            return best_train
+        if floor > 0.0:                    # no training after all: the climbs left out count
+            best_climb, best_score = best_climb_by_xp_rate(ctx, 0.0)
     if best_climb >= 0:
         if t[PARAM_REDISTRIBUTION] != 0:
             move, prob, now = best_redistribution(ctx, action_route(st, best_climb), False)

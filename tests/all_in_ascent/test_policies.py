@@ -200,17 +200,19 @@ def test_the_planners_shortcuts_give_the_answers_of_the_full_computation(random_
     # R54: the planner's climb is the best expected XP per time unit, the earliest among
     # equals. It skips the success probability of a climb that cannot win even if sure to
     # succeed, and it works out the target milestone's gaps once; both must change nothing.
-    # Where no climb could outscore training even if sure to succeed, it scores no climb.
+    # With a floor (the worth of training), the climbs that could not reach it even if sure to
+    # succeed are not scored: the answer is the full one where it reaches the floor, and
+    # otherwise every climb scores below the floor.
     from policies.all_in_ascent.helpers import expected_attempt_xp
     from policies.all_in_ascent.planner import (
-        best_climb_by_xp_rate, climbs_surely_below, stat_gaps, target_tier)
-    from sim.games.all_in_ascent.engine import action_route, effective_time
+        best_climb_by_xp_rate, stat_gaps, target_tier)
+    from sim.games.all_in_ascent.engine import action_route, effective_time, pbase
     t = default_rules().tables
     legal = np.empty(S.N_ACTIONS, np.int64)
     stream = np.zeros(1, np.uint64)
     trace = S.new_trace()
     climbs_compared = skipped_somewhere = 0
-    below = {True: 0, False: 0}         # climbs legal: every climb surely below a value or not
+    reached = {True: 0, False: 0}       # climbs legal: the answer with a floor reached it or not
     for st in random_states[::3]:
         n = legal_actions(st, t, legal)
         seat = np.int64(st[S.G_CURRENT])
@@ -225,21 +227,27 @@ def test_the_planners_shortcuts_give_the_answers_of_the_full_computation(random_
                 scored += 1
                 if score > want_score:
                     want, want_score = int(a), score
-        got, got_score = best_climb_by_xp_rate(ctx)
+        got, got_score = best_climb_by_xp_rate(ctx, 0.0)
         assert (got, got_score) == (want, want_score)
         climbs_compared += scored
         skipped_somewhere += scored > 1
-        for value in (0.0, 1.0, 5.0, 20.0, 50.0):
-            surely_below = climbs_surely_below(ctx, value)
-            if surely_below:
-                assert want_score < value
+        for floor in (1.0, 5.0, 20.0, 50.0):
+            got, got_score = best_climb_by_xp_rate(ctx, floor)
+            if got_score >= floor:
+                assert (got, got_score) == (want, want_score)
+            else:
+                assert want_score < floor
             if scored:
-                below[surely_below] += 1
+                reached[got_score >= floor] += 1
         gaps = np.empty(S.N_STATS)
-        tier = target_tier(st, t, seat, gaps, trace)
+        tier = target_tier(st, t, seat, gaps, np.empty(S.N_STATS), trace)
+        done = st[pbase(seat) + S.P_DONE]
+        totals = {k: stat_gaps(st, t, seat, st[S.G_MILESTONES + k], np.empty(S.N_STATS), trace)
+                  for k in range(S.N_TIERS) if not (done >> k) & 1}
+        assert tier == (min(totals, key=lambda k: (totals[k], k)) if totals else -1)
         if tier >= 0:
             again = np.empty(S.N_STATS)
             stat_gaps(st, t, seat, st[S.G_MILESTONES + tier], again, trace)
             assert np.array_equal(gaps, again)
     assert climbs_compared > 1000 and skipped_somewhere > 100
-    assert below[True] > 100 and below[False] > 100, below
+    assert reached[True] > 100 and reached[False] > 100, reached
