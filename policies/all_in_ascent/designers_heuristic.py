@@ -27,8 +27,8 @@ from numba import njit
 
 from policies.all_in_ascent.helpers import needed_tag_mask
 from sim.core.policies import compiled_on_use, register
-from sim.games.all_in_ascent.engine import action_route, effective_stat, pbase, shop_card, \
-    spendable_xp
+from sim.games.all_in_ascent.engine import (
+    action_route, effective_stat_values, pbase, shop_card, spendable_xp)
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.all_in_ascent.rules import (
     F_CARD_IS_ACCESS, F_CARD_KIND, F_CARD_TAG, F_CARD_TIME_PER_ROUND, F_ROUTE_AREA, F_ROUTE_REQ,
@@ -49,8 +49,9 @@ def passes_base_check(st, t, seat, rid):
     requirements."""
     b = pbase(seat)
     marked = (st[b + P_MARKS + at(t, F_ROUTE_AREA, rid)] >> at(t, F_ROUTE_SLOT_BIT, rid)) & 1
+    eff = effective_stat_values(st, t, seat, rid, marked, 0)
     for s in range(N_STATS):
-        if effective_stat(st, t, seat, rid, marked, 0, s) < at(t, F_ROUTE_REQ, rid * N_STATS + s):
+        if eff[s] < at(t, F_ROUTE_REQ, rid * N_STATS + s):
             return False
     return True
 

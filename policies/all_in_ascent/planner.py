@@ -47,7 +47,7 @@ from sim.games.all_in_ascent.engine import (
 from sim.games.all_in_ascent.memory import W_CANDIDATE_GAPS, W_GAPS, W_TRACE, W_TRIAL_STATE
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.all_in_ascent.probability import (
-    attempt_effective_stat, climb_success_probability_in)
+    attempt_effective_stats, climb_success_probability_in)
 from sim.games.all_in_ascent.rules import (
     F_CARD_COST, F_CARD_IS_ACCESS, F_CARD_TAG, F_ROUTE_AREA, F_STATION_STAT, PARAM_MAX_ROUNDS,
     PARAM_REDISTRIBUTION, at)
@@ -119,9 +119,9 @@ def stat_gaps(st, t, seat, rid, gaps, trace):
     b = pbase(seat)
     c = st[b + P_CHARACTER]
     requirements_after_dice(t, c, st[b + P_GEAR], rid, trace[:0], 0, trace)
+    eff = attempt_effective_stats(st, t, seat, rid, True)
     for s in range(N_STATS):
-        gaps[s] = trace[T_REQ + s] - attempt_effective_stat(st, t, seat, rid, True, s) \
-            + st[b + P_REDIST + s]
+        gaps[s] = trace[T_REQ + s] - eff[s] + st[b + P_REDIST + s]
     for i in range(trace[T_N_EFFECTS]):
         gaps[trace[T_EFFECT_STAT + i]] += MEAN_DIE * trace[T_EFFECT_MOD + i]
     total = 0.0

@@ -108,7 +108,7 @@ def test_the_planner_trains_on_permanent_stats_not_on_the_shift():  # §9, R40
     """A shift that opens a gap in the stat it took points from is gone at the round's end;
     the planner's training target ignores it."""
     from policies.all_in_ascent.planner import stat_gaps
-    from sim.games.all_in_ascent.probability import attempt_effective_stat
+    from sim.games.all_in_ascent.probability import attempt_effective_stats
     g = Game(1, ["routeReader"], rules=redistribution_rules())
     set_stats(g, 0, [36, 40, 40, 40])
     rid = g.rules.route_id("Crimson Ladder")               # 30/28/25/22, a strength nerf die
@@ -117,7 +117,7 @@ def test_the_planner_trains_on_permanent_stats_not_on_the_shift():  # §9, R40
     total_before = stat_gaps(g.state, g.rules.tables, 0, rid, before, trace)
     assert before[0] == 0                                  # strength 36 against 30 + 3.5
     g.step(Redistribute("strength", "focus", 10))          # strength 26 for this round
-    assert attempt_effective_stat(g.state, g.rules.tables, 0, rid, True, 0) == 26
+    assert attempt_effective_stats(g.state, g.rules.tables, 0, rid, True)[0] == 26
     after = np.zeros(4)
     assert stat_gaps(g.state, g.rules.tables, 0, rid, after, trace) == total_before
     assert after[0] == 0 and (after == before).all()

@@ -903,20 +903,28 @@ def chosen_dice_requirements(t, c, gear, rid, is_milestone, dice, n, reroll_valu
 
 
 @njit_noalloc
-def effective_stat(st, t, seat, rid, marked, beta, s):
-    """R49 for one stat: stats + training + per-route gear (+ Beta Boost, + this round's
-    redistribution shift under the switch route_reader_redistribution). `marked` says whether
-    the route counts as attempted this round (cards filtered on "Repeated")."""
+def effective_stat_values(st, t, seat, rid, marked, beta):
+    """R49, the four stats as a tuple: stats + training + per-route gear (+ Beta Boost, + this
+    round's redistribution shift under the switch route_reader_redistribution). `marked` says
+    whether the route counts as attempted this round (cards filtered on "Repeated"). The four
+    come from one pass over the gear: the bots ask this for every route they weigh."""
     b = pbase(seat)
-    value = st[b + P_STATS + s] + st[b + P_TRAINING + s] + st[b + P_REDIST + s] + beta
+    v0 = st[b + P_STATS] + st[b + P_TRAINING] + st[b + P_REDIST] + beta
+    v1 = st[b + P_STATS + 1] + st[b + P_TRAINING + 1] + st[b + P_REDIST + 1] + beta
+    v2 = st[b + P_STATS + 2] + st[b + P_TRAINING + 2] + st[b + P_REDIST + 2] + beta
+    v3 = st[b + P_STATS + 3] + st[b + P_TRAINING + 3] + st[b + P_REDIST + 3] + beta
     mask = st[b + P_GEAR] & at(t, F_ROUTE_BONUS_CARDS, rid)
     g = 0
     while mask != 0:
         if (mask & 1) and (at(t, F_CARD_REPEATED_ONLY, g) == 0 or marked):
-            value += at(t, F_ROUTE_GEAR_BONUS, (rid * MAX_GEAR + g) * N_STATS + s)
+            k = (rid * MAX_GEAR + g) * N_STATS
+            v0 += at(t, F_ROUTE_GEAR_BONUS, k)
+            v1 += at(t, F_ROUTE_GEAR_BONUS, k + 1)
+            v2 += at(t, F_ROUTE_GEAR_BONUS, k + 2)
+            v3 += at(t, F_ROUTE_GEAR_BONUS, k + 3)
         mask >>= 1
         g += 1
-    return value
+    return v0, v1, v2, v3
 
 
 @njit_noalloc
@@ -924,8 +932,9 @@ def effective_stats(st, t, seat, rid, beta, trace):
     """R49, into trace[T_EFF_STATS:+4]."""
     b = pbase(seat)
     marked = (st[b + P_MARKS + at(t, F_ROUTE_AREA, rid)] >> at(t, F_ROUTE_SLOT_BIT, rid)) & 1
+    values = effective_stat_values(st, t, seat, rid, marked, beta)
     for s in range(N_STATS):
-        trace[T_EFF_STATS + s] = effective_stat(st, t, seat, rid, marked, beta, s)
+        trace[T_EFF_STATS + s] = values[s]
 
 
 @njit_noalloc

@@ -17,8 +17,9 @@ from numba import njit
 from sim.core.jit import njit_noalloc
 from sim.games.all_in_ascent.engine import (
     MENTOR_FIRST_NERF, MENTOR_NONE, apply_dice_gear, best_final_choice, character_modifier,
-    dice_gear, dice_to_roll, effect_count, effect_stat_mod, effective_stat, meets_requirements,
-    owned_card_of_kind, pbase, requirements_from_dice, reroll_fires, stats_needed)
+    dice_gear, dice_to_roll, effect_count, effect_stat_mod, effective_stat_values,
+    meets_requirements, owned_card_of_kind, pbase, requirements_from_dice, reroll_fires,
+    stats_needed)
 from sim.games.all_in_ascent.memory import (
     PR_DICE, PR_DICE_WORK, PR_EFF, PR_MEMO, PR_TRACE, PROBABILITY_WORK)
 from sim.games.all_in_ascent.rules import (  # the flat tables
@@ -31,16 +32,17 @@ from sim.games.all_in_ascent.state import (
 
 
 @njit_noalloc
-def attempt_effective_stat(st, t, seat, rid, is_milestone, s):
-    """Stat s as an attempt made now would use it (R49): a regular climb is marked before the
-    stats are computed (R45), and a pending Beta Boost is spent on it (R39)."""
+def attempt_effective_stats(st, t, seat, rid, is_milestone):
+    """The four stats as an attempt made now would use them (R49), a tuple: a regular climb is
+    marked before the stats are computed (R45), and a pending Beta Boost is spent on it
+    (R39)."""
     b = pbase(seat)
     if is_milestone:
         marked = (st[b + P_MARKS + at(t, F_ROUTE_AREA, rid)] >> at(t, F_ROUTE_SLOT_BIT, rid)) & 1
     else:
         marked = 1
     beta = t[PARAM_BETA_BOOST] if st[b + P_BETA] != 0 else 0
-    return effective_stat(st, t, seat, rid, marked, beta, s)
+    return effective_stat_values(st, t, seat, rid, marked, beta)
 
 
 @njit_noalloc(inline="always")
@@ -170,10 +172,7 @@ def success_count_in(st, t, seat, rid, is_milestone, work):
     b = pbase(seat)
     c = st[b + P_CHARACTER]
     gear = st[b + P_GEAR]
-    eff = (attempt_effective_stat(st, t, seat, rid, is_milestone, 0),
-           attempt_effective_stat(st, t, seat, rid, is_milestone, 1),
-           attempt_effective_stat(st, t, seat, rid, is_milestone, 2),
-           attempt_effective_stat(st, t, seat, rid, is_milestone, 3))
+    eff = attempt_effective_stats(st, t, seat, rid, is_milestone)
     need = stats_needed(t, c)                                              # R53
     settled = _settled_by_bounds(t, c, rid, eff, need)
     if settled >= 0:
