@@ -178,9 +178,10 @@ def route_value(st, t, seat, w, h, visited, depth, params, res, work):
         if pick < 0:
             break
         taken |= np.int64(1) << pick
-        v = pick_w + params[0] * route_value(st, t, seat, w, pick,
-                                             visited | (np.int64(1) << pick), depth - 1,
-                                             params, res, work)
+        v = pick_w
+        if depth > 1:       # a call at depth 0 adds nothing, and half the calls would be such
+            v += params[0] * route_value(st, t, seat, w, pick, visited | (np.int64(1) << pick),
+                                         depth - 1, params, res, work)
         if v > best:
             best = v
     return best
