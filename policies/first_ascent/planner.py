@@ -36,7 +36,9 @@ from sim.games.first_ascent.data import (
     MAX_ENTRIES, N_HEX, SO_A, SO_B, SO_FIELDS, SO_KIND, SO_POINTS, T_B_NEIGH, T_B_VALUE, T_KIND_TECH,
     T_KIND_TYPE, T_P_SHADE, T_P_TYPE, T_P_VALUE, T_PO_MASK, T_PO_POINTS, T_SO)
 from sim.games.first_ascent.memory import (
-    PLANNER_PLAN_CACHE, W_HEX_WORTH, W_REQUIREMENT, W_WORTHS_KNOWN)
+    PLANNER_PLAN_CACHE, RF_BEST, RF_DEPTH, RF_HEX, RF_MOVE_WORTH, RF_MOVES, RF_PICKS, RF_SIZE,
+    RF_TAKEN, RF_VISITED, ROUTE_SEARCH_LEVELS, W_HEX_WORTH, W_REQUIREMENT, W_ROUTE_SEARCH,
+    W_WORTHS_KNOWN)
 from sim.games.first_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.first_ascent.state import (
     A_PASS, A_PLAY_SB, A_REST, A_RISK, A_STOP, A_TRADE, D_CARD, D_DISCARD_PICK, D_DRAW, D_OPTION,
@@ -154,37 +156,71 @@ def known_worths(st, t, seat, params, res, work, w, need):
 
 
 @njit_noalloc
+def _enter_level(st, t, seat, w, frames, values, level, h, visited, depth, params, res, work):
+    """Begin level `level` of the route search (route_value) standing on hex h."""
+    f = level * RF_SIZE
+    moves = t[T_B_NEIGH + N_HEX * st[G_SIDE] + h] & ~visited & ~np.int64(1)
+    if moves & ~work[W_WORTHS_KNOWN]:    # most levels find every worth known: spare the call
+        known_worths(st, t, seat, params, res, work, w, moves)
+    frames[f + RF_HEX] = h
+    frames[f + RF_VISITED] = visited
+    frames[f + RF_DEPTH] = depth
+    frames[f + RF_MOVES] = moves
+    frames[f + RF_TAKEN] = 0
+    frames[f + RF_PICKS] = 0
+    values[f + RF_BEST] = 0.0
+
+
+@njit_noalloc
 def route_value(st, t, seat, w, h, visited, depth, params, res, work):
-    """The best worth of `depth` more climbs after standing on h (visited: route mask)."""
+    """The best worth of `depth` more climbs after standing on h (visited: route mask): of the
+    `branch` neighbours with the highest worth (the first in hex order among equals), the best
+    of its worth plus future weight x the best route on from it; 0 if none is better.
+
+    The search goes depth first over an explicit stack of levels in the work memory
+    (memory.py's RF_* frames) rather than by recursion: a call passes six arrays, and the calls
+    cost more than the search's own work."""
     if depth <= 0:
         return 0.0
-    moves = t[T_B_NEIGH + N_HEX * st[G_SIDE] + h] & ~visited & ~np.int64(1)
-    known_worths(st, t, seat, params, res, work, w, moves)
+    frames = work[W_ROUTE_SEARCH:W_ROUTE_SEARCH + ROUTE_SEARCH_LEVELS * RF_SIZE]
+    values = frames.view(np.float64)
     branch = int(params[11])
-    best = 0.0
-    # the `branch` neighbours with the highest worth, searched further
-    taken = np.int64(0)
-    for _ in range(branch):
+    level = 0
+    _enter_level(st, t, seat, w, frames, values, 0, h, visited, depth, params, res, work)
+    while True:
+        f = level * RF_SIZE
         pick = -1
         pick_w = -1e8
-        m = moves & ~taken
-        while m:
-            low = m & -m
-            x = trailing_zeros(low)
-            m ^= low
-            if w[x] > pick_w:
-                pick_w = w[x]
-                pick = x
-        if pick < 0:
-            break
-        taken |= np.int64(1) << pick
-        v = pick_w
-        if depth > 1:       # a call at depth 0 adds nothing, and half the calls would be such
-            v += params[0] * route_value(st, t, seat, w, pick, visited | (np.int64(1) << pick),
-                                         depth - 1, params, res, work)
-        if v > best:
-            best = v
-    return best
+        if frames[f + RF_PICKS] < branch:
+            m = frames[f + RF_MOVES] & ~frames[f + RF_TAKEN]
+            while m:
+                low = m & -m
+                x = trailing_zeros(low)
+                m ^= low
+                if w[x] > pick_w:
+                    pick_w = w[x]
+                    pick = x
+        if pick >= 0:
+            frames[f + RF_PICKS] += 1
+            frames[f + RF_TAKEN] |= np.int64(1) << pick
+            if frames[f + RF_DEPTH] > 1:
+                values[f + RF_MOVE_WORTH] = pick_w
+                level += 1
+                _enter_level(st, t, seat, w, frames, values, level, pick,
+                             frames[f + RF_VISITED] | (np.int64(1) << pick),
+                             frames[f + RF_DEPTH] - 1, params, res, work)
+            elif pick_w > values[f + RF_BEST]:
+                values[f + RF_BEST] = pick_w
+            continue
+        # this level is searched: its best goes to the move that led to it
+        result = values[f + RF_BEST]
+        if level == 0:
+            return result
+        level -= 1
+        f = level * RF_SIZE
+        v = values[f + RF_MOVE_WORTH] + params[0] * result
+        if v > values[f + RF_BEST]:
+            values[f + RF_BEST] = v
 
 
 @njit_noalloc

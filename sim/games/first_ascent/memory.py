@@ -57,6 +57,16 @@ _SCRATCH, SCRATCH_SIZE = layout([
 (SCR_PAYMENT, SCR_PLAN, SCR_SPARE, SCR_PICKED, SCR_HAVE, SCR_WHO, SCR_FOLLOW_COUNTS,
  SCR_FOLLOW_TOKENS, SCR_FOLLOW_USED, SCR_SETS) = _SCRATCH.values()
 
+# a level of the planner's route search (policies/first_ascent/planner.py, route_value): the
+# hex it stands on, the route so far (mask), the climbs left, the moves on, those searched,
+# and the best value found and the worth of the move being searched, both as float64 bits. A
+# route has 8 pitches, so a search never goes deeper than 8 levels.
+_ROUTE_FRAME, RF_SIZE = layout([("hex", 1), ("visited", 1), ("depth", 1), ("moves", 1),
+                                ("taken", 1), ("picks", 1), ("best", 1), ("move_worth", 1)])
+RF_HEX, RF_VISITED, RF_DEPTH, RF_MOVES, RF_TAKEN, RF_PICKS, RF_BEST, RF_MOVE_WORTH = \
+    _ROUTE_FRAME.values()
+ROUTE_SEARCH_LEVELS = 8
+
 # the policies' per-decision area: greedy's vectors, then the planner's
 _DECISION, DECISION_SIZE = layout([
     ("payment", PAYMENT_BUFFER),        # payment_resources and plan_payment_from's buffer
@@ -66,8 +76,11 @@ _DECISION, DECISION_SIZE = layout([
     ("worths_known", 2),                # the hexes whose worth is worked out this decision
                                         # (a mask), and the deciding seat's route tiles
     ("requirement", 7),                 # a pitch's units for the planner (units_to_pay)
+    ("route_search", ROUTE_SEARCH_LEVELS * RF_SIZE),  # the planner's route search, a frame
+                                        # (RF_* fields) per level
 ])
-W_PAYMENT, W_PLAN, W_COUNTS, W_HEX_WORTH, W_WORTHS_KNOWN, W_REQUIREMENT = _DECISION.values()
+(W_PAYMENT, W_PLAN, W_COUNTS, W_HEX_WORTH, W_WORTHS_KNOWN, W_REQUIREMENT,
+ W_ROUTE_SEARCH) = _DECISION.values()
 
 # The segment a search bot resumes from (policies/first_ascent/mcts.py). The engine is a
 # straight program, so a search cannot step it from the position of a decision; instead the
