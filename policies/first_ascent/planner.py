@@ -172,6 +172,26 @@ def _enter_level(st, t, seat, w, frames, values, level, h, visited, depth, param
 
 
 @njit_noalloc
+def _best_last_step(st, t, seat, w, h, visited, branch, params, res, work):
+    """route_value at depth 1, worked out directly: the first of the picks has the highest
+    worth, and no later pick beats it, so the value is the highest worth of a move (0 if none
+    is above 0)."""
+    moves = t[T_B_NEIGH + N_HEX * st[G_SIDE] + h] & ~visited & ~np.int64(1)
+    if moves & ~work[W_WORTHS_KNOWN]:
+        known_worths(st, t, seat, params, res, work, w, moves)
+    best = 0.0
+    if branch < 1:
+        return best
+    while moves:
+        low = moves & -moves
+        x = trailing_zeros(low)
+        moves ^= low
+        if w[x] > best:
+            best = w[x]
+    return best
+
+
+@njit_noalloc
 def route_value(st, t, seat, w, h, visited, depth, params, res, work):
     """The best worth of `depth` more climbs after standing on h (visited: route mask): of the
     `branch` neighbours with the highest worth (the first in hex order among equals), the best
@@ -179,7 +199,8 @@ def route_value(st, t, seat, w, h, visited, depth, params, res, work):
 
     The search goes depth first over an explicit stack of levels in the work memory
     (memory.py's RF_* frames) rather than by recursion: a call passes six arrays, and the calls
-    cost more than the search's own work."""
+    cost more than the search's own work. The last level (depth 1, half of all levels) is worked
+    out directly (_best_last_step)."""
     if depth <= 0:
         return 0.0
     frames = work[W_ROUTE_SEARCH:W_ROUTE_SEARCH + ROUTE_SEARCH_LEVELS * RF_SIZE]
@@ -203,14 +224,21 @@ def route_value(st, t, seat, w, h, visited, depth, params, res, work):
         if pick >= 0:
             frames[f + RF_PICKS] += 1
             frames[f + RF_TAKEN] |= np.int64(1) << pick
-            if frames[f + RF_DEPTH] > 1:
+            depth = frames[f + RF_DEPTH]
+            if depth > 2:
                 values[f + RF_MOVE_WORTH] = pick_w
                 level += 1
                 _enter_level(st, t, seat, w, frames, values, level, pick,
-                             frames[f + RF_VISITED] | (np.int64(1) << pick),
-                             frames[f + RF_DEPTH] - 1, params, res, work)
-            elif pick_w > values[f + RF_BEST]:
-                values[f + RF_BEST] = pick_w
+                             frames[f + RF_VISITED] | (np.int64(1) << pick), depth - 1, params,
+                             res, work)
+                continue
+            v = pick_w
+            if depth == 2:
+                v += params[0] * _best_last_step(
+                    st, t, seat, w, pick, frames[f + RF_VISITED] | (np.int64(1) << pick),
+                    branch, params, res, work)
+            if v > values[f + RF_BEST]:
+                values[f + RF_BEST] = v
             continue
         # this level is searched: its best goes to the move that led to it
         result = values[f + RF_BEST]
