@@ -1,8 +1,8 @@
 """Where a kernel's time goes, by numba function, with Linux `perf`.
 
-    perf record -F 1999 -o /tmp/perf.data python -m benchmarks.jit_profile \
+    perf record -F 1999 -o perf.data python -m benchmarks.jit_profile \
         --game first-ascent --policy planner --games 15000
-    python -m benchmarks.jit_profile --report /tmp/perf.data
+    python -m benchmarks.jit_profile --report perf.data
 
 The first command plays the games on one thread, then writes /tmp/perf-<pid>.map, which names
 the address range of every function numba compiled in the process, so that `perf report` can

@@ -56,12 +56,13 @@ def decision_states(t, params, games):
             np.array(counts, np.int64))
 
 
-# Each part runs `repeats` times on a state before the next: the 24,000-odd recorded states take
-# about 90 MB, so a single pass would time fetching each state from memory more than the work,
-# while in a game the state a bot reads is in the cache.
+# Each part runs `per_state` times on a state before the next: the 24,000-odd recorded states
+# and their legal rows take about 120 MB, so a single pass would time fetching each state from
+# memory more than the work, while in a game the state a bot reads is in the cache. The calls on
+# one state also train the branch predictor on it, so the figures are lower bounds.
 
 @njit
-def time_plan(states, seats, legals, counts, t, params, repeats):
+def time_plan(states, seats, legals, counts, t, params, per_state):
     out = 0
     stream = np.zeros(1, np.uint64)
     work = np.zeros(WORK_SIZE, np.int64)
@@ -69,20 +70,20 @@ def time_plan(states, seats, legals, counts, t, params, repeats):
         st = states[i]
         c = st[E.pbase(seats[i]) + S.P_CHARACTER]
         ctx = PolicyContext(st, seats[i], legals[i], counts[i], t, stream, params, work)
-        for _ in range(repeats):
+        for _ in range(per_state):
             out += plan(ctx, params[c * N_PLANNER_KNOBS:(c + 1) * N_PLANNER_KNOBS])
     return out
 
 
 @njit
-def time_milestone_odds(states, seats, legals, counts, t, params, repeats):
+def time_milestone_odds(states, seats, legals, counts, t, params, per_state):
     out = 0.0
     stream = np.zeros(1, np.uint64)
     work = np.zeros(WORK_SIZE, np.int64)
     for i in range(counts.shape[0]):
         st = states[i]
         ctx = PolicyContext(st, seats[i], legals[i], counts[i], t, stream, params, work)
-        for _ in range(repeats):
+        for _ in range(per_state):
             for k in range(counts[i]):
                 a = legals[i, k]
                 if S.MILESTONE <= a < S.BUY_ROTATION:
@@ -92,11 +93,11 @@ def time_milestone_odds(states, seats, legals, counts, t, params, repeats):
 
 
 @njit
-def time_purchases(states, seats, legals, counts, t, params, repeats):
+def time_purchases(states, seats, legals, counts, t, params, per_state):
     out = 0
     for i in range(counts.shape[0]):
         st = states[i]
-        for _ in range(repeats):
+        for _ in range(per_state):
             out += needed_tag_mask(st, t, seats[i])
             for k in range(counts[i]):
                 a = legals[i, k]
@@ -108,12 +109,12 @@ def time_purchases(states, seats, legals, counts, t, params, repeats):
 
 
 @njit
-def time_every_climb(states, seats, legals, counts, t, params, repeats):
+def time_every_climb(states, seats, legals, counts, t, params, per_state):
     out = 0.0
     work = np.zeros(WORK_SIZE, np.int64)
     for i in range(counts.shape[0]):
         st = states[i]
-        for _ in range(repeats):
+        for _ in range(per_state):
             for k in range(counts[i]):
                 a = legals[i, k]
                 if S.CLIMB <= a < S.MILESTONE:
@@ -124,23 +125,23 @@ def time_every_climb(states, seats, legals, counts, t, params, repeats):
 
 
 @njit
-def time_target_gaps(states, seats, legals, counts, t, params, repeats):
+def time_target_gaps(states, seats, legals, counts, t, params, per_state):
     out = 0
     gaps = np.empty(S.N_STATS, np.float64)
     candidate = np.empty(S.N_STATS, np.float64)
     trace = np.empty(S.TRACE_SIZE, np.int64)
     for i in range(counts.shape[0]):
-        for _ in range(repeats):
+        for _ in range(per_state):
             out += target_tier(states[i], t, seats[i], gaps, candidate, trace)
     return out
 
 
 @njit
-def time_legal_actions(states, seats, legals, counts, t, params, repeats):
+def time_legal_actions(states, seats, legals, counts, t, params, per_state):
     out = 0
     legal = np.empty(legals.shape[1], np.int64)
     for i in range(counts.shape[0]):
-        for _ in range(repeats):
+        for _ in range(per_state):
             out += E.legal_actions(states[i], t, legal)
     return out
 

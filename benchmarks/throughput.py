@@ -64,13 +64,13 @@ def throughput(policy, threads, games, preset="v0.4.0"):
 
 
 def interleaved_ratios(bots, threads, games, rounds, preset="v0.4.0"):
-    """{bot: [its cost per action over random's, one per round]}. Each round times `random`,
-    then each bot, on `games` games each: a machine that drifts over minutes (by 20-40% here)
-    then moves both sides of a ratio alike, which the table's one long run per bot does not
-    ensure."""
+    """{bot: [its cost per action over random's, one per round]}. Each round times `random`
+    and each bot on `games` games each, in the reverse order every other round: a machine that
+    drifts over minutes (by 20-40% here) then moves both sides of a ratio alike, which the
+    table's one long run per bot does not ensure."""
     runs = {p: [] for p in ("random",) + tuple(bots)}
-    for _ in range(rounds):
-        for p in runs:
+    for k in range(rounds):
+        for p in (list(runs) if k % 2 == 0 else list(runs)[::-1]):
             runs[p].append(throughput(p, threads, games, preset)["ns_per_action_per_thread"])
     return {p: [x / ref for x, ref in zip(runs[p], runs["random"])] for p in bots}
 

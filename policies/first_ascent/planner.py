@@ -36,7 +36,7 @@ from sim.games.first_ascent.data import (
     MAX_ENTRIES, N_HEX, SO_A, SO_B, SO_FIELDS, SO_KIND, SO_POINTS, T_B_NEIGH, T_B_VALUE, T_KIND_TECH,
     T_KIND_TYPE, T_P_SHADE, T_P_TYPE, T_P_VALUE, T_PO_MASK, T_PO_POINTS, T_SO)
 from sim.games.first_ascent.memory import (
-    PLANNER_PLAN_CACHE, RF_BEST, RF_DEPTH, RF_HEX, RF_MOVE_WORTH, RF_MOVES, RF_PICKS, RF_SIZE,
+    PLANNER_PLAN_CACHE, RF_BEST, RF_DEPTH, RF_MOVE_WORTH, RF_MOVES, RF_PICKS, RF_SIZE,
     RF_TAKEN, RF_VISITED, ROUTE_SEARCH_LEVELS, W_HEX_WORTH, W_REQUIREMENT, W_ROUTE_SEARCH,
     W_WORTHS_KNOWN)
 from sim.games.first_ascent.policy_api import POLICY_SIGNATURE
@@ -162,7 +162,6 @@ def _enter_level(st, t, seat, w, frames, values, level, h, visited, depth, param
     moves = t[T_B_NEIGH + N_HEX * st[G_SIDE] + h] & ~visited & ~np.int64(1)
     if moves & ~work[W_WORTHS_KNOWN]:    # most levels find every worth known: spare the call
         known_worths(st, t, seat, params, res, work, w, moves)
-    frames[f + RF_HEX] = h
     frames[f + RF_VISITED] = visited
     frames[f + RF_DEPTH] = depth
     frames[f + RF_MOVES] = moves
@@ -172,16 +171,14 @@ def _enter_level(st, t, seat, w, frames, values, level, h, visited, depth, param
 
 
 @njit_noalloc
-def _best_last_step(st, t, seat, w, h, visited, branch, params, res, work):
-    """route_value at depth 1, worked out directly: the first of the picks has the highest
-    worth, and no later pick beats it, so the value is the highest worth of a move (0 if none
-    is above 0)."""
+def _best_last_step(st, t, seat, w, h, visited, params, res, work):
+    """route_value at depth 1 (with a branch of at least 1), worked out directly: the first of
+    the picks has the highest worth, and no later pick beats it, so the value is the highest
+    worth of a move (0 if none is above 0)."""
     moves = t[T_B_NEIGH + N_HEX * st[G_SIDE] + h] & ~visited & ~np.int64(1)
     if moves & ~work[W_WORTHS_KNOWN]:
         known_worths(st, t, seat, params, res, work, w, moves)
     best = 0.0
-    if branch < 1:
-        return best
     while moves:
         low = moves & -moves
         x = trailing_zeros(low)
@@ -236,7 +233,7 @@ def route_value(st, t, seat, w, h, visited, depth, params, res, work):
             if depth == 2:
                 v += params[0] * _best_last_step(
                     st, t, seat, w, pick, frames[f + RF_VISITED] | (np.int64(1) << pick),
-                    branch, params, res, work)
+                    params, res, work)
             if v > values[f + RF_BEST]:
                 values[f + RF_BEST] = v
             continue

@@ -58,12 +58,13 @@ _SCRATCH, SCRATCH_SIZE = layout([
  SCR_FOLLOW_TOKENS, SCR_FOLLOW_USED, SCR_SETS) = _SCRATCH.values()
 
 # a level of the planner's route search (policies/first_ascent/planner.py, route_value): the
-# hex it stands on, the route so far (mask), the climbs left, the moves on, those searched,
-# and the best value found and the worth of the move being searched, both as float64 bits. A
-# route has 8 pitches, so a search never goes deeper than 8 levels.
-_ROUTE_FRAME, RF_SIZE = layout([("hex", 1), ("visited", 1), ("depth", 1), ("moves", 1),
-                                ("taken", 1), ("picks", 1), ("best", 1), ("move_worth", 1)])
-RF_HEX, RF_VISITED, RF_DEPTH, RF_MOVES, RF_TAKEN, RF_PICKS, RF_BEST, RF_MOVE_WORTH = \
+# route so far (mask), the climbs left, the moves on, those searched and how many, and the best
+# value found and the worth of the move being searched, both as float64 bits. A route has 8
+# pitches, so a search has at most 7 climbs left and stacks at most 6 levels (the last level is
+# worked out without one); 8 leave room.
+_ROUTE_FRAME, RF_SIZE = layout([("visited", 1), ("depth", 1), ("moves", 1), ("taken", 1),
+                                ("picks", 1), ("best", 1), ("move_worth", 1)])
+RF_VISITED, RF_DEPTH, RF_MOVES, RF_TAKEN, RF_PICKS, RF_BEST, RF_MOVE_WORTH = \
     _ROUTE_FRAME.values()
 ROUTE_SEARCH_LEVELS = 8
 
