@@ -251,3 +251,38 @@ def test_the_planners_shortcuts_give_the_answers_of_the_full_computation(random_
             assert np.array_equal(gaps, again)
     assert climbs_compared > 1000 and skipped_somewhere > 100
     assert reached[True] > 100 and reached[False] > 100, reached
+
+
+@pytest.mark.parametrize("train_value", [0.0, 5.0, 20.0, 60.0])
+def test_the_planner_trains_or_climbs_as_scoring_every_climb_would(train_value, random_states):
+    # Steps 5-6 of the planner, read against every climb scored (floor 0): it trains only where
+    # training is worth more than the best climb and closes a gap, and then on the largest gap;
+    # a climb it picks is the best climb. This covers the path where the floor skipped climbs,
+    # training found no gap, and the skipped climbs had to count after all.
+    from policies.all_in_ascent.planner import (
+        PLANNER_DEFAULTS, TRAIN_VALUE, best_climb_by_xp_rate, best_training)
+    planner = get_policy(GAME, "planner").function       # plan() with the knobs in ctx.params
+    t = default_rules().tables
+    p = np.array(PLANNER_DEFAULTS)
+    p[TRAIN_VALUE] = train_value
+    legal = np.empty(S.N_ACTIONS, np.int64)
+    stream = np.zeros(1, np.uint64)
+    trained = climbed_after_no_gap = 0
+    for st in random_states[::2]:
+        n = legal_actions(st, t, legal)
+        ctx = PolicyContext(st, np.int64(st[S.G_CURRENT]), legal, np.int64(n), t, stream, p,
+                            np.zeros(WORK_SIZE, np.int64))
+        chosen = planner(ctx)
+        can_train = any(S.TRAIN <= a < S.CLIMB for a in legal[:n])
+        best_climb, best_score = best_climb_by_xp_rate(ctx, 0.0)
+        training = best_training(ctx) if can_train else -1
+        if S.TRAIN <= chosen < S.CLIMB:
+            assert train_value > best_score and chosen == training
+            trained += 1
+        elif S.CLIMB <= chosen < S.MILESTONE:
+            assert chosen == best_climb
+            assert not (can_train and train_value > best_score and training >= 0)
+            climbed_after_no_gap += can_train and train_value > best_score
+    assert trained > 0 or train_value == 0.0
+    if train_value >= 20.0:             # from there, these states take the path above
+        assert climbed_after_no_gap > 0
