@@ -4,11 +4,12 @@
         --game first-ascent --policy planner --games 15000
     python -m benchmarks.jit_profile --report perf.data
 
-The first command plays the games on one thread, then writes /tmp/perf-<pid>.map, which names
-the address range of every function numba compiled in the process, so that `perf report` can
-name the samples that fell in compiled code. numba's cache is switched off for the run: a
-function loaded from the cache brings no module to read its symbols from, and the compile adds
-samples outside the compiled code only. The second prints each compiled function's share of
+The first command plays the games on one thread, then writes the process's perf map
+(perf-<pid>.map in the temporary folder, where perf looks for it), which names the address range
+of every function numba compiled in the process, so that `perf report` can name the samples
+that fell in compiled code. numba's cache is switched off for the run: a function loaded from
+the cache brings no module to read its symbols from, and the compile adds samples outside the
+compiled code only. The second prints each compiled function's share of
 the samples that fell in compiled code (the compile's own samples are left out). A function
 that LLVM inlined is counted in its caller.
 """
@@ -18,13 +19,14 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 
 os.environ["NUMBA_DISABLE_CACHE"] = "1"     # before numba is imported: see above
 
 
 def write_perf_map():
-    """/tmp/perf-<pid>.map for every function compiled in this process; returns its path."""
+    """The perf map of every function compiled in this process; returns its path."""
     from numba.core.registry import CPUDispatcher
     names = {}
     for obj in gc.get_objects():
@@ -40,7 +42,7 @@ def write_perf_map():
                 address = cres.library.get_pointer_to_function(fn.name)
                 if address:
                     names[address] = fn.name
-    path = f"/tmp/perf-{os.getpid()}.map"
+    path = os.path.join(tempfile.gettempdir(), f"perf-{os.getpid()}.map")
     starts = sorted(names)
     with open(path, "w") as out:
         for i, start in enumerate(starts):
@@ -89,7 +91,7 @@ def report(data, top):
     total = sum(shares.values())
     if not total:
         sys.exit(f"jit_profile: no sample in compiled code in {data}; was it recorded with "
-                 f"this script, and is /tmp/perf-<pid>.map still there?")
+                 f"this script, and is its perf map (perf-<pid>.map) still there?")
     print(f"{total:.1f}% of all samples fell in compiled code; each function's share of those:")
     for name, share in sorted(shares.items(), key=lambda kv: -kv[1])[:top]:
         print(f"{100 * share / total:5.1f}%  {name}")

@@ -155,16 +155,39 @@ def known_worths(st, t, seat, params, res, work, w, need):
             if st[TILE + h] > 0 else -1e9
 
 
+@njit_noalloc(inline="always")
+def _moves_from(st, t, seat, w, h, visited, params, res, work):
+    """The moves on from hex h off the route `visited` (never back to hex 0), their worths
+    worked out into w."""
+    moves = t[T_B_NEIGH + N_HEX * st[G_SIDE] + h] & ~visited & ~np.int64(1)
+    if moves & ~work[W_WORTHS_KNOWN]:    # most levels find every worth known: spare the call
+        known_worths(st, t, seat, params, res, work, w, moves)
+    return moves
+
+
+@njit_noalloc(inline="always")
+def _highest_worth(w, moves):
+    """(hex, worth) of the move in mask `moves` with the highest worth, the first in hex order
+    among equals; (-1, -1e8) if none is worth more than -1e8 (a hex without a tile: -1e9)."""
+    pick = -1
+    pick_w = -1e8
+    while moves:
+        low = moves & -moves
+        x = trailing_zeros(low)
+        moves ^= low
+        if w[x] > pick_w:
+            pick_w = w[x]
+            pick = x
+    return pick, pick_w
+
+
 @njit_noalloc
 def _enter_level(st, t, seat, w, frames, values, level, h, visited, depth, params, res, work):
     """Begin level `level` of the route search (route_value) standing on hex h."""
     f = level * RF_SIZE
-    moves = t[T_B_NEIGH + N_HEX * st[G_SIDE] + h] & ~visited & ~np.int64(1)
-    if moves & ~work[W_WORTHS_KNOWN]:    # most levels find every worth known: spare the call
-        known_worths(st, t, seat, params, res, work, w, moves)
     frames[f + RF_VISITED] = visited
     frames[f + RF_DEPTH] = depth
-    frames[f + RF_MOVES] = moves
+    frames[f + RF_MOVES] = _moves_from(st, t, seat, w, h, visited, params, res, work)
     frames[f + RF_TAKEN] = 0
     frames[f + RF_PICKS] = 0
     values[f + RF_BEST] = 0.0
@@ -175,17 +198,8 @@ def _best_last_step(st, t, seat, w, h, visited, params, res, work):
     """route_value at depth 1 (with a branch of at least 1), worked out directly: the first of
     the picks has the highest worth, and no later pick beats it, so the value is the highest
     worth of a move (0 if none is above 0)."""
-    moves = t[T_B_NEIGH + N_HEX * st[G_SIDE] + h] & ~visited & ~np.int64(1)
-    if moves & ~work[W_WORTHS_KNOWN]:
-        known_worths(st, t, seat, params, res, work, w, moves)
-    best = 0.0
-    while moves:
-        low = moves & -moves
-        x = trailing_zeros(low)
-        moves ^= low
-        if w[x] > best:
-            best = w[x]
-    return best
+    _, best = _highest_worth(w, _moves_from(st, t, seat, w, h, visited, params, res, work))
+    return best if best > 0.0 else 0.0
 
 
 @njit_noalloc
@@ -207,17 +221,9 @@ def route_value(st, t, seat, w, h, visited, depth, params, res, work):
     _enter_level(st, t, seat, w, frames, values, 0, h, visited, depth, params, res, work)
     while True:
         f = level * RF_SIZE
-        pick = -1
-        pick_w = -1e8
+        pick, pick_w = -1, 0.0
         if frames[f + RF_PICKS] < branch:
-            m = frames[f + RF_MOVES] & ~frames[f + RF_TAKEN]
-            while m:
-                low = m & -m
-                x = trailing_zeros(low)
-                m ^= low
-                if w[x] > pick_w:
-                    pick_w = w[x]
-                    pick = x
+            pick, pick_w = _highest_worth(w, frames[f + RF_MOVES] & ~frames[f + RF_TAKEN])
         if pick >= 0:
             frames[f + RF_PICKS] += 1
             frames[f + RF_TAKEN] |= np.int64(1) << pick
