@@ -1,0 +1,167 @@
+"""The goal-directed bots' staircase search (policies/ascension/staircase.py, RULES.md §7's
+climb distance) against a plain reading of its definition, on positions of real
+`stair-builder` games.
+
+The reference below is written from the module's own definition: a node is (square, target
+height); standing on s at height g costs the piece moves that make s stand at g (x
+MOVE_WEIGHT) plus 1 per pawn step, a step must be legal by height (A30), and the cost to go
+is the least total to the goal. It is a textbook Dijkstra with a heap over every node, with
+none of the search's bucket queue, early stop or reused memory."""
+import heapq
+
+import numpy as np
+import pytest
+
+from policies.ascension import staircase as SC
+from policies.ascension.board import copy_board
+from sim.games.ascension import state as S
+from sim.games.ascension.game import AscensionGame
+from sim.games.ascension.policy_api import WORK_SIZE
+from sim.games.ascension.rules import C_CORNER_OF, C_SHAPE_OF
+from sim.games.ascension.view import V_TOP_H
+
+CORNERS = (0, 8, 72, 80)
+
+
+class _Capturing(AscensionGame):
+    """A game that keeps, before each origin and pawn decision, the deciding seat's view and
+    the squares whose cost the pawn decision reads (its legal destinations)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.positions = []
+
+    def step(self, action):
+        phase = int(self.state[S.G_PHASE])
+        if phase in (S.PHASE_ORIGIN, S.PHASE_PAWN):
+            legal = [c for c in self.legal_codes() if c != S.STAY] \
+                if phase == S.PHASE_PAWN else []
+            self.positions.append((self.view(self.current), self.current, legal))
+        super().step(action)
+
+
+@pytest.fixture(scope="module")
+def positions():
+    out = []
+    for seed in (3, 11):
+        game = _Capturing(seed, 4)
+        game.play(["stair-builder"] * 4)
+        out += [(view, seat, legal, game.t) for view, seat, legal in game.positions]
+    return out
+
+
+def _edit_moves(b, t, seat, s, g, top_height):
+    """Piece moves that make s stand at g and be enterable by seat; None: never."""
+    h = b[S.B_H + s]
+    occupant = b[S.B_PAWN_ON + s]
+    sym = b[S.B_SYMBOL + s]
+    shp = b[S.B_SHAPES + s]
+    if occupant >= 0:
+        return 0 if occupant == seat and g == h else None                 # A37
+    if s in CORNERS and s != t[C_CORNER_OF + seat]:
+        return None                                                       # A29(b)
+    if s == S.PILLAR and not S.PILLAR_BASE <= g <= S.PILLAR_BASE + 2:
+        return None                                                       # A27
+    if sym == S.SYM_DRAGON:
+        return 0 if g == h else None
+    if g == h:
+        foreign = shp != 0 and (shp & t[C_SHAPE_OF + seat]) == 0
+        return None if sym == S.SYM_CHASM or foreign else 0
+    if g > h:
+        return (g - h + 1) // 2                     # cubes of 2 hu, a half-cube for an odd gap
+    drop = h - g
+    if drop % 2 == 0 or top_height == 1:
+        return (drop + 1) // 2
+    return drop // 2 + 2                            # lift cubes, then add a half-cube
+
+
+def _step_is_legal(b, s, g_s, d, g_d):
+    """A30 on target heights: up 1, or 2 off a ladder s shows at its height; down 1, or 2
+    onto a mattress d shows at its height."""
+    up = 2 if b[S.B_SYMBOL + s] == S.SYM_LADDER and g_s == b[S.B_H + s] else 1
+    down = 2 if b[S.B_SYMBOL + d] == S.SYM_MATTRESS and g_d == b[S.B_H + d] else 1
+    return -down <= g_d - g_s <= up
+
+
+def _reference_costs(b, t, seat, top_heights):
+    """Cost to go of every node (None: unreachable within MAX_COST), and each node's edit
+    cost."""
+    nh = SC.NH
+    edit = {}
+    for s in range(S.N_SQUARES):
+        for g in range(nh):
+            m = _edit_moves(b, t, seat, s, g, top_heights[s])
+            if m is not None:
+                edit[(s, g)] = m * SC.MOVE_WEIGHT
+    goal = t[C_CORNER_OF + seat] if b[S.S_SUMMIT + seat] else S.PILLAR
+    cost = {}
+    heap = [(edit[(goal, g)], goal, g) for g in range(nh) if (goal, g) in edit]
+    heapq.heapify(heap)
+    while heap:
+        c, d, g_d = heapq.heappop(heap)
+        if (d, g_d) in cost or c > SC.MAX_COST:
+            continue
+        cost[(d, g_d)] = c
+        for s in S.NB[d]:
+            if s < 0:
+                break
+            for g_s in range(nh):
+                if (s, g_s) in edit and (s, g_s) not in cost and \
+                        _step_is_legal(b, s, g_s, d, g_d):
+                    heapq.heappush(heap, (c + 1 + edit[(s, g_s)], s, g_s))
+    return cost, edit
+
+
+def _search(view, seat, legal, t, work):
+    """plan_costs on the view as the bots call it; (distance, the pawn's and the wanted
+    squares' costs, the extracted plan)."""
+    copy_board(view, work)
+    wanted = np.array(legal + [0], np.int64)
+    distance = SC.plan_costs(work, t, np.int64(seat), work, view[V_TOP_H:V_TOP_H + S.N_SQUARES],
+                             wanted, np.int64(len(legal)))
+    costs = [int(SC.cost_at(work, work, s)) for s in legal]
+    n = SC.extract_plan(work, t, np.int64(seat), work) if distance < SC.INF else 0
+    plan = [(int(work[SC.W_PLAN + i]), int(work[SC.W_PLAN_G + i])) for i in range(n)]
+    return int(distance), costs, plan
+
+
+def test_the_staircase_search_finds_the_least_cost_plan(positions):  # A27 A29 A30 A37
+    """The climb distance, the pawn decision's costs and the plan the bots follow agree with
+    a plain Dijkstra over every node, at every captured position."""
+    work = np.zeros(WORK_SIZE, np.int64)
+    reached = 0
+    checked = positions[::4]                  # the reference is slow Python: one in four
+    for view, seat, legal, t in checked:
+        b = view
+        tops = view[V_TOP_H:V_TOP_H + S.N_SQUARES]
+        ref, edit = _reference_costs(b, t, seat, tops)
+        distance, costs, plan = _search(view, seat, legal, t, work)
+        pawn = int(b[S.S_PAWN_SQ + seat])
+        start = (pawn, int(b[S.B_H + pawn]))
+        if start in ref:
+            reached += 1
+            assert distance == ref[start] // SC.MOVE_WEIGHT
+            # the plan: from the pawn to the goal, legal steps, and its cost is the least
+            assert plan[0] == start
+            goal = t[C_CORNER_OF + seat] if b[S.S_SUMMIT + seat] else S.PILLAR
+            assert plan[-1][0] == goal
+            total = sum(edit[node] for node in plan) + len(plan) - 1
+            assert total == ref[start]
+            for (s, g_s), (d, g_d) in zip(plan, plan[1:]):
+                assert d in S.NB[s] and _step_is_legal(b, s, g_s, d, g_d)
+        else:
+            assert distance == SC.INF and plan == []
+        for s, c in zip(legal, costs):
+            node = (s, int(b[S.B_H + s]))
+            assert c == ref.get(node, SC.INF), (s, c, ref.get(node))
+    assert reached > 0.9 * len(checked)
+
+
+def test_the_search_does_not_depend_on_what_its_memory_held(positions):
+    """The bots reuse one work memory for a whole game (the search leaves its bucket queue
+    as it was and clears only what it used): every answer equals the one on a zeroed
+    memory."""
+    reused = np.zeros(WORK_SIZE, np.int64)
+    for view, seat, legal, t in positions:
+        assert _search(view, seat, legal, t, reused) == \
+            _search(view, seat, legal, t, np.zeros(WORK_SIZE, np.int64))
