@@ -46,7 +46,9 @@ W_PLAN_G = W_PLAN + N_SQUARES + 1
 W_STASH = W_PLAN_G + N_SQUARES + 1   # a move decided at the origin decision (builder.py)
 W_WANTED = W_STASH + 4         # 1 for nodes whose cost the caller needs (early stop)
 W_DISTANCES = W_WANTED + N_NODES    # every seat's climb distance (strategic.py)
-W_END = W_DISTANCES + MAX_PLAYERS
+W_HEADS_USED = W_DISTANCES + MAX_PLAYERS    # 0 (a new game): every bucket head may be stale;
+                                # else 2 + the dearest bucket the last search pushed to
+W_END = W_HEADS_USED + 1
 
 
 @njit_noalloc(inline="always")
@@ -56,11 +58,10 @@ def _is_corner(s):
 
 @njit_noalloc
 def square_edit_costs(b, t, seat, s, top_height, work):
-    """Start square s's nodes for plan_costs: no cost to go yet, no successor, not wanted,
-    and for each target height g the edit cost, MOVE_WEIGHT x the piece moves that make s
-    stand at g hu and be enterable by seat (INF: never). The square's facts are read once:
-    `b` may be `work` itself, so the compiler could not hoist the reads out of the loop over
-    the heights."""
+    """Square s's edit costs for plan_costs: for each target height g, MOVE_WEIGHT x the piece
+    moves that make s stand at g hu and be enterable by seat (INF: never). The square's facts
+    are read once: `b` may be `work` itself, so the compiler could not hoist the reads out of
+    the loop over the heights."""
     h = b[B_H + s]
     occupant = b[B_PAWN_ON + s]
     closed = _is_corner(s) and s != t[C_CORNER_OF + seat]
@@ -72,9 +73,6 @@ def square_edit_costs(b, t, seat, s, top_height, work):
     base = s * NH
     for g in range(NH):
         node = base + g
-        work[W_C + node] = INF
-        work[W_SUCC + node] = -1
-        work[W_WANTED + node] = 0
         if occupant >= 0:
             e = 0 if (occupant == seat and g == h) else INF      # A37: a pawn pins its square
         elif closed:
@@ -108,6 +106,11 @@ def plan_costs(b, t, seat, work, top_heights, wanted_squares, n_wanted):
     once the pawn's node and the nodes of `wanted_squares` at their present heights are
     settled: their costs, and those of every node on their cheapest plans, are then final."""
     goal = goal_square(b, t, seat)
+    # no cost to go yet, no successor, nothing wanted: three plain fills, which the compiler
+    # vectorises (the edit costs' loop cannot be)
+    work[W_C:W_C + N_NODES] = INF
+    work[W_SUCC:W_SUCC + N_NODES] = -1
+    work[W_WANTED:W_WANTED + N_NODES] = 0
     for s in range(N_SQUARES):
         square_edit_costs(b, t, seat, s, top_heights[s], work)
     remaining = 0
@@ -120,9 +123,12 @@ def plan_costs(b, t, seat, work, top_heights, wanted_squares, n_wanted):
         if b[B_H + s] < NH and work[W_WANTED + s * NH + b[B_H + s]] == 0:
             work[W_WANTED + s * NH + b[B_H + s]] = 1
             remaining += 1
-    for c in range(MAX_COST + 1):
+    # only the buckets the last search pushed to can hold entries (all of them in a new game)
+    stale = MAX_COST + 1 if work[W_HEADS_USED] == 0 else work[W_HEADS_USED] - 1
+    for c in range(stale):
         work[W_HEAD + c] = -1
     used = 0
+    dearest = 0
     for g in range(NH):
         node = goal * NH + g
         c = work[W_E + node]
@@ -132,7 +138,10 @@ def plan_costs(b, t, seat, work, top_heights, wanted_squares, n_wanted):
             work[W_LINK + used] = work[W_HEAD + c]
             work[W_HEAD + c] = used
             used += 1
+            dearest = max(dearest, c)
     for cost in range(MAX_COST + 1):
+        if cost > dearest:
+            break                                            # every bucket is empty
         while work[W_HEAD + cost] >= 0:
             e = work[W_HEAD + cost]
             work[W_HEAD + cost] = work[W_LINK + e]
@@ -173,8 +182,10 @@ def plan_costs(b, t, seat, work, top_heights, wanted_squares, n_wanted):
                         work[W_LINK + used] = work[W_HEAD + total]
                         work[W_HEAD + total] = used
                         used += 1
+                        dearest = max(dearest, total)
         if remaining == 0:
             break
+    work[W_HEADS_USED] = dearest + 2
     if pawn < 0 or b[B_H + pawn] >= NH:
         return INF
     c = work[W_C + pawn * NH + b[B_H + pawn]]
