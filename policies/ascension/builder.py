@@ -17,7 +17,8 @@ from policies.ascension.board import (
     copy_board, held_piece, lift_top, orientation_shows, origin_piece, placement_ok,
     post_repair_mobility, put_on, restore)
 from policies.ascension.staircase import (
-    INF, W_PLAN, W_PLAN_G, W_STASH, cost_at, extract_plan, goal_square, plan_costs)
+    INF, W_PLAN, W_PLAN_G, W_STASH, candidate_costs, cost_at, extract_plan, goal_square,
+    plan_costs)
 from sim.core.jit import njit_noalloc
 from sim.core.rng import stream_below
 from sim.games.ascension.engine import count_pawn_moves
@@ -319,14 +320,17 @@ def _reveal_helps(view, symbol, was_up):
 
 @njit_noalloc
 def pawn_decision(ctx):
-    """Pawn or spring decision: least cost to go; then the most legal moves from there."""
+    """Pawn or spring decision: least cost to go; then the most legal moves from there.
+    The score, 4 x cost less at most 2, is what lets candidate_costs leave the dearest
+    candidate unsettled."""
     view = ctx.board
     t = ctx.config
     seat = ctx.seat
     work = ctx.work
     copy_board(view, work)
-    n_squares = ctx.n_legal - (1 if ctx.legal[ctx.n_legal - 1] == STAY else 0)
-    plan_costs(work, t, seat, work, top_heights(ctx), ctx.legal, n_squares)
+    stay = ctx.legal[ctx.n_legal - 1] == STAY
+    n_squares = ctx.n_legal - (1 if stay else 0)
+    candidate_costs(work, t, seat, work, top_heights(ctx), ctx.legal, n_squares, stay)
     s = view[S_PAWN_SQ + seat]
     goal = goal_square(work, t, seat)
     best = ctx.legal[0]

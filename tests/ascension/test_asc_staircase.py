@@ -165,3 +165,32 @@ def test_the_search_does_not_depend_on_what_its_memory_held(positions):
     for view, seat, legal, t in positions:
         assert _search(view, seat, legal, t, reused) == \
             _search(view, seat, legal, t, np.zeros(WORK_SIZE, np.int64))
+
+
+def test_the_pawn_decision_reads_every_cost_but_the_dearest_exactly(positions):  # A30
+    """candidate_costs stops with one candidate unsettled: every other candidate's cost is
+    exact, and the one left is read at no less than its cost and above every other by at
+    least 1, so a choice of the least cost (4 x cost less at most 2) cannot change."""
+    work = np.zeros(WORK_SIZE, np.int64)
+    left_unsettled = 0
+    pawn_positions = [p for p in positions if p[2]][::3]
+    for view, seat, legal, t in pawn_positions:
+        b = view
+        ref, _ = _reference_costs(b, t, seat, view[V_TOP_H:V_TOP_H + S.N_SQUARES])
+        pawn = int(b[S.S_PAWN_SQ + seat])
+        for with_pawn in (False, True):
+            squares = legal + ([pawn] if with_pawn else [])
+            copy_board(view, work)
+            SC.candidate_costs(work, t, np.int64(seat), work,
+                               view[V_TOP_H:V_TOP_H + S.N_SQUARES],
+                               np.array(legal + [0], np.int64), np.int64(len(legal)), with_pawn)
+            read = [int(SC.cost_at(work, work, s)) for s in squares]
+            true = [ref.get((s, int(b[S.B_H + s])), SC.INF) for s in squares]
+            inexact = [i for i in range(len(squares)) if read[i] != true[i]]
+            assert len(inexact) <= 1
+            for i in inexact:
+                left_unsettled += 1
+                assert read[i] > true[i]
+                assert all(true[i] >= true[j] + 1 for j in range(len(squares)) if j != i)
+    # the saving is real: the search did stop short in some positions
+    assert left_unsettled > 0
