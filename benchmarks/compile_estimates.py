@@ -1,0 +1,86 @@
+"""How long a first run waits for numba, per game and per bot: the figures the compile line
+quotes before this machine has measured its own (sim/core/compiling.py).
+
+    python -m benchmarks.compile_estimates [--game G ...] [--players 4]
+
+For each game, from an empty numba cache: one `ascent simulate` game with `random` in every
+seat (the kernel, the engine and `random`), then, each from a copy of that cache, one game with
+each other bot in every seat (what the bot adds). The seconds are the ones the compile line
+itself measures and records (compiling.record), so imports and the run's own work are left
+out. Writes results/compile_seconds.json, which each game's game.toml names
+(`compile_estimates`). A run's estimate is the kernel's figure plus each of its bots' own, so
+two bots that share code (`planner` and `tuned`) are counted twice: the estimate errs long.
+"""
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "results" / "compile_seconds.json"
+GAMES = ("all-in-ascent", "ascension", "first-ascent")
+
+
+def compiled_seconds(cache, game, policy, players):
+    """One game of `policy` in every seat through `ascent simulate`, with `cache` as the numba
+    cache; the compile line's own figure (0 if nothing was compiled)."""
+    from sim import keyed_cache_dir
+    from sim.core import compiling
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run([sys.executable, "-m", "sim.cli", "simulate", "--game", game,
+                        "--players", str(players), "--games", "1", "--seed", "1", "--policy",
+                        policy, "--out", str(Path(out) / "run"), "--quiet"],
+                       env=env, cwd=ROOT, check=True, capture_output=True, text=True)
+    marker = compiling.marker_path(game, [policy] * players, keyed_cache_dir(cache))
+    return json.loads(marker.read_text())["seconds"] if marker.exists() else 0.0
+
+
+def measure(game, players):
+    from sim.core.game import get_game
+    from sim.core.policies import policy_names
+    import importlib
+    spec = get_game(game)
+    for module in spec.policy_modules:
+        importlib.import_module(module)
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "base"
+        kernel = compiled_seconds(base, game, "random", players)
+        print(f"{game}: kernel and random {kernel:.1f} s", flush=True)
+        bots = {}
+        for name in policy_names(game):
+            if name == "random":
+                continue
+            cache = Path(tmp) / name
+            shutil.copytree(base, cache)
+            bots[name] = compiled_seconds(cache, game, name, players)
+            shutil.rmtree(cache)
+            print(f"  {name} {bots[name]:.1f} s", flush=True)
+    return {"kernel_and_random": kernel, "bots": bots}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", action="append", choices=GAMES)
+    parser.add_argument("--players", type=int, default=4)
+    args = parser.parse_args(argv)
+    table = json.loads(OUT.read_text()) if OUT.exists() else {}
+    games = table.setdefault("games", {})
+    for game in args.game or GAMES:
+        games[game] = measure(game, args.players)
+    table["measured"] = (f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, "
+                         f"{platform.machine()}, Python {platform.python_version()}, "
+                         f"{args.players} players")
+    table["command"] = "python -m benchmarks.compile_estimates"
+    OUT.write_text(json.dumps(table, indent=2, sort_keys=True) + "\n")
+    print(f"written: {OUT.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
