@@ -1,5 +1,8 @@
 """The start-up line of a run that waits for numba (sim/core/compiling.py, issue 22)."""
+import dataclasses
+import importlib
 import io
+import json
 import os
 import subprocess
 import sys
@@ -7,6 +10,7 @@ from pathlib import Path
 
 from sim.core import compiling
 from sim.core.game import get_game
+from sim.core.policies import policy_names
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,6 +60,54 @@ def test_ascent_simulate_from_an_empty_cache_says_it_is_compiling(tmp_path):
     second = subprocess.run(command + ["--out", str(tmp_path / "b")], env=env,
                             capture_output=True, text=True, check=True)
     assert "compiling" not in second.stderr
+
+
+def test_before_measuring_here_the_line_quotes_the_game_s_measured_figures(tmp_path,
+                                                                          monkeypatch):
+    """A first run on a new machine: the estimate is the kernel's figure plus each bot's own,
+    from the file the game.toml names, less what this cache folder has compiled; a bot
+    without a figure leaves the line unquantified, and a figure measured on this machine for
+    a cold start wins over the file."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache" / "key1"))
+    figures = tmp_path / "compile_seconds.json"
+    figures.write_text(json.dumps({"games": {"dice-race": {
+        "kernel_and_random": 10.4, "bots": {"hold-at": 3.3}}}}))
+    game = dataclasses.replace(get_game("dice-race"), compile_estimates=str(figures))
+
+    def line(policies):
+        out = io.StringIO()
+        compiling.compile_first(game, policies, lambda: None, stream=out)
+        return out.getvalue()
+
+    assert compiling.shipped_estimate(game, ["random", "hold-at"]) == 14
+    assert compiling.shipped_estimate(game, ["hold-at@5", "hold-at"]) == 14   # a budget
+    assert "(first run of this code only, about 14 s)" in line(["hold-at", "hold-at"])
+    # the kernel is compiled here now: only what random adds to it is left (under a second)
+    assert "(first run of this code only, about 1 s)" in line(["random"])
+    # another machine (no figure of its own for random, in any version of the code)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "other" / "key1"))
+    assert "(first run of this code only, about 10 s)" in line(["random"])
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache" / "key2"))
+    compiling.record("dice-race", ["random"], 3.0)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache" / "key3"))
+    assert "about 3 s" in line(["random"])
+    # the kernel compiled here already (for random, in key3): only the bot is left to compile
+    assert "about 3 s" in line(["random", "hold-at"])
+    assert compiling.shipped_estimate(game, ["random", "no-such-bot"]) is None
+    assert compiling.shipped_estimate(get_game("dice-race"), ["random"]) is None
+
+
+def test_the_measured_figures_cover_every_bot_of_the_three_games():
+    """results/compile_seconds.json (benchmarks/compile_estimates.py) has a figure for each
+    game's kernel and each of its registered bots, so no first run of ours is unquantified."""
+    for name in ("all-in-ascent", "ascension", "first-ascent"):
+        game = get_game(name)
+        for module in game.policy_modules:
+            importlib.import_module(module)
+        assert game.compile_estimates == "results/compile_seconds.json"
+        for bot in policy_names(name):
+            seconds = compiling.shipped_estimate(game, [bot])
+            assert seconds is not None and seconds > 0, (name, bot)
 
 
 def test_the_progress_line_goes_to_the_stderr_of_the_moment(tmp_path, monkeypatch):

@@ -5,7 +5,9 @@ a game's kernel and its bots on their first call and caches them on disk, in a f
 the sources (sim/__init__.py), so the wait comes once per version of the code and per set of
 bots. A small marker file per (game, bots) in that folder says the wait is over; without it, the
 run plays one throw-away game first (which compiles everything it needs), with a line that
-counts the seconds against the last measured figure.
+counts the seconds against the last figure measured here, or before any, against the figures
+measured for the game and its bots on a 2-core machine (its game.toml's `compile_estimates`,
+written by benchmarks/compile_estimates.py).
 """
 import json
 import os
@@ -13,6 +15,8 @@ import sys
 import threading
 import time
 from pathlib import Path
+
+from sim.core.policies import BUDGET_MARK
 
 
 def _markers(cache_dir=None):
@@ -23,8 +27,13 @@ def _marker_name(game_name, seat_policies):
     return f"{game_name}--{'+'.join(sorted(set(seat_policies)))}.json"
 
 
+def marker_path(game_name, seat_policies, cache_dir=None):
+    """The file that says these bots of this game are compiled in this cache folder."""
+    return _markers(cache_dir) / _marker_name(game_name, seat_policies)
+
+
 def is_compiled(game_name, seat_policies, cache_dir=None):
-    return (_markers(cache_dir) / _marker_name(game_name, seat_policies)).exists()
+    return marker_path(game_name, seat_policies, cache_dir).exists()
 
 
 def last_compile_seconds(game_name, seat_policies, cache_dir=None):
@@ -39,6 +48,42 @@ def last_compile_seconds(game_name, seat_policies, cache_dir=None):
         except (OSError, ValueError, KeyError):
             continue
     return round(max(found)[1]) if found else None
+
+
+def compiled_here(game_name, cache_dir=None):
+    """The bots this cache folder has compiled for the game (with its kernel), from its
+    markers; None if it has not compiled the game's kernel yet."""
+    bots = None
+    for path in _markers(cache_dir).glob(f"{game_name}--*.json"):
+        try:
+            policies = json.loads(path.read_text())["policies"]
+        except (OSError, ValueError, KeyError):
+            continue
+        bots = (bots or set()) | set(policies)
+    return bots
+
+
+def _base_name(policy):
+    return policy.partition(BUDGET_MARK)[0]      # BOT@N: a parameter of the same compiled bot
+
+
+def shipped_estimate(game, seat_policies, compiled=None):
+    """Seconds measured for the game's kernel with `random` plus each other bot's own
+    (results/compile_seconds.json, named by the game.toml), leaving out what `compiled` (a
+    compiled_here answer) says is done; None where the game has no figures or one of the
+    bots has none."""
+    if not game.compile_estimates:
+        return None
+    path = Path(__file__).resolve().parents[2] / game.compile_estimates
+    done = {"random"} | {_base_name(name) for name in compiled or ()}
+    try:
+        figures = json.loads(path.read_text())["games"][game.name]
+        seconds = figures["kernel_and_random"] if compiled is None else 0.0
+        for name in sorted({_base_name(name) for name in seat_policies} - done):
+            seconds += figures["bots"][name]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return round(seconds)
 
 
 def record(game_name, seat_policies, seconds, cache_dir=None):
@@ -60,8 +105,13 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None):
     if is_compiled(game.name, names):
         return 0.0
     bots = ", ".join(sorted(set(names)))
-    before = last_compile_seconds(game.name, names)
-    about = f"about {before} s" if before else "a minute or two"
+    # a figure measured here for these bots, unless this code has compiled the kernel
+    # already (the figure then counts it twice); else the game's measured figures
+    compiled = compiled_here(game.name)
+    before = last_compile_seconds(game.name, names) if compiled is None else None
+    if before is None:
+        before = shipped_estimate(game, names, compiled)
+    about = "a minute or two" if before is None else f"about {max(before, 1)} s"
     head = (f"compiling the {game.title} kernel and the bots {bots} "
             f"(first run of this code only, {about})")
     started = time.perf_counter()

@@ -94,6 +94,8 @@ class GameSpec:
                                     # a bot with a budget); () = no default, --levels needed
     tuning_module: str = ""         # tune, store, TUNED_PATH: `ascent tune`
     benchmarks: str = ""            # its measured games/s per bot (benchmarks/throughput.py)
+    compile_estimates: str = ""     # its measured first-run compile seconds, the kernel's and
+                                    # each bot's (benchmarks/compile_estimates.py)
     strength_note: str = ""         # else where its bots' strength was measured, for the report
     skill_results: str = ""         # its skill curves (`ascent skill`): the report marks a
                                     # verdict the curve's strongest bots do not back
