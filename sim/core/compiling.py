@@ -74,7 +74,7 @@ def shipped_estimate(game, seat_policies, compiled=None):
     bots has none."""
     if not game.compile_estimates:
         return None
-    path = Path(__file__).resolve().parents[2] / game.compile_estimates
+    path = game.project_file(game.compile_estimates)
     done = {"random"} | {_base_name(name) for name in compiled or ()}
     try:
         figures = json.loads(path.read_text())["games"][game.name]

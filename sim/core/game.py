@@ -36,6 +36,7 @@ own after them.
 import importlib
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 from typing import NamedTuple
 
 # Columns every game's record tables carry, with these meanings: shared code reads only these.
@@ -137,6 +138,13 @@ class GameSpec:
     @cached_property
     def api(self):
         return importlib.import_module(self.adapter)
+
+    def project_file(self, relative):
+        """A file a game.toml names (skill_results, compile_estimates), relative to the folder
+        that holds the game's top-level package: this project for the built-in games, a
+        plug-in's own folder for a plug-in (examples/dice_race/)."""
+        top = importlib.import_module(self.adapter.split(".")[0])
+        return Path(top.__file__).resolve().parents[1] / relative
 
     @property
     def record_schema_version(self):
@@ -286,7 +294,6 @@ def plugin_source_folders():
     """The folders of registered games outside this project (their compiled code belongs in the
     numba cache key), found from entry-point metadata without importing them."""
     import importlib.util
-    from pathlib import Path
     folders = []
     for ep in _entry_points():
         top = ep.value.split(":")[0].split(".")[0]

@@ -132,11 +132,8 @@ class SkillCheck:
 
 def skill_file(game):
     """The game's skill file (GameSpec.skill_results), relative to the folder that holds the
-    game's top-level package: this project for the built-in games, a plug-in's own folder for
-    a plug-in (examples/dice_race/)."""
-    import importlib
-    top = importlib.import_module(game.adapter.split(".")[0])
-    return Path(top.__file__).resolve().parents[1] / game.skill_results
+    game's top-level package (GameSpec.project_file)."""
+    return game.project_file(game.skill_results)
 
 
 def skill_check(r, policies):
