@@ -4,7 +4,8 @@ name, so flipping a character's knob changes the bot's choices the way it change
 Each test builds one constructed state, then asks the bot's own decision functions (the ones
 `planner`, `tuned` and `lookahead` decide with) under the printed value of a knob and under
 another value, and checks the direction of the change. The knobs are sim/games/all_in_ascent/
-variants.py's PASSIVES."""
+variants.py's PASSIVES. The last tests ask for the planner's whole move, for every knob, on
+the positions of real games (see "the whole decision" below)."""
 import numpy as np
 import pytest
 
@@ -160,3 +161,136 @@ def test_no_policy_names_a_character_in_its_decisions():
         text = (root / module).read_text()
         found = [n for n in names if re.search(rf"\b{n}\b", text)]
         assert not found, f"{module} names {found}"
+
+
+# --- the whole decision, every knob ----------------------------------------------------------
+# The tests above check the functions the bots decide with. These ask the planner for its move
+# (the decision `planner` and `tuned` make, and `lookahead` rolls out) on the positions of real
+# planner games, under the printed rules and with one knob moved, and check which way the
+# moves that change go. The positions are recorded under the printed rules; each is then
+# decided under both (legal actions listed under each).
+
+def _kind(action):
+    if action == S.REST:
+        return "rest"
+    if action == S.END_TURN:
+        return "end"
+    for name, low, high in (("train", S.TRAIN, S.CLIMB), ("climb", S.CLIMB, S.MILESTONE),
+                            ("milestone", S.MILESTONE, S.BUY_ROTATION),
+                            ("buy", S.BUY_ROTATION, S.REDISTRIBUTE)):
+        if low <= action < high:
+            return name
+    return "redistribute"
+
+
+def _planner_move(st, t):
+    from policies.all_in_ascent.planner import PLANNER_DEFAULTS, plan
+    from sim.games.all_in_ascent import engine as E
+    from sim.games.all_in_ascent.policy_api import PolicyContext
+    params = np.array(PLANNER_DEFAULTS, np.float64)
+    legal = np.zeros(S.N_ACTIONS, np.int64)
+    n = E.legal_actions(st, t, legal)
+    ctx = PolicyContext(st, np.int64(st[S.G_CURRENT]), legal, np.int64(n), t,
+                        np.zeros(1, np.uint64), params, np.zeros(WORK_SIZE, np.int64))
+    return int(plan(ctx, params))
+
+
+def _positions(character, t, games=8):
+    """Every decision of `character` (seat 0, three other characters) in `games` four-player
+    planner games."""
+    from sim.games.all_in_ascent import engine as E
+    from sim.games.all_in_ascent.data import CHARACTER_KEYS
+    me = CHARACTER_KEYS.index(character)
+    out = []
+    trace = S.new_trace()
+    for seed in range(1, games + 1):
+        st = S.new_state()
+        seats = np.array([me] + [c for c in range(5) if c != me][:3], np.int64)
+        E.setup(st, t, np.int64(seed), seats, np.int64(4))
+        while not st[S.G_OVER]:
+            if st[E.pbase(int(st[S.G_CURRENT])) + S.P_CHARACTER] == me:
+                out.append(st.copy())
+            E.apply_action(st, t, np.int64(_planner_move(st, t)), trace)
+    return out
+
+
+def _moves_that_change(character, knob, value, rules=None):
+    """[(move under the printed rules, move with the knob at `value`)] where they differ."""
+    printed = AIA.build_rules(4, rules=rules or {}).tables
+    moved = AIA.build_rules(4, rules=rules or {},
+                            knobs=[(f"characters.{character}.passive.{knob}", str(value))]).tables
+    changed = []
+    for st in _positions(character, printed):
+        a, b = _planner_move(st, printed), _planner_move(st, moved)
+        if a != b:
+            changed.append((st, a, b))
+    return changed
+
+
+def _kinds(changed):
+    return [(_kind(a), _kind(b)) for _, a, b in changed]
+
+
+@pytest.mark.parametrize("character, knob, value", [
+    ("technician", "time_penalty", 4),        # R47: every climb costs 3 more time units
+    ("sprinter", "time_reduction", 0),        # R47: climbs lose the Sprinter's 2 off
+])
+def test_dearer_climbs_turn_climbs_into_rests_and_never_the_reverse(character, knob, value):
+    kinds = _kinds(_moves_that_change(character, knob, value))
+    assert sum(b in ("rest", "end", "train") for a, b in kinds if a == "climb") >= 3, kinds
+    assert not [k for k in kinds if k[1] == "climb" and k[0] in ("rest", "end", "train")]
+
+
+def test_a_larger_sprinter_xp_share_turns_training_into_climbing():  # R54
+    kinds = _kinds(_moves_that_change("sprinter", "xp_percent", 150))
+    assert kinds.count(("train", "climb")) >= 10
+    assert all(b == "climb" for _, b in kinds), kinds
+
+
+@pytest.mark.parametrize("character, knob, value, rules", [
+    ("technician", "requirement_reduction", 0, None),      # R52: the printed requirements
+    ("routeReader", "beta_boost", 0, None),                # R49: no boost after a beta read
+    ("routeReader", "stats_needed", 4, None),              # R53: every stat must pass
+])
+def test_a_weaker_ability_drops_milestone_attempts_and_adds_none(character, knob, value, rules):
+    kinds = _kinds(_moves_that_change(character, knob, value, rules))
+    assert sum(a == "milestone" for a, _ in kinds) >= 3, kinds
+    assert not [k for k in kinds if k[1] == "milestone"], kinds
+
+
+def test_without_the_sprinter_extra_nerf_die_training_gives_way_to_attempts():  # R50, R52
+    kinds = _kinds(_moves_that_change("sprinter", "extra_nerf_die", 0))
+    assert sum(a == "train" and b in ("climb", "milestone") for a, b in kinds) >= 3, kinds
+    assert not [k for k in kinds if k[1] == "train" and k[0] != "train"], kinds
+
+
+def test_fewer_redistribution_points_drop_redistributions():  # §9
+    kinds = _kinds(_moves_that_change("routeReader", "redistribution_points", 1,
+                                      {"route_reader_redistribution": "on"}))
+    assert sum(a == "redistribute" and b != "redistribute" for a, b in kinds) >= 3, kinds
+    assert not [k for k in kinds if k[1] == "redistribute" and k[0] != "redistribute"], kinds
+
+
+def test_without_the_iron_lung_failure_xp_the_planner_picks_surer_climbs():  # R54
+    """A climb's failure pays the Iron Lung extra XP; without the bonus, where its choice of
+    climb changes, the new climb is the likelier to succeed."""
+    changed = _moves_that_change("ironLung", "fail_xp_bonus_percent", 0)
+    assert len(changed) >= 3
+    from sim.games.all_in_ascent.engine import action_route
+    t = AIA.build_rules(4).tables
+    for st, a, b in changed:
+        assert (_kind(a), _kind(b)) == ("climb", "climb")
+        seat = int(st[S.G_CURRENT])
+        before = climb_success_probability(st, t, seat, action_route(st, a), False)
+        after = climb_success_probability(st, t, seat, action_route(st, b), False)
+        assert after > before
+
+
+def test_without_the_iron_lung_fail_penalty_it_buys_no_mental_anchor():  # R55
+    from sim.games.all_in_ascent.engine import shop_card
+    changed = _moves_that_change("ironLung", "fail_endurance_penalty", 0)
+    anchor = AIA.build_rules(4).card_id("Mental Anchor")
+    t = AIA.build_rules(4).tables
+    assert changed
+    for st, a, b in changed:
+        assert _kind(a) == "buy" and shop_card(st, t, a) == anchor and _kind(b) != "buy"
