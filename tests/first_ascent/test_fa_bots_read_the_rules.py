@@ -9,7 +9,7 @@ asks the bots' own decision functions under the printed ability and under the fl
 - `greedy` seeks the unit its target lacks first (`missing_unit`: what it draws, rests and
   trades for);
 - `planner` prices a pitch by the units its character pays there (`hex_worth`) and seeks the
-  unit its planned target lacks (`planned_target`);
+  unit its planned target lacks (`planned_target`), and its whole rest decision takes it;
 - where an ability acts through the choices the engine offers (Phil's risks, the Crimper's two
   cards, the Free Soloist's banned options, Sendy Jammer's wild gear), the whole bot is asked.
 The setup abilities (starting Summit Beta, start water and psych) reach the bots as state only;
@@ -28,8 +28,8 @@ from sim.games.first_ascent.data import DATA, T_CC_NOPT, character_keys
 from sim.games.first_ascent.memory import WORK_SIZE
 from sim.games.first_ascent.policy_api import MAX_POLICY_PARAMS, PolicyContext
 from sim.games.first_ascent.state import (
-    A_RISK, BOARD_UP, D_OPTION, D_TECHNIQUE, D_TURN, G_AUX, MAX_LEGAL, N_KINDS, S_ROUTE_MASK,
-    S_SB, S_TECH, WITH_JESUS)
+    A_RISK, BOARD_UP, D_OPTION, D_REST, D_TECHNIQUE, D_TURN, G_AUX, MAX_LEGAL, N_KINDS,
+    REST_PSYCH, REST_WATER, S_ROUTE_MASK, S_SB, S_TECH, WITH_JESUS)
 
 CHARACTER = character_keys(DATA)
 GEAR, FACE, CRACK, SLAB, ANY, WATER, PSYCH = range(7)
@@ -153,6 +153,31 @@ def test_the_planner_seeks_the_unit_its_character_lacks(  # F64-F75
     printed, off = pair(character, knob, flipped, tile, hand, tracks)
     assert planner_seeks(*off) == (T_HEX, lacks_without)
     assert planner_seeks(*printed) == (T_HEX, lacks_with)
+
+
+RESTING = [a for a in REQUIREMENT_ABILITIES if a[5] == (4, 4)]   # tracks above the rest floor
+
+
+@pytest.mark.parametrize(FIELDS, RESTING, ids=[f"{c}.{k}" for c, k, *_ in RESTING])
+def test_the_whole_planner_rests_for_what_its_character_lacks(  # F64-F75
+        character, knob, flipped, tile, hand, tracks, lacks_without, lacks_with):
+    """The planner's own rest decision (a Portaledge card of a type, or water or psych): the
+    card it takes follows the ability, as the unit it seeks does."""
+    choices = [GEAR, FACE, CRACK, SLAB, REST_WATER, REST_PSYCH]
+
+    def expected(lacks, st, t):
+        if lacks == ANY:                                    # any skill: the one held least
+            held = [engine.hand_of_type(st, t, 0, a) for a in (FACE, CRACK, SLAB)]
+            return (FACE, CRACK, SLAB)[held.index(min(held))]
+        return {WATER: REST_WATER, PSYCH: REST_PSYCH}.get(lacks, lacks)
+
+    printed, off = pair(character, knob, flipped, tile, hand, tracks)
+    answers = []
+    for (st, t), lacks in ((off, lacks_without), (printed, lacks_with)):
+        answer = ask("planner", st, t, D_REST, choices)
+        assert answer == expected(lacks, st, t)
+        answers.append(answer)
+    assert answers[0] != answers[1]
 
 
 UNIT_REDUCING = [a for a in REQUIREMENT_ABILITIES
