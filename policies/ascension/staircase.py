@@ -107,7 +107,7 @@ def plan_costs(b, t, seat, work, top_heights, wanted_squares, n_wanted):
     Costs are small integers, so Dijkstra runs on a bucket queue (Dial's algorithm). It stops
     once the pawn's node and the nodes of `wanted_squares` at their present heights are
     settled: their costs, and those of every node on their cheapest plans, are then final."""
-    return _settle(b, t, seat, work, top_heights, wanted_squares, n_wanted, True, 0)
+    return _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, True, 0)
 
 
 @njit_noalloc
@@ -120,12 +120,22 @@ def candidate_costs(b, t, seat, work, top_heights, squares, n_squares, with_pawn
     read either exactly or as dearer than every other by at least 1, and the pawn decision,
     whose score is 4 x cost less at most 2, then makes the same choice and the same tie draws
     as with every cost exact. A pawn decision's dearest destination is often far dearer than
-    the others, and that is the search this saves."""
-    _settle(b, t, seat, work, top_heights, squares, n_squares, with_pawn, 1)
+    the others, and that is the search this saves.
+    This holds where every candidate is searched for. One standing at NH hu or higher (a cable
+    car can reach such a square) is not: it reads INF, and so would the one left unsettled,
+    and the two would tie. Then every candidate is settled, as plan_costs does."""
+    left = 1
+    for i in range(n_squares):
+        if b[B_H + squares[i]] >= NH:
+            left = 0
+    pawn = b[S_PAWN_SQ + seat]
+    if with_pawn and (pawn < 0 or b[B_H + pawn] >= NH):
+        left = 0
+    _dijkstra_until(b, t, seat, work, top_heights, squares, n_squares, with_pawn, left)
 
 
 @njit_noalloc
-def _settle(b, t, seat, work, top_heights, wanted_squares, n_wanted, with_pawn, left):
+def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, with_pawn, left):
     """The search of plan_costs and candidate_costs: Dijkstra from the goal, until at most
     `left` wanted nodes are unsettled (with left=0 it may search on where nothing is
     wanted). Returns the climb distance at the pawn (as plan_costs)."""

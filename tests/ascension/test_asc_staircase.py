@@ -14,6 +14,7 @@ import pytest
 
 from policies.ascension import staircase as SC
 from policies.ascension.board import copy_board
+from sim.games.ascension import engine as E
 from sim.games.ascension import state as S
 from sim.games.ascension.game import AscensionGame
 from sim.games.ascension.policy_api import WORK_SIZE
@@ -167,30 +168,60 @@ def test_the_search_does_not_depend_on_what_its_memory_held(positions):
             _search(view, seat, legal, t, np.zeros(WORK_SIZE, np.int64))
 
 
+def _inexact_candidate_reads(view, seat, legal, t, work):
+    """candidate_costs on a pawn decision's candidates, with and without the pawn's own
+    square (STAY): checks that every candidate but at most one is read at its cost, and that
+    the one left is read at no less than its cost and costs at least 1 more than every other;
+    returns how many were left."""
+    b = view
+    ref, _ = _reference_costs(b, t, seat, view[V_TOP_H:V_TOP_H + S.N_SQUARES])
+    pawn = int(b[S.S_PAWN_SQ + seat])
+    left = 0
+    for with_pawn in (False, True):
+        squares = legal + ([pawn] if with_pawn else [])
+        copy_board(view, work)
+        SC.candidate_costs(work, t, np.int64(seat), work, view[V_TOP_H:V_TOP_H + S.N_SQUARES],
+                           np.array(legal + [0], np.int64), np.int64(len(legal)), with_pawn)
+        read = [int(SC.cost_at(work, work, s)) for s in squares]
+        true = [ref.get((s, int(b[S.B_H + s])), SC.INF) for s in squares]
+        inexact = [i for i in range(len(squares)) if read[i] != true[i]]
+        assert len(inexact) <= 1
+        for i in inexact:
+            left += 1
+            assert read[i] > true[i]
+            assert all(true[i] >= true[j] + 1 for j in range(len(squares)) if j != i)
+    return left
+
+
 def test_the_pawn_decision_reads_every_cost_but_the_dearest_exactly(positions):  # A30
     """candidate_costs stops with one candidate unsettled: every other candidate's cost is
     exact, and the one left is read at no less than its cost and above every other by at
     least 1, so a choice of the least cost (4 x cost less at most 2) cannot change."""
     work = np.zeros(WORK_SIZE, np.int64)
-    left_unsettled = 0
-    pawn_positions = [p for p in positions if p[2]][::6]
-    for view, seat, legal, t in pawn_positions:
-        b = view
-        ref, _ = _reference_costs(b, t, seat, view[V_TOP_H:V_TOP_H + S.N_SQUARES])
-        pawn = int(b[S.S_PAWN_SQ + seat])
-        for with_pawn in (False, True):
-            squares = legal + ([pawn] if with_pawn else [])
-            copy_board(view, work)
-            SC.candidate_costs(work, t, np.int64(seat), work,
-                               view[V_TOP_H:V_TOP_H + S.N_SQUARES],
-                               np.array(legal + [0], np.int64), np.int64(len(legal)), with_pawn)
-            read = [int(SC.cost_at(work, work, s)) for s in squares]
-            true = [ref.get((s, int(b[S.B_H + s])), SC.INF) for s in squares]
-            inexact = [i for i in range(len(squares)) if read[i] != true[i]]
-            assert len(inexact) <= 1
-            for i in inexact:
-                left_unsettled += 1
-                assert read[i] > true[i]
-                assert all(true[i] >= true[j] + 1 for j in range(len(squares)) if j != i)
+    left_unsettled = sum(_inexact_candidate_reads(view, seat, legal, t, work)
+                         for view, seat, legal, t in [p for p in positions if p[2]][::6])
     # the saving is real: the search did stop short in some positions
     assert left_unsettled > 0
+
+
+def test_a_candidate_too_high_to_search_for_makes_the_search_settle_every_other():  # A30 A34
+    """A cable car (A34) can take a pawn to a square of NH hu or more, which no search node
+    holds: it reads INF. Left unsettled, another candidate would read INF too and tie with
+    it. Seat 0 rides a cable from square 60 (row 6) to square 1 (16 hu) or square 4 (4 hu)."""
+    game = AscensionGame(1, 4)
+    st = game.state
+    for q in range(4):                                    # every pawn off the board
+        if st[S.S_PAWN_SQ + q] >= 0:
+            st[S.B_PAWN_ON + st[S.S_PAWN_SQ + q]] = -1
+            st[S.S_PAWN_SQ + q] = -1
+    game.move_piece_to(64, 60, face_up=True)
+    for x in range(8):                                   # neutral cubes: 16 hu under the cable
+        game.move_piece_to(x, 1)
+    game.move_piece_to(65, 1, face_up=True)
+    game.move_piece_to(66, 4, face_up=True)
+    game.move_pawn_to(0, 60)
+    view = game.view(0)
+    out = np.empty(S.N_ACTIONS, np.int64)
+    legal = [int(c) for c in out[:E.pawn_moves(st, game.t, 0, 60, out)]]
+    assert 1 in legal and 4 in legal and view[S.B_H + 1] >= SC.NH
+    assert _inexact_candidate_reads(view, 0, legal, game.t, np.zeros(WORK_SIZE, np.int64)) == 0
