@@ -7,7 +7,8 @@ For each game, from an empty numba cache: one `ascent simulate` game with `rando
 seat (the kernel, the engine and `random`), then, each from a copy of that cache, one game with
 each other bot in every seat (what the bot adds). The seconds are the ones the compile line
 itself measures and records (compiling.record), so imports and the run's own work are left
-out. Writes results/compile_seconds.json, which each game's game.toml names
+out. Writes results/compile_seconds.json (each game with the date and machine of its
+measurement), which each game's game.toml names
 (`compile_estimates`). A run's estimate is the kernel's figure plus each of its bots' own, so
 two bots that share code (`planner` and `tuned`) are counted twice: the estimate errs long.
 """
@@ -34,18 +35,21 @@ def compiled_seconds(cache, game, policy, players):
     from sim.core import compiling
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
     with tempfile.TemporaryDirectory() as out:
-        subprocess.run([sys.executable, "-m", "sim.cli", "simulate", "--game", game,
-                        "--players", str(players), "--games", "1", "--seed", "1", "--policy",
-                        policy, "--out", str(Path(out) / "run"), "--quiet"],
-                       env=env, cwd=ROOT, check=True, capture_output=True, text=True)
+        done = subprocess.run([sys.executable, "-m", "sim.cli", "simulate", "--game", game,
+                               "--players", str(players), "--games", "1", "--seed", "1",
+                               "--policy", policy, "--out", str(Path(out) / "run"), "--quiet"],
+                              env=env, cwd=ROOT, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{game}, {policy}: ascent simulate failed:\n{done.stderr}")
     marker = compiling.marker_path(game, [policy] * players, keyed_cache_dir(cache))
     return json.loads(marker.read_text())["seconds"] if marker.exists() else 0.0
 
 
 def measure(game, players):
+    import importlib
+
     from sim.core.game import get_game
     from sim.core.policies import policy_names
-    import importlib
     spec = get_game(game)
     for module in spec.policy_modules:
         importlib.import_module(module)
@@ -62,7 +66,10 @@ def measure(game, players):
             bots[name] = compiled_seconds(cache, game, name, players)
             shutil.rmtree(cache)
             print(f"  {name} {bots[name]:.1f} s", flush=True)
-    return {"kernel_and_random": kernel, "bots": bots}
+    return {"kernel_and_random": kernel, "bots": bots,
+            "measured": (f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, "
+                         f"{platform.machine()}, Python {platform.python_version()}, "
+                         f"{players} players")}
 
 
 def main(argv=None):
@@ -74,9 +81,6 @@ def main(argv=None):
     games = table.setdefault("games", {})
     for game in args.game or GAMES:
         games[game] = measure(game, args.players)
-    table["measured"] = (f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, "
-                         f"{platform.machine()}, Python {platform.python_version()}, "
-                         f"{args.players} players")
     table["command"] = "python -m benchmarks.compile_estimates"
     OUT.write_text(json.dumps(table, indent=2, sort_keys=True) + "\n")
     print(f"written: {OUT.relative_to(ROOT)}")

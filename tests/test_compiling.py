@@ -88,13 +88,29 @@ def test_before_measuring_here_the_line_quotes_the_game_s_measured_figures(tmp_p
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "other" / "key1"))
     assert "(first run of this code only, about 10 s)" in line(["random"])
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache" / "key2"))
-    compiling.record("dice-race", ["random"], 3.0)
+    compiling.record("dice-race", ["random"], 7.0)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache" / "key3"))
-    assert "about 3 s" in line(["random"])
+    assert "about 7 s" in line(["random"])
     # the kernel compiled here already (for random, in key3): only the bot is left to compile
     assert "about 3 s" in line(["random", "hold-at"])
+    # a figure measured where the kernel was already compiled is no estimate for a cold start
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "warm" / "key1"))
+    compiling.record("dice-race", ["random", "hold-at"], 1.0, cold=False)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "warm" / "key2"))
+    assert "about 14 s" in line(["random", "hold-at"])
     assert compiling.shipped_estimate(game, ["random", "no-such-bot"]) is None
     assert compiling.shipped_estimate(get_game("dice-race"), ["random"]) is None
+    # a figure that is not a number of seconds is no figure (and stops no run)
+    for bad in (None, "ten", float("nan"), -1):
+        figures.write_text(json.dumps({"games": {"dice-race": {
+            "kernel_and_random": bad, "bots": {"hold-at": 3.3}}}}))
+        assert compiling.shipped_estimate(game, ["random"]) is None
+
+
+def test_a_game_toml_names_files_relative_to_the_folder_of_its_package():
+    assert get_game("all-in-ascent").project_file("results/x.json") == ROOT / "results/x.json"
+    assert get_game("dice-race").project_file("results/x.json") == \
+        ROOT / "examples" / "dice_race" / "results" / "x.json"
 
 
 def test_the_measured_figures_cover_every_bot_of_the_three_games():

@@ -10,6 +10,7 @@ measured for the game and its bots on a 2-core machine (its game.toml's `compile
 written by benchmarks/compile_estimates.py).
 """
 import json
+import math
 import os
 import sys
 import threading
@@ -36,18 +37,31 @@ def is_compiled(game_name, seat_policies, cache_dir=None):
     return marker_path(game_name, seat_policies, cache_dir).exists()
 
 
-def last_compile_seconds(game_name, seat_policies, cache_dir=None):
+def last_compile_seconds(game_name, seat_policies, cache_dir=None, cold=None):
     """The newest figure measured for these bots, under any version of the code (the sibling
-    cache folders), or None."""
+    cache folders), or None. With `cold` (True or False), only a figure measured in a folder
+    that had (True) or had not (False) yet compiled the game's kernel: a warm folder's figure
+    leaves the kernel out. A marker written before markers said so counts as either."""
     name = _marker_name(game_name, seat_policies)
     folders = _markers(cache_dir).parent.parent.glob(f"*/ascent-compiled/{name}")
     found = []
     for path in folders:
         try:
-            found.append((path.stat().st_mtime, json.loads(path.read_text())["seconds"]))
-        except (OSError, ValueError, KeyError):
+            marker = json.loads(path.read_text())
+            if cold is not None and marker.get("cold", cold) != cold:
+                continue
+            found.append((path.stat().st_mtime, _finite(marker["seconds"])))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             continue
     return round(max(found)[1]) if found else None
+
+
+def _finite(value):
+    """A figure read from a file as a float; ValueError unless finite and not negative."""
+    seconds = float(value)
+    if not math.isfinite(seconds) or seconds < 0:
+        raise ValueError(f"not a number of seconds: {value!r}")
+    return seconds
 
 
 def compiled_here(game_name, cache_dir=None):
@@ -74,24 +88,26 @@ def shipped_estimate(game, seat_policies, compiled=None):
     bots has none."""
     if not game.compile_estimates:
         return None
-    path = game.project_file(game.compile_estimates)
     done = {"random"} | {_base_name(name) for name in compiled or ()}
     try:
+        path = game.project_file(game.compile_estimates)
         figures = json.loads(path.read_text())["games"][game.name]
-        seconds = figures["kernel_and_random"] if compiled is None else 0.0
+        seconds = _finite(figures["kernel_and_random"]) if compiled is None else 0.0
         for name in sorted({_base_name(name) for name in seat_policies} - done):
-            seconds += figures["bots"][name]
-    except (OSError, ValueError, KeyError, TypeError):
+            seconds += _finite(figures["bots"][name])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
     return round(seconds)
 
 
-def record(game_name, seat_policies, seconds, cache_dir=None):
+def record(game_name, seat_policies, seconds, cache_dir=None, cold=True):
+    """Mark these bots compiled in this cache folder, with the seconds it took and whether
+    the folder compiled the game's kernel in them (`cold`)."""
     folder = _markers(cache_dir)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / _marker_name(game_name, seat_policies)).write_text(
         json.dumps({"game": game_name, "policies": sorted(set(seat_policies)),
-                    "seconds": round(seconds, 1)}) + "\n")
+                    "seconds": round(seconds, 1), "cold": bool(cold)}) + "\n")
 
 
 def compile_first(game, seat_policies, play_one, quiet=False, stream=None):
@@ -105,12 +121,15 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None):
     if is_compiled(game.name, names):
         return 0.0
     bots = ", ".join(sorted(set(names)))
-    # a figure measured here for these bots, unless this code has compiled the kernel
-    # already (the figure then counts it twice); else the game's measured figures
+    # a figure measured on this machine for these bots in a folder as cold (or as warm) as
+    # this one; else the game's measured figures, less the kernel where it is compiled; else
+    # any figure measured here
     compiled = compiled_here(game.name)
-    before = last_compile_seconds(game.name, names) if compiled is None else None
+    before = last_compile_seconds(game.name, names, cold=compiled is None)
     if before is None:
         before = shipped_estimate(game, names, compiled)
+    if before is None:
+        before = last_compile_seconds(game.name, names)
     about = "a minute or two" if before is None else f"about {max(before, 1)} s"
     head = (f"compiling the {game.title} kernel and the bots {bots} "
             f"(first run of this code only, {about})")
@@ -136,5 +155,5 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None):
     seconds = time.perf_counter() - started
     if not quiet:
         print(f"\r{head}: done in {seconds:.0f} s", file=stream, flush=True)
-    record(game.name, names, seconds)
+    record(game.name, names, seconds, cold=compiled is None)
     return seconds
