@@ -46,8 +46,9 @@ W_PLAN_G = W_PLAN + N_SQUARES + 1
 W_STASH = W_PLAN_G + N_SQUARES + 1   # a move decided at the origin decision (builder.py)
 W_WANTED = W_STASH + 4         # 1 for nodes whose cost the caller needs (early stop)
 W_DISTANCES = W_WANTED + N_NODES    # every seat's climb distance (strategic.py)
-W_HEADS_USED = W_DISTANCES + MAX_PLAYERS    # 0 (a new game): every bucket head may be stale;
-                                # else 2 + the dearest bucket the last search pushed to
+W_HEADS_USED = W_DISTANCES + MAX_PLAYERS    # the bucket heads the next search must clear:
+                                # 1 + the dearest bucket the last search pushed to (0: a new
+                                # game, every head)
 W_SEARCH = W_HEADS_USED + 1      # searches so far in this game (0 in a new game)
 W_E_READY = W_SEARCH + 1         # per square: the search whose edit costs W_E holds
 W_END = W_E_READY + N_SQUARES
@@ -162,7 +163,7 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
             work[W_WANTED + s * NH + b[B_H + s]] = 1
             remaining += 1
     # only the buckets the last search pushed to can hold entries (all of them in a new game)
-    stale = MAX_COST + 1 if work[W_HEADS_USED] == 0 else work[W_HEADS_USED] - 1
+    stale = MAX_COST + 1 if work[W_HEADS_USED] == 0 else work[W_HEADS_USED]
     for c in range(stale):
         work[W_HEAD + c] = -1
     used = 0
@@ -226,7 +227,7 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
                         dearest = max(dearest, total)
         if remaining <= left:
             break
-    work[W_HEADS_USED] = dearest + 2
+    work[W_HEADS_USED] = dearest + 1
     if pawn < 0 or b[B_H + pawn] >= NH:
         return INF
     c = work[W_C + pawn * NH + b[B_H + pawn]]
