@@ -286,6 +286,32 @@ def test_a_second_climbing_card_lets_the_crimper_pick_the_better_one(bot):  # F7
     assert took_second > 0
 
 
+def test_in_play_the_crimper_takes_a_second_card_s_option_only_when_she_draws_two():  # F73
+    """Through the engine: whole games with the planner in every seat and the Crimper in seat
+    0. With her two cards drawn (printed), the planner sometimes takes the second card's
+    option; with one card drawn (the knob at 1) it never can. The test above hands the bot
+    the cards itself; here the knob acts only through what the engine offers."""
+    from fa_helpers import agents, new_game
+    from sim.games.first_ascent.state import A_PASS, G_DECISIONS
+    planner = get_policy("first-ascent", "planner")
+    crimper = CHARACTER["cool-headed_crimper"]
+    seats = (crimper,) + tuple(c for c in sorted(CHARACTER.values()) if c != crimper)[:3]
+    second = {}
+    for drawn in (2, 1):
+        knobs = [("characters.cool-headed_crimper.ability.climbing_cards_drawn", str(drawn))]
+        taken = 0
+        for seed in range(1, 7):
+            st, t = new_game(4, characters=seats, seed=seed, knobs=knobs)
+            ag = agents(policy=planner.function, log_size=1 << 14)
+            ag[2][:, :len(planner.default_params)] = planner.default_params
+            engine.play_game(st, t, ag)
+            for seat, decision, code, _ in (tuple(r[:4]) for r in ag[5][:st[G_DECISIONS]]):
+                if seat == 0 and decision == D_OPTION and code != A_PASS:
+                    taken += code % WITH_JESUS >= 2
+        second[drawn] = taken
+    assert second[2] > 0 and second[1] == 0, second
+
+
 @pytest.mark.parametrize("bot", ["greedy", "planner"])
 def test_sendy_jammer_wild_gear_decides_which_technique_token_she_takes(bot):  # F49, F67
     """Two face-up gear cards count as wild symbols for her: a set of precision then needs one
