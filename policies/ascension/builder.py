@@ -322,7 +322,8 @@ def _reveal_helps(view, symbol, was_up):
 def pawn_decision(ctx):
     """Pawn or spring decision: least cost to go; then the most legal moves from there.
     The score, 4 x cost less at most 2, is what lets candidate_costs leave the dearest
-    candidate unsettled."""
+    candidate unsettled, and spares counting the moves from a square whose cost alone puts
+    it behind the best so far (no tie, no draw)."""
     view = ctx.board
     t = ctx.config
     seat = ctx.seat
@@ -340,11 +341,12 @@ def pawn_decision(ctx):
         d = ctx.legal[i]
         if d == goal:
             return d                                       # the summit or the win (A40, A45)
+        score = 1.0 * cost_at(work, work, s if d == STAY else d)
+        if score * 4.0 - 2.0 > best_score + 1e-9:
+            continue              # not even the most moves from there reach the best so far
         if d == STAY:
-            score = 1.0 * cost_at(work, work, s)
             m = count_pawn_moves(work, t, seat, s)
         else:
-            score = 1.0 * cost_at(work, work, d)
             work[B_PAWN_ON + s] = -1
             work[B_PAWN_ON + d] = seat
             work[S_PAWN_SQ + seat] = d
