@@ -7,9 +7,9 @@
 The first command plays the games on one thread, then writes the process's perf map
 (perf-<pid>.map in the temporary folder, where perf looks for it), which names the address range
 of every function numba compiled in the process, so that `perf report` can name the samples
-that fell in compiled code. numba's cache is switched off for the run: a function loaded from
-the cache brings no module to read its symbols from, and the compile adds samples outside the
-compiled code only. The second prints each compiled function's share of
+that fell in compiled code. The run compiles into an empty numba cache of its own: a function
+loaded from a warm cache brings no module to read its symbols from, and the compile adds
+samples outside the compiled code only. The second prints each compiled function's share of
 the samples that fell in compiled code (the compile's own samples are left out). A function
 that LLVM inlined is counted in its caller.
 """
@@ -22,7 +22,12 @@ import sys
 import tempfile
 import time
 
-os.environ["NUMBA_DISABLE_CACHE"] = "1"     # before numba is imported: see above
+# A fresh, empty numba cache, set before sim (which keys the cache folder) and numba are
+# imported: every function is then compiled in this process. numba has no switch that turns
+# its cache off (there is no NUMBA_DISABLE_CACHE), and a function loaded from a warm cache
+# leaves no module to read its symbols from: the perf map came out empty.
+_EMPTY_CACHE = tempfile.TemporaryDirectory(prefix="jit_profile-")
+os.environ["NUMBA_CACHE_DIR"] = _EMPTY_CACHE.name
 
 
 def write_perf_map():
