@@ -313,6 +313,30 @@ def test_in_play_the_crimper_takes_a_second_card_s_option_only_when_she_draws_tw
 
 
 @pytest.mark.parametrize("bot", ["greedy", "planner"])
+def test_the_young_prodigy_thresholds_decide_which_permanent_token_the_bot_claims(bot):  # F69
+    """Three face cards and four gear cards on her board: at her printed thresholds (3 skill
+    cards, 5 gear) the bot claims a face token; with the face threshold at 4 (as everyone's)
+    it cannot, and claims the gear token that 4 gear cards then buy."""
+    from fa_helpers import agents, clear_cards, new_game, seat_at
+    from sim.games.first_ascent.state import BOARD_DOWN, S_PERM
+    policy = get_policy("first-ascent", bot)
+    claimed = []
+    for knobs in ([], [("characters.young_prodigy.permanent_threshold.face", "4"),
+                       ("characters.young_prodigy.permanent_threshold.gear", "4")]):
+        st, t = new_game(3, characters=(CHARACTER["young_prodigy"], CHARACTER["phil"],
+                                         CHARACTER["crag_mama"]), seed=11, knobs=knobs)
+        for seat in range(3):
+            clear_cards(st, seat)
+        give(st, 0, FACE_CARD, 3, BOARD_DOWN)
+        give(st, 0, GEAR_CARD, 4, BOARD_DOWN)
+        ag = agents(policy=policy.function)
+        ag[2][:, :len(policy.default_params)] = policy.default_params
+        engine.permanent_tokens(st, t, ag, 0)
+        claimed.append((int(st[seat_at(S_PERM, 0) + GEAR]), int(st[seat_at(S_PERM, 0) + FACE])))
+    assert claimed == [(0, 1), (1, 0)]
+
+
+@pytest.mark.parametrize("bot", ["greedy", "planner"])
 def test_sendy_jammer_wild_gear_decides_which_technique_token_she_takes(bot):  # F49, F67
     """Two face-up gear cards count as wild symbols for her: a set of precision then needs one
     more, so she takes precision; without the ability the gear cards count for nothing and
