@@ -30,7 +30,11 @@ from sim.games.ascension.view import V_TOP_H
 HAS_CANDIDATE_COSTS = hasattr(SC, "candidate_costs")
 
 
-class _Recording(AscensionGame):
+class RecordingGame(AscensionGame):
+    """An Ascension game that keeps, before each origin and pawn decision, the deciding seat's
+    view, the squares whose cost the pawn decision reads (its legal destinations; none at an
+    origin decision) and whether it may stay."""
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.positions = []
@@ -45,13 +49,20 @@ class _Recording(AscensionGame):
         super().step(action)
 
 
-def positions(games):
-    """(views, seats, wanted squares, their counts, stay flags), origin decisions first."""
+def recorded_positions(seeds):
+    """[(view, seat, squares, stay)] of every origin and pawn decision of the four-player
+    `stair-builder` games dealt from `seeds` (RecordingGame), in order of play."""
     rows = []
-    for seed in range(1, games + 1):
-        game = _Recording(seed, 4)
+    for seed in seeds:
+        game = RecordingGame(seed, 4)
         game.play(["stair-builder"] * 4)
         rows += game.positions
+    return rows
+
+
+def positions(games):
+    """(views, seats, wanted squares, their counts, stay flags), origin decisions first."""
+    rows = recorded_positions(range(1, games + 1))
     rows.sort(key=lambda row: len(row[2]) > 0)
     views = np.array([r[0] for r in rows])
     wanted = np.zeros((len(rows), S.N_ACTIONS), np.int64)

@@ -12,43 +12,25 @@ import heapq
 import numpy as np
 import pytest
 
+from benchmarks.staircase import recorded_positions
 from policies.ascension import staircase as SC
 from policies.ascension.board import copy_board
 from sim.games.ascension import engine as E
 from sim.games.ascension import state as S
 from sim.games.ascension.game import AscensionGame
 from sim.games.ascension.policy_api import WORK_SIZE
-from sim.games.ascension.rules import C_CORNER_OF, C_SHAPE_OF
+from sim.games.ascension.rules import C_CORNER_OF, C_SHAPE_OF, default_rules
 from sim.games.ascension.view import V_TOP_H
 
 CORNERS = (0, 8, 72, 80)
 
 
-class _Capturing(AscensionGame):
-    """A game that keeps, before each origin and pawn decision, the deciding seat's view and
-    the squares whose cost the pawn decision reads (its legal destinations)."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.positions = []
-
-    def step(self, action):
-        phase = int(self.state[S.G_PHASE])
-        if phase in (S.PHASE_ORIGIN, S.PHASE_PAWN):
-            legal = [c for c in self.legal_codes() if c != S.STAY] \
-                if phase == S.PHASE_PAWN else []
-            self.positions.append((self.view(self.current), self.current, legal))
-        super().step(action)
-
-
 @pytest.fixture(scope="module")
 def positions():
-    out = []
-    for seed in (3, 11):
-        game = _Capturing(seed, 4)
-        game.play(["stair-builder"] * 4)
-        out += [(view, seat, legal, game.t) for view, seat, legal in game.positions]
-    return out
+    """(view, seat, the pawn decision's squares, rules) of every origin and pawn decision of
+    two stair-builder games."""
+    t = default_rules(4).config
+    return [(view, seat, squares, t) for view, seat, squares, _ in recorded_positions((3, 11))]
 
 
 def _edit_moves(b, t, seat, s, g, top_height):

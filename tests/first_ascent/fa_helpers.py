@@ -30,10 +30,10 @@ def scripted(ctx):
     return ctx.legal[0]
 
 
-def agents(script=(), policy=None, log_size=4096, streams=None, work=None):
+def agents(script=(), policy=None, log_size=4096, streams=None, work=None, params=()):
     """An agents bundle for engine calls (layout: the engine package's docstring): every seat plays
-    `policy` (default: scripted). `work` defaults to the script's memory, `streams` to fixed
-    per-seat streams."""
+    `policy` (default: scripted) with the parameter vector `params` (a bot's default_params).
+    `work` defaults to the script's memory, `streams` to fixed per-seat streams."""
     fn = compile_waiting(scripted if policy is None else policy)
     if work is None:
         work = np.full(WORK_SIZE, -1, np.int64)
@@ -41,8 +41,9 @@ def agents(script=(), policy=None, log_size=4096, streams=None, work=None):
         work[1:1 + len(script)] = script
     if streams is None:
         streams = np.arange(1, MAX_PLAYERS + 1, dtype=np.uint64).reshape(MAX_PLAYERS, 1)
-    return ((fn,) * 8, np.zeros(MAX_PLAYERS, np.int64),
-            np.zeros((8, MAX_POLICY_PARAMS), np.float64), streams, work,
+    slot_params = np.zeros((8, MAX_POLICY_PARAMS), np.float64)
+    slot_params[:, :len(params)] = params
+    return ((fn,) * 8, np.zeros(MAX_PLAYERS, np.int64), slot_params, streams, work,
             np.zeros((log_size, 6), np.int64), np.zeros(MAX_LEGAL, np.int64),
             np.zeros(N_KINDS, np.int64), np.zeros(engine.SCRATCH_SIZE, np.int64))
 

@@ -302,8 +302,8 @@ def test_in_play_the_crimper_takes_a_second_card_s_option_only_when_she_draws_tw
         taken = 0
         for seed in range(1, 7):
             st, t = new_game(4, characters=seats, seed=seed, knobs=knobs)
-            ag = agents(policy=planner.function, log_size=1 << 14)
-            ag[2][:, :len(planner.default_params)] = planner.default_params
+            ag = agents(policy=planner.function, log_size=1 << 14,
+                        params=planner.default_params)
             engine.play_game(st, t, ag)
             for seat, decision, code, _ in (tuple(r[:4]) for r in ag[5][:st[G_DECISIONS]]):
                 if seat == 0 and decision == D_OPTION and code != A_PASS:
@@ -329,8 +329,7 @@ def test_the_young_prodigy_thresholds_decide_which_permanent_token_the_bot_claim
             clear_cards(st, seat)
         give(st, 0, FACE_CARD, 3, BOARD_DOWN)
         give(st, 0, GEAR_CARD, 4, BOARD_DOWN)
-        ag = agents(policy=policy.function)
-        ag[2][:, :len(policy.default_params)] = policy.default_params
+        ag = agents(policy=policy.function, params=policy.default_params)
         engine.permanent_tokens(st, t, ag, 0)
         claimed.append((int(st[seat_at(S_PERM, 0) + GEAR]), int(st[seat_at(S_PERM, 0) + FACE])))
     assert claimed == [(0, 1), (1, 0)]
