@@ -7,7 +7,7 @@ import sys
 
 import numpy as np
 import pytest
-from asc_helpers import ride_only_pawn
+from asc_helpers import Builder, new_game, ride_only_pawn
 from numba import njit
 
 from policies.mcts import make_mcts
@@ -128,6 +128,50 @@ def test_hide_future_re_deals_only_what_the_seat_has_not_seen(played):
                 assert st[S.B_P_SQ + x] == game.state[S.B_P_SQ + x]
         moved += not np.array_equal(st, game.state)
     assert moved >= 5
+
+
+def pillar_scene(switch):
+    """A face-down shape cube on the pillar that seat 1 put there and seat 0 (to move) never
+    saw; under A59's `bar` it cannot be a symbol cube, and seat 0 can tell that much."""
+    g = new_game(4, seed=67, pillar_hidden_special=switch)
+    Builder(g).put(44, S.PILLAR)
+    g.set(S.B_KNOWN + 44, 1 << 1)
+    assert g.current == 0 and 44 in unseen(g.state, 0)
+    return g
+
+
+def pillar_cube(st):
+    return int(st[S.B_STACK + S.PILLAR * S.MAX_STACK_CAP])
+
+
+@pytest.mark.parametrize("deal", ["sample_state", "hide_future"])
+def test_under_a59_bar_a_search_never_imagines_a_symbol_cube_face_down_on_the_pillar(deal):
+    # A59: under bar the sampler and the re-deal put only cubes with no symbol face down on the
+    # pillar, uniformly among them; under allow, any unseen cube (symbol cubes among them)
+    def dealt_to_pillar(switch, draws=1200):
+        g = pillar_scene(switch)
+        view = view_of(g, 0)
+        out = []
+        for stream in range(1, draws + 1):
+            st = g.state.copy()
+            if deal == "sample_state":
+                assert sample_state(view, g.t, 0, np.array([stream], np.uint64), st)
+            else:
+                search.hide_future(st, g.t, 0, np.array([stream], np.uint64))
+            x = pillar_cube(st)
+            out.append((int(g.t[C_P_SHAPES + x]), int(g.t[C_P_SYMBOL + x])))
+        return out
+
+    g = pillar_scene("allow")
+    pool = faces(g.t, unseen(g.state, 0))
+    allowed = [f for f in pool if f[1] == 0]
+    allow, bar = dealt_to_pillar("allow"), dealt_to_pillar("bar")
+    assert not any(symbol for _, symbol in bar)
+    share = sum(symbol != 0 for _, symbol in allow) / len(allow)
+    assert abs(share - (len(pool) - len(allowed)) / len(pool)) < 0.04 and share > 0.08
+    # uniform among the cubes that may lie there: the neutral cubes' share
+    neutral = sum(f == (0, 0) for f in bar) / len(bar)
+    assert abs(neutral - allowed.count((0, 0)) / len(allowed)) < 0.05
 
 
 def mcts_decision(fn, game, seat, board, iterations=48, stream=3, extra=()):

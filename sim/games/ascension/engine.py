@@ -197,10 +197,18 @@ def piece_place_is_legal(st, t, p, x, up, d, origin, was_up):
     shp, sym = shows(t, x, up)
     if not place_is_legal(st, t, p, shp, sym, d):
         return False
-    if d == PILLAR and kind == CUBE and not up and t[C_PILLAR_BAR_HIDDEN_SPECIAL] \
-            and t[C_P_SYMBOL + x] != 0:                    # A59 (bar): the true face counts
+    if d == PILLAR and kind == CUBE and not up and hidden_face_barred_from_pillar(t, x):
         return False
     return True
+
+
+@njit_noalloc
+def hidden_face_barred_from_pillar(t, x):
+    """A59 (bar): cube x may not go face down on the pillar, its true face being a symbol. So
+    under bar every seat knows that a face-down cube on the pillar shows no symbol when turned
+    up (the pillar starts bare, A2, and a cube that stays put, A59, was already there); the
+    search's sampler deals by this."""
+    return t[C_PILLAR_BAR_HIDDEN_SPECIAL] != 0 and t[C_P_SYMBOL + x] != 0
 
 
 @njit_noalloc

@@ -22,6 +22,7 @@ from sim.games.ascension.state import (
     G_CURRENT, G_DECISIONS, G_N_PLAYERS, G_OVER, G_WINNER, MAX_PLAYERS, MAX_STACK_CAP, N_CUBES,
     N_SQUARES, NB, P_KIND, PILLAR, S_ACTIVE, S_BIV, S_BLOCKS, S_LOCK, S_PAWN_SQ, S_SUMMIT,
     SYM_CHASM, SYM_LADDER, SYM_MATTRESS)
+from sim.games.ascension.view import deal_pillar_cube
 
 # Race progress in [0, 1]: the climb is worth up to CLIMB (height over the pillar's), holding
 # summit status SUMMIT, the way home the rest; a block (two eliminate, A38) costs BLOCK.
@@ -147,7 +148,8 @@ def mover(st):
 def hide_future(st, t, seat, stream):
     """Deal the cubes `seat` has never seen (face down on the board, not in its knowledge)
     again among their own slots, in an order drawn from the seat's stream. What the other
-    seats know stays with the slot, as does a lock (A12(d)) on a slot. So another seat that
+    seats know stays with the slot, as does a lock (A12(d)) on a slot; under A59's bar the
+    pillar's cube is dealt among those that may lie there. So another seat that
     had looked at a slot's cube "knows" the cube dealt there instead: the usual shortcut of a
     determinised search, seen only by rollout bots that read views (`mcts-hybrid`)."""
     bit = 1 << seat
@@ -164,6 +166,16 @@ def hide_future(st, t, seat, stream):
         j = stream_below(stream, i + 1)
         if i != j:
             _swap_pieces(st, positions[i], positions[j])
+    pillar = B_STACK + PILLAR * MAX_STACK_CAP
+    for i in range(n):
+        if positions[i] == pillar:                 # A59: the pillar's cube was unseen too
+            cubes = np.empty(n, np.int64)
+            for k in range(n):
+                cubes[k] = st[positions[k]]
+            j = deal_pillar_cube(t, cubes, n, i, stream)
+            if j != i:                             # the real cube may lie there: j >= 0
+                _swap_pieces(st, positions[i], positions[j])
+            break
     # Each imagined world numbers its decisions afresh (the count is a record, read by no
     # rule): a bot in the rollouts keys its notes by it (policy_api.py), and a note left in
     # another world must not match.

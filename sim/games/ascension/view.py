@@ -44,12 +44,13 @@ from numba import njit
 
 from sim.core.jit import njit_noalloc
 from sim.core.rng import stream_below
-from sim.games.ascension.engine import piece_is_movable, reserve_group, shows, top_piece
+from sim.games.ascension.engine import (hidden_face_barred_from_pillar, piece_is_movable,
+                                        reserve_group, shows, top_piece)
 from sim.games.ascension.rules import C_P_SHAPES, C_P_SYMBOL
 from sim.games.ascension.state import (
     B_KNOWN, B_P_SQ, B_P_UP, B_STACK, B_STACK_N, CORNER_BIT, CUBE, G_HELD, G_HELD_ORIGIN,
     G_HELD_WAS_UP, G_N_PLAYERS, G_SEED, HALF, MAX_PLAYERS, MAX_STACK_CAP, N_CUBES, N_PIECES,
-    N_SQUARES, P_HEIGHT, P_KIND, RECORD_SIZE, S_LOCK, S_RES_NEUTRAL, S_RES_SHAPED, STATE_SIZE)
+    N_SQUARES, P_HEIGHT, P_KIND, PILLAR, RECORD_SIZE, S_LOCK, S_RES_NEUTRAL, S_RES_SHAPED, STATE_SIZE)
 
 V_TOP_KIND = B_STACK
 V_TOP_UP = B_STACK + N_SQUARES
@@ -183,13 +184,40 @@ def _take_piece(t, used, kind, shapes, symbol):
     return -1
 
 
+@njit_noalloc
+def deal_pillar_cube(t, cubes, n, at, stream):
+    """A59 (bar): a face-down cube on the pillar shows no symbol, and every seat knows it. Given
+    cubes[:n] dealt in a uniform order with cubes[at] the one dealt face down onto the pillar,
+    returns the index to swap it with: `at` itself if that cube may lie there, else one drawn
+    uniformly from the cubes that may. The result is uniform over the orders that put such a
+    cube there: each such order is reached from itself and from each of the n1 orders with a
+    barred cube there and the chosen one elsewhere, so with chance (1 + n1 / n0) / n! each
+    (n0, n1: cubes allowed and barred). -1 if none of the cubes may lie there."""
+    if not hidden_face_barred_from_pillar(t, cubes[at]):
+        return at
+    allowed = 0
+    for i in range(n):
+        if not hidden_face_barred_from_pillar(t, cubes[i]):
+            allowed += 1
+    if allowed == 0:
+        return -1
+    k = stream_below(stream, allowed)
+    for i in range(n):
+        if not hidden_face_barred_from_pillar(t, cubes[i]):
+            if k == 0:
+                return i
+            k -= 1
+    return -1
+
+
 @njit(cache=True)
 def sample_state(view, t, seat, stream, st):
     """Write into st a game state that `seat`, whose view this is, cannot tell from the real
     one: the public blocks as they are, every piece it knows where it is, and the cubes it has
     not seen (face down, face unknown) dealt onto the remaining slots in a uniformly random
     order drawn from `stream` (A3's shuffle is uniform, and the seat has learned nothing of
-    those cubes since). Pieces of the same kind and face are interchangeable to the rules, so
+    those cubes since, but for A59: under bar the pillar's face-down cube shows no symbol).
+    Pieces of the same kind and face are interchangeable to the rules, so
     a known piece gets the lowest free id of its face. Returns False if the view does not fit
     the piece set (a view not built by build_view)."""
     st[:B_STACK] = view[:B_STACK]
@@ -234,10 +262,13 @@ def sample_state(view, t, seat, stream, st):
     slot_piece = np.full(N_PIECES, -1, np.int64)
     unknown_slot = np.empty(N_PIECES, np.int64)
     n_unknown = 0
+    on_pillar = -1                                 # the pillar's unseen cube in that list
     k = 0
     for s in range(N_SQUARES):
         for i in range(view[B_STACK_N + s]):
             info = view[V_SLOT + k]
+            if s == PILLAR and not info & SLOT_KNOWN:
+                on_pillar = n_unknown
             if info & SLOT_KNOWN:
                 x = _take_piece(t, used, (info >> SLOT_KIND_SHIFT) & 3,
                                 (info >> SLOT_SHAPES_SHIFT) & 15, (info >> SLOT_SYMBOL_SHIFT) & 7)
@@ -260,6 +291,11 @@ def sample_state(view, t, seat, stream, st):
     for i in range(n_pool - 1, 0, -1):
         j = stream_below(stream, i + 1)
         pool[i], pool[j] = pool[j], pool[i]
+    if on_pillar >= 0:                                                   # A59
+        j = deal_pillar_cube(t, pool, n_pool, on_pillar, stream)
+        if j < 0:
+            return False
+        pool[on_pillar], pool[j] = pool[j], pool[on_pillar]
     for i in range(n_unknown):
         slot_piece[unknown_slot[i]] = pool[i]
     k = 0
