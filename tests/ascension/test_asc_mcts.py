@@ -93,6 +93,26 @@ def test_a_sampled_state_looks_to_its_seat_like_the_real_one(played):
     assert held >= 5 and len(played) >= 60      # place decisions are among them
 
 
+def test_a_forgetful_seats_search_deals_again_the_cubes_it_has_forgotten(played):
+    # §6 Q10's forgetful seat (A15 without memory): in the state sampled from its view, the
+    # cubes it looked at and forgot are unseen by it, so hide_future deals them again
+    tried = 0
+    for game, seat in played:
+        looked = [x for x in range(S.N_CUBES) if game.state[S.B_P_SQ + x] >= 0
+                  and game.state[S.B_P_UP + x] == 0 and game.state[S.B_KNOWN + x] & (1 << seat)
+                  and x != game.state[S.G_HELD]]
+        if not looked:
+            continue
+        tried += 1
+        st = np.empty(S.STATE_SIZE, np.int64)
+        assert sample_state(view_of(game, seat, False), game.t, seat, np.array([7], np.uint64),
+                            st)
+        face_down = [x for x in range(S.N_CUBES) if st[S.B_P_SQ + x] >= 0
+                     and st[S.B_P_UP + x] == 0 and x != st[S.G_HELD]]
+        assert sorted(unseen(st, seat)) == sorted(face_down)
+    assert tried >= 10
+
+
 def test_the_sampler_deals_from_the_seats_own_stream(played):
     game, seat = next((g, s) for g, s in played if len(unseen(g.state, s)) > 40)
     view = view_of(game, seat)

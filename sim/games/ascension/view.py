@@ -81,14 +81,17 @@ SLOT_KNOWN, SLOT_UP, SLOT_KIND_SHIFT, SLOT_SHAPES_SHIFT, SLOT_SYMBOL_SHIFT, SLOT
 
 @njit_noalloc
 def slot_info(st, t, seat, remember, x):
-    """What a seat knows of board piece x (the layout above)."""
+    """What a seat knows of board piece x (the layout above). A seat that has forgotten a face
+    is not among the seats that know it, so that a search deals that cube again."""
     up = st[B_P_UP + x]
-    info = (SLOT_UP if up else 0) | (P_KIND[x] << SLOT_KIND_SHIFT) | \
-        (st[B_KNOWN + x] << SLOT_SEATS_SHIFT)
-    if P_KIND[x] != CUBE or up or (remember and (st[B_KNOWN + x] & (1 << seat))):
+    seats = st[B_KNOWN + x]
+    info = (SLOT_UP if up else 0) | (P_KIND[x] << SLOT_KIND_SHIFT)
+    if P_KIND[x] != CUBE or up or (remember and (seats & (1 << seat))):
         info |= SLOT_KNOWN | (t[C_P_SHAPES + x] << SLOT_SHAPES_SHIFT) | \
             (t[C_P_SYMBOL + x] << SLOT_SYMBOL_SHIFT)
-    return info
+    else:
+        seats &= ~(1 << seat)
+    return info | (seats << SLOT_SEATS_SHIFT)
 
 
 @njit_noalloc
