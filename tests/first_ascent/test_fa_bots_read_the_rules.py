@@ -74,13 +74,13 @@ def planner_price(st, t, h=T_HEX):
                      np.zeros(7, np.int64))
 
 
-def ask(bot, st, t, decision, legal):
-    """The whole bot's answer at one decision."""
+def ask(bot, st, t, decision, legal, knobs=None):
+    """The whole bot's answer at one decision (with its default parameters, or `knobs`)."""
     policy = get_policy("first-ascent", bot)
     codes = np.zeros(MAX_LEGAL, np.int64)
     codes[:len(legal)] = legal
     params = np.zeros(MAX_POLICY_PARAMS, np.float64)
-    params[:len(policy.default_params)] = policy.default_params
+    params[:len(policy.default_params)] = policy.default_params if knobs is None else knobs
     ctx = PolicyContext(st, t, np.int64(0), np.int64(decision), codes, np.int64(len(legal)),
                         np.ones(1, np.uint64), params, work())
     return int(policy.function(ctx))
@@ -178,6 +178,20 @@ def test_the_whole_planner_rests_for_what_its_character_lacks(  # F64-F75
         assert answer == expected(lacks, st, t)
         answers.append(answer)
     assert answers[0] != answers[1]
+
+
+def test_the_whole_planner_rests_for_water_only_without_rope_guns_ability():  # F64
+    """Rope Gun's row above has both tracks empty, where the planner's rest floor (its
+    `track_floor` knob, 2) takes water before the ability counts. With the floor at 0, within
+    the knob's bounds, the rest follows the unit the pitch lacks: water without the ability,
+    psych with it."""
+    knobs = np.asarray(DEFAULT_PARAMS, np.float64).copy()
+    knobs[6] = 0.0                                          # track_floor
+    row = next(a for a in REQUIREMENT_ABILITIES if a[0] == "rope_gun")
+    printed, off = pair(*row[:6])
+    choices = [GEAR, FACE, CRACK, SLAB, REST_WATER, REST_PSYCH]
+    assert ask("planner", *off, D_REST, choices, knobs) == REST_WATER
+    assert ask("planner", *printed, D_REST, choices, knobs) == REST_PSYCH
 
 
 UNIT_REDUCING = [a for a in REQUIREMENT_ABILITIES
