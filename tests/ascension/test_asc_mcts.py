@@ -18,8 +18,9 @@ from sim.games.ascension.batch import run_games
 from sim.games.ascension.engine import legal_actions
 from sim.games.ascension.game import AscensionGame
 from sim.games.ascension.policy_api import MAX_POLICY_PARAMS, WORK_SIZE, PolicyContext
-from sim.games.ascension.rules import C_P_SHAPES, C_P_SYMBOL, default_rules
-from sim.games.ascension.view import build_view, sample_state
+from sim.games.ascension.rules import (C_P_SHAPES, C_P_SYMBOL, C_PILLAR_BAR_HIDDEN_SPECIAL,
+                                       default_rules)
+from sim.games.ascension.view import build_view, deal_pillar_cube, sample_state
 
 # This module doubles as a search module that peeks: Ascension's own functions, with no
 # re-dealing, run on the real state.
@@ -162,6 +163,29 @@ def pillar_scene(switch):
 
 def pillar_cube(st):
     return int(st[S.B_STACK + S.PILLAR * S.MAX_STACK_CAP])
+
+
+def test_the_pillar_deal_is_uniform_over_the_deals_that_keep_a59():
+    # A59: a uniform order, then deal_pillar_cube's swap, gives every order that puts an
+    # allowed cube on the pillar equally often (5 cubes, 2 of them symbol cubes)
+    from collections import Counter
+    from itertools import permutations
+    t = default_rules(4).config.copy()
+    t[C_PILLAR_BAR_HIDDEN_SPECIAL] = 1
+    cubes = [0, 40, 67, 50, 71]                        # neutral, shape, ladder, shape, spring
+    barred = {x for x in cubes if t[C_P_SYMBOL + x] != 0}
+    assert len(barred) == 2
+    rng = np.random.default_rng(5)
+    for at in (0, 2, 4):
+        seen = Counter()
+        for k in range(18000):
+            order = np.array(rng.permutation(cubes), np.int64)
+            j = deal_pillar_cube(t, order, 5, at, np.array([k + 1], np.uint64))
+            order[at], order[j] = order[j], order[at]
+            seen[tuple(order)] += 1
+        allowed = [p for p in permutations(cubes) if p[at] not in barred]
+        assert set(seen) == set(allowed) and len(allowed) == 72
+        assert max(seen.values()) < 1.4 * 250 and min(seen.values()) > 0.6 * 250
 
 
 @pytest.mark.parametrize("deal", ["sample_state", "hide_future"])

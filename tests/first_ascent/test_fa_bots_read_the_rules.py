@@ -21,7 +21,8 @@ import pytest
 from fa_helpers import give
 from fa_states import blank, row1_hard, tiles
 from policies.first_ascent.greedy import missing_unit
-from policies.first_ascent.planner import DEFAULT_PARAMS, hex_worth, planned_target
+from policies.first_ascent.planner import (DEFAULT_PARAMS, PLANNER_KNOBS, hex_worth,
+                                           planned_target)
 from sim.core.policies import get_policy
 from sim.games.first_ascent import engine
 from sim.games.first_ascent.data import DATA, T_CC_NOPT, character_keys
@@ -186,7 +187,7 @@ def test_the_whole_planner_rests_for_water_only_without_rope_guns_ability():  # 
     the knob's bounds, the rest follows the unit the pitch lacks: water without the ability,
     psych with it."""
     knobs = np.asarray(DEFAULT_PARAMS, np.float64).copy()
-    knobs[6] = 0.0                                          # track_floor
+    knobs[PLANNER_KNOBS.index("track_floor")] = 0.0
     row = next(a for a in REQUIREMENT_ABILITIES if a[0] == "rope_gun")
     printed, off = pair(*row[:6])
     choices = [GEAR, FACE, CRACK, SLAB, REST_WATER, REST_PSYCH]

@@ -16,7 +16,8 @@ from numba import njit
 
 from sim.core.rng import stream_below
 from sim.games.ascension.engine import apply_action, count_pawn_moves, legal_actions
-from sim.games.ascension.rules import C_CORNER_OF, C_MATTRESS_FROM, C_SHAPE_OF
+from sim.games.ascension.rules import (C_CORNER_OF, C_MATTRESS_FROM, C_PILLAR_BAR_HIDDEN_SPECIAL,
+                                       C_SHAPE_OF)
 from sim.games.ascension.state import (
     B_H, B_KNOWN, B_P_SQ, B_P_UP, B_PAWN_ON, B_SHAPES, B_STACK, B_STACK_N, B_SYMBOL, CUBE,
     G_CURRENT, G_DECISIONS, G_N_PLAYERS, G_OVER, G_WINNER, MAX_PLAYERS, MAX_STACK_CAP, N_CUBES,
@@ -167,13 +168,14 @@ def hide_future(st, t, seat, stream):
         if i != j:
             _swap_pieces(st, positions[i], positions[j])
     pillar = B_STACK + PILLAR * MAX_STACK_CAP
-    for i in range(n):
+    for i in range(n if t[C_PILLAR_BAR_HIDDEN_SPECIAL] else 0):
         if positions[i] == pillar:                 # A59: the pillar's cube was unseen too
             cubes = np.empty(n, np.int64)
             for k in range(n):
                 cubes[k] = st[positions[k]]
+            # -1 only in a position no play reaches (the real cube may lie there); it stays
             j = deal_pillar_cube(t, cubes, n, i, stream)
-            if j != i:                             # the real cube may lie there: j >= 0
+            if j >= 0 and j != i:
                 _swap_pieces(st, positions[i], positions[j])
             break
     # Each imagined world numbers its decisions afresh (the count is a record, read by no
