@@ -156,28 +156,28 @@ def hide_future(st, t, seat, stream):
     bit = 1 << seat
     positions = np.empty(N_CUBES, np.int64)       # state offsets in the STACK block
     n = 0
+    on_pillar = -1                                 # the pillar's cube in that list (A59)
     for s in range(N_SQUARES):
         base = B_STACK + s * MAX_STACK_CAP
         for i in range(st[B_STACK_N + s]):
             x = st[base + i]
             if P_KIND[x] == CUBE and st[B_P_UP + x] == 0 and (st[B_KNOWN + x] & bit) == 0:
+                if s == PILLAR:
+                    on_pillar = n
                 positions[n] = base + i
                 n += 1
     for i in range(n - 1, 0, -1):
         j = stream_below(stream, i + 1)
         if i != j:
             _swap_pieces(st, positions[i], positions[j])
-    pillar = B_STACK + PILLAR * MAX_STACK_CAP
-    for i in range(n if t[C_PILLAR_BAR_HIDDEN_SPECIAL] else 0):
-        if positions[i] == pillar:                 # A59: the pillar's cube was unseen too
-            cubes = np.empty(n, np.int64)
-            for k in range(n):
-                cubes[k] = st[positions[k]]
-            # -1 only in a position no play reaches (the real cube may lie there); it stays
-            j = deal_pillar_cube(t, cubes, n, i, stream)
-            if j >= 0 and j != i:
-                _swap_pieces(st, positions[i], positions[j])
-            break
+    if on_pillar >= 0 and t[C_PILLAR_BAR_HIDDEN_SPECIAL]:
+        cubes = np.empty(n, np.int64)
+        for k in range(n):
+            cubes[k] = st[positions[k]]
+        # -1 only in a position no play reaches (the real cube may lie there); it stays
+        j = deal_pillar_cube(t, cubes, n, on_pillar, stream)
+        if j >= 0 and j != on_pillar:
+            _swap_pieces(st, positions[on_pillar], positions[j])
     # Each imagined world numbers its decisions afresh (the count is a record, read by no
     # rule): a bot in the rollouts keys its notes by it (policy_api.py), and a note left in
     # another world must not match.
