@@ -39,6 +39,40 @@ def test_a_tuned_bot_fitted_under_other_rules_is_named(tmp_path, monkeypatch):
         "The tuned bot's knobs for freeSolo, sprinter")
 
 
+def test_every_bot_that_plays_the_tuned_knobs_is_named(tmp_path, monkeypatch):
+    import policies.all_in_ascent.tuning as tuning
+    stored = tmp_path / "tuned.json"
+    stored.write_text(json.dumps({"characters": {
+        "sprinter": {"rules": "v0.4.0 defaults", "rules_fingerprint": "aaaa"}}}))
+    monkeypatch.setattr(tuning, "TUNED_PATH", stored)
+    game = get_game("all-in-ascent")
+    # lookahead rolls the tuned planner out, mcts-tuned searches with it: both play its knobs
+    text = V.tuned_rules_warning(game, {"rules_fingerprint": "bbbb"},
+                                 ["mcts-tuned@128", "lookahead", "planner"])
+    assert text.startswith("The tuned knobs for sprinter, which lookahead and mcts-tuned@128 "
+                           "play, were fitted under v0.4.0 defaults")
+    assert V.tuned_rules_warning(game, {"rules_fingerprint": "bbbb"},
+                                 ["mcts@128", "planner", "greedy"]) is None
+
+
+def test_first_ascent_tuned_knobs_record_the_defaults_they_were_fitted_under():
+    from policies.first_ascent import tuning
+    from sim.games.first_ascent.rules import build_rules, default_rules
+    game = get_game("first-ascent")
+    records = json.loads(tuning.TUNED_PATH.read_text())["characters"]
+    assert len(records) == 12 and all(
+        rec["rules_fingerprints"] == tuning.fitted_rules_record()["rules_fingerprints"]
+        for rec in records.values())
+    # the defaults at any player count: no warning; another rule option: all twelve named
+    for n in game.players:
+        meta = {"rules_fingerprint": default_rules(n).fingerprint}
+        assert V.tuned_rules_warning(game, meta, ["tuned", "mcts-tuned@16"]) is None
+    changed = {"rules_fingerprint": build_rules(3, {"risk_die_odds": "2:1:1"}).fingerprint}
+    text = V.tuned_rules_warning(game, changed, ["tuned"])
+    assert text.startswith("The tuned bot's knobs for bionic_woman, bold_brit,")
+    assert "young_prodigy were fitted under First Ascent defaults" in text
+
+
 def test_all_in_ascent_flags_a_character_that_never_tries_its_top_milestone():
     api = get_game("all-in-ascent").api
     seats = pd.DataFrame({

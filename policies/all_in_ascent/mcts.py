@@ -51,7 +51,7 @@ def mcts_greedy_policy(ctx):
 
 
 @register("all-in-ascent", "mcts-tuned", params=MCTS_TUNED_DEFAULTS,
-          budget_param=P_ITERATIONS)
+          budget_param=P_ITERATIONS, plays_tuned_knobs=True)
 @compiled_on_use(POLICY_SIGNATURE)
 def mcts_tuned_policy(ctx):
     """Open-loop MCTS with tuned-planner rollouts."""

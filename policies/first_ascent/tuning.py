@@ -79,7 +79,20 @@ def policy_params(vectors):
     return {"tuned": tuned_vector(vectors)}
 
 
+def fitted_rules_record():
+    """What a record says of the rules `ascent tune` fits under: First Ascent's defaults. Their
+    fingerprint names the player count, so the defaults' fingerprint at every count is kept:
+    the knobs are flagged under other rules, as All-In Ascent's are, not at another count."""
+    from sim.core.game import get_game
+    from sim.games.first_ascent.rules import default_rules
+    return {"rules": "First Ascent defaults",
+            "rules_fingerprints": {str(n): default_rules(n).fingerprint
+                                   for n in get_game("first-ascent").players}}
+
+
 def store(character, result, command, path=TUNED_PATH):
+    # the rules the knobs were fitted under, so that a run under other rules can say so
+    result = dict(result, **fitted_rules_record())
     cmaes.store_record(path, character, result, command,
                        "First Ascent planner knobs tuned per character with CMA-ES against "
                        "planner opponents; see policies/first_ascent/tuning.py.")

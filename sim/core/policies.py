@@ -31,6 +31,9 @@ class RegisteredPolicy:
     remembers: bool = True
     # The parameter a budget suffix sets (`mcts-tuned@128`: iterations per decision), or None
     budget_param: object = None
+    # True for a bot that plays the knobs in the game's tuned.json (tuned, and the bots that
+    # roll it out or search with it): a run under other rules than theirs is flagged.
+    plays_tuned_knobs: bool = False
 
 
 BUDGET_MARK = "@"
@@ -120,14 +123,15 @@ def declared_signatures(game, name):
     return list(function.signatures)
 
 
-def register(game, name, params=(), description="", remembers=True, budget_param=None):
+def register(game, name, params=(), description="", remembers=True, budget_param=None,
+             plays_tuned_knobs=False):
     def decorate(fn):
         key = (game, name)
         if key in _REGISTRY and _REGISTRY[key].function is not fn:
             raise ValueError(f"policy {name!r} is already registered for {game}")
         _REGISTRY[key] = RegisteredPolicy(game, name, fn, np.asarray(params, np.float64),
                                           description or (fn.__doc__ or "").strip().split("\n")[0],
-                                          remembers, budget_param)
+                                          remembers, budget_param, plays_tuned_knobs)
         return fn
     return decorate
 

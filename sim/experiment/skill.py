@@ -437,8 +437,9 @@ def skill_figure(plan, a, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     group, levels = a["group"], plan.levels
-    fig, (left, right) = plt.subplots(1, 2, figsize=(14, 4.8),
-                                      gridspec_kw={"width_ratios": [3, 2], "wspace": 0.55})
+    # One above the other: the legend sits right of the curves, the pair names left of the bars.
+    fig, (left, right) = plt.subplots(2, 1, figsize=(11, 9.5),
+                                      gridspec_kw={"height_ratios": [3, 2], "hspace": 0.45})
     x = np.arange(len(levels))
     keys = sorted(a["shares"][levels[0]].index, key=str)
     colours = plt.cm.tab20(np.linspace(0, 1, 20))[::2].tolist() + \
@@ -460,11 +461,12 @@ def skill_figure(plan, a, path):
         margins = np.array([100 * (r["share"] - 0.5) for r in h])
         err = np.array([[100 * (r["share"] - r["low"]), 100 * (r["high"] - r["share"])]
                         for r in h]).T
-        right.bar(np.arange(len(h)), margins, yerr=err, capsize=3, color="#4c72b0")
-        right.axhline(0, color="grey", lw=1)
-        right.set_xticks(np.arange(len(h)), [f"{r['stronger']}\nvs {r['weaker']}" for r in h],
-                         fontsize=7, rotation=30, ha="right")
-        right.set_ylabel("head-to-head margin, points")
+        # Horizontal bars, weakest pair on top, so each pair's name reads on one line.
+        y = np.arange(len(h))[::-1]
+        right.barh(y, margins, xerr=err, capsize=3, color="#4c72b0")
+        right.axvline(0, color="grey", lw=1)
+        right.set_yticks(y, [f"{r['stronger']} vs {r['weaker']}" for r in h], fontsize=8)
+        right.set_xlabel("head-to-head margin, points (share of wins - 50%)")
         right.set_title("each level against the one before")
     fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)

@@ -46,9 +46,15 @@ def cap_warning(games, caps):
 
 
 def tuned_rules_warning(game, meta, policies):
-    """The tuned bot's stored knobs name the rules they were fitted under; a run under other
-    rules plays a bot tuned for another game."""
-    if "tuned" not in policies or not game.tuning_module:
+    """The tuned knobs name the rules they were fitted under; a run under other rules plays a
+    bot tuned for another game. Every bot that plays those knobs (tuned, and the bots that roll
+    it out or search with it: RegisteredPolicy.plays_tuned_knobs) is named."""
+    if not game.tuning_module:
+        return None
+    from sim.core.policies import policy_name_problem, registered_policy
+    bots = sorted(p for p in set(policies) if policy_name_problem(game.name, p) is None
+                  and registered_policy(game.name, p).plays_tuned_knobs)
+    if not bots:
         return None
     # a simulate folder's one fingerprint, or an experiment variant's, one per player count
     played = set((meta.get("rules_fingerprints") or {}).values()) or \
@@ -62,14 +68,27 @@ def tuned_rules_warning(game, meta, policies):
     except (ImportError, AttributeError, OSError, ValueError):
         return None
     fitted = {key: rec.get("rules", "unrecorded rules") for key, rec in records.items()
-              if rec.get("rules_fingerprint") is not None
-              and rec["rules_fingerprint"] not in played}
+              if fitted_fingerprints(rec) and not fitted_fingerprints(rec) & played}
     if not fitted:
         return None
     under = sorted(set(fitted.values()))
-    return (f"The tuned bot's knobs for {', '.join(sorted(fitted))} were fitted under "
+    chars = ", ".join(sorted(fitted))
+    who = f"The tuned bot's knobs for {chars}" if bots == ["tuned"] else \
+        f"The tuned knobs for {chars}, which {' and '.join(bots)} " \
+        f"{'plays' if len(bots) == 1 else 'play'},"
+    return (f"{who} were fitted under "
             f"{', '.join(under)}, not under this run's rules: those characters are played by a "
             f"bot tuned for another game (re-tune with `ascent tune`).")
+
+
+def fitted_fingerprints(record):
+    """The rules fingerprints a tuning record was fitted under: one (`rules_fingerprint`), or
+    one per player count where the game's fingerprint names the count (`rules_fingerprints`,
+    First Ascent: the same rule options at each count)."""
+    found = set((record.get("rules_fingerprints") or {}).values())
+    if record.get("rules_fingerprint") is not None:
+        found.add(record["rules_fingerprint"])
+    return found
 
 
 def never_warning(seats, group, column, label, what, least=100):
