@@ -99,6 +99,31 @@ def test_the_report_shows_the_warnings_on_its_first_screen(tmp_path):
     assert "were stopped by a cap (end reason cap) before anyone won" in page
 
 
+def test_the_comparison_page_shows_each_runs_warnings(tmp_path):
+    from sim.cli import main
+
+    def run(name, policy, *rule):
+        out = tmp_path / name
+        assert main(["simulate", "--game", "ascension", "--players", "2", "--games", "30",
+                     "--seed", "1", "--policy", policy, *rule, "--out", str(out),
+                     "--quiet"]) == 0
+        return out
+    # the stair builder decides its games; cut to 3 turns, no game is decided
+    base, capped = run("base", "stair-builder"), run("capped", "stair-builder", "--rule",
+                                                        "max_turns=3")
+    assert main(["report", str(capped), "--against", str(base)]) == 0
+    page = (capped / "compare.html").read_text()
+    assert "Read with care" in page
+    assert "Variant (capped): 30 of 30 games (100.0%) were stopped by a cap" in page
+    assert "Baseline (" not in page and "Both runs:" not in page
+    # a warning both runs give is said once
+    stalled = run("stalled", "stair-builder", "--rule", "max_turns=4")
+    assert main(["report", str(capped), "--against", str(stalled)]) == 0
+    page = (capped / "compare.html").read_text()
+    assert "Both runs: 30 of 30 games (100.0%) were stopped by a cap" in page
+    assert "Variant (" not in page
+
+
 def test_first_ascent_flags_a_character_that_never_summits_or_scores_its_objectives():
     api = get_game("first-ascent").api
     seats = pd.DataFrame({

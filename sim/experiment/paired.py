@@ -32,7 +32,8 @@ def paired_differences(base_seats, variant_seats, group="character"):
     merged = a.merge(b, on=["game", "seat"], suffixes=("_base", "_variant"), validate="1:1")
     if not (merged[f"{identity}_base"].astype(str) ==
             merged[f"{identity}_variant"].astype(str)).all():
-        raise ValueError(f"the two runs did not seat the same {identity}s: not paired")
+        plural = "characters" if identity == "character" else "policies"
+        raise ValueError(f"the two runs did not seat the same {plural}: not paired")
     key = "seat_base" if group == "seat" else f"{group}_base"
     if group == "seat":
         merged["seat_base"] = merged["seat"]

@@ -81,6 +81,19 @@ def stronger_ability_warnings(game, base, variant, diff, group):
     return found
 
 
+def run_warnings(base, variant):
+    """Each run's own validity warnings (sim/report/validity.py), as its report.html shows them:
+    a difference is only as good as the two runs it is taken between. A warning both runs give
+    is said once."""
+    from sim.report.render import run_policies
+    from sim.report.validity import validity_warnings
+    of_base = validity_warnings(base, run_policies(base))
+    of_variant = validity_warnings(variant, run_policies(variant))
+    return [f"Both runs: {w}" for w in of_variant if w in of_base] + \
+        [f"Variant ({variant.label}): {w}" for w in of_variant if w not in of_base] + \
+        [f"Baseline ({base.label}): {w}" for w in of_base if w not in of_variant]
+
+
 def write_comparison(page, variant, base, against, started, filename="compare.html"):
     from sim.report.render import forest, validity_box
     import matplotlib.pyplot as plt
@@ -100,7 +113,8 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
     page.h(1, f"{get_game(game).title}: {variant.label} against {base.label}")
     page.p("Variant: " + _describe(variant) + ".", "meta")
     page.p("Baseline: " + _describe(base) + ".", "meta")
-    warnings = stronger_ability_warnings(game, base, variant, diff, group)
+    warnings = run_warnings(base, variant) + \
+        stronger_ability_warnings(game, base, variant, diff, group)
     if warnings:
         validity_box(page, warnings)
     if diff.empty:

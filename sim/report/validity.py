@@ -6,7 +6,10 @@ cap without a winner (GameSpec.cap_end_reasons), and a tuned bot whose knobs wer
 other rules than the run's. A game adds its own through its adapter's optional
 `validity_warnings(results)` (All-In Ascent: a character that never attempts its top
 milestone; turns ended with time left. First Ascent: a character that never summits or never
-scores a personal objective. Ascension: a bot that never reaches the summit).
+scores a personal objective. Ascension: a bot that never reaches the summit). The comparison
+page (compare.py) shows each run's warnings, and the game's optional
+`stronger_abilities(base_meta, variant_meta)`: a character made strictly stronger that loses
+games (All-In Ascent: variants.STRONGER_WHEN; First Ascent: knobs.STRONGER_WHEN).
 
 Verdicts the game's skill curve does not back (GameSpec.skill_results, written by `ascent
 skill`) are marked on the rows themselves, next to the number (skill_check and
