@@ -63,3 +63,44 @@ def test_the_warning_fires_only_for_a_stronger_character_that_loses():
     # a weaker Sprinter that loses is the rules working: no warning
     assert stronger_ability_warnings("all-in-ascent", base, run({SPRINT + "time_reduction": "1"}),
                                      diff_rows(-0.01), "character") == []
+
+
+def fa_run(knobs):
+    return SimpleNamespace(meta={"rules": {"knobs": knobs}})
+
+
+def test_first_ascent_orders_each_character_knob_it_can():
+    # F64-F75 and the character numbers: which way helps is declared per knob (knobs.py)
+    from sim.games.first_ascent.knobs import strictly_stronger
+    from sim.games.first_ascent.protocol import stronger_abilities
+    brit, phil = "characters.bold_brit.", "characters.phil."
+    assert strictly_stronger({}, {brit + "ability.gear_requirement_cap": "0"}) == \
+        {"bold_brit": [("gear_requirement_cap", 1, 0)]}                           # F70
+    assert strictly_stronger({}, {brit + "ability.gear_requirement_cap": "none"}) == {}
+    assert strictly_stronger({}, {phil + "ability.must_risk_every_climb": "off"})   # F71
+    # every change must help: Phil freed of the Risk Die but resting for fewer assets is not
+    assert strictly_stronger({}, {phil + "ability.must_risk_every_climb": "off",
+                                  phil + "rest_assets": "4"}) == {}
+    assert strictly_stronger({}, {phil + "permanent_threshold.gear": "2"})          # F50
+    # gaining a substitute payment helps (F66, F68); trading one for the other is not ordered
+    assert strictly_stronger({}, {"characters.rope_gun.ability.substitute": "psych"})
+    assert strictly_stronger({}, {"characters.the_dirtbag.ability.substitute": "psych"}) == {}
+    # Free Soloist's gear-to-any-skill is not ordered; a knob on the pitches is no one's
+    assert strictly_stronger(
+        {}, {"characters.free_soloist.ability.gear_requirements_become_any_skill": "off"}) == {}
+    # relative to the baseline's own knobs
+    rope = "characters.rope_gun.ability.water_requirement_minus"
+    assert strictly_stronger({rope: "3"}, {rope: "2"}) == {}
+    assert stronger_abilities(fa_run({}).meta, fa_run({rope: "2"}).meta) == \
+        {"rope_gun": "water_requirement_minus 1 → 2"}
+
+
+def test_first_ascent_warns_for_a_stronger_character_that_loses():
+    rope = "characters.rope_gun.ability.water_requirement_minus"
+    diff = pd.DataFrame({"character": ["rope_gun", "phil"], "players": [4, 4],
+                         "difference": [-0.03, -0.05], "paired_ci_low": [-0.05, -0.08],
+                         "paired_ci_high": [-0.01, -0.02]})
+    found = stronger_ability_warnings("first-ascent", fa_run({}), fa_run({rope: "2"}), diff,
+                                      "character")
+    assert len(found) == 1 and found[0].startswith(
+        "rope_gun: every change to its abilities helps it (water_requirement_minus 1 → 2)")

@@ -224,3 +224,56 @@ def catalogue():
         f"  asset_cards.<kind>.technique  {' | '.join(TECHNIQUES)}",
         "  pitches.<pitch>.value         1..5",
         "asset card kinds: " + ", ".join(kinds)])
+
+
+# Which way a character knob helps its character, for the comparison page's check that a
+# strictly stronger character does not lose games (sim/report/compare.py): +1 a larger value
+# helps, -1 a smaller one. A knob left out is not ordered: gear_requirements_become_any_skill
+# trades gear units for skill units, and which helps depends on the hand; one substitute
+# payment is not better than the other (only gaining one helps, `_helps`).
+STRONGER_WHEN = {
+    "start_water": +1, "start_psych": +1, "max_water_psych": +1,        # F22, F7
+    "permanent_token_limit": +1, "rest_assets": +1,                     # F50, F56
+    "permanent_threshold": -1,                                          # F50: fewer cards
+    "water_requirement_minus": +1,                                      # F64
+    "no_gear_column": -1,                                               # F65: on restricts
+    "gear_requirement_cap": -1,                                         # F70 (none: no cap)
+    "must_risk_every_climb": -1, "starting_summit_beta": +1,            # F71
+    "ignore_units_below_ledge": +1,                                     # F72
+    "climbing_cards_drawn": +1,                                         # F73: a choice of 2
+    "convert_one_skill_unit_to_any_skill": +1,                          # F74
+    "ignore_units_by_printed_value": +1,                                # F75
+    "gear_cards_technique": +1,                                         # F67: wild over none
+}
+_ORDERED = {"off": 0, "on": 1, "none": 0, "wild": 1}
+
+
+def _helps(name, old, new):
+    """True if the knob `name` moving from `old` to `new` helps its character."""
+    if name == "substitute":                    # F66, F68: gaining a payment helps
+        return old == "none" and new != "none"
+    if name == "gear_requirement_cap":          # no cap is the weakest cap
+        old, new = (10**6 if v == "none" else int(v) for v in (old, new))
+    else:
+        old, new = (_ORDERED.get(v, v) if isinstance(v, str) else v for v in (old, new))
+    way = STRONGER_WHEN.get(name)
+    return way is not None and (float(new) - float(old)) * way > 0
+
+
+def strictly_stronger(base_knobs, variant_knobs):
+    """{character key: [(knob, base value, variant value)]} for every character whose own knobs
+    (characters.<key>.*) differ between the runs, every one of them in the way that helps it
+    (STRONGER_WHEN). Knobs: {path: value text} as a run's manifest records them."""
+    base_list, variant_list = list(base_knobs.items()), list(variant_knobs.items())
+    per = {}
+    for path in sorted(set(base_knobs) | set(variant_knobs)):
+        parts = path.split(".")
+        if parts[0] != "characters" or len(parts) < 3:
+            continue
+        old, new = knob_value(path, base_list), knob_value(path, variant_list)
+        if str(old) == str(new):
+            continue
+        name = ".".join(parts[3:]) if parts[2] == "ability" else ".".join(parts[2:])
+        per.setdefault(parts[1], []).append((name, old, new))
+    return {key: changes for key, changes in per.items()
+            if all(_helps(n.split(".")[0], o, v) for n, o, v in changes)}

@@ -120,3 +120,16 @@ def validity_warnings(r):
     return (never_warning(r.seats, "character", "summits", character_name, "reached a summit")
             + never_warning(r.seats, "character", "personal_scored", character_name,
                             "scored a personal objective"))
+
+
+def stronger_abilities(base_meta, variant_meta):
+    """{character key: what changed} for each character the variant makes strictly stronger
+    than the baseline (every one of its changed knobs helps it, knobs.STRONGER_WHEN): the
+    comparison page warns when such a character's win rate falls (sim/report/compare.py)."""
+    from sim.games.first_ascent.knobs import strictly_stronger
+
+    def knobs(meta):
+        return (meta.get("rules") or {}).get("knobs") or {}
+    found = strictly_stronger(knobs(base_meta), knobs(variant_meta))
+    return {key: ", ".join(f"{name} {old} → {new}" for name, old, new in changes)
+            for key, changes in found.items()}
