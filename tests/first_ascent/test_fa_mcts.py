@@ -229,3 +229,50 @@ def test_mcts_beats_random_by_a_wide_margin():
     won = seats[seats["policy"] == "mcts@16"]["won"]
     low, _ = wilson_interval(int(won.sum()), len(won))
     assert low > 0.4            # a random seat's share is about a quarter
+
+
+
+def reachable_functions(*roots):
+    """Every Python function the roots can call, read from their code: the globals, module
+    attributes and closure cells each names, through numba dispatchers to their Python
+    functions. Static, so nothing is compiled (a compile of the search takes a minute)."""
+    import inspect
+    import types
+    seen, todo = set(), list(roots)
+    while todo:
+        fn = todo.pop()
+        fn = getattr(fn, "py_func", fn)
+        if not isinstance(fn, types.FunctionType) or fn in seen:
+            continue
+        seen.add(fn)
+        codes, names = [fn.__code__], set()
+        while codes:
+            code = codes.pop()
+            names |= set(code.co_names)
+            codes += [c for c in code.co_consts if inspect.iscode(c)]
+        found = [fn.__globals__.get(n) for n in names]
+        found += [getattr(m, n, None) for m in found if inspect.ismodule(m) for n in names]
+        for cell in fn.__closure__ or ():
+            value = cell.cell_contents
+            found += list(value) if isinstance(value, tuple) else [value]
+        todo += [f for f in found if callable(f) and not inspect.isclass(f)]
+    return seen
+
+
+def test_the_independent_mcts_reaches_no_planner_or_greedy_code():
+    """Issue 20: `mcts` (random rollouts, a generic score-lead estimate) shares no code with
+    planner, tuned or greedy; `mcts-tuned` reaches the planner, which shows the check can
+    fail."""
+    from policies.first_ascent import mcts
+
+    def modules_reached(*roots):     # a search policy, and what hands it its agents
+        return {f.__module__ for f in reachable_functions(*roots)}
+    bots = {"policies.first_ascent.planner", "policies.first_ascent.greedy",
+            "policies.first_ascent.tuned"}
+    independent = modules_reached(mcts.mcts_policy, mcts._prepare_random)
+    # the walk reaches the search, the shared tree and the engine it plays on
+    assert {"sim.games.first_ascent.search", "policies.mcts",
+            "sim.games.first_ascent.engine.turn"} <= independent
+    assert not independent & bots
+    assert "policies.first_ascent.planner" in modules_reached(mcts.mcts_tuned_policy,
+                                                              mcts._prepare_tuned)
