@@ -82,8 +82,38 @@ def test_all_in_ascent_flags_a_character_that_never_tries_its_top_milestone():
         "turns_ended_early": [5] * 150 + [1] * 150})
     found = api.validity_warnings(SimpleNamespace(seats=seats))
     assert any("never attempted its expert milestone in 150 games" in w for w in found)
-    assert any("ended 5.0 turns a game with time left (the others 1.0)" in w for w in found)
+    assert any("ended 5.0 turns a game with time left while it could still train, climb or buy "
+               "(the others 1.0)" in w for w in found)
     assert not any("Free Solo never" in w for w in found)
+
+
+def test_all_in_ascent_counts_a_turn_ended_early_only_while_more_than_resting_was_legal():
+    # engine.note_turn_end, read by the warning above: a turn ended with time left (R37) counts
+    # when the seat could still train, climb, buy or redistribute, not when only ending or
+    # resting (R38) was legal
+    import numpy as np
+    from sim.games.all_in_ascent import engine as E, state as S
+    from sim.games.all_in_ascent.game import EndTurn, Game
+    game = Game(3, ["sprinter", "freeSolo"], record=False)
+    st, t = game.state.copy(), game.tables
+    legal = np.empty(S.N_ACTIONS, np.int64)
+    n = E.legal_actions(st, t, legal)
+    assert n > 2 and legal[1] == S.REST and st[S.player_offset(0) + S.P_TIME] > 0
+
+    def counted(st, legal, n, action=S.END_TURN):
+        after = st.copy()
+        E.note_turn_end(after, np.int64(action), legal, np.int64(n))
+        early = S.player_offset(0) + S.P_EARLY_ENDS
+        return after[early] - st[early]
+    assert counted(st, legal, n) == 1
+    assert counted(st, legal, 2) == 0 and counted(st, legal, 1) == 0    # end or rest only
+    assert counted(st, legal, n, S.REST) == 0
+    no_time = st.copy()
+    no_time[S.player_offset(0) + S.P_TIME] = 0
+    assert counted(no_time, legal, n) == 0
+    # the single-game API counts as the kernel does
+    game.step(EndTurn())
+    assert game.state[S.player_offset(0) + S.P_EARLY_ENDS] == 1
 
 
 def test_the_report_shows_the_warnings_on_its_first_screen(tmp_path):

@@ -1231,6 +1231,20 @@ def advance_turn(st, t, trace):
 
 
 @njit_noalloc
+def note_turn_end(st, action, legal, n_legal):
+    """Count the mover's turn ended with time left while it could still train, climb, buy or
+    redistribute: more than ending and resting (R37, R38) among `legal[:n_legal]`, the legal
+    actions in the engine's order. A statistic for the reports' validity warnings
+    (P_EARLY_ENDS), not a rule: called where a seat decides (the kernel, the single-game API),
+    before apply_action, so an imagined game of a search counts nothing."""
+    if action != END_TURN or st[pbase(st[G_CURRENT]) + P_TIME] <= 0:
+        return
+    ending_or_resting = 2 if n_legal > 1 and legal[1] == REST else 1
+    if n_legal > ending_or_resting:
+        st[pbase(st[G_CURRENT]) + P_EARLY_ENDS] += 1
+
+
+@njit_noalloc
 def apply_action(st, t, action, trace):
     """Apply a LEGAL action of the current player (R37-R59), then the housekeeping of R60.
     Callers check legality first (illegal_reason); like the designers' engine, this trusts it."""
@@ -1243,8 +1257,6 @@ def apply_action(st, t, action, trace):
     trace[T_CARD] = -1
     trace[T_CLEARED_AREA] = -1
     if action == END_TURN:                                             # R37
-        if st[b + P_TIME] > 0:
-            st[b + P_EARLY_ENDS] += 1
         st[b + P_TIME] = 0
     elif action == REST:
         rest(st, t, seat)

@@ -217,6 +217,9 @@ class Game(SingleGame):
                 f"illegal action {shown} for seat {self.current_seat} "
                 f"({self.characters[self.current_seat]}): {_REASONS[reason]}")
         before = self.state.copy()
+        if code == S.END_TURN:
+            n = E.legal_actions(self.state, self.tables, self._legal)
+            E.note_turn_end(self.state, np.int64(code), self._legal, np.int64(n))
         E.apply_action(self.state, self.tables, np.int64(code), self._trace)
         if self.transcript is not None:
             return self.transcript.add_action(before, self.state, self._trace)

@@ -19,7 +19,7 @@ from sim.core.batch import by_address, item_type, row_type
 from sim.core.jit import njit_noalloc
 from sim.core.kernel_steps import keep_record, note_action
 from sim.core.seeding import policy_streams
-from sim.games.all_in_ascent.engine import apply_action, legal_actions, setup
+from sim.games.all_in_ascent.engine import apply_action, legal_actions, note_turn_end, setup
 from sim.games.all_in_ascent.memory import WORK_SIZE
 from sim.games.all_in_ascent.policy_api import PolicyContext
 from sim.games.all_in_ascent.state import (
@@ -69,6 +69,7 @@ def play_game(st, t, slot_fns, seat_slots, slot_params, streams, legal, trace, w
             st[G_WINNER] = -1
             st[G_END_REASON] = END_POLICY_ERROR
             break
+        note_turn_end(st, action, legal, n_legal)
         apply_action(st, t, action, trace)
         taken = note_action(actions_out, taken, action)
     return taken

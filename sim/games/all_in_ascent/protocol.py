@@ -119,7 +119,8 @@ def flow_row(run):
 def validity_warnings(r):
     """All-In Ascent's own validity checks (sim/report/validity.py): a character that never
     attempts its expert milestone, and one that ends far more turns with time left than the
-    others. Both are how the bots play, read from the records."""
+    others while more than resting was legal (engine.note_turn_end). Both are how the bots
+    play, read from the records."""
     seats = r.seats
     if "milestone_expert_attempts" not in seats.columns:
         return []
@@ -136,8 +137,9 @@ def validity_warnings(r):
         others = per.drop(index=key)["early"]
         if len(others) and row.early > 1.0 and row.early > 2 * others.mean():
             found.append(f"{character_name(key)} ended {row.early:.1f} turns a game with time "
-                         f"left (the others {others.mean():.1f}): a bot that stops early may "
-                         f"be misreading its abilities.")
+                         f"left while it could still train, climb or buy (the others "
+                         f"{others.mean():.1f}): a bot that stops early may be misreading its "
+                         f"abilities.")
     return found
 
 

@@ -27,7 +27,8 @@ comparing two games is comparing rows.
                  spendable_xp_kept_at_level_up switch):
                    milestone round[3], XP spent, card round bought[MAX_GEAR],
                    climbs tried/succeeded per area[3+3], milestone attempts[3],
-                   trainings per stat[4], rests, turns ended with time left
+                   trainings per stat[4], rests, turns ended with time left and more
+                   than resting legal (engine.note_turn_end)
     SCRATCH      working memory of shuffles (not state; excluded from comparisons)
 
 Route ids index all routes: bouldering first, then topRope, then leadClimbing, each in data
