@@ -294,3 +294,22 @@ def test_without_the_iron_lung_fail_penalty_it_buys_no_mental_anchor():  # R55
     assert changed
     for st, a, b in changed:
         assert _kind(a) == "buy" and shop_card(st, t, a) == anchor and _kind(b) != "buy"
+
+
+def test_with_the_sprinter_fail_xp_whole_the_planner_takes_riskier_climbs():  # R54
+    """The switch sprinter_fail_xp_halved=off leaves the Sprinter's failure XP whole: failing
+    pays twice as much, so where the planner's move changes it turns to a climb, and a climb
+    for one less likely to succeed (measured: 76 changed moves in 625 positions)."""
+    from sim.games.all_in_ascent.engine import action_route
+    printed = AIA.build_rules(4).tables
+    whole = AIA.build_rules(4, rules={"sprinter_fail_xp_halved": "off"}).tables
+    changed = [(st, a, b) for st in _positions("sprinter", printed)
+               for a, b in [(_planner_move(st, printed), _planner_move(st, whole))] if a != b]
+    assert len(changed) >= 10
+    assert {(_kind(a), _kind(b)) for _, a, b in changed} <= {("train", "climb"),
+                                                             ("climb", "climb")}
+    for st, a, b in changed:
+        if _kind(a) == "climb":
+            seat = int(st[S.G_CURRENT])
+            assert climb_success_probability(st, printed, seat, action_route(st, b), False) < \
+                climb_success_probability(st, printed, seat, action_route(st, a), False)
