@@ -41,6 +41,25 @@ def test_spec_is_complete(name):
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_a_game_with_a_search_bot_declares_what_it_searches_with(name):
+    # issue 20: the search's view of a game (what it deals again, how it values a position) is
+    # declared in the game's spec, and the bots with a budget search with that module
+    from sim.core.policies import registered_policy
+    game = get_game(name)
+    budgeted = [p for p in policy_names(name)
+                if registered_policy(name, p).budget_param is not None]
+    if not game.search_module:
+        assert not budgeted, f"{name}: search bots {budgeted} but no search_module in game.toml"
+        return
+    search = game.search
+    assert callable(search.hide_future) and callable(search.evaluate)
+    assert search.evaluate.__doc__        # what a position is worth, in words
+    shared = [hasattr(search, f) for f in ("legal", "step", "mover")]
+    assert all(shared) or not any(shared)     # the shared MCTS's three, or a game's own driver
+    assert budgeted, f"{name}: a search module but no bot with a budget"
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_record_tables_have_the_shared_columns_and_one_row_per_game_and_seat(name):
     game = get_game(name)
     players = small_players(game)

@@ -16,8 +16,8 @@ import numpy as np
 
 from policies.all_in_ascent import greedy, tuned
 from policies.mcts import P_ITERATIONS, make_mcts
+from sim.core.game import get_game
 from sim.core.policies import compiled_on_use, register
-from sim.games.all_in_ascent import search
 from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE
 from sim.games.all_in_ascent.memory import SEARCH_WORK_SIZE
 
@@ -29,6 +29,7 @@ MCTS_TUNED_DEFAULTS = (32.0, 40.0, 0.7, 1.0, 0.0, 0.15) + tuple(
     tuned.tuned_vector(tuned.load_tuned()))
 assert len(MCTS_TUNED_DEFAULTS) <= MAX_POLICY_PARAMS
 
+search = get_game("all-in-ascent").search           # game.toml search_module
 random_rollouts = make_mcts(search)
 greedy_rollouts = make_mcts(search, greedy)
 tuned_rollouts = make_mcts(search, tuned)

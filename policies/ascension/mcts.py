@@ -18,8 +18,8 @@ import numpy as np
 
 from policies.ascension import strategic
 from policies.mcts import P_ITERATIONS, make_mcts
+from sim.core.game import get_game
 from sim.core.policies import compiled_on_use, register
-from sim.games.ascension import search
 from sim.games.ascension.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE
 from sim.games.ascension.state import STATE_SIZE
 from sim.games.ascension.view import sample_state
@@ -29,6 +29,7 @@ MCTS_DEFAULTS = (200.0, 12.0, 0.7, 1.0, 0.0, 0.0)
 MCTS_HYBRID_DEFAULTS = (16.0, 12.0, 0.7, 1.0, 0.0, 0.1) + strategic.HYBRID_PARAMS
 assert len(MCTS_HYBRID_DEFAULTS) <= MAX_POLICY_PARAMS
 
+search = get_game("ascension").search           # game.toml search_module
 random_rollouts = make_mcts(search)
 hybrid_rollouts = make_mcts(search, strategic)
 

@@ -37,6 +37,7 @@ from policies.mcts import (
     MAX_SEATS, N_SEARCH_PARAMS, NO_NODE, P_DEPTH, P_EXPLORATION, P_ITERATIONS, P_MARGIN,
     P_TREE_DEPTH, P_WIDENING, add_child, back_up, root_decision, should_expand, sort_children,
     ucb_child)
+from sim.core.game import get_game
 from sim.core.jit import njit_noalloc
 from sim.core.layout import layout
 from sim.core.policies import as_function_value, compiled_on_use, register
@@ -47,9 +48,12 @@ from sim.games.first_ascent.memory import (
     MAX_SEGMENT_DECISIONS, SEGMENT, SEGMENT_CHECKPOINT, SEGMENT_CODES, SEGMENT_DEALING,
     SEGMENT_FIRST, SEGMENT_TURN_SEAT, WORK_SIZE)
 from sim.games.first_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE
-from sim.games.first_ascent.search import HIDE_SCRATCH, evaluate, hide_future
 from sim.games.first_ascent.state import (
     G_DECISIONS, G_POLICY_ERROR, MAX_LEGAL, MAX_PLAYERS, SEAT_FIELDS, STATE_SIZE, S_CHAR)
+
+# the search's view of the game, as game.toml's search_module declares it
+_SEARCH = get_game("first-ascent").search
+HIDE_SCRATCH, evaluate, hide_future = _SEARCH.HIDE_SCRATCH, _SEARCH.evaluate, _SEARCH.hide_future
 
 # iterations, rollout depth, exploration, widening, tree depth, margin
 MCTS_DEFAULTS = (64.0, 24.0, 0.7, 1.0, 0.0, 0.0)

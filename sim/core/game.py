@@ -103,6 +103,10 @@ class GameSpec:
     cap_end_reasons: tuple = ()     # end reasons of a game stopped by a cap, not by its rules' end
     random_streams: str = ""        # how a game draws its randomness: the sweep report quotes it
                                     # when a knob's games stop being paired
+    search_module: str = ""         # its search bots' view of the game: hide_future (deal again
+                                    # what a seat cannot know) and evaluate (each seat's value of
+                                    # a position), with legal, step and mover where the shared
+                                    # MCTS plays it (policies/mcts.py); "" = no search bot
 
     @classmethod
     def declared_in(cls, package):
@@ -138,6 +142,13 @@ class GameSpec:
     @cached_property
     def api(self):
         return importlib.import_module(self.adapter)
+
+    @property
+    def search(self):
+        """The module search_module names: what the game's MCTS bots search with."""
+        if not self.search_module:
+            raise GameError(f"{self.title} declares no search module (game.toml search_module)")
+        return importlib.import_module(self.search_module)
 
     def project_file(self, relative):
         """A file a game.toml names (skill_results, compile_estimates), relative to the folder

@@ -3,9 +3,9 @@
 import numpy as np
 
 from dice_race.engine import POLICY_SIGNATURE
-from dice_race import search
 from policies.mcts import P_ITERATIONS, make_mcts
 from dice_race.state import BANK, C_TARGET, G_TURN_TOTAL, ROLL, S_SCORE
+from sim.core.game import get_game
 from sim.core.policies import compiled_on_use, register
 from sim.core.rng import stream_below
 
@@ -28,6 +28,7 @@ def hold_at_policy(ctx):
 
 
 
+search = get_game("dice-race").search    # game.toml search_module
 random_rollouts = make_mcts(search)
 
 

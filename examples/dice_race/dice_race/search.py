@@ -23,6 +23,9 @@ def hide_future(st, c, seat, stream):
 
 @njit(cache=True)
 def evaluate(st, c, values):
+    """1 for the winner, 0 for the others once the game is over; before, the lead of each
+    seat's banked score over the best other seat's, as a share of the target, squashed into
+    (0, 1)."""
     players = st[G_PLAYERS]
     for seat in range(players):
         if st[G_OVER] != 0:
