@@ -290,3 +290,16 @@ def test_more_threads_than_numba_may_use_is_one_line(tmp_path, monkeypatch, caps
     assert main(["run", str(path), "--jobs", "1", "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "threads: at most 1 in this process" in err and err.count("\n") == 1
+
+
+def test_a_new_record_schema_is_not_resumed_into_an_old_folder(tmp_path, monkeypatch):
+    """A column that changes meaning bumps the game's RECORD_SCHEMA_VERSION (records.py); an
+    experiment folder of the old schema is then refused, naming the reason, never extended."""
+    import sim.games.ascension.protocol as protocol
+    path = spec_file(tmp_path, "games = 40\nchunk = 20")
+    run_experiment(load_spec(path), jobs=1, quiet=True)
+    monkeypatch.setattr(protocol, "RECORD_SCHEMA_VERSION", protocol.RECORD_SCHEMA_VERSION + 1)
+    path.write_text(path.read_text().replace("games = 40", "games = 60"))
+    with pytest.raises(SpecError, match="record_schema differ"):
+        run_experiment(load_spec(path), jobs=1, quiet=True)
+    assert game_ids(load_spec(path).out) == list(range(40))

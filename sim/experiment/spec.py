@@ -103,12 +103,14 @@ class Spec:
     def identity(self):
         """What the results depend on: a run may resume only if this is unchanged. The game
         count, the precision target and the scheduler may change (more chunks, same chunks)."""
+        from sim.core.game import get_game
+        game = get_game(self.game)
+        # the record schema: a column that changed meaning must not join chunks of the old one
         doc = {"game": self.game, "players": list(self.players), "seed": self.seed,
                "seat_policies": self.seat_policies, "characters": self.characters,
-               "chunk": self.chunk,
+               "chunk": self.chunk, "record_schema": game.record_schema_version,
                "variants": {v.name: v.as_dict() for v in self.variants}}
-        from sim.core.game import get_game
-        if get_game(self.game).rotate_seats:
+        if game.rotate_seats:
             doc["rotate_seats"] = self.rotate_seats
         doc["bots_and_data"] = self.bots_and_data()
         return doc

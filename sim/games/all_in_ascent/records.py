@@ -11,7 +11,7 @@ from sim.games.all_in_ascent import state as S
 from sim.games.all_in_ascent.data import AREAS, CHARACTER_KEYS, STATS, TIERS, record_key
 from sim.games.all_in_ascent.kernel import END_ACTION_CAP, END_POLICY_ERROR
 
-RECORD_SCHEMA_VERSION = 1
+RECORD_SCHEMA_VERSION = 2     # 2: turns_ended_early counts only while more than resting was legal
 END_REASONS = {S.END_WINNER: "winner", S.END_MAX_ROUNDS: "max_rounds",
                END_ACTION_CAP: "action_cap", END_POLICY_ERROR: "policy_error"}
 
