@@ -303,3 +303,24 @@ def test_a_new_record_schema_is_not_resumed_into_an_old_folder(tmp_path, monkeyp
     with pytest.raises(SpecError, match="record_schema differ"):
         run_experiment(load_spec(path), jobs=1, quiet=True)
     assert game_ids(load_spec(path).out) == list(range(40))
+
+
+def test_a_report_refuses_an_experiment_of_another_record_schema(tmp_path, monkeypatch):
+    from sim.report.analysis import load_results
+    import sim.games.ascension.protocol as protocol
+    path = spec_file(tmp_path, "games = 20\nchunk = 20")
+    run_experiment(load_spec(path), jobs=1, quiet=True)
+    out = load_spec(path).out
+    assert len(load_results(out).games) == 20
+    now = protocol.RECORD_SCHEMA_VERSION
+    monkeypatch.setattr(protocol, "RECORD_SCHEMA_VERSION", now + 1)
+    with pytest.raises(ValueError, match=f"record schema {now}, this version of ascent reads "
+                                         f"{now + 1}"):
+        load_results(out)
+    # a folder from before the identity named its schema: current only for a game at schema 1
+    monkeypatch.undo()
+    doc = json.loads((out / "experiment.json").read_text())
+    del doc["identity"]["record_schema"]
+    (out / "experiment.json").write_text(json.dumps(doc))
+    with pytest.raises(ValueError, match="record schema unrecorded"):
+        load_results(out)

@@ -107,7 +107,16 @@ def run_curve(plan, command_line, jobs=None, scheduler=None, quiet=False):
 # --- the analysis ------------------------------------------------------------------------------
 
 def _seats(folder, players, group):
+    import json
+
     from sim.experiment.runner import load_variant
+    from sim.report.analysis import check_experiment_record_version
+    recorded = Path(folder) / "experiment.json"
+    if recorded.exists():
+        try:
+            check_experiment_record_version(folder, json.loads(recorded.read_text()))
+        except (ValueError, KeyError) as exc:
+            raise SkillError(str(exc)) from None
     columns = list(dict.fromkeys(["game", "seat", "policy", "won", group]))
     seats = load_variant(folder, "baseline", players, columns)
     if seats is None:

@@ -60,6 +60,7 @@ def load_results(path, variant=None):
                        pd.read_parquet(path / "seats.parquet"), meta)
     if (path / "experiment.json").exists():
         doc = json.loads((path / "experiment.json").read_text())
+        check_experiment_record_version(path, doc)
         variants = list(doc.get("variant_order") or doc["identity"]["variants"])
         variant = variant or ("baseline" if "baseline" in variants else variants[0])
         if variant not in variants:
@@ -127,6 +128,22 @@ def _check_record_version(path, meta):
     if meta.get("record_schema_version") != expected:
         raise ValueError(f"{path}: record schema {meta.get('record_schema_version')!r}, this "
                          f"version of ascent reads {expected}; rerun the simulate command")
+
+
+def check_experiment_record_version(path, doc):
+    """An experiment's chunks were written by this version's record schema (its identity names
+    the schema since All-In Ascent's schema 2; a folder from before names none, which is only
+    known to be current for a game whose schema never changed, version 1)."""
+    game = doc.get("identity", {}).get("game", DEFAULT_GAME)
+    if game not in game_names():
+        raise ValueError(f"{path}: experiment.json names no known game ({game!r}); known: "
+                         f"{', '.join(game_names())}")
+    expected = get_game(game).record_schema_version
+    written = doc["identity"].get("record_schema", 1 if expected == 1 else None)
+    if written != expected:
+        raise ValueError(f"{path}: record schema {written if written else 'unrecorded'}, this "
+                         f"version of ascent reads {expected}; rerun the experiment into a new "
+                         f"out folder")
 
 
 def with_players(r):
