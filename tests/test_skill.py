@@ -100,6 +100,23 @@ def test_the_markdown_answers_first_and_names_an_inverted_level(curve):
     assert ("**Not a ladder of strength:**" in text) == bool(inverted)
 
 
+def test_a_level_whose_games_stall_is_flagged_with_its_own_warnings(tmp_path):
+    # D6: a 4-turn cap stops nearly every game of random play before anyone reaches the target
+    out = tmp_path / "capped"
+    assert main(["skill", "--game", "dice-race", "--players", "2", "--levels", "random,hold-at",
+                 "--games", "200", "--rule", "max_turns=4", "--out", str(out), "--quiet"]) == 0
+    text = (out / "SKILL.md").read_text()
+    assert "**Read with care:**" in text
+    import re
+    assert re.search(r"- `random`: \d+ of 200 games \(9\d\.\d%\) were stopped by a cap", text)
+    assert text.index("**Read with care:**") < text.index("## Share of the decided games")
+
+
+def test_a_curve_without_such_records_says_nothing_of_them(curve):
+    assert "**Read with care:**" not in (curve / "SKILL.md").read_text()
+    assert all(w == [] for w in analyse(plan_for(curve))["warnings"].values())
+
+
 def test_the_verdicts_read_back_as_written_also_inside_a_file_of_several_games(curve):
     """Reports read a skill file's verdicts (validity.skill_check): the reader gives back what
     skill_markdown wrote, also from a file that holds one section per game at another heading

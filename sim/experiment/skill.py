@@ -13,6 +13,8 @@ What it reports (SKILL.md and skill.png in OUT):
 - each character's (or seat's) share of the decided games at each level, with Wilson
   intervals (a fair share is 1/players);
 - the head-to-head margin of each level over the previous one;
+- each level's own validity warnings (caps, policy errors, the game's own checks), as its
+  report would show them;
 - each verdict (over-powered: the interval above the fair share; under-powered: below) and the
   levels where it holds. A verdict that differs between the two strongest levels is labelled
   unconverged;
@@ -252,6 +254,10 @@ def analyse(plan):
     for label, seats in seats_of.items():
         shares[label] = decided_shares(seats, group).reindex(every)
         shares[label]["games"] = shares[label]["games"].fillna(0).astype(int)
+    # each level's own validity warnings (caps, policy errors, the game's own checks), as its
+    # report would show them: a verdict at a level that stalls says little about the game
+    warnings = {label: level_warnings(folder) for kind, label, folder, _, _ in all_runs
+                if kind == "self"}
     h2h_folders = {}
     for kind, label, folder, _, _ in all_runs:
         if kind == "h2h":
@@ -267,7 +273,16 @@ def analyse(plan):
         joined = shares[a]["share"].to_frame("a").join(shares[b]["share"].to_frame("b"))
         shifts.append(float((joined["b"] - joined["a"]).abs().max() * 100))
     return {"group": group, "fair": fair, "shares": shares, "h2h": h2h, "verdicts": verdicts,
-            "top": top, "shifts": shifts}
+            "top": top, "shifts": shifts, "warnings": warnings}
+
+
+def level_warnings(folder):
+    """The validity warnings (sim/report/validity.py) of one level's self-play run."""
+    from sim.report.analysis import load_results
+    from sim.report.render import run_policies
+    from sim.report.validity import validity_warnings
+    r = load_results(folder)
+    return validity_warnings(r, run_policies(r))
 
 
 def _label(game, group, key):
@@ -316,6 +331,11 @@ def skill_markdown(plan, a, command_line):
             f"the wins, [{_pct(h['low'])}, {_pct(h['high'])}])" for h in weaker_than_before) +
             ". A verdict that holds only from such a level on says little about stronger play.",
             ""]
+    flagged = [(lv, w) for lv in levels for w in a.get("warnings", {}).get(lv, [])]
+    if flagged:
+        lines += ["**Read with care:** what each level's own records say about its bot "
+                  "(the checks of every report's first screen):", ""] + \
+            [f"- `{lv}`: {w}" for lv, w in flagged] + [""]
     if not top.empty:
         worst = top.loc[(top["diff"]).abs().idxmax()]
         lines += [f"**Convergence:** {'converged' if converged else 'UNCONVERGED'}. The two "
