@@ -167,3 +167,13 @@ def test_a_folder_with_other_files_is_refused(tmp_path, capsys):
     (tmp_path / "busy" / "notes.txt").write_text("mine")
     assert sweep(tmp_path / "busy", "--knob", "target", "--values", "20") == 2
     assert "not empty and holds no sweep" in capsys.readouterr().err
+
+
+def test_each_values_own_warnings_are_on_the_first_screen(tmp_path):
+    # D6: a 4-turn cap stops most of hold-at's games; the validity box names the value
+    out = tmp_path / "capped"
+    assert sweep(out, "--knob", "max_turns", "--values", "4", games="600") == 0
+    page = (out / "sweep.html").read_text()
+    box = page[page.index("Read with care"):page.index("What each value changes")]
+    assert "max_turns = 4: " in box and "were stopped by a cap (end reason turn_cap)" in box
+    assert "The current rules:" not in box        # hold-at ends its games under the default

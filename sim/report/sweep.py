@@ -174,15 +174,20 @@ def response_figure(diff, key, values, names, players):
     return fig
 
 
-def sweep_warnings(diff, settings, game, identity, names):
+def sweep_warnings(diff, settings, game, identity, names, out=None):
+    from sim.core.policies import policy_name_problem, registered_policy
     warnings = []
     seat_policies = identity["seat_policies"]
     policies = [seat_policies] if isinstance(seat_policies, str) else list(seat_policies)
-    if "tuned" in policies:
-        warnings.append("Every value is played by the tuned bot as it was fitted for the "
-                        "current rules; it is not re-tuned for each value, so a value that "
-                        "asks for other play may be under-rated (re-tune with `ascent tune` "
-                        "under that value to check one).")
+    tuned = sorted(p for p in set(policies) if policy_name_problem(game.name, p) is None
+                   and registered_policy(game.name, p).plays_tuned_knobs)
+    if tuned:
+        warnings.append(f"Every value is played by {' and '.join(tuned)} with the tuned knobs "
+                        "as they were fitted for the current rules; they are not re-tuned for "
+                        "each value, so a value that asks for other play may be under-rated "
+                        "(re-tune with `ascent tune` under that value to check one).")
+    if out is not None:
+        warnings += value_warnings(out, settings, names)
     played = diff[~diff["same_games"]]
     if len(played):
         gain = played.groupby("variant")["pairing_gain"].median()
@@ -200,6 +205,28 @@ def sweep_warnings(diff, settings, game, identity, names):
     return warnings
 
 
+MAX_VALUE_WARNINGS = 8      # a sweep of many stalling values: the first few, then a count
+
+
+def value_warnings(out, settings, names):
+    """Each value's own validity warnings (caps, policy errors, the game's own checks), as its
+    run's report would show them, named by the value; the current rules first."""
+    from sim.report.analysis import load_results
+    from sim.report.render import run_policies
+    from sim.report.validity import validity_warnings
+    found = []
+    for variant in ["baseline", *settings]:
+        r = load_results(out, variant)
+        who = "The current rules" if variant == "baseline" else \
+            _setting_text(settings[variant], names)
+        found += [f"{who}: {w}" for w in validity_warnings(r, run_policies(r), tuned_rules=False)]
+    if len(found) > MAX_VALUE_WARNINGS:
+        found = found[:MAX_VALUE_WARNINGS] + [
+            f"And {len(found) - MAX_VALUE_WARNINGS} more such warnings of other values (each "
+            f"value's own report: `ascent report {Path(out).name} --variant NAME`)."]
+    return found
+
+
 def write_sweep_report(out, command_line=None):
     """sweep.html, figures/sweep_*.png and tables/sweep_*.csv in the sweep's folder."""
     import matplotlib
@@ -211,7 +238,7 @@ def write_sweep_report(out, command_line=None):
     keys, values, grid = axes_of(settings)
     names = short_names(keys)
     page = Page(out, prefix="sweep_")
-    page.warnings = sweep_warnings(diff, settings, game, identity, names)
+    page.warnings = sweep_warnings(diff, settings, game, identity, names, out)
     seat_policies = identity["seat_policies"]
     policies = [seat_policies] * max(identity["players"]) if isinstance(seat_policies, str) \
         else list(seat_policies)

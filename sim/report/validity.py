@@ -105,11 +105,12 @@ def never_warning(seats, group, column, label, what, least=100):
             if row["size"] >= least and row["sum"] == 0]
 
 
-def validity_warnings(r, policies):
-    """Every warning that applies to the run `r` (analysis.Results) played by `policies`."""
+def validity_warnings(r, policies, tuned_rules=True):
+    """Every warning that applies to the run `r` (analysis.Results) played by `policies`;
+    tuned_rules=False leaves out the tuned-knobs check (a sweep says it once for all values)."""
     game = get_game(r.meta["game"])
     found = [policy_error_warning(r.games), cap_warning(r.games, game.cap_end_reasons),
-             tuned_rules_warning(game, r.meta, policies)]
+             tuned_rules_warning(game, r.meta, policies) if tuned_rules else None]
     own = getattr(game.api, "validity_warnings", None)
     if own is not None:
         found.extend(own(r))
