@@ -291,3 +291,15 @@ def test_a_bound_is_a_push_only_on_the_far_side_of_the_current_value(tmp_path):
     assert bound_pushes(spec, {"head_start": "9"}) == [("head_start", "9", "highest")]
     assert bound_pushes(spec, {"head_start": "2"}) == []         # the end nearest 0
     assert bound_pushes(spec, {"head_start": "5"}) == []
+
+
+def test_the_validation_runs_own_warnings_are_in_the_verdict(tmp_path):
+    # D6: under a 6-turn cap a good share of hold-at's games end with no winner, before and
+    # after the patch; the report says so under the verdict, naming the bot and the rules
+    text = SPEC.format(budget=3).replace('out = "out"\n',
+                                         'out = "out"\nrules = { max_turns = 6 }\n')
+    assert main(["balance", str(write(tmp_path, text=text)), "--quiet"]) == 0
+    report = (tmp_path / "out" / "balance.md").read_text()
+    box = report[report.index("**Read with care:**"):report.index("## Per group")]
+    assert "- hold-at, the current rules: " in box and "- hold-at, the patch: " in box
+    assert "were stopped by a cap (end reason turn_cap)" in box

@@ -70,6 +70,22 @@ def _trace_figure(spec, study):
     return "balance_trace.png"
 
 
+def validation_warnings(spec, validated):
+    """Each validation run's validity warnings (caps, policy errors, the game's own checks),
+    named by its bot and rules; the tuned-knobs check is left to the verdict's own line."""
+    from sim.report.analysis import load_results
+    from sim.report.render import run_policies
+    from sim.report.validity import validity_warnings
+    found = []
+    for policy in validated:
+        folder = spec.out / "validation" / policy
+        for variant, what in (("baseline", "the current rules"), ("patch", "the patch")):
+            r = load_results(folder, variant)
+            found += [f"{policy}, {what}: {w}"
+                      for w in validity_warnings(r, run_policies(r), tuned_rules=False)]
+    return found
+
+
 def write_balance_report(spec, study, scored, patch, shares, validated, times, coadapted=None):
     game = get_game(spec.game)
     before = next(r for r in scored if r["changed"] == 0)
@@ -119,6 +135,11 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times, c
         lines.append("- **Bots:** the tuned bot plays every candidate as it was fitted for the "
                      "current rules; it was not re-tuned for the patch (`coadapt = true` does), "
                      "so a patch that asks for other play may be under-rated.")
+    cautions = validation_warnings(spec, validated)
+    if cautions:
+        lines += ["", "**Read with care:** what the validation runs' own records say about the "
+                  "bots (the checks of every report's first screen):", ""] + \
+            [f"- {w}" for w in cautions]
     lines += ["", "## Per group, before and after (re-score)", "",
               "| players | group | current rules (gap) | patch [95%] (gap) | target | n |",
               "|---|---|---|---|---|---|"] + _rate_rows(spec, before, patch)
