@@ -6,6 +6,7 @@ import json
 import numpy as np
 
 from sim.core.game import get_game
+from sim.core.policies import registered_policy
 from sim.core.stats import wilson_interval
 from sim.experiment.balance import KEEP, bound_pushes, pareto_front, trace
 
@@ -131,10 +132,11 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times, c
                      f"{spec.rescore_games:,} games, against {100 * gap_after:.1f} with the bot "
                      f"fitted for the current rules. The search and the validation below play "
                      f"the stored bot.")
-    elif spec.policy == "tuned" and game.tuning_module:
-        lines.append("- **Bots:** the tuned bot plays every candidate as it was fitted for the "
-                     "current rules; it was not re-tuned for the patch (`coadapt = true` does), "
-                     "so a patch that asks for other play may be under-rated.")
+    elif game.tuning_module and registered_policy(spec.game, spec.policy).plays_tuned_knobs:
+        lines.append(f"- **Bots:** {spec.policy} plays every candidate with the tuned knobs as "
+                     "they were fitted for the current rules; they were not re-tuned for the "
+                     "patch (`coadapt = true` does), so a patch that asks for other play may be "
+                     "under-rated.")
     cautions = validation_warnings(spec, validated)
     if cautions:
         lines += ["", "**Read with care:** what the validation runs' own records say about the "
