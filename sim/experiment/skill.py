@@ -492,7 +492,8 @@ def skill_figure(plan, a, path):
                         for r in h]).T
         # Horizontal bars, weakest pair on top, so each pair's name reads on one line.
         y = np.arange(len(h))[::-1]
-        right.barh(y, margins, xerr=err, capsize=3, color="#4c72b0")
+        right.barh(y, margins, xerr=err, capsize=3, color="#4c72b0", height=0.6)
+        right.set_ylim(-0.7, len(h) - 0.3)
         right.axvline(0, color="grey", lw=1)
         right.set_yticks(y, [f"{r['stronger']} vs {r['weaker']}" for r in h], fontsize=8)
         right.set_xlabel("head-to-head margin, points (share of wins - 50%)")
