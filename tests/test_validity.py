@@ -55,14 +55,19 @@ def test_every_bot_that_plays_the_tuned_knobs_is_named(tmp_path, monkeypatch):
                                  ["mcts@128", "planner", "greedy"]) is None
 
 
-def test_first_ascent_tuned_knobs_record_the_defaults_they_were_fitted_under():
+def test_first_ascent_tuned_knobs_are_read_as_fitted_under_the_defaults(tmp_path):
+    # its stored records name no rules: `ascent tune` fitted them under the defaults, which the
+    # tuning module names (fitted_rules_record), and `--store` now writes into a record
     from policies.first_ascent import tuning
     from sim.games.first_ascent.rules import build_rules, default_rules
     game = get_game("first-ascent")
-    records = json.loads(tuning.TUNED_PATH.read_text())["characters"]
-    assert len(records) == 12 and all(
-        rec["rules_fingerprints"] == tuning.fitted_rules_record()["rules_fingerprints"]
-        for rec in records.values())
+    assert len(json.loads(tuning.TUNED_PATH.read_text())["characters"]) == 12
+    assert tuning.fitted_rules_record()["rules_fingerprints"] == {
+        str(n): default_rules(n).fingerprint for n in game.players}
+    stored = tmp_path / "tuned.json"
+    tuning.store("phil", {"knobs": {}}, "ascent tune ...", path=stored)
+    record = json.loads(stored.read_text())["characters"]["phil"]
+    assert record["rules"] == "First Ascent defaults" and record["rules_fingerprints"]
     # the defaults at any player count: no warning; another rule option: all twelve named
     for n in game.players:
         meta = {"rules_fingerprint": default_rules(n).fingerprint}

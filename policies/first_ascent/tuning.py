@@ -82,7 +82,9 @@ def policy_params(vectors):
 def fitted_rules_record():
     """What a record says of the rules `ascent tune` fits under: First Ascent's defaults. Their
     fingerprint names the player count, so the defaults' fingerprint at every count is kept:
-    the knobs are flagged under other rules, as All-In Ascent's are, not at another count."""
+    the knobs are flagged under other rules, as All-In Ascent's are, not at another count.
+    Records stored before this was written name no rules; they were fitted under the same
+    defaults, and the validity check reads them so (sim/report/validity.py)."""
     from sim.core.game import get_game
     from sim.games.first_ascent.rules import default_rules
     return {"rules": "First Ascent defaults",

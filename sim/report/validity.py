@@ -66,10 +66,15 @@ def tuned_rules_warning(game, meta, policies):
         return None
     import importlib
     try:
-        path = Path(importlib.import_module(game.tuning_module).TUNED_PATH)
-        records = json.loads(path.read_text()).get("characters", {})
+        tuning = importlib.import_module(game.tuning_module)
+        records = json.loads(Path(tuning.TUNED_PATH).read_text()).get("characters", {})
     except (ImportError, AttributeError, OSError, ValueError):
         return None
+    # a record that names no rules was stored by `ascent tune`, which fits under the defaults
+    # only: the tuning module says what those are (First Ascent's records predate naming them)
+    unnamed = getattr(tuning, "fitted_rules_record", lambda: {})()
+    records = {key: rec if fitted_fingerprints(rec) else {**rec, **unnamed}
+               for key, rec in records.items()}
     fitted = {key: rec.get("rules", "unrecorded rules") for key, rec in records.items()
               if fitted_fingerprints(rec) and not fitted_fingerprints(rec) & played}
     if not fitted:
@@ -81,7 +86,8 @@ def tuned_rules_warning(game, meta, policies):
         f"{'plays' if len(bots) == 1 else 'play'},"
     return (f"{who} were fitted under "
             f"{', '.join(under)}, not under this run's rules: those characters are played by a "
-            f"bot tuned for another game (re-tune with `ascent tune`).")
+            f"bot tuned for another game (`ascent tune` fits under the defaults only; a "
+            f"balance spec's `coadapt = true` re-fits the knobs under its patch).")
 
 
 def fitted_fingerprints(record):
