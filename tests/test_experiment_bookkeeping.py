@@ -317,10 +317,12 @@ def test_a_report_refuses_an_experiment_of_another_record_schema(tmp_path, monke
     with pytest.raises(ValueError, match=f"record schema {now}, this version of ascent reads "
                                          f"{now + 1}"):
         load_results(out)
-    # a folder from before the identity named its schema: current only for a game at schema 1
+    # an identity that names no schema was written at the game's RECORD_SCHEMA_UNNAMED (here
+    # Ascension's 2, its schema when identities began to name one): read so, and refused once
+    # that is not the schema of today
     monkeypatch.undo()
-    doc = json.loads((out / "experiment.json").read_text())
-    del doc["identity"]["record_schema"]
-    (out / "experiment.json").write_text(json.dumps(doc))
-    with pytest.raises(ValueError, match="record schema unrecorded"):
+    assert "record_schema" not in json.loads((out / "experiment.json").read_text())["identity"]
+    monkeypatch.setattr(protocol, "RECORD_SCHEMA_UNNAMED", now - 1)
+    with pytest.raises(ValueError, match=f"record schema {now - 1}, this version of ascent "
+                                         f"reads {now}"):
         load_results(out)

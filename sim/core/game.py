@@ -163,6 +163,14 @@ class GameSpec:
         return self.api.RECORD_SCHEMA_VERSION
 
     @property
+    def record_schema_unnamed(self):
+        """The schema of an experiment folder whose identity names none: experiments began to
+        name it when All-In Ascent's changed (2026-12-03); a game still at the schema it had
+        then names none, so its earlier folders resume. The adapter's
+        RECORD_SCHEMA_UNNAMED, else 1."""
+        return getattr(self.api, "RECORD_SCHEMA_UNNAMED", 1)
+
+    @property
     def has_characters(self):
         return bool(self.characters_rule)
 

@@ -186,8 +186,13 @@ class Manifest:
                                 f"experiment's bookkeeping afresh (finished chunks are kept "
                                 f"and checked)") from None
             if doc.get("identity") != identity:
-                changed = sorted(k for k in identity if doc.get("identity", {}).get(k) !=
-                                 identity[k])
+                changed = sorted(k for k in identity.keys() | doc.get("identity", {}).keys()
+                                 if doc.get("identity", {}).get(k) != identity.get(k))
+                if changed == ["record_schema"]:
+                    raise SpecError(
+                        f"{self.spec.path}: {self.spec.out} holds games recorded by another "
+                        f"version of ascent (record_schema differ: a column changed meaning); "
+                        f"use a new out folder")
                 raise SpecError(
                     f"{self.spec.path}: the spec changed in a way that would mix incompatible "
                     f"results with those in {self.spec.out} ({', '.join(changed)} differ); "

@@ -105,11 +105,14 @@ class Spec:
         count, the precision target and the scheduler may change (more chunks, same chunks)."""
         from sim.core.game import get_game
         game = get_game(self.game)
-        # the record schema: a column that changed meaning must not join chunks of the old one
         doc = {"game": self.game, "players": list(self.players), "seed": self.seed,
                "seat_policies": self.seat_policies, "characters": self.characters,
-               "chunk": self.chunk, "record_schema": game.record_schema_version,
+               "chunk": self.chunk,
                "variants": {v.name: v.as_dict() for v in self.variants}}
+        # the record schema: a column that changed meaning must not join chunks of the old one
+        # (named once it differs from the schema of folders that name none)
+        if game.record_schema_version != game.record_schema_unnamed:
+            doc["record_schema"] = game.record_schema_version
         if game.rotate_seats:
             doc["rotate_seats"] = self.rotate_seats
         doc["bots_and_data"] = self.bots_and_data()

@@ -132,18 +132,18 @@ def _check_record_version(path, meta):
 
 def check_experiment_record_version(path, doc):
     """An experiment's chunks were written by this version's record schema (its identity names
-    the schema since All-In Ascent's schema 2; a folder from before names none, which is only
-    known to be current for a game whose schema never changed, version 1)."""
+    the schema once it differs from the one of folders that name none: GameSpec.
+    record_schema_unnamed)."""
     game = doc.get("identity", {}).get("game", DEFAULT_GAME)
     if game not in game_names():
         raise ValueError(f"{path}: experiment.json names no known game ({game!r}); known: "
                          f"{', '.join(game_names())}")
-    expected = get_game(game).record_schema_version
-    written = doc["identity"].get("record_schema", 1 if expected == 1 else None)
+    spec = get_game(game)
+    expected = spec.record_schema_version
+    written = doc["identity"].get("record_schema", spec.record_schema_unnamed)
     if written != expected:
-        raise ValueError(f"{path}: record schema {written if written else 'unrecorded'}, this "
-                         f"version of ascent reads {expected}; rerun the experiment into a new "
-                         f"out folder")
+        raise ValueError(f"{path}: record schema {written}, this version of ascent reads "
+                         f"{expected}; rerun the experiment into a new out folder")
 
 
 def with_players(r):

@@ -185,7 +185,7 @@ def sweep_warnings(diff, settings, game, identity, names, out=None):
         warnings.append(f"Every value is played by {' and '.join(tuned)} with the tuned knobs "
                         "as they were fitted for the current rules; they are not re-tuned for "
                         "each value, so a value that asks for other play may be under-rated "
-                        "(re-tune with `ascent tune` under that value to check one).")
+                        "(a balance spec with `coadapt = true` re-fits them under a patch).")
     if out is not None:
         warnings += value_warnings(out, settings, names)
     played = diff[~diff["same_games"]]

@@ -2,7 +2,8 @@
 call, in the protocol's words."""
 from sim.core.game import GameError, Played
 from sim.core.options import describe_changed as describe_rules  # noqa: F401 (the protocol's)
-from sim.games.ascension.records import RECORD_SCHEMA_VERSION  # noqa: F401 (the protocol's)
+from sim.games.ascension.records import (  # noqa: F401 (the protocol's)
+    RECORD_SCHEMA_UNNAMED, RECORD_SCHEMA_VERSION)
 
 
 def build_rules(players, preset, rules, knobs, data):

@@ -12,6 +12,7 @@ from sim.core.records import games_columns, rows_of, seats_table as build_seats_
 from sim.games.ascension import state as S
 
 RECORD_SCHEMA_VERSION = 2     # 2: first_block_phase
+RECORD_SCHEMA_UNNAMED = 2     # an experiment identity that names no schema (GameSpec)
 GAME = "ascension"
 
 
