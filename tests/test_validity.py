@@ -87,8 +87,8 @@ def test_all_in_ascent_flags_a_character_that_never_tries_its_top_milestone():
         "turns_ended_early": [5] * 150 + [1] * 150})
     found = api.validity_warnings(SimpleNamespace(seats=seats))
     assert any("never attempted its expert milestone in 150 games" in w for w in found)
-    assert any("ended 5.0 turns a game with time left while it could still train, climb or buy "
-               "(the others 1.0)" in w for w in found)
+    assert any("ended 5.0 turns a game with time left while it could still train, climb, buy or "
+               "redistribute (the others 1.0)" in w for w in found)
     assert not any("Free Solo never" in w for w in found)
 
 

@@ -52,8 +52,9 @@ from sim.games.first_ascent.state import (
     G_DECISIONS, G_POLICY_ERROR, MAX_LEGAL, MAX_PLAYERS, SEAT_FIELDS, STATE_SIZE, S_CHAR)
 
 # the search's view of the game, as game.toml's search_module declares it
-_SEARCH = get_game("first-ascent").search
-HIDE_SCRATCH, evaluate, hide_future = _SEARCH.HIDE_SCRATCH, _SEARCH.evaluate, _SEARCH.hide_future
+_SEARCH_MODULE = get_game("first-ascent").search
+HIDE_SCRATCH, evaluate, hide_future = (_SEARCH_MODULE.HIDE_SCRATCH, _SEARCH_MODULE.evaluate,
+                                       _SEARCH_MODULE.hide_future)
 
 # iterations, rollout depth, exploration, widening, tree depth, margin
 MCTS_DEFAULTS = (64.0, 24.0, 0.7, 1.0, 0.0, 0.0)

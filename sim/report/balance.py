@@ -8,7 +8,8 @@ import numpy as np
 from sim.core.game import get_game
 from sim.core.policies import registered_policy
 from sim.core.stats import wilson_interval
-from sim.experiment.balance import KEEP, bound_pushes, pareto_front, trace
+from sim.experiment.balance import (
+    KEEP, _tuning_for_rules, bound_pushes, pareto_front, trace)
 
 ON_TARGET = 0.03        # the issue's "within +/- 3 points" of the target
 
@@ -82,8 +83,12 @@ def validation_warnings(spec, validated):
         folder = spec.out / "validation" / policy
         for variant, what in (("baseline", "the current rules"), ("patch", "the patch")):
             r = load_results(folder, variant)
+            # under the patch, the verdict's Bots line says it of the searched bot; the current
+            # rules may already differ from the ones the knobs were fitted under, and a second
+            # validation bot has no such line
+            check = variant == "baseline" or policy != spec.policy
             found += [f"{policy}, {what}: {w}"
-                      for w in validity_warnings(r, run_policies(r), tuned_rules=False)]
+                      for w in validity_warnings(r, run_policies(r), tuned_rules=check)]
     return found
 
 
@@ -135,8 +140,9 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times, c
     elif game.tuning_module and registered_policy(spec.game, spec.policy).plays_tuned_knobs:
         lines.append(f"- **Bots:** {spec.policy} plays every candidate with the tuned knobs as "
                      "they were fitted for the current rules; they were not re-tuned for the "
-                     "patch (`coadapt = true` does), so a patch that asks for other play may be "
-                     "under-rated.")
+                     "patch" + (" (`coadapt = true` does)" if _tuning_for_rules(game, spec.policy)
+                                else "") +
+                     ", so a patch that asks for other play may be under-rated.")
     cautions = validation_warnings(spec, validated)
     if cautions:
         lines += ["", "**Read with care:** what the validation runs' own records say about the "

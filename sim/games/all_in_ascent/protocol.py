@@ -137,7 +137,7 @@ def validity_warnings(r):
         others = per.drop(index=key)["early"]
         if len(others) and row.early > 1.0 and row.early > 2 * others.mean():
             found.append(f"{character_name(key)} ended {row.early:.1f} turns a game with time "
-                         f"left while it could still train, climb or buy (the others "
+                         f"left while it could still train, climb, buy or redistribute (the others "
                          f"{others.mean():.1f}): a bot that stops early may be misreading its "
                          f"abilities.")
     return found
