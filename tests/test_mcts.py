@@ -123,7 +123,7 @@ def test_all_in_ascent_mcts_does_not_peek_at_dice_or_refills(name):
 def test_a_search_that_peeks_at_the_real_dice_decides_otherwise_on_the_same_twins():
     # The control: All-In Ascent's search functions, but the imagined future is the real one
     # (this module's hide_future, which hides nothing). It tells some twins apart, so the test
-    # above can fail. Measured: 9 of 36 twins at these settings.
+    # above can fail. Measured: 9 of the 36 twins of seeds 3 to 14 at these settings.
     import types
     from sim.games.all_in_ascent import search as aia_search
     from sim.games.all_in_ascent.memory import SEARCH_WORK_SIZE

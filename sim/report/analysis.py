@@ -521,6 +521,7 @@ def ablation_table(path):
     if not (path / "experiment.json").exists():
         return None
     doc = json.loads((path / "experiment.json").read_text())
+    check_experiment_record_version(path, doc)
     identity = doc["identity"]
     if "baseline" not in identity["variants"]:
         return None

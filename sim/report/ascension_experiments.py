@@ -57,7 +57,9 @@ def _diff_text(cell, significant):
 
 
 def load(folder):
+    from sim.report.analysis import check_experiment_record_version
     doc = json.loads((Path(folder) / "experiment.json").read_text())
+    check_experiment_record_version(folder, doc)
     ident = doc["identity"]
     out = {}
     for v in ident["variants"]:

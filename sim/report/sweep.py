@@ -53,7 +53,9 @@ def same_games(baseline, games):
 def sweep_table(out):
     """One row per (value, player count, character): win rates, the paired difference against
     the baseline with both intervals, Holm across the table, and what pairing bought."""
+    from sim.report.analysis import check_experiment_record_version
     doc = json.loads((Path(out) / "experiment.json").read_text())
+    check_experiment_record_version(out, doc)
     identity = doc["identity"]
     order = doc.get("variant_order") or list(identity["variants"])
     settings = sweep_settings(identity, order)

@@ -187,7 +187,7 @@ def test_no_peeking_at_a_round_start(name):
         checked += 1
         if checked == 4:
             break
-    assert checked >= 2, "fewer than 2 rounds began with seat 0's turn"
+    assert checked == 4, "fewer than 4 rounds began with seat 0's turn"
 
 
 def test_the_search_replays_the_segment_to_the_decision():
