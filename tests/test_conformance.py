@@ -57,6 +57,12 @@ def test_a_game_with_a_search_bot_declares_what_it_searches_with(name):
     shared = [hasattr(search, f) for f in ("legal", "step", "mover")]
     assert all(shared) or not any(shared)     # the shared MCTS's three, or a game's own driver
     assert budgeted, f"{name}: a search module but no bot with a budget"
+    # each search bot's module holds the declared module (it searches with what the spec names)
+    import sys
+    for bot in budgeted:
+        function = registered_policy(name, bot).function
+        module = sys.modules[getattr(function, "py_func", function).__module__]
+        assert any(value is search for value in vars(module).values()), (name, bot)
 
 
 @pytest.mark.parametrize("name", GAMES)
