@@ -6,10 +6,10 @@ import json
 import numpy as np
 
 from sim.core.game import get_game
-from sim.core.policies import registered_policy
 from sim.core.stats import wilson_interval
 from sim.experiment.balance import (
     KEEP, _tuning_for_rules, bound_pushes, pareto_front, trace)
+from sim.report.validity import tuned_knob_bots
 
 ON_TARGET = 0.03        # the "within +/- 3 points" of the target
 
@@ -137,7 +137,7 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times, c
                      f"{spec.rescore_games:,} games, against {100 * gap_after:.1f} with the bot "
                      f"fitted for the current rules. The search and the validation below play "
                      f"the stored bot.")
-    elif game.tuning_module and registered_policy(spec.game, spec.policy).plays_tuned_knobs:
+    elif tuned_knob_bots(game, [spec.policy]):
         lines.append(f"- **Bots:** {spec.policy} plays every candidate with the tuned knobs as "
                      "they were fitted for the current rules; they were not re-tuned for the "
                      "patch" + (" (`coadapt = true` does)" if _tuning_for_rules(game, spec.policy)

@@ -177,12 +177,11 @@ def response_figure(diff, key, values, names, players):
 
 
 def sweep_warnings(diff, settings, game, identity, names, out=None):
-    from sim.core.policies import policy_name_problem, registered_policy
+    from sim.report.validity import tuned_knob_bots
     warnings = []
     seat_policies = identity["seat_policies"]
     policies = [seat_policies] if isinstance(seat_policies, str) else list(seat_policies)
-    tuned = sorted(p for p in set(policies) if policy_name_problem(game.name, p) is None
-                   and registered_policy(game.name, p).plays_tuned_knobs)
+    tuned = tuned_knob_bots(game, policies)
     if tuned:
         warnings.append(f"Every value is played by {' and '.join(tuned)} with the tuned knobs "
                         "as they were fitted for the current rules; they are not re-tuned for "

@@ -52,11 +52,7 @@ def tuned_rules_warning(game, meta, policies):
     """The tuned knobs name the rules they were fitted under; a run under other rules plays a
     bot tuned for another game. Every bot that plays those knobs (tuned, and the bots that roll
     it out or search with it: RegisteredPolicy.plays_tuned_knobs) is named."""
-    if not game.tuning_module:
-        return None
-    from sim.core.policies import policy_name_problem, registered_policy
-    bots = sorted(p for p in set(policies) if policy_name_problem(game.name, p) is None
-                  and registered_policy(game.name, p).plays_tuned_knobs)
+    bots = tuned_knob_bots(game, policies)
     if not bots:
         return None
     # a simulate folder's one fingerprint, or an experiment variant's, one per player count
@@ -73,10 +69,12 @@ def tuned_rules_warning(game, meta, policies):
     # a record that names no rules was stored by `ascent tune`, which fits under the defaults
     # only: the tuning module says what those are (First Ascent's records predate naming them)
     unnamed = getattr(tuning, "fitted_rules_record", lambda: {})()
-    records = {key: rec if fitted_fingerprints(rec) else {**rec, **unnamed}
-               for key, rec in records.items()}
-    fitted = {key: rec.get("rules", "unrecorded rules") for key, rec in records.items()
-              if fitted_fingerprints(rec) and not fitted_fingerprints(rec) & played}
+    fitted = {}
+    for key, rec in records.items():
+        rec = rec if fitted_fingerprints(rec) else unnamed
+        prints = fitted_fingerprints(rec)
+        if prints and not prints & played:
+            fitted[key] = rec.get("rules", "unrecorded rules")
     if not fitted:
         return None
     under = sorted(set(fitted.values()))
@@ -88,6 +86,16 @@ def tuned_rules_warning(game, meta, policies):
             f"{', '.join(under)}, not under this run's rules: those characters are played by a "
             f"bot tuned for another game (`ascent tune` fits under the defaults only; a "
             f"balance spec's `coadapt = true` re-fits the knobs under its patch).")
+
+
+def tuned_knob_bots(game, policies):
+    """The bots among `policies` that play the game's tuned knobs (RegisteredPolicy.
+    plays_tuned_knobs), sorted; a name that is no registered bot is none of them."""
+    if not game.tuning_module:
+        return []
+    from sim.core.policies import policy_name_problem, registered_policy
+    return sorted(p for p in set(policies) if policy_name_problem(game.name, p) is None
+                  and registered_policy(game.name, p).plays_tuned_knobs)
 
 
 def fitted_fingerprints(record):
