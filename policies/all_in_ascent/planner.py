@@ -16,10 +16,11 @@ Each decision, the first that applies:
    cheapest card its character can use (helpers.card_is_useful);
 4. rest if endurance is below a fraction of the maximum, or if endurance alone keeps it from a
    milestone it would attempt;
-5. train the stat with the largest gap to its target milestone (the one with the smallest total
-   gap; a gap is measured against the requirement expected after the player's own dice, R52,
-   and the gaps R53 lets it leave unmet, the Route Reader's largest, are left out), when that is
-   worth more than the best climb's expected XP per time unit;
+5. train toward its target milestone (the one with the smallest total gap; a gap is measured
+   against the requirement expected after the player's own dice, R52, and the gaps R53 lets it
+   leave unmet, the Route Reader's largest, are left out), when that is worth more than the
+   best climb's expected XP per time unit: the training that most raises the milestone's exact
+   success probability, or, where no one training raises it, the one with the largest gap;
 6. the climb with the best expected XP per time unit;
 7. rest if it is not at full endurance, else end the turn.
 
@@ -43,7 +44,7 @@ from sim.core.jit import njit_noalloc
 from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent.engine import (
     ILLEGAL_NO_ENDURANCE, action_route, attempt_reason, effective_time, pbase, redistribute,
-    requirements_after_dice, section_reason, shop_card, stats_needed)
+    requirements_after_dice, section_reason, shop_card, stats_needed, train)
 from sim.games.all_in_ascent.memory import W_CANDIDATE_GAPS, W_GAPS, W_TRACE, W_TRIAL_STATE
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.all_in_ascent.probability import (
@@ -191,24 +192,57 @@ def best_climb_by_xp_rate(ctx, floor):
 
 @njit_noalloc
 def best_training(ctx):
-    """The legal training with the largest gap to the target milestone (target_tier), or -1 if
-    none closes a gap. The target milestone is worked out only where training could be chosen."""
+    """The legal training that most raises the exact success probability of the target
+    milestone (target_tier), or -1 if none closes a gap.
+
+    Each training is played on a trial copy of the state through the engine's own rule (R40:
+    its station bonus and any training boost card), and the milestone's odds are counted with
+    the player's own dice (climb_success_probability_in). A milestone several points away has
+    odds of 0 before and after one training; there the largest expected gap (stat_gaps)
+    decides. This round's redistribution shift is left out of both: training is permanent.
+    The target milestone is worked out only where training could be chosen."""
     st = ctx.state
     t = ctx.tables
+    seat = ctx.seat
+    b = pbase(seat)
     gaps = ctx.work[W_GAPS:W_GAPS + N_STATS].view(np.float64)
     candidate = ctx.work[W_CANDIDATE_GAPS:W_CANDIDATE_GAPS + N_STATS].view(np.float64)
-    if target_tier(st, t, ctx.seat, gaps, candidate, ctx.work[W_TRACE:W_TRACE + TRACE_SIZE]) < 0:
+    tier = target_tier(st, t, seat, gaps, candidate, ctx.work[W_TRACE:W_TRACE + TRACE_SIZE])
+    if tier < 0:
         return -1
+    rid = st[G_MILESTONES + tier]
+    trial = ctx.work[W_TRIAL_STATE:W_TRIAL_STATE + STATE_SIZE]
+    for i in range(STATE_SIZE):
+        trial[i] = st[i]
+    for s in range(N_STATS):
+        trial[b + P_REDIST + s] = 0
+    now = climb_success_probability_in(trial, t, seat, rid, True, ctx.work)
+    best_exact = -1
+    best_rise = 0.0
     best_train = -1
     best_gap = 0.0
     for i in range(ctx.n_legal):
         a = ctx.legal[i]
-        if TRAIN <= a < CLIMB:
-            gap = gaps[at(t, F_STATION_STAT, a - TRAIN)]
-            if gap > best_gap:
-                best_gap = gap
-                best_train = a
-    return best_train
+        if not TRAIN <= a < CLIMB:
+            continue
+        k = a - TRAIN
+        stat = at(t, F_STATION_STAT, k)
+        gap = gaps[stat]
+        if gap > best_gap:
+            best_gap = gap
+            best_train = a
+        if now >= 1.0:
+            continue
+        train(trial, t, seat, k)
+        rise = climb_success_probability_in(trial, t, seat, rid, True, ctx.work) - now
+        for j in range(STATE_SIZE):       # undo the trial training
+            trial[j] = st[j]
+        for s in range(N_STATS):
+            trial[b + P_REDIST + s] = 0
+        if rise > best_rise:
+            best_rise = rise
+            best_exact = a
+    return best_exact if best_exact >= 0 else best_train
 
 
 @njit_noalloc

@@ -18,7 +18,7 @@ from sim.games.all_in_ascent.data import STATS
 from sim.games.all_in_ascent.game import Buy, Game
 from sim.games.all_in_ascent.memory import WORK_SIZE
 from sim.games.all_in_ascent.probability import climb_success_probability
-from sim.games.all_in_ascent.rules import F_ROUTE_REQ, at
+from sim.games.all_in_ascent.rules import F_ROUTE_AREA, F_ROUTE_REQ, at
 
 AIA = get_game("all-in-ascent")
 
@@ -237,9 +237,29 @@ def _kinds(changed):
     ("sprinter", "time_reduction", 0),        # R47: climbs lose the Sprinter's 2 off
 ])
 def test_dearer_climbs_turn_climbs_into_rests_and_never_the_reverse(character, knob, value):
-    kinds = _kinds(_moves_that_change(character, knob, value))
+    """The one reverse allowed: a rest taken because endurance alone kept the player from a
+    milestone (planner step 4), where the dearer climb now lacks the time as well, so resting
+    no longer opens it and the planner climbs instead."""
+    from sim.games.all_in_ascent import engine as E
+    changed = _moves_that_change(character, knob, value)
+    kinds = _kinds(changed)
     assert sum(b in ("rest", "end", "train") for a, b in kinds if a == "climb") >= 3, kinds
-    assert not [k for k in kinds if k[1] == "climb" and k[0] in ("rest", "end", "train")]
+    printed = AIA.build_rules(4).tables
+    moved = AIA.build_rules(4, knobs=[(f"characters.{character}.passive.{knob}",
+                                       str(value))]).tables
+
+    def blocked_milestones(st, t, reason):
+        seat = int(st[S.G_CURRENT])
+        return {tier for tier in range(S.N_TIERS)
+                if E.attempt_reason(st, t, seat, st[S.G_MILESTONES + tier], E.section_reason(
+                    st, t, seat, at(t, F_ROUTE_AREA, st[S.G_MILESTONES + tier]))) == reason}
+
+    for st, a, b in changed:
+        if _kind(b) == "climb" and _kind(a) in ("end", "train"):
+            raise AssertionError((_kind(a), _kind(b)))
+        if _kind(b) == "climb" and _kind(a) == "rest":
+            tired = blocked_milestones(st, printed, E.ILLEGAL_NO_ENDURANCE)
+            assert tired & blocked_milestones(st, moved, E.ILLEGAL_NO_TIME), (a, b)
 
 
 def test_a_larger_sprinter_xp_share_turns_training_into_climbing():  # R54
@@ -314,3 +334,53 @@ def test_with_the_sprinter_fail_xp_whole_the_planner_takes_riskier_climbs():  # 
             seat = int(st[S.G_CURRENT])
             assert climb_success_probability(st, printed, seat, action_route(st, b), False) < \
                 climb_success_probability(st, printed, seat, action_route(st, a), False)
+
+
+@pytest.mark.parametrize("character", ["sprinter", "technician", "routeReader"])
+def test_training_raises_the_exact_success_probability_of_the_target_milestone(character):
+    """R40, R50-R53: of the legal trainings, the planner picks the one that most raises the
+    target milestone's odds counted with the player's own dice, each training played through
+    the engine's own rule. Where no one training raises them (a milestone several points
+    away), the largest expected gap decides. On these positions the two readings disagree
+    often enough to tell them apart."""
+    from policies.all_in_ascent.planner import best_training, target_tier
+    from sim.games.all_in_ascent import engine as E
+    from sim.games.all_in_ascent.policy_api import PolicyContext
+    from sim.games.all_in_ascent.rules import F_STATION_STAT
+    t = AIA.build_rules(4).tables
+    decided_by_odds = differs_from_gap = 0
+    for st in _positions(character, t, games=6):
+        seat = int(st[S.G_CURRENT])
+        b = E.pbase(seat)
+        legal = np.zeros(S.N_ACTIONS, np.int64)
+        n = E.legal_actions(st, t, legal)
+        trainings = [int(a) for a in legal[:n] if S.TRAIN <= a < S.CLIMB]
+        if not trainings:
+            continue
+        gaps = np.zeros(S.N_STATS)
+        tier = target_tier(st, t, seat, gaps, np.zeros(S.N_STATS),
+                           np.zeros(S.TRACE_SIZE, np.int64))
+        if tier < 0:
+            continue
+        rid = st[S.G_MILESTONES + tier]
+        untrained = st.copy()
+        untrained[b + S.P_REDIST:b + S.P_REDIST + S.N_STATS] = 0
+        now = climb_success_probability(untrained, t, seat, rid, True)
+        rises = []
+        for a in trainings:
+            trial = untrained.copy()
+            E.train(trial, t, seat, a - S.TRAIN)
+            rises.append(climb_success_probability(trial, t, seat, rid, True) - now)
+        by_gap = max(trainings, key=lambda a: gaps[at(t, F_STATION_STAT, a - S.TRAIN)])
+        if gaps[at(t, F_STATION_STAT, by_gap - S.TRAIN)] <= 0:
+            by_gap = -1
+        ctx = PolicyContext(st, np.int64(seat), legal, np.int64(n), t, np.zeros(1, np.uint64),
+                            np.zeros(5), np.zeros(WORK_SIZE, np.int64))
+        chosen = best_training(ctx)
+        if max(rises) > 0:
+            assert chosen == trainings[int(np.argmax(rises))]
+            decided_by_odds += 1
+            differs_from_gap += chosen != by_gap
+        else:
+            assert chosen == by_gap
+    assert decided_by_odds >= 10 and differs_from_gap >= 1, (decided_by_odds, differs_from_gap)

@@ -256,9 +256,9 @@ def test_the_planners_shortcuts_give_the_answers_of_the_full_computation(random_
 @pytest.mark.parametrize("train_value", [0.0, 5.0, 20.0, 60.0])
 def test_the_planner_trains_or_climbs_as_scoring_every_climb_would(train_value, random_states):
     # Steps 5-6 of the planner, read against every climb scored (floor 0): it trains only where
-    # training is worth more than the best climb and closes a gap, and then on the largest gap;
-    # a climb it picks is the best climb. This covers the path where the floor skipped climbs,
-    # training found no gap, and the skipped climbs had to count after all.
+    # training is worth more than the best climb and a training helps (best_training); a climb
+    # it picks is the best climb. This covers the path where the floor skipped climbs, no
+    # training helped, and the skipped climbs had to count after all.
     from policies.all_in_ascent.planner import (
         PLANNER_DEFAULTS, TRAIN_VALUE, best_climb_by_xp_rate, best_training)
     planner = get_policy(GAME, "planner").function       # plan() with the knobs in ctx.params
