@@ -44,7 +44,7 @@ from sim.core.jit import njit_noalloc
 from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent.engine import (
     ILLEGAL_NO_ENDURANCE, action_route, attempt_reason, effective_time, pbase, redistribute,
-    requirements_after_dice, section_reason, shop_card, stats_needed, train)
+    requirements_after_dice, section_reason, shop_card, stats_needed, training_gain)
 from sim.games.all_in_ascent.memory import W_CANDIDATE_GAPS, W_GAPS, W_TRACE, W_TRIAL_STATE
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.all_in_ascent.probability import (
@@ -54,8 +54,9 @@ from sim.games.all_in_ascent.rules import (
     PARAM_REDISTRIBUTION, at)
 from sim.games.all_in_ascent.state import (
     BUY_ROTATION, CLIMB, END_TURN, G_MILESTONES, G_ROUND, MILESTONE, N_STATS, N_TIERS,
-    P_CHARACTER, P_DONE, P_ENDURANCE, P_GEAR, P_MAX_ENDURANCE, P_REDIST, REDISTRIBUTE, REST,
-    STATE_SIZE, T_EFFECT_MOD, T_EFFECT_STAT, T_N_EFFECTS, T_REQ, TAG_NONE, TRACE_SIZE, TRAIN)
+    P_CHARACTER, P_DONE, P_ENDURANCE, P_GEAR, P_MAX_ENDURANCE, P_REDIST, P_TRAINING,
+    REDISTRIBUTE, REST, STATE_SIZE, T_EFFECT_MOD, T_EFFECT_STAT, T_N_EFFECTS, T_REQ, TAG_NONE,
+    TRACE_SIZE, TRAIN)
 
 PLANNER_DEFAULTS = (0.45, 6.0, 0.15, 50.0, 0.3)
 PLANNER_KNOBS = ("milestone_threshold", "late_rounds", "late_threshold", "train_value",
@@ -195,11 +196,12 @@ def best_training(ctx):
     """The legal training that most raises the exact success probability of the target
     milestone (target_tier), or -1 if none closes a gap.
 
-    Each training is played on a trial copy of the state through the engine's own rule (R40:
-    its station bonus and any training boost card), and the milestone's odds are counted with
-    the player's own dice (climb_success_probability_in). A milestone several points away has
-    odds of 0 before and after one training; there the largest expected gap (stat_gaps)
-    decides. This round's redistribution shift is left out of both: training is permanent.
+    Each training adds the engine's own gain (R40: its station's bonus and any training boost
+    card) on a trial copy of the state, and the milestone's odds are counted with the player's
+    own dice (climb_success_probability_in). A milestone several points away has odds of 0
+    before and after one training; there the largest expected gap (stat_gaps) decides. Odds
+    rise with every stat, so where even every legal training at once leaves them at 0, no one
+    training is counted. This round's redistribution shift is left out: training is permanent.
     The target milestone is worked out only where training could be chosen."""
     st = ctx.state
     t = ctx.tables
@@ -210,35 +212,41 @@ def best_training(ctx):
     tier = target_tier(st, t, seat, gaps, candidate, ctx.work[W_TRACE:W_TRACE + TRACE_SIZE])
     if tier < 0:
         return -1
+    best_train = -1                    # by the largest expected gap
+    best_gap = 0.0
+    for i in range(ctx.n_legal):
+        a = ctx.legal[i]
+        if TRAIN <= a < CLIMB:
+            gap = gaps[at(t, F_STATION_STAT, a - TRAIN)]
+            if gap > best_gap:
+                best_gap = gap
+                best_train = a
     rid = st[G_MILESTONES + tier]
     trial = ctx.work[W_TRIAL_STATE:W_TRIAL_STATE + STATE_SIZE]
     for i in range(STATE_SIZE):
         trial[i] = st[i]
     for s in range(N_STATS):
         trial[b + P_REDIST + s] = 0
+    for i in range(ctx.n_legal):       # every legal training at once
+        a = ctx.legal[i]
+        if TRAIN <= a < CLIMB:
+            trial[b + P_TRAINING + at(t, F_STATION_STAT, a - TRAIN)] += \
+                training_gain(st, t, seat, a - TRAIN)
+    if climb_success_probability_in(trial, t, seat, rid, True, ctx.work) == 0.0:
+        return best_train
+    for s in range(N_STATS):
+        trial[b + P_TRAINING + s] = st[b + P_TRAINING + s]
     now = climb_success_probability_in(trial, t, seat, rid, True, ctx.work)
     best_exact = -1
     best_rise = 0.0
-    best_train = -1
-    best_gap = 0.0
     for i in range(ctx.n_legal):
         a = ctx.legal[i]
-        if not TRAIN <= a < CLIMB:
+        if not TRAIN <= a < CLIMB or now >= 1.0:
             continue
-        k = a - TRAIN
-        stat = at(t, F_STATION_STAT, k)
-        gap = gaps[stat]
-        if gap > best_gap:
-            best_gap = gap
-            best_train = a
-        if now >= 1.0:
-            continue
-        train(trial, t, seat, k)
+        field = b + P_TRAINING + at(t, F_STATION_STAT, a - TRAIN)
+        trial[field] += training_gain(st, t, seat, a - TRAIN)
         rise = climb_success_probability_in(trial, t, seat, rid, True, ctx.work) - now
-        for j in range(STATE_SIZE):       # undo the trial training
-            trial[j] = st[j]
-        for s in range(N_STATS):
-            trial[b + P_REDIST + s] = 0
+        trial[field] = st[field]
         if rise > best_rise:
             best_rise = rise
             best_exact = a

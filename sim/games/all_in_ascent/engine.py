@@ -1066,6 +1066,17 @@ def rest(st, t, seat):
 
 
 @njit_noalloc
+def training_gain(st, t, seat, k):
+    """R40: the points a training at station k adds to its stat: the station's bonus and any
+    training boost card the player owns."""
+    gain = at(t, F_STATION_BONUS, k)
+    g = owned_card_of_kind(t, st[pbase(seat) + P_GEAR], KIND_TRAINING_BOOST, -1)
+    if g >= 0:
+        gain += at(t, F_CARD_VALUE, g)
+    return gain
+
+
+@njit_noalloc
 def train(st, t, seat, k):
     """R40: training bonuses are permanent."""
     b = pbase(seat)
@@ -1074,12 +1085,8 @@ def train(st, t, seat, k):
         st[G_STATION_CLAIM + k] = seat
     st[b + P_TIME] -= at(t, F_STATION_TIME, k)
     st[b + P_ENDURANCE] -= at(t, F_STATION_ENDURANCE, k)
-    gain = at(t, F_STATION_BONUS, k)
-    g = owned_card_of_kind(t, st[b + P_GEAR], KIND_TRAINING_BOOST, -1)
-    if g >= 0:
-        gain += at(t, F_CARD_VALUE, g)
     stat = at(t, F_STATION_STAT, k)
-    st[b + P_TRAINING + stat] += gain
+    st[b + P_TRAINING + stat] += training_gain(st, t, seat, k)
     st[b + P_TRAININGS + stat] += 1
 
 
