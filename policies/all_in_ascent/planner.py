@@ -200,9 +200,10 @@ def best_training(ctx):
     card) on a trial copy of the state, and the milestone's odds are counted with the player's
     own dice (climb_success_probability_in). A milestone several points away has odds of 0
     before and after one training; there the largest expected gap (stat_gaps) decides. Odds
-    rise with every stat, so where even every legal training at once leaves them at 0, no one
-    training is counted. This round's redistribution shift is left out: training is permanent.
-    The target milestone is worked out only where training could be chosen."""
+    rise with every stat, so where every legal training at once leaves them at 0, or where it
+    leaves them as they are, no one training is counted. This round's redistribution shift is
+    left out: training is permanent. The target milestone is worked out only where training
+    could be chosen."""
     st = ctx.state
     t = ctx.tables
     seat = ctx.seat
@@ -232,16 +233,19 @@ def best_training(ctx):
         if TRAIN <= a < CLIMB:
             trial[b + P_TRAINING + at(t, F_STATION_STAT, a - TRAIN)] += \
                 training_gain(st, t, seat, a - TRAIN)
-    if climb_success_probability_in(trial, t, seat, rid, True, ctx.work) == 0.0:
+    every = climb_success_probability_in(trial, t, seat, rid, True, ctx.work)
+    if every == 0.0:
         return best_train
     for s in range(N_STATS):
         trial[b + P_TRAINING + s] = st[b + P_TRAINING + s]
     now = climb_success_probability_in(trial, t, seat, rid, True, ctx.work)
+    if now == every:                   # no training raises them (a sure milestone, say)
+        return best_train
     best_exact = -1
     best_rise = 0.0
     for i in range(ctx.n_legal):
         a = ctx.legal[i]
-        if not TRAIN <= a < CLIMB or now >= 1.0:
+        if not TRAIN <= a < CLIMB:
             continue
         field = b + P_TRAINING + at(t, F_STATION_STAT, a - TRAIN)
         trial[field] += training_gain(st, t, seat, a - TRAIN)
