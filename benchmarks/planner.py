@@ -5,7 +5,8 @@ times, in one numba loop each over all those states (one thread, best of --repea
 - `plan` itself, with the tuned knobs;
 - its parts, each over every state (so a part that `plan` reaches only sometimes is counted
   here on every state): the milestone odds (step 1), the purchase checks (2-3), the scoring of
-  every legal climb (6), the target milestone's gaps (5);
+  every legal climb (6), the target milestone's gaps (5), the training choice (5: on the
+  states with a legal training, its time divided by all states);
 - the engine's legal-action listing, the reference measured in the same run (absolute figures
   on a shared machine vary by 2x).
 Prints a markdown table; writes nothing. To compare two commits on the same states, run it in
@@ -20,7 +21,7 @@ from numba import njit
 from policies.all_in_ascent.helpers import (
     card_is_useful, clears_the_way_to_access, expected_attempt_xp, needed_tag_mask)
 from policies.all_in_ascent.planner import (
-    N_PLANNER_KNOBS, best_redistribution, plan, target_tier)
+    N_PLANNER_KNOBS, best_redistribution, best_training, plan, target_tier)
 from policies.all_in_ascent.tuned import load_tuned, tuned_vector
 from sim.games.all_in_ascent import engine as E
 from sim.games.all_in_ascent import state as S
@@ -137,6 +138,23 @@ def time_target_gaps(states, seats, legals, counts, t, params, per_state):
 
 
 @njit
+def time_training(states, seats, legals, counts, t, params, per_state):
+    out = 0
+    stream = np.zeros(1, np.uint64)
+    work = np.zeros(WORK_SIZE, np.int64)
+    for i in range(counts.shape[0]):
+        trainable = False
+        for k in range(counts[i]):
+            trainable = trainable or S.TRAIN <= legals[i, k] < S.CLIMB
+        if not trainable:
+            continue
+        ctx = PolicyContext(states[i], seats[i], legals[i], counts[i], t, stream, params, work)
+        for _ in range(per_state):
+            out += best_training(ctx)
+    return out
+
+
+@njit
 def time_legal_actions(states, seats, legals, counts, t, params, per_state):
     out = 0
     legal = np.empty(legals.shape[1], np.int64)
@@ -151,6 +169,8 @@ PARTS = (("plan (the whole decision)", time_plan),
          ("steps 2-3: purchase checks", time_purchases),
          ("step 6: every legal climb scored", time_every_climb),
          ("step 5: target milestone's gaps", time_target_gaps),
+         ("step 5: the training choice, where a training is legal (best_training)",
+          time_training),
          ("engine: legal actions (reference)", time_legal_actions))
 
 

@@ -48,7 +48,7 @@ from sim.games.all_in_ascent.engine import (
 from sim.games.all_in_ascent.memory import W_CANDIDATE_GAPS, W_GAPS, W_TRACE, W_TRIAL_STATE
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.all_in_ascent.probability import (
-    attempt_effective_stats, climb_success_probability_in)
+    attempt_effective_stats, climb_success_probability_in, sure_stats)
 from sim.games.all_in_ascent.rules import (
     F_CARD_COST, F_CARD_IS_ACCESS, F_CARD_TAG, F_ROUTE_AREA, F_STATION_STAT, PARAM_MAX_ROUNDS,
     PARAM_REDISTRIBUTION, at)
@@ -201,9 +201,9 @@ def best_training(ctx):
     own dice (climb_success_probability_in). A milestone several points away has odds of 0
     before and after one training; there the largest expected gap (stat_gaps) decides. Odds
     rise with every stat, so where every legal training at once leaves them at 0, or where it
-    leaves them as they are, no one training is counted. This round's redistribution shift is
-    left out: training is permanent. The target milestone is worked out only where training
-    could be chosen."""
+    leaves them as they are, no one training is counted, nor one of a stat that passes at
+    every roll (sure_stats). This round's redistribution shift is left out: training is
+    permanent. The target milestone is worked out only where training could be chosen."""
     st = ctx.state
     t = ctx.tables
     seat = ctx.seat
@@ -241,11 +241,12 @@ def best_training(ctx):
     now = climb_success_probability_in(trial, t, seat, rid, True, ctx.work)
     if now == every:                   # no training raises them (a sure milestone, say)
         return best_train
+    sure = sure_stats(trial, t, seat, rid, True)
     best_exact = -1
     best_rise = 0.0
     for i in range(ctx.n_legal):
         a = ctx.legal[i]
-        if not TRAIN <= a < CLIMB:
+        if not TRAIN <= a < CLIMB or (sure >> at(t, F_STATION_STAT, a - TRAIN)) & 1:
             continue
         field = b + P_TRAINING + at(t, F_STATION_STAT, a - TRAIN)
         trial[field] += training_gain(st, t, seat, a - TRAIN)

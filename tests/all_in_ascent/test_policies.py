@@ -286,3 +286,29 @@ def test_the_planner_trains_or_climbs_as_scoring_every_climb_would(train_value, 
     assert trained > 0 or train_value == 0.0
     if train_value >= 20.0:             # from there, these states take the path above
         assert climbed_after_no_gap > 0
+
+
+def test_a_stat_that_passes_at_every_roll_gains_nothing_from_more(random_states):  # R52
+    """probability.sure_stats, which the planner's training choice skips by: more of a stat it
+    names leaves every milestone's odds as they are, and the stats it leaves out include some
+    whose rise does move them (so the check can tell the two apart)."""
+    from sim.games.all_in_ascent.engine import pbase
+    from sim.games.all_in_ascent.probability import climb_success_probability, sure_stats
+    t = default_rules().tables
+    named = moved = 0
+    for st in random_states[::15]:
+        seat = int(st[S.G_CURRENT])
+        for tier in range(S.N_TIERS):
+            rid = st[S.G_MILESTONES + tier]
+            sure = sure_stats(st, t, seat, rid, True)
+            now = climb_success_probability(st, t, seat, rid, True)
+            for s in range(S.N_STATS):
+                trial = st.copy()
+                trial[pbase(seat) + S.P_TRAINING + s] += 4
+                after = climb_success_probability(trial, t, seat, rid, True)
+                if (sure >> s) & 1:
+                    assert after == now
+                    named += 1
+                else:
+                    moved += after != now
+    assert named > 20 and moved > 20, (named, moved)

@@ -109,6 +109,20 @@ def _settled_by_bounds(t, c, rid, eff, need):
 
 
 @njit_noalloc
+def sure_stats(st, t, seat, rid, is_milestone):
+    """Bit s set where stat s passes an attempt at `rid` now at every roll of the dice (its
+    value reaches its requirement with every die at its worst, R52): more of that stat cannot
+    change the attempt's odds."""
+    c = st[pbase(seat) + P_CHARACTER]
+    eff = attempt_effective_stats(st, t, seat, rid, is_milestone)
+    mask = 0
+    for s in range(N_STATS):
+        if eff[s] >= _stat_requirement_bounds(t, c, rid, s)[1]:
+            mask |= 1 << s
+    return mask
+
+
+@njit_noalloc
 def _stat_pass_count(t, c, rid, s, mentor_index, coach_bonus, slack):
     """Independent path: of the 6**k outcomes of stat s's own k dice (its effects with a
     non-zero modifier), how many give sum(modifier * die) <= slack. Returns (count, 6**k)."""
