@@ -22,7 +22,10 @@ Each decision, the first that applies:
    best climb's expected XP per time unit: the training that most raises the milestone's exact
    success probability, or, where no one training raises it, the one with the largest gap;
 6. the climb with the best expected XP per time unit;
-7. rest if it is not at full endurance, else end the turn.
+7. where no climb is legal, train toward the visible route nearest to being allowed among
+   those that only the sure-routes guarantee (R28) forbids: the legal training that closes
+   the largest of that route's shortfalls;
+8. rest if it is not at full endurance, else end the turn.
 
 Under the switch route_reader_redistribution the Route Reader first moves stat points when that
 raises the success probability of the milestone (step 1) or climb (step 6) it is about to attempt
@@ -43,8 +46,9 @@ from policies.all_in_ascent.helpers import (
 from sim.core.jit import njit_noalloc
 from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent.engine import (
-    ILLEGAL_NO_ENDURANCE, action_route, attempt_reason, effective_time, pbase, redistribute,
-    requirements_after_dice, section_reason, shop_card, stats_needed, training_gain)
+    ILLEGAL_FREE_SOLO, ILLEGAL_NO_ENDURANCE, action_route, attempt_reason, effective_time,
+    guarantee_shortfall, illegal_reason, pbase, redistribute, requirements_after_dice,
+    section_reason, shop_card, stats_needed, training_gain)
 from sim.games.all_in_ascent.memory import W_CANDIDATE_GAPS, W_GAPS, W_TRACE, W_TRIAL_STATE
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.all_in_ascent.probability import (
@@ -259,6 +263,41 @@ def best_training(ctx):
 
 
 @njit_noalloc
+def training_toward_a_climb(ctx):
+    """The legal training that closes the largest shortfall of the visible route nearest to
+    being allowed, among those only the guarantee of R28 forbids now (the engine's own reason,
+    ILLEGAL_FREE_SOLO, and its own measure, guarantee_shortfall); -1 if there is none. Nearest:
+    the smallest total shortfall, ties to the earlier climb action."""
+    st = ctx.state
+    t = ctx.tables
+    seat = ctx.seat
+    best = -1
+    best_total = 1 << 40
+    for a in range(CLIMB, MILESTONE):
+        if illegal_reason(st, t, a) != ILLEGAL_FREE_SOLO:
+            continue
+        rid = action_route(st, a)
+        total = 0
+        for s in range(N_STATS):
+            total += guarantee_shortfall(st, t, seat, rid, s)
+        if total >= best_total:
+            continue
+        closing = -1
+        closed = 0
+        for i in range(ctx.n_legal):
+            k = ctx.legal[i] - TRAIN
+            if 0 <= k < CLIMB - TRAIN:
+                short = guarantee_shortfall(st, t, seat, rid, at(t, F_STATION_STAT, k))
+                if short > closed:
+                    closed = short
+                    closing = ctx.legal[i]
+        if closing >= 0:
+            best_total = total
+            best = closing
+    return best
+
+
+@njit_noalloc
 def plan(ctx, p):
     """The planner's decision with knob vector p (PLANNER_DEFAULTS' layout)."""
     st = ctx.state
@@ -360,6 +399,11 @@ def plan(ctx, p):
             if move >= 0 and prob - now >= REDISTRIBUTION_GAIN:
                 return move
         return best_climb
+    # 7. no climb: work toward one that the sure-routes guarantee (R28) still forbids
+    if can_train:
+        toward = training_toward_a_climb(ctx)
+        if toward >= 0:
+            return toward
     if can_rest and endurance < st[b + P_MAX_ENDURANCE]:
         return REST
     return END_TURN

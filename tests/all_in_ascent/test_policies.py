@@ -260,7 +260,8 @@ def test_the_planner_trains_or_climbs_as_scoring_every_climb_would(train_value, 
     # it picks is the best climb. This covers the path where the floor skipped climbs, no
     # training helped, and the skipped climbs had to count after all.
     from policies.all_in_ascent.planner import (
-        PLANNER_DEFAULTS, TRAIN_VALUE, best_climb_by_xp_rate, best_training)
+        PLANNER_DEFAULTS, TRAIN_VALUE, best_climb_by_xp_rate, best_training,
+        training_toward_a_climb)
     planner = get_policy(GAME, "planner").function       # plan() with the knobs in ctx.params
     t = default_rules().tables
     p = np.array(PLANNER_DEFAULTS)
@@ -277,8 +278,12 @@ def test_the_planner_trains_or_climbs_as_scoring_every_climb_would(train_value, 
         best_climb, best_score = best_climb_by_xp_rate(ctx, 0.0)
         training = best_training(ctx) if can_train else -1
         if S.TRAIN <= chosen < S.CLIMB:
-            assert train_value > best_score and chosen == training
-            trained += 1
+            by_value = train_value > best_score and chosen == training
+            # step 7: no climb at all, so toward the one the sure-routes guarantee forbids
+            toward = best_climb < 0 and not (train_value > best_score and training >= 0) \
+                and chosen == training_toward_a_climb(ctx)
+            assert by_value or toward
+            trained += by_value
         elif S.CLIMB <= chosen < S.MILESTONE:
             assert chosen == best_climb
             assert not (can_train and train_value > best_score and training >= 0)

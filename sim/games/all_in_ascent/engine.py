@@ -326,13 +326,21 @@ def sure_routes_only(character):
 @njit_noalloc(inline="always")
 def free_solo_guarantee(st, t, seat, rid):
     """R28: a Free Solo may only attempt routes its base + training stats already meet."""
-    b = pbase(seat)
-    if not sure_routes_only(st[b + P_CHARACTER]):
+    if not sure_routes_only(st[pbase(seat) + P_CHARACTER]):
         return True
     for s in range(N_STATS):
-        if st[b + P_STATS + s] + st[b + P_TRAINING + s] < at(t, F_ROUTE_REQ, rid * N_STATS + s):
+        if guarantee_shortfall(st, t, seat, rid, s) > 0:
             return False
     return True
+
+
+@njit_noalloc(inline="always")
+def guarantee_shortfall(st, t, seat, rid, s):
+    """R28: how many points stat s (base + training) lacks of the route's printed requirement,
+    the measure the guarantee holds a Free Solo to; 0 where it meets it."""
+    b = pbase(seat)
+    return max(0, at(t, F_ROUTE_REQ, rid * N_STATS + s) - st[b + P_STATS + s]
+               - st[b + P_TRAINING + s])
 
 
 @njit_noalloc(inline="always")
