@@ -103,4 +103,4 @@ def test_first_ascent_warns_for_a_stronger_character_that_loses():
     found = stronger_ability_warnings("first-ascent", fa_run({}), fa_run({rope: "2"}), diff,
                                       "character")
     assert len(found) == 1 and found[0].startswith(
-        "rope_gun: every change to its abilities helps it (water_requirement_minus 1 → 2)")
+        "Rope Gun: every change to its abilities helps it (water_requirement_minus 1 → 2)")

@@ -166,8 +166,9 @@ def test_first_ascent_flags_a_character_that_never_summits_or_scores_its_objecti
         "summits": [0] * 120 + [1] * 120 + [0] * 50,
         "personal_scored": [1] * 120 + [0] * 120 + [0] * 50})
     found = api.validity_warnings(SimpleNamespace(seats=seats))
-    assert any(w.startswith("rope_gun never reached a summit in 120 games") for w in found)
-    assert any(w.startswith("the_dirtbag never scored a personal objective in 120 games")
+    # named as the reports name them (the data's names, not the keys)
+    assert any(w.startswith("Rope Gun never reached a summit in 120 games") for w in found)
+    assert any(w.startswith("The Dirtbag never scored a personal objective in 120 games")
                for w in found)
     assert len(found) == 2          # 50 games are too few to say never
 

@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 
 from sim.core.stats import binomial_p_value, holm, mean_row, rate_row
-from sim.games.first_ascent.data import (CHARACTER_KEYS, CHARACTER_NAMES, PERSONAL_NAMES,
-                                         SB_NAMES, SHARED_NAMES)
+from sim.games.first_ascent.data import (CHARACTER_NAME_OF_KEY, PERSONAL_NAMES, SB_NAMES,
+                                         SHARED_NAMES)
 from sim.report import first_screen as FS
 from sim.games.first_ascent.records import SB_KEYS
 
@@ -175,7 +175,7 @@ def _pct(v):
     return "" if pd.isna(v) else f"{100 * v:.1f}%"
 
 
-NAMES = {key: CHARACTER_NAMES[i] for i, key in CHARACTER_KEYS.items()}
+NAMES = CHARACTER_NAME_OF_KEY
 
 
 def screen(r):

@@ -208,7 +208,9 @@ def skill_check(r, policies):
             continue
         keys = game.character_keys() if group == "character" else range(players)
         for key in keys:
-            label = group_label(game.name, group, key)
-            if label in verdicts:
-                found[(players, key)] = verdicts[label]
+            # a skill file written before First Ascent's reports named characters has keys
+            for label in (group_label(game.name, group, key), str(key)):
+                if label in verdicts:
+                    found[(players, key)] = verdicts[label]
+                    break
     return SkillCheck(group, names[0], game.skill_results, found, unchecked)

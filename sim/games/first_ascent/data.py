@@ -498,6 +498,7 @@ DATA = load_data()
 TABLES = pack_tables(DATA)
 CHARACTER_NAMES = {c["id"]: c["name"] for c in DATA["characters"]}
 CHARACTER_KEYS = {c["id"]: c["key"] for c in DATA["characters"]}
+CHARACTER_NAME_OF_KEY = {c["key"]: c["name"] for c in DATA["characters"]}    # for reports
 SHARED_NAMES = {o["id"]: o["name"] + (" North" if o["key"].endswith("north") else
                                       " South" if o["key"].endswith("south") else "")
                 for o in DATA["shared_objectives"]}

@@ -99,7 +99,9 @@ def variant_rules_changed(variant, players):
 
 
 def character_name(key):
-    return str(key)
+    """A character's name as the reports print it (a key not in the data: itself)."""
+    from sim.games.first_ascent.data import CHARACTER_NAME_OF_KEY
+    return CHARACTER_NAME_OF_KEY.get(key, str(key))
 
 
 def flow_row(run):
