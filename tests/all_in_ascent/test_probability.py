@@ -13,7 +13,8 @@ import pytest
 from sim.games.all_in_ascent import state as S
 from sim.games.all_in_ascent.data import CHARACTER_KEYS, STATS
 from sim.games.all_in_ascent.game import Game
-from sim.games.all_in_ascent.probability import success_count
+from sim.games.all_in_ascent.probability import (
+    TABLE_COACH, TABLE_STAT_DICE, _tabled_pass_count, success_count)
 from sim.games.all_in_ascent.rules import PARAM_JOINT_READY
 from tests.all_in_ascent.helpers import reference_dice
 
@@ -104,3 +105,20 @@ def test_probability_equals_brute_force(character, joint_tables):
                     (route["name"], gear, milestone)
                 checked += 1
     assert checked == 72 * len(gear_sets) * 2
+
+
+@pytest.mark.parametrize("bonus", range(TABLE_COACH + 3))
+def test_tabled_dice_counts_equal_enumeration(bonus):
+    """The independent path reads each stat's pass count from DICE_SUM_COUNTS: every number of
+    nerf and buff dice, Coach bonus (R51.4, including bonuses past the table's last, which read
+    as it) and slack, against enumerating the rolls."""
+    for n_nerf in range(TABLE_STAT_DICE + 1):
+        for n_buff in range(TABLE_STAT_DICE + 1 - n_nerf):
+            k = n_nerf + n_buff
+            rolls = np.array(list(itertools.product(range(1, 7), repeat=k)),
+                             np.int64).reshape(6 ** k, k)
+            faces = np.minimum(6, rolls + bonus)
+            sums = faces[:, :n_nerf].sum(axis=1) - faces[:, n_nerf:].sum(axis=1)
+            for slack in range(-30, 31):
+                assert _tabled_pass_count(n_nerf, n_buff, bonus, slack) == \
+                    (int((sums <= slack).sum()), len(sums)), (n_nerf, n_buff, slack)

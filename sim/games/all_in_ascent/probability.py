@@ -5,8 +5,9 @@ Counts are exact integers: P = successes / 6**dice. Two paths:
 - Independent dice (no Crimp Sequence Decoder re-roll, no Power Tap Belt, no Sequence
   Memorization): every effect reads its own die (R50 rolls max(2, effects) dice), so each stat's
   requirement depends on its own dice only and the stats pass independently. Each stat's pass
-  count is enumerated over its own (at most three) dice, and the counts multiply (all four
-  stats), or combine into "at least 3 of 4" for the Route Reader. A few dozen operations.
+  count over its own (at most four) dice is read from a table computed once at import
+  (DICE_SUM_COUNTS), and the counts multiply (all four stats), or combine into "at least 3 of
+  4" for the Route Reader. A few dozen operations.
 - Coupled dice (those three cards pick "the first highest die" or sort the dice): every outcome of
   all dice, and of the re-roll die, goes through the engine's own modify_dice and
   requirements_after_dice. Exact, and slower (up to 6**5 outcomes).
@@ -124,8 +125,10 @@ def sure_stats(st, t, seat, rid, is_milestone):
 
 @njit_noalloc
 def _stat_pass_count(t, c, rid, s, mentor_index, coach_bonus, slack):
-    """Independent path: of the 6**k outcomes of stat s's own k dice (its effects with a
-    non-zero modifier), how many give sum(modifier * die) <= slack. Returns (count, 6**k)."""
+    """Independent path, by enumeration: of the 6**k outcomes of stat s's own k dice (its
+    effects with a non-zero modifier), how many give sum(modifier * die) <= slack. Returns
+    (count, 6**k). DICE_SUM_COUNTS serves the usual cases; this is its reference and serves
+    the rest (a negative Coach bonus)."""
     n_eff = effect_count(t, c, rid)
     k = 0
     for i in range(n_eff):
@@ -152,18 +155,77 @@ def _stat_pass_count(t, c, rid, s, mentor_index, coach_bonus, slack):
     return count, total
 
 
+# --- Independent dice: counts from one table ---------------------------------------------------
+# With independent dice a stat passes when sum(nerf dice) - sum(buff dice) <= its slack (R52:
+# modifiers are +1 or -1, R3, or 0 after the character rules and Mountain Mentor). How many
+# outcomes do depends only on how many nerf and buff dice the stat reads, Climbing Coach's bonus
+# (R51.4: each die reads min(6, roll + bonus)) and the slack, so those counts are tabulated once.
+TABLE_STAT_DICE = 4         # R3's three effects on one stat, plus the Sprinter's focus nerf (R50)
+TABLE_COACH = 5             # a bonus of 5 or more reads 6 on every roll: the same counts as 5
+_SUM_LIMIT = 6 * TABLE_STAT_DICE
+
+
+def _dice_sum_counts():
+    """[n_nerf, n_buff, bonus, slack + _SUM_LIMIT]: outcomes of the stat's own dice whose
+    sum(nerf dice) - sum(buff dice) is at most slack (cumulative counts)."""
+    size = TABLE_STAT_DICE + 1
+    table = np.zeros((size, size, TABLE_COACH + 1, 2 * _SUM_LIMIT + 1), np.int64)
+    for bonus in range(TABLE_COACH + 1):
+        faces = np.minimum(6, np.arange(1, 7) + bonus)
+        for n_nerf in range(size):
+            for n_buff in range(size - n_nerf):
+                sums = np.zeros(1, np.int64)
+                for die in range(n_nerf + n_buff):
+                    sign = 1 if die < n_nerf else -1
+                    sums = (sums[:, None] + sign * faces[None, :]).ravel()
+                histogram = np.bincount(sums + _SUM_LIMIT, minlength=2 * _SUM_LIMIT + 1)
+                table[n_nerf, n_buff, bonus] = np.cumsum(histogram)
+    return table
+
+
+DICE_SUM_COUNTS = _dice_sum_counts()
+
+
+@njit_noalloc(inline="always")
+def _tabled_pass_count(n_nerf, n_buff, bonus, slack):
+    """(outcomes in which the stat passes, 6**k) from DICE_SUM_COUNTS."""
+    total = 6 ** (n_nerf + n_buff)
+    if slack >= _SUM_LIMIT:
+        return total, total
+    if slack < -_SUM_LIMIT:
+        return 0, total
+    return DICE_SUM_COUNTS[n_nerf, n_buff, min(bonus, TABLE_COACH), slack + _SUM_LIMIT], total
+
+
 @njit_noalloc
 def _independent_count(t, rid, is_milestone, c, gear, eff, need):
     mentor_index = _mentor_index(t, c, gear, rid)
     coach = owned_card_of_kind(t, gear, KIND_MILESTONE_DICE, -1) if is_milestone else -1
     coach_bonus = at(t, F_CARD_VALUE, coach) if coach >= 0 else 0
+    # each stat's nerf and buff dice, 4 bits each: nerfs at bit 8s, buffs at bit 8s + 4
+    dice = 0
+    tabled = coach_bonus >= 0
+    for i in range(effect_count(t, c, rid)):
+        stat, _ = effect_stat_mod(t, rid, i)
+        m = _applied_modifier(t, c, rid, i, mentor_index)
+        if m == 1:
+            dice += 1 << (8 * stat)
+        elif m == -1:
+            dice += 1 << (8 * stat + 4)
+        elif m != 0:
+            tabled = False
     # w_j: outcomes in which exactly j of the stats seen so far pass (j = 0..4)
     w0, w1, w2, w3, w4 = 1, 0, 0, 0, 0
     for s in range(N_STATS):
         slack = eff[s] - at(t, F_ROUTE_REQ, rid * N_STATS + s)
         if c == TECHNICIAN:                 # pass iff eff >= max(0, base + delta - minus)
             slack += t[PARAM_TECH_REQ_MINUS]
-        good, total = _stat_pass_count(t, c, rid, s, mentor_index, coach_bonus, slack)
+        n_nerf = (dice >> (8 * s)) & 15
+        n_buff = (dice >> (8 * s + 4)) & 15
+        if tabled and n_nerf + n_buff <= TABLE_STAT_DICE:
+            good, total = _tabled_pass_count(n_nerf, n_buff, coach_bonus, slack)
+        else:
+            good, total = _stat_pass_count(t, c, rid, s, mentor_index, coach_bonus, slack)
         if c == TECHNICIAN and eff[s] < 0:
             good = 0
         bad = total - good
