@@ -52,7 +52,8 @@ from sim.games.all_in_ascent.engine import (
 from sim.games.all_in_ascent.memory import W_CANDIDATE_GAPS, W_GAPS, W_TRACE, W_TRIAL_STATE
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.all_in_ascent.probability import (
-    attempt_effective_stats, climb_success_probability_in, sure_stats)
+    attempt_effective_stats, climb_success_probability_in, climb_success_probability_of,
+    sure_stats_of)
 from sim.games.all_in_ascent.rules import (
     F_CARD_COST, F_CARD_IS_ACCESS, F_CARD_TAG, F_ROUTE_AREA, F_STATION_STAT, PARAM_MAX_ROUNDS,
     PARAM_REDISTRIBUTION, at)
@@ -201,13 +202,14 @@ def best_training(ctx):
     milestone (target_tier), or -1 if none closes a gap.
 
     Each training adds the engine's own gain (R40: its station's bonus and any training boost
-    card) on a trial copy of the state, and the milestone's odds are counted with the player's
-    own dice (climb_success_probability_in). A milestone several points away has odds of 0
-    before and after one training; there the largest expected gap (stat_gaps) decides. Odds
-    rise with every stat, so where every legal training at once leaves them at 0, or where it
-    leaves them as they are, no one training is counted, nor one of a stat that passes at
-    every roll (sure_stats). This round's redistribution shift is left out: training is
-    permanent. The target milestone is worked out only where training could be chosen."""
+    card) to the stat it trains, and the milestone's odds are counted with the player's own
+    dice (climb_success_probability_of, which reads the state only through the stats). A
+    milestone several points away has odds of 0 before and after one training; there the
+    largest expected gap (stat_gaps) decides. Odds rise with every stat, so where every legal
+    training at once leaves them at 0, or where it leaves them as they are, no one training is
+    counted, nor one of a stat that passes at every roll (sure_stats_of). This round's
+    redistribution shift is left out: training is permanent. The target milestone is worked
+    out only where training could be chosen."""
     st = ctx.state
     t = ctx.tables
     seat = ctx.seat
@@ -227,39 +229,49 @@ def best_training(ctx):
                 best_gap = gap
                 best_train = a
     rid = st[G_MILESTONES + tier]
-    trial = ctx.work[W_TRIAL_STATE:W_TRIAL_STATE + STATE_SIZE]
-    for i in range(STATE_SIZE):
-        trial[i] = st[i]
-    for s in range(N_STATS):
-        trial[b + P_REDIST + s] = 0
-    for i in range(ctx.n_legal):       # every legal training at once
+    c = st[b + P_CHARACTER]
+    gear = st[b + P_GEAR]
+    e0, e1, e2, e3 = attempt_effective_stats(st, t, seat, rid, True)
+    e0 -= st[b + P_REDIST]
+    e1 -= st[b + P_REDIST + 1]
+    e2 -= st[b + P_REDIST + 2]
+    e3 -= st[b + P_REDIST + 3]
+    g0 = g1 = g2 = g3 = 0              # every legal training at once
+    for i in range(ctx.n_legal):
         a = ctx.legal[i]
         if TRAIN <= a < CLIMB:
-            trial[b + P_TRAINING + at(t, F_STATION_STAT, a - TRAIN)] += \
-                training_gain(st, t, seat, a - TRAIN)
-    every = climb_success_probability_in(trial, t, seat, rid, True, ctx.work)
+            g0, g1, g2, g3 = _with_gain(g0, g1, g2, g3, at(t, F_STATION_STAT, a - TRAIN),
+                                        training_gain(st, t, seat, a - TRAIN))
+    every = climb_success_probability_of(t, c, gear, rid, True,
+                                         (e0 + g0, e1 + g1, e2 + g2, e3 + g3), ctx.work)
     if every == 0.0:
         return best_train
-    for s in range(N_STATS):
-        trial[b + P_TRAINING + s] = st[b + P_TRAINING + s]
-    now = climb_success_probability_in(trial, t, seat, rid, True, ctx.work)
+    now = climb_success_probability_of(t, c, gear, rid, True, (e0, e1, e2, e3), ctx.work)
     if now == every:                   # no training raises them (a sure milestone, say)
         return best_train
-    sure = sure_stats(trial, t, seat, rid, True)
+    sure = sure_stats_of(t, c, rid, (e0, e1, e2, e3))
     best_exact = -1
     best_rise = 0.0
     for i in range(ctx.n_legal):
         a = ctx.legal[i]
-        if not TRAIN <= a < CLIMB or (sure >> at(t, F_STATION_STAT, a - TRAIN)) & 1:
+        if not TRAIN <= a < CLIMB:
             continue
-        field = b + P_TRAINING + at(t, F_STATION_STAT, a - TRAIN)
-        trial[field] += training_gain(st, t, seat, a - TRAIN)
-        rise = climb_success_probability_in(trial, t, seat, rid, True, ctx.work) - now
-        trial[field] = st[field]
+        stat = at(t, F_STATION_STAT, a - TRAIN)
+        if (sure >> stat) & 1:
+            continue
+        trained = _with_gain(e0, e1, e2, e3, stat, training_gain(st, t, seat, a - TRAIN))
+        rise = climb_success_probability_of(t, c, gear, rid, True, trained, ctx.work) - now
         if rise > best_rise:
             best_rise = rise
             best_exact = a
     return best_exact if best_exact >= 0 else best_train
+
+
+@njit_noalloc(inline="always")
+def _with_gain(v0, v1, v2, v3, stat, gain):
+    """The four stats with `gain` added to `stat`."""
+    return (v0 + gain if stat == 0 else v0, v1 + gain if stat == 1 else v1,
+            v2 + gain if stat == 2 else v2, v3 + gain if stat == 3 else v3)
 
 
 @njit_noalloc

@@ -114,8 +114,13 @@ def sure_stats(st, t, seat, rid, is_milestone):
     """Bit s set where stat s passes an attempt at `rid` now at every roll of the dice (its
     value reaches its requirement with every die at its worst, R52): more of that stat cannot
     change the attempt's odds."""
-    c = st[pbase(seat) + P_CHARACTER]
-    eff = attempt_effective_stats(st, t, seat, rid, is_milestone)
+    return sure_stats_of(t, st[pbase(seat) + P_CHARACTER], rid,
+                         attempt_effective_stats(st, t, seat, rid, is_milestone))
+
+
+@njit_noalloc
+def sure_stats_of(t, c, rid, eff):
+    """sure_stats for character `c` with the stats `eff` (a 4-tuple)."""
     mask = 0
     for s in range(N_STATS):
         if eff[s] >= _stat_requirement_bounds(t, c, rid, s)[1]:
@@ -246,9 +251,15 @@ def success_count_in(st, t, seat, rid, is_milestone, work):
     """(successful outcomes, outcomes) of an attempt by `seat` at route `rid` now; `work`
     (at least PROBABILITY_WORK int64, memory.py's PR_* blocks) is the exact counts' scratch."""
     b = pbase(seat)
-    c = st[b + P_CHARACTER]
-    gear = st[b + P_GEAR]
-    eff = attempt_effective_stats(st, t, seat, rid, is_milestone)
+    return success_count_of(t, st[b + P_CHARACTER], st[b + P_GEAR], rid, is_milestone,
+                            attempt_effective_stats(st, t, seat, rid, is_milestone), work)
+
+
+@njit_noalloc
+def success_count_of(t, c, gear, rid, is_milestone, eff, work):
+    """success_count_in for character `c` with `gear` and the stats `eff` (the 4-tuple
+    attempt_effective_stats gives): the odds depend on the state through these alone, so a bot
+    can weigh stats it does not have yet (more training) without a copy of the state."""
     need = stats_needed(t, c)                                              # R53
     settled = _settled_by_bounds(t, c, rid, eff, need)
     if settled >= 0:
@@ -490,6 +501,14 @@ def climb_success_probability_in(st, t, seat, rid, is_milestone, work):
     """P(success) of an attempt at route id `rid` by `seat` in the current state (R47-R53);
     `work` as success_count_in's (a bot passes its ctx.work)."""
     good, total = success_count_in(st, t, seat, rid, is_milestone, work)
+    return good / total
+
+
+@njit_noalloc
+def climb_success_probability_of(t, c, gear, rid, is_milestone, eff, work):
+    """climb_success_probability_in for character `c` with `gear` and the stats `eff` (see
+    success_count_of)."""
+    good, total = success_count_of(t, c, gear, rid, is_milestone, eff, work)
     return good / total
 
 
