@@ -6,7 +6,11 @@ cap without a winner (GameSpec.cap_end_reasons), and a tuned bot whose knobs wer
 other rules than the run's. A game adds its own through its adapter's optional
 `validity_warnings(results)` (All-In Ascent: a character that never attempts its top
 milestone; turns ended with time left. First Ascent: a character that never summits or never
-scores a personal objective. Ascension: a bot that never reaches the summit). The comparison
+scores a personal objective. Ascension: a bot that never reaches the summit). Turns ended
+with something left to do are counted for All-In Ascent only: its turns spend a time budget
+(R37), and ending one early is a choice a bot can misuse. A First Ascent turn is one choice,
+rest or climb (F29; resting is a move of its own, not a turn left unused), and both phases of
+an Ascension turn are compulsory (A9), so neither game has a turn to end early. The comparison
 page (compare.py) shows each run's warnings, and the game's optional
 `stronger_abilities(base_meta, variant_meta)`: a character made strictly stronger that loses
 games (All-In Ascent: variants.STRONGER_WHEN; First Ascent: knobs.STRONGER_WHEN).

@@ -156,11 +156,15 @@ def test_no_policy_names_a_character_in_its_decisions():
     import re
     from pathlib import Path
     root = Path(__file__).resolve().parents[2] / "policies" / "all_in_ascent"
+    from sim.games.all_in_ascent.data import CHARACTER_KEYS
     names = ("TECHNICIAN", "SPRINTER", "IRON_LUNG", "ROUTE_READER", "FREE_SOLO")
     for module in ("helpers.py", "planner.py", "greedy.py", "lookahead.py", "tuned.py",
                    "mcts.py", "random_policy.py"):
         text = (root / module).read_text()
         found = [n for n in names if re.search(rf"\b{n}\b", text)]
+        # a data key in quotes ("freeSolo") or a character compared with a number
+        found += [k for k in CHARACTER_KEYS if re.search(rf"[\"']{k}[\"']", text)]
+        found += re.findall(r"P_CHARACTER\][^\n]*[=!]=\s*\d", text)
         assert not found, f"{module} names {found}"
 
 
