@@ -290,10 +290,20 @@ def test_a_verdict_the_skill_curve_does_not_back_is_marked_next_to_its_number(re
     assert "Route Reader wins" in first
     assert first.endswith("⚠ may be a bot artifact (see the ranking)</span>")
     assert "Not checked against stronger play" not in page
+    # what backs the unmarked rows, and how far the curve has converged
+    assert ("Checked against stronger play: the skill curve in results/SKILL.md (self-play up "
+            "to lookahead) marks with ⚠ each verdict here that it does not back.") in page
+    skill.write_text(skill.read_text() + "\n**Convergence:** UNCONVERGED. The two strongest "
+                     "levels (`tuned`, `lookahead`), game by game: ...\n")
+    assert main(["report", str(real_run)]) == 0
+    page = (real_run / "report.html").read_text()
+    assert ("its two strongest levels (tuned, lookahead) have not passed its 2-point test "
+            "(UNCONVERGED), so an unmarked verdict is backed in direction, not yet in size"
+            ) in page
     # a curve at another player count: no row is marked, and the report says why
     skill.write_text(skill.read_text().replace("4 players", "3 players"))
     assert main(["report", str(real_run)]) == 0
     page = (real_run / "report.html").read_text()
-    assert "may be a bot artifact" not in page
+    assert "may be a bot artifact" not in page and "Checked against stronger play" not in page
     assert ("Not checked against stronger play: results/SKILL.md has no skill curve at 4 "
             "players.") in page

@@ -428,18 +428,34 @@ def _decided_games(section, level):
     return {}
 
 
+def _curve_section(text, title, players):
+    """The text of the curve `# Skill curve: TITLE, PLAYERS players` (any heading depth), or
+    None."""
+    head = re.search(rf"^#+ Skill curve: {re.escape(title)}, {int(players)} players\s*$",
+                     text, re.M)
+    if not head:
+        return None
+    end = re.search(r"^#+ Skill curve: ", text[head.end():], re.M)
+    return text[head.end():head.end() + end.start() if end else len(text)]
+
+
+def read_convergence(text, title, players):
+    """Whether the curve's two strongest levels passed the 2-point test (skill_markdown's
+    "**Convergence:**" line): True, False, or None where the curve does not say."""
+    section = _curve_section(text, title, players)
+    found = re.search(r"^\*\*Convergence:\*\* (converged|UNCONVERGED)\b", section or "", re.M)
+    return None if not found else found.group(1) == "converged"
+
+
 def read_verdicts(text, title, players):
     """The verdicts of the curve `# Skill curve: TITLE, PLAYERS players` in a skill file's
     text (skill_markdown's format, at any heading depth, so also results/SKILL.md, which holds
     one such section per game): ({row label: TopVerdict}, ""), or ({}, why there are none: no
     such section, a curve played under changed rules (--preset, --rule, --set: its verdicts
     are about another game), fewer than two levels, no verdicts table)."""
-    head = re.search(rf"^#+ Skill curve: {re.escape(title)}, {int(players)} players\s*$",
-                     text, re.M)
-    if not head:
+    section = _curve_section(text, title, players)
+    if section is None:
         return {}, f"no skill curve at {int(players)} players"
-    end = re.search(r"^#+ Skill curve: ", text[head.end():], re.M)
-    section = text[head.end():head.end() + end.start() if end else len(text)]
     command = re.search(r"^Command: (.*)$", section, re.M)
     commands = re.findall(r"`([^`]*)`", command.group(1)) if command else []
     if any(re.search(r"--(preset|rule|set)\b", c) for c in commands):

@@ -148,6 +148,24 @@ class SkillCheck:
     source: str             # the skill file, as GameSpec.skill_results names it
     verdicts: dict
     unchecked: dict = field(default_factory=dict)  # players -> why not checked
+    converged: dict = field(default_factory=dict)  # players -> the curve's 2-point test
+
+    def checked_note(self, players):
+        """What backs the rows of a player count the curve checked, for the first screen: its
+        strongest bot, and whether its two strongest levels passed the 2-point test; "" for a
+        player count it did not check."""
+        tops = [v for (p, _), v in self.verdicts.items() if p == int(players)]
+        if not tops or int(players) in self.unchecked:
+            return ""
+        top = tops[0]
+        note = (f"Checked against stronger play: the skill curve in {self.source} (self-play up "
+                f"to {top.strongest}) marks with ⚠ each verdict here that it does not back")
+        converged = self.converged.get(int(players))
+        if converged is False:
+            note += (f"; its two strongest levels ({top.second}, {top.strongest}) have not "
+                     f"passed its 2-point test (UNCONVERGED), so an unmarked verdict is backed "
+                     f"in direction, not yet in size")
+        return note + "."
 
     def caution(self, players, key, effect, significant):
         """Why a row's verdict may be a bot artifact, or "" if the curve backs it (or the row
@@ -182,7 +200,7 @@ def skill_check(r, policies):
     table (the curve is self-play). A player count is checked where the file has a curve for
     it, played under this run's rules (the curve's are the game's defaults: the same rules
     fingerprint); `unchecked` says why another is not."""
-    from sim.experiment.skill import read_verdicts
+    from sim.experiment.skill import read_convergence, read_verdicts
     from sim.report.compare import group_label
     game = get_game(r.meta["game"])
     # a simulate folder has one player count and one fingerprint; an experiment's variant one
@@ -196,7 +214,7 @@ def skill_check(r, policies):
     except OSError:
         return None
     group = game.group(True)
-    found, unchecked = {}, {}
+    found, unchecked, converged = {}, {}, {}
     for players in sorted(int(p) for p in r.games["players"].unique()):
         fingerprint = fingerprints.get(players, r.meta.get("rules_fingerprint"))
         verdicts, why = read_verdicts(text, game.title, players)
@@ -210,6 +228,7 @@ def skill_check(r, policies):
             unchecked[players] = (f"the skill curve in {game.skill_results} was played under "
                                   f"the default rules, not this run's")
             continue
+        converged[players] = read_convergence(text, game.title, players)
         keys = game.character_keys() if group == "character" else range(players)
         for key in keys:
             # a skill file written before First Ascent's reports named characters has keys
@@ -217,4 +236,4 @@ def skill_check(r, policies):
                 if label in verdicts:
                     found[(players, key)] = verdicts[label]
                     break
-    return SkillCheck(group, names[0], game.skill_results, found, unchecked)
+    return SkillCheck(group, names[0], game.skill_results, found, unchecked, converged)
