@@ -278,3 +278,25 @@ def test_no_budget_is_estimated_from_shifts_within_the_noise():
         "no estimate: the largest shift barely shrank (4.7 then 4.7 points)")
     assert "about 1,600 iterations" in budget_estimate(("a", "b@25", "b@100", "b@400"),
                                                        [9.0, 8.0, 4.0], moved, 1000)
+
+
+def test_the_paired_margin_difference_pairs_game_by_game():
+    """Two bots against a common opponent on the same games: the difference of their shares of
+    the wins, paired game by game (MCTS.md's target 2)."""
+    import pandas as pd
+    from sim.experiment.skill import SkillError, paired_margin_difference
+
+    def table(winners, bot):        # one winning seat per game: the bot's or the opponent's
+        return pd.DataFrame({"game": range(len(winners)), "won": [True] * len(winners),
+                             "policy": [bot if w else "tuned" for w in winners]})
+    a = [1, 1, 1, 0, 1, 0, 1, 1]                      # 6 of 8
+    b = [1, 1, 0, 0, 1, 0, 1, 0]                      # 4 of 8, the same games otherwise
+    out = paired_margin_difference(([table(a, "x")], "x"), ([table(b, "y")], "y"))
+    assert out["games"] == 8 and out["same_result"] == 6
+    assert out["share_first"] == 0.75 and out["share_second"] == 0.5
+    assert out["difference"] == pytest.approx(25.0)
+    assert out["low"] < 25.0 < out["high"]
+    same = paired_margin_difference(([table(a, "x")], "x"), ([table(a, "y")], "y"))
+    assert same["difference"] == same["low"] == same["high"] == 0.0
+    with pytest.raises(SkillError, match="same games"):
+        paired_margin_difference(([table(a, "x")], "x"), ([table(b[:7], "y")], "y"))

@@ -164,6 +164,51 @@ def head_to_head(folders, stronger, weaker, players, group):
             "share": share, "low": lo, "high": hi}
 
 
+def paired_margin_difference(first, second):
+    """Which of two bots beats a common opponent by more, on the same games: `first` and
+    `second` are (seat tables, bot) pairs, each seat table a list of one run per arrangement
+    (columns game, policy, won), the two lists played on the same seeds and seatings. A game
+    scores +1 for the named bot if one of its seats won and none of the opponent's, -1 the
+    other way, 0 for a shared win or none; its share of the wins is (wins) / (wins +
+    opponent's). The difference is half the mean per-game difference of the scores, in points
+    (the difference of the two shares where every game has one winning side), with a t interval
+    over the paired games: the deal (who sits where, with which character) is common to both,
+    so the pairing removes its variance."""
+    from scipy import stats
+
+    def per_game(tables, bot):
+        scores, wins, losses = [], 0, 0
+        keys = []
+        for arrangement, seats in enumerate(tables):
+            won = seats[seats["won"].astype(bool)]
+            mine = won["policy"].astype(str) == bot
+            by_game = pd.DataFrame({"game": won["game"], "mine": mine, "theirs": ~mine})
+            by_game = by_game.groupby("game")[["mine", "theirs"]].any()
+            games = sorted(seats["game"].unique())
+            by_game = by_game.reindex(games, fill_value=False)
+            wins += int(by_game["mine"].sum())
+            losses += int(by_game["theirs"].sum())
+            scores.extend(by_game["mine"].astype(int) - by_game["theirs"].astype(int))
+            keys.extend((arrangement, g) for g in games)
+        return keys, np.array(scores, float), wins, losses
+
+    (tables_a, bot_a), (tables_b, bot_b) = first, second
+    keys_a, a, wins_a, losses_a = per_game(tables_a, bot_a)
+    keys_b, b, wins_b, losses_b = per_game(tables_b, bot_b)
+    if keys_a != keys_b:
+        raise SkillError("the two head-to-heads were not played on the same games "
+                         "(arrangements and game numbers differ)")
+    d = a - b
+    n = len(d)
+    half = stats.t.ppf(0.975, n - 1) * d.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
+    unpaired = 1.96 * np.sqrt(a.var(ddof=1) / n + b.var(ddof=1) / n) if n > 1 else np.nan
+    return {"games": n, "share_first": wins_a / (wins_a + losses_a),
+            "share_second": wins_b / (wins_b + losses_b),
+            "difference": 50 * d.mean(), "low": 50 * (d.mean() - half),
+            "high": 50 * (d.mean() + half), "unpaired_half_width": 50 * unpaired,
+            "same_result": int((d == 0).sum())}
+
+
 def paired_top_two(second, top, group):
     """Per group: the win rate at the strongest level minus the second's, game by game."""
     m = second.merge(top, on=["game", "seat"], suffixes=("_a", "_b"), validate="1:1")
