@@ -171,8 +171,8 @@ def first_screen(page, title, meta_lines, bot, ranked, ranked_label, seat_lines,
         if page.skill is not None and players in page.skill.unchecked:
             left.append(f"<p class='note'>Not checked against stronger play: "
                         f"{html.escape(page.skill.unchecked[players])}.</p>")
-        elif page.skill is not None and page.skill.checked_note(players):
-            left.append(f"<p class='note'>{html.escape(page.skill.checked_note(players))}</p>")
+        elif page.skill is not None and (checked := page.skill.checked_note(players)):
+            left.append(f"<p class='note'>{html.escape(checked)}</p>")
     left.append("<h2>Seat advantage</h2>")
     left.extend(f"<p class='meta'>{html.escape(line)}</p>" for line in seat_lines)
     right.append("<h2>Top findings, by family</h2>")
