@@ -300,3 +300,38 @@ def test_the_paired_margin_difference_pairs_game_by_game():
     assert same["difference"] == same["low"] == same["high"] == 0.0
     with pytest.raises(SkillError, match="same games"):
         paired_margin_difference(([table(a, "x")], "x"), ([table(b[:7], "y")], "y"))
+
+
+def test_the_paired_margin_difference_refuses_games_that_are_not_the_same():
+    """A bot name that sits at no seat, or one side's arrangements given in another order (the
+    same game numbers, other seatings), would pair games that are not the same and give a
+    confident wrong answer: both are refused."""
+    import pandas as pd
+    from sim.experiment.skill import SkillError, paired_margin_difference
+    characters = ["a", "b", "c", "d"]
+
+    def arrangement(bot, bot_seats, winners):
+        rows = []
+        for game, winner in enumerate(winners):
+            for seat in range(4):
+                rows.append({"game": game, "seat": seat,
+                             "character": characters[(seat + game) % 4],
+                             "policy": bot if seat in bot_seats else "tuned",
+                             "won": seat == winner})
+        return pd.DataFrame(rows)
+
+    def side(bot, winners_0, winners_1):
+        return [arrangement(bot, (0, 2), winners_0), arrangement(bot, (1, 3), winners_1)]
+
+    first = side("x", [0, 1, 2, 3, 0], [1, 1, 0, 3, 2])
+    second = side("y", [0, 1, 1, 3, 1], [1, 0, 0, 3, 2])
+    out = paired_margin_difference((first, "x"), (second, "y"))
+    assert out["games"] == 10 and out["share_first"] == 0.6 and out["share_second"] == 0.3
+    with pytest.raises(SkillError, match="sits at none"):
+        paired_margin_difference((first, "x"), (second, "mcts-tuned@128"))
+    with pytest.raises(SkillError, match="seat the bot elsewhere"):
+        paired_margin_difference((first, "x"), (second[::-1], "y"))
+    dealt_otherwise = [t.assign(character=t["character"].map(dict(zip("abcd", "badc"))))
+                       for t in second]
+    with pytest.raises(SkillError, match="deal other characters"):
+        paired_margin_difference((first, "x"), (dealt_otherwise, "y"))

@@ -167,7 +167,8 @@ def head_to_head(folders, stronger, weaker, players, group):
 def paired_margin_difference(first, second):
     """Which of two bots beats a common opponent by more, on the same games: `first` and
     `second` are (seat tables, bot) pairs, each seat table a list of one run per arrangement
-    (columns game, policy, won), the two lists played on the same seeds and seatings. A game
+    (columns game, policy, won; with seat and character, each game's deal and the named bot's
+    seats must match too), the two lists played on the same seeds and seatings. A game
     scores +1 for the named bot if one of its seats won and none of the opponent's, -1 the
     other way, 0 for a shared win or none; its share of the wins is (wins) / (wins +
     opponent's). The difference is half the mean per-game difference of the scores, in points
@@ -192,12 +193,37 @@ def paired_margin_difference(first, second):
             keys.extend((arrangement, g) for g in games)
         return keys, np.array(scores, float), wins, losses
 
+    def deal(tables, bot):
+        """Per arrangement, game and seat: its character and whether `bot` sits there (None
+        for tables without seats)."""
+        cols = [c for c in ("seat", "character") if all(c in t.columns for t in tables)]
+        if "seat" not in cols:
+            return None
+        parts = []
+        for arrangement, seats in enumerate(tables):
+            part = seats[["game"] + cols].astype({c: str for c in cols if c != "seat"})
+            parts.append(part.assign(arrangement=arrangement,
+                                     bot_seat=(seats["policy"].astype(str) == bot).values))
+        return pd.concat(parts).sort_values(["arrangement", "game", "seat"]).reset_index(
+            drop=True)
+
     (tables_a, bot_a), (tables_b, bot_b) = first, second
+    for tables, bot in ((tables_a, bot_a), (tables_b, bot_b)):
+        at_table = sorted({str(p) for seats in tables for p in seats["policy"].unique()})
+        if bot not in at_table:
+            raise SkillError(f"bot {bot!r} sits at none of its head-to-head's seats; the bots "
+                             f"there: {', '.join(at_table)}")
     keys_a, a, wins_a, losses_a = per_game(tables_a, bot_a)
     keys_b, b, wins_b, losses_b = per_game(tables_b, bot_b)
     if keys_a != keys_b:
         raise SkillError("the two head-to-heads were not played on the same games "
                          "(arrangements and game numbers differ)")
+    deal_a, deal_b = deal(tables_a, bot_a), deal(tables_b, bot_b)
+    if (deal_a is None) != (deal_b is None) or (
+            deal_a is not None and not deal_a.equals(deal_b)):
+        raise SkillError("the two head-to-heads were not played on the same games: the same "
+                         "game numbers deal other characters, or seat the bot elsewhere (give "
+                         "each side's arrangements in the same order)")
     d = a - b
     n = len(d)
     half = stats.t.ppf(0.975, n - 1) * d.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
