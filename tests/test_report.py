@@ -257,6 +257,42 @@ set = { 'gear."Approach Shoes".in_deck' = 0 }
     assert (out / "figures" / "gear_ablation.png").exists()
 
 
+def test_the_first_screen_promises_only_the_marks_it_makes():
+    """The note under the ranking says what a ⚠ means, and caution() keeps that promise: a run
+    of a weaker bot gets a mark wherever the curve's strongest bot does not back the verdict
+    (also where that bot decided no game with the character seated); a run of the curve's own
+    strongest bot was checked against nothing stronger, and the note says so."""
+    from sim.experiment.skill import TopVerdict
+    from sim.report.validity import SkillCheck
+    verdicts = {(4, "a"): TopVerdict("even", False, "mcts-tuned@128", "mcts-tuned@32", 900),
+                (4, "b"): TopVerdict("no decided game", False, "mcts-tuned@128",
+                                     "mcts-tuned@32"),
+                (4, "c"): TopVerdict("over", True, "mcts-tuned@128", "mcts-tuned@32", 900),
+                (4, "d"): TopVerdict("over", False, "mcts-tuned@128", "mcts-tuned@32", 900)}
+    weaker = SkillCheck("character", "tuned", "results/SKILL.md", verdicts,
+                        converged={4: False})
+    assert weaker.checked_note(4).startswith("Checked against stronger play: the skill curve "
+                                             "in results/SKILL.md (self-play up to "
+                                             "mcts-tuned@128) marks with ⚠ each verdict")
+    assert "finds it not told apart from fair" in weaker.caution(4, "a", 0.1, True)
+    assert "decided no game in which it sat" in weaker.caution(4, "b", 0.1, True)
+    assert "has not converged" in weaker.caution(4, "c", 0.1, True)
+    assert weaker.caution(4, "d", 0.1, True) == ""
+    assert weaker.caution(4, "a", 0.1, False) == ""         # not significant: no verdict
+    strongest = SkillCheck("character", "mcts-tuned@128", "results/SKILL.md", verdicts,
+                           converged={4: False})
+    note = strongest.checked_note(4)
+    assert note.startswith("Not checked against stronger play: mcts-tuned@128 is the strongest "
+                           "bot of the skill curve in results/SKILL.md, so ⚠ marks only a "
+                           "verdict on which the curve's next-strongest bot, mcts-tuned@32, "
+                           "disagrees")
+    assert "UNCONVERGED" in note and "backed in direction" not in note
+    assert strongest.caution(4, "a", 0.1, True) == ""        # a difference of samples only
+    assert strongest.caution(4, "b", 0.1, True) == ""
+    assert "mcts-tuned@32, the skill curve's next-strongest bot, does not" in \
+        strongest.caution(4, "c", 0.1, True)
+
+
 def test_a_verdict_the_skill_curve_does_not_back_is_marked_next_to_its_number(real_run, tmp_path,
                                                                               monkeypatch):
     """Principle 6: the first screen marks, on the row and on the finding, a character this run

@@ -465,8 +465,8 @@ def screen(r):
         gear["finding"] = [
             f"Owners of {row.card} win {abs(100 * row.within_character):.1f} points "
             f"{'more' if row.within_character > 0 else 'less'} than non-owners of the same "
-            f"character (pooled over characters: owners {FS.pct(row.owner_win_rate)}, "
-            f"non-owners {FS.pct(row.non_owner_win_rate)}); an association, not the card's effect "
+            f"character (all owners {FS.pct(row.owner_win_rate)}, all non-owners "
+            f"{FS.pct(row.non_owner_win_rate)}); an association, not the card's effect "
             f"(n = {row.owners:,} owners, {{p}})" for row in gear.itertuples()]
     fam_gear = FS.Family("gear cards", gear if len(gear) else
                          pd.DataFrame(columns=["p", "effect", "finding"]))

@@ -158,9 +158,18 @@ class SkillCheck:
         if not tops or int(players) in self.unchecked:
             return ""
         top = tops[0]
+        converged = self.converged.get(int(players))
+        if self.policy == top.strongest:
+            # nothing stronger was played: the curve can only say where its own top two differ
+            note = (f"Not checked against stronger play: {self.policy} is the strongest bot of "
+                    f"the skill curve in {self.source}, so ⚠ marks only a verdict on which the "
+                    f"curve's next-strongest bot, {top.second}, disagrees")
+            if converged is False:
+                note += (f"; those two levels have not passed the curve's 2-point test "
+                         f"(UNCONVERGED), so the sizes may still move with stronger play")
+            return note + "."
         note = (f"Checked against stronger play: the skill curve in {self.source} (self-play up "
                 f"to {top.strongest}) marks with ⚠ each verdict here that it does not back")
-        converged = self.converged.get(int(players))
         if converged is False:
             note += (f"; its two strongest levels ({top.second}, {top.strongest}) have not "
                      f"passed its 2-point test (UNCONVERGED), so an unmarked verdict is backed "
@@ -171,10 +180,15 @@ class SkillCheck:
         """Why a row's verdict may be a bot artifact, or "" if the curve backs it (or the row
         claims nothing: a share not told apart from parity is no verdict)."""
         top = self.verdicts.get((int(players), key))
-        if top is None or not significant or top.verdict == "no decided game":
+        if top is None or not significant:
             return ""
         claim = "over" if effect > 0 else "under"
         mine = f"{self.policy} finds it {VERDICT_WORDS[claim]}"
+        if top.verdict == "no decided game":
+            # checked_note promises a mark on every verdict the curve does not back
+            return ("" if self.policy == top.strongest else
+                    f"{mine}; {top.strongest}, the skill curve's strongest bot, decided no game "
+                    f"in which it sat")
         theirs = f"{VERDICT_WORDS[top.verdict]}" + (
             f" in {top.decided:,} decided games" if top.decided else "")
         if top.flipped and self.policy == top.strongest:
