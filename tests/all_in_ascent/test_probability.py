@@ -122,3 +122,31 @@ def test_tabled_dice_counts_equal_enumeration(bonus):
             for slack in range(-30, 31):
                 assert _tabled_pass_count(n_nerf, n_buff, bonus, slack) == \
                     (int((sums <= slack).sum()), len(sums)), (n_nerf, n_buff, slack)
+
+
+@pytest.mark.parametrize("character", CHARACTER_KEYS)
+def test_requirement_bounds_are_the_requirements_at_the_extreme_dice(character):
+    """R50-R52: the bounds a success probability reads first (probability._requirement_bounds,
+    one pass over the effects) are, per stat, the lowest and the highest requirement over every
+    die an effect can read, 0 (no die, past Power Tap's two) to 6, written here from the rules
+    as brute_force writes R52. A bound too tight would settle an attempt the dice could still
+    turn."""
+    from sim.games.all_in_ascent.probability import _requirement_bounds
+    game = Game(5, [character])
+    c = CHARACTER_KEYS.index(character)
+    for rid, (_, route) in enumerate(_routes(game)):
+        effects, _, _, _ = reference_dice(route, character, ())
+        low = [None] * 4
+        high = [None] * 4
+        for dice in itertools.product(range(7), repeat=len(effects)):
+            req = [int(route[s]) for s in STATS]
+            for (stat, m), die in zip(effects, dice):
+                if character == "freeSolo" or (character == "technician" and m == 1):
+                    m = 0
+                req[stat] += m * die
+            if character == "technician":
+                req = [max(0, r - 5) for r in req]
+            low = [r if lo is None else min(lo, r) for lo, r in zip(low, req)]
+            high = [r if hi is None else max(hi, r) for hi, r in zip(high, req)]
+        got_low, got_high = _requirement_bounds(game.tables, c, rid)
+        assert (list(got_low), list(got_high)) == (low, high), (route["name"], character)

@@ -69,38 +69,58 @@ def _mentor_index(t, c, gear, rid):
 
 
 @njit_noalloc
-def _stat_requirement_bounds(t, c, rid, s):
-    """Stat s's requirement with every die at 0 and at 6 (R52); every die an effect reads ends
-    in 0..6 whatever the gear does (R51), so the requirement always lies between the two."""
-    low = at(t, F_ROUTE_REQ, rid * N_STATS + s)
-    high = low
+def _requirement_bounds(t, c, rid):
+    """Each stat's requirement with every die at 0 and at 6 (R52), as two 4-tuples (low, high),
+    from one pass over the effects; every die an effect reads ends in 0..6 whatever the gear
+    does (R51), so a requirement always lies between the two. A success probability asks this
+    first, for every stat, so one pass instead of one a stat."""
+    base = rid * N_STATS
+    l0 = at(t, F_ROUTE_REQ, base)
+    l1 = at(t, F_ROUTE_REQ, base + 1)
+    l2 = at(t, F_ROUTE_REQ, base + 2)
+    l3 = at(t, F_ROUTE_REQ, base + 3)
+    h0, h1, h2, h3 = l0, l1, l2, l3
     for i in range(effect_count(t, c, rid)):
         stat, m = effect_stat_mod(t, rid, i)
-        if stat != s:
-            continue
         m = character_modifier(c, m)
         if m < 0:
-            low -= 6
+            if stat == 0:
+                l0 -= 6
+            elif stat == 1:
+                l1 -= 6
+            elif stat == 2:
+                l2 -= 6
+            elif stat == 3:
+                l3 -= 6
         elif m > 0:
-            high += 6
+            if stat == 0:
+                h0 += 6
+            elif stat == 1:
+                h1 += 6
+            elif stat == 2:
+                h2 += 6
+            elif stat == 3:
+                h3 += 6
     if c == TECHNICIAN:
         minus = t[PARAM_TECH_REQ_MINUS]
-        low = max(0, low - minus)
-        high = max(0, high - minus)
-    return low, high
+        l0, l1, l2, l3 = max(0, l0 - minus), max(0, l1 - minus), max(0, l2 - minus), \
+            max(0, l3 - minus)
+        h0, h1, h2, h3 = max(0, h0 - minus), max(0, h1 - minus), max(0, h2 - minus), \
+            max(0, h3 - minus)
+    return (l0, l1, l2, l3), (h0, h1, h2, h3)
 
 
 @njit_noalloc
 def _settled_by_bounds(t, c, rid, eff, need):
     """1 or 0 when the outcome does not depend on the dice, else -1: `need` stats pass even at
     their highest requirement, or too many fail even at the lowest."""
+    low, high = _requirement_bounds(t, c, rid)
     sure_pass = 0
     sure_fail = 0
     for s in range(N_STATS):
-        low, high = _stat_requirement_bounds(t, c, rid, s)
-        if eff[s] >= high:
+        if eff[s] >= high[s]:
             sure_pass += 1
-        elif eff[s] < low:
+        elif eff[s] < low[s]:
             sure_fail += 1
     if sure_pass >= need:
         return 1
@@ -121,9 +141,10 @@ def sure_stats(st, t, seat, rid, is_milestone):
 @njit_noalloc
 def sure_stats_of(t, c, rid, eff):
     """sure_stats for character `c` with the stats `eff` (a 4-tuple)."""
+    high = _requirement_bounds(t, c, rid)[1]
     mask = 0
     for s in range(N_STATS):
-        if eff[s] >= _stat_requirement_bounds(t, c, rid, s)[1]:
+        if eff[s] >= high[s]:
             mask |= 1 << s
     return mask
 
