@@ -335,3 +335,23 @@ def test_the_paired_margin_difference_refuses_games_that_are_not_the_same():
                        for t in second]
     with pytest.raises(SkillError, match="deal other characters"):
         paired_margin_difference((first, "x"), (dealt_otherwise, "y"))
+
+
+def test_the_convergence_read_is_the_curves_own():
+    """The first screen says how far a curve converged from its Convergence line. A section may
+    go on with an earlier curve's text: a line that names two other levels as the strongest is
+    not this curve's, so where the curve has no line of its own the answer is 'not said'."""
+    from sim.experiment.skill import read_convergence
+    head = ("## Skill curve: All-In Ascent, 4 players\n\n"
+            "Levels, weakest first: `random`, `tuned`, `lookahead`. Self-play.\n\n")
+    own = ("**Convergence:** converged. The two strongest levels (`tuned`, `lookahead`), game "
+           "by game: ...\n\n")
+    older = ("**Convergence:** UNCONVERGED. The two strongest levels (`planner`, `tuned`), "
+             "game by game: ...\n\n")
+    assert read_convergence(head + own + older, "All-In Ascent", 4) is True
+    assert read_convergence(head + older, "All-In Ascent", 4) is None
+    assert read_convergence(head + older + own, "All-In Ascent", 4) is True
+    # a hand-written line that names no levels counts (Ascension's combined curve)
+    assert read_convergence(head + "**Convergence:** UNCONVERGED, for lack of games.\n",
+                            "All-In Ascent", 4) is False
+    assert read_convergence(head + own, "All-In Ascent", 3) is None

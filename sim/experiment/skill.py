@@ -512,10 +512,21 @@ def _curve_section(text, title, players):
 
 def read_convergence(text, title, players):
     """Whether the curve's two strongest levels passed the 2-point test (skill_markdown's
-    "**Convergence:**" line): True, False, or None where the curve does not say."""
-    section = _curve_section(text, title, players)
-    found = re.search(r"^\*\*Convergence:\*\* (converged|UNCONVERGED)\b", section or "", re.M)
-    return None if not found else found.group(1) == "converged"
+    "**Convergence:**" line): True, False, or None where the curve does not say. A line that
+    names two other levels as the strongest does not count: a section may go on with the text
+    of an earlier curve, whose line is about its own levels (a hand-written line that names
+    none, such as Ascension's for its combined levels, counts)."""
+    section = _curve_section(text, title, players) or ""
+    levels = re.search(r"^Levels, weakest first: (.*?)\. ", section, re.M)
+    levels = re.findall(r"`([^`]+)`", levels.group(1)) if levels else []
+    for found in re.finditer(r"^\*\*Convergence:\*\* (converged|UNCONVERGED)\b(.*)$", section,
+                             re.M):
+        named = re.match(r"\. The two strongest levels \(`([^`]+)`, `([^`]+)`\)",
+                         found.group(2))
+        if named and list(named.group(1, 2)) != levels[-2:]:
+            continue
+        return found.group(1) == "converged"
+    return None
 
 
 def read_verdicts(text, title, players):
