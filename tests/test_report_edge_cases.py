@@ -138,3 +138,18 @@ def test_the_bot_line_reads_a_ladder_step_in_the_words_it_uses(tmp_path):
                       "| random | planner | +1.0 [-1.0, +3.0] | holds (not significant) |\n")
     assert ladder_steps("random", ladder)[0] == "loses to planner by 1.0 points [-1.0, 3.0]"
     assert ladder_steps("planner", ladder)[0] == "beats random by 1.0 points [-1.0, 3.0]"
+
+
+def test_the_bot_line_says_the_ladder_has_no_row_for_a_bot_it_lacks(tmp_path, monkeypatch):
+    # a bot missing from the ladder is not a bot of unknown strength (it may be a skill-curve
+    # level): the line names the ladder, not "no skill ladder"
+    from sim.report import bots
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "LADDER.md").write_text(
+        "Command: `ascent ladder`\n\n| weaker | stronger | stronger − weaker | verdict |\n"
+        "|---|---|---|---|\n| random | planner | +1.0 [-1.0, +3.0] | holds |\n")
+    monkeypatch.setattr(bots, "ROOT", tmp_path)
+    line = bots.bot_line("all-in-ascent", ["mcts-tuned@128"] * 4)
+    assert "The skill ladder (results/LADDER.md, written by `ascent ladder`) has no row for " \
+           "these bots." in line
+    assert "Skill ladder: planner beats random" in bots.bot_line("all-in-ascent", ["planner"] * 4)

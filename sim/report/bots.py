@@ -75,8 +75,10 @@ def bot_line(game, policies):
         if notes:
             text += " Skill ladder: " + "; ".join(notes) + (f" ({source})" if source else "") + "."
         else:
-            text += (f" No skill ladder found for these bots ({spec.ladder_results}, written "
-                     f"by `ascent ladder`).")
+            # the ladder's name alone: a bot missing from it may still be a skill-curve level,
+            # which the first screen names
+            text += (f" The skill ladder ({spec.ladder_results}, written by `ascent ladder`) "
+                     f"has no row for these bots.")
     elif spec.strength_note:
         text += f" Strength: {spec.strength_note}."
     return text + " Verdicts can change under stronger play."
