@@ -510,6 +510,12 @@ def _curve_section(text, title, players):
     return text[head.end():head.end() + end.start() if end else len(text)]
 
 
+def _curve_levels(section):
+    """The levels a curve's section names in its "Levels, weakest first:" line, in order."""
+    found = re.search(r"^Levels, weakest first: (.*?)\. ", section, re.M)
+    return re.findall(r"`([^`]+)`", found.group(1)) if found else []
+
+
 def read_convergence(text, title, players):
     """Whether the curve's two strongest levels passed the 2-point test (skill_markdown's
     "**Convergence:**" line): True, False, or None where the curve does not say. A line that
@@ -517,8 +523,7 @@ def read_convergence(text, title, players):
     of an earlier curve, whose line is about its own levels (a hand-written line that names
     none, such as Ascension's for its combined levels, counts)."""
     section = _curve_section(text, title, players) or ""
-    levels = re.search(r"^Levels, weakest first: (.*?)\. ", section, re.M)
-    levels = re.findall(r"`([^`]+)`", levels.group(1)) if levels else []
+    levels = _curve_levels(section)
     for found in re.finditer(r"^\*\*Convergence:\*\* (converged|UNCONVERGED)\b(.*)$", section,
                              re.M):
         named = re.match(r"\. The two strongest levels \(`([^`]+)`, `([^`]+)`\)",
@@ -542,8 +547,7 @@ def read_verdicts(text, title, players):
     commands = re.findall(r"`([^`]*)`", command.group(1)) if command else []
     if any(re.search(r"--(preset|rule|set)\b", c) for c in commands):
         return {}, f"its skill curve at {int(players)} players was played under changed rules"
-    levels = re.search(r"^Levels, weakest first: (.*?)\. ", section, re.M)
-    levels = re.findall(r"`([^`]+)`", levels.group(1)) if levels else []
+    levels = _curve_levels(section)
     if len(levels) < 2:
         return {}, f"its skill curve at {int(players)} players has fewer than two levels"
     # the first verdicts table only (a section may go on with the tables of an earlier curve)
