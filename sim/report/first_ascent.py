@@ -200,7 +200,7 @@ def screen(r):
         tokens["finding"] = [
             f"Seats that used {row.token} win {abs(100 * row.effect):.1f} points "
             f"{'more' if row.effect > 0 else 'less'} than others of the same character (all "
-            f"seats: {FS.pct(row.win_rate_using)} vs {FS.pct(row.win_rate_not_using)}); an "
+            f"users {FS.pct(row.win_rate_using)}, all others {FS.pct(row.win_rate_not_using)}); an "
             f"association, not the token's worth (n = {row.seats_using:,} seats, {{p}})"
             for row in tokens.itertuples()]
     fam_tokens = FS.Family("Summit Beta tokens", tokens)
