@@ -49,7 +49,7 @@ from sim.games.all_in_ascent.engine import (
     ILLEGAL_FREE_SOLO, ILLEGAL_NO_ENDURANCE, action_route, attempt_reason, effective_time,
     guarantee_shortfall, illegal_reason, pbase, redistribute, requirements_after_dice,
     section_reason, shop_card, stats_needed, training_gain)
-from sim.games.all_in_ascent.memory import W_CANDIDATE_GAPS, W_GAPS, W_TRACE, W_TRIAL_STATE
+from sim.games.all_in_ascent.memory import W_GAPS, W_TRACE, W_TRIAL_STATE
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.all_in_ascent.probability import (
     attempt_effective_stats, climb_success_probability_in, climb_success_probability_of,
@@ -108,7 +108,48 @@ def best_redistribution(ctx, rid, is_milestone):
     return best, best_p, now
 
 
-MEAN_DIE = 3.5
+# A die's mean, 3.5, in half points: the gaps are counted in halves, exactly, as integers.
+MEAN_DIE_HALVES = 7
+
+
+@njit_noalloc
+def _gaps_in_halves(st, t, seat, rid, trace):
+    """stat_gaps in half points, as (total, gap 0, gap 1, gap 2, gap 3): every gap is a whole
+    number of halves (a requirement and a stat are whole, a die's mean is 3.5), so integers
+    count them exactly and tuples keep them out of memory."""
+    b = pbase(seat)
+    c = st[b + P_CHARACTER]
+    requirements_after_dice(t, c, st[b + P_GEAR], rid, trace[:0], 0, trace)
+    e0, e1, e2, e3 = attempt_effective_stats(st, t, seat, rid, True)
+    h0 = 2 * (trace[T_REQ] - e0 + st[b + P_REDIST])
+    h1 = 2 * (trace[T_REQ + 1] - e1 + st[b + P_REDIST + 1])
+    h2 = 2 * (trace[T_REQ + 2] - e2 + st[b + P_REDIST + 2])
+    h3 = 2 * (trace[T_REQ + 3] - e3 + st[b + P_REDIST + 3])
+    for i in range(trace[T_N_EFFECTS]):
+        h0, h1, h2, h3 = _with_gain(h0, h1, h2, h3, trace[T_EFFECT_STAT + i],
+                                    MEAN_DIE_HALVES * trace[T_EFFECT_MOD + i])
+    h0, h1, h2, h3 = max(0, h0), max(0, h1), max(0, h2), max(0, h3)
+    total = h0 + h1 + h2 + h3
+    dropped = 0                      # bit s: gap s left unmet (R53), largest first
+    for _ in range(N_STATS - stats_needed(t, c)):
+        largest = -1
+        largest_gap = 0
+        for s in range(N_STATS):
+            gap = h0 if s == 0 else (h1 if s == 1 else (h2 if s == 2 else h3))
+            if not (dropped >> s) & 1 and (largest < 0 or gap > largest_gap):
+                largest = s
+                largest_gap = gap
+        dropped |= 1 << largest
+        total -= largest_gap
+    return total, h0, h1, h2, h3
+
+
+@njit_noalloc(inline="always")
+def _write_halves(gaps, h0, h1, h2, h3):
+    gaps[0] = 0.5 * h0
+    gaps[1] = 0.5 * h1
+    gaps[2] = 0.5 * h2
+    gaps[3] = 0.5 * h3
 
 
 @njit_noalloc
@@ -123,45 +164,29 @@ def stat_gaps(st, t, seat, rid, gaps, trace):
     ignored nerfs and reduction and the Free Solo's ignored dice count as the packed rules say.
     Each effect then adds its modifier times a die's mean. Training is permanent, so this
     round's redistribution shift is left out."""
-    b = pbase(seat)
-    c = st[b + P_CHARACTER]
-    requirements_after_dice(t, c, st[b + P_GEAR], rid, trace[:0], 0, trace)
-    eff = attempt_effective_stats(st, t, seat, rid, True)
-    for s in range(N_STATS):
-        gaps[s] = trace[T_REQ + s] - eff[s] + st[b + P_REDIST + s]
-    for i in range(trace[T_N_EFFECTS]):
-        gaps[trace[T_EFFECT_STAT + i]] += MEAN_DIE * trace[T_EFFECT_MOD + i]
-    total = 0.0
-    for s in range(N_STATS):
-        gaps[s] = max(0.0, gaps[s])
-        total += gaps[s]
-    dropped = 0                      # bit s: gap s left unmet (R53), largest first
-    for _ in range(N_STATS - stats_needed(t, c)):
-        largest = -1
-        for s in range(N_STATS):
-            if not (dropped >> s) & 1 and (largest < 0 or gaps[s] > gaps[largest]):
-                largest = s
-        dropped |= 1 << largest
-        total -= gaps[largest]
-    return total
+    total, h0, h1, h2, h3 = _gaps_in_halves(st, t, seat, rid, trace)
+    _write_halves(gaps, h0, h1, h2, h3)
+    return 0.5 * total
 
 
 @njit_noalloc
-def target_tier(st, t, seat, gaps, candidate, trace):
-    """The milestone still to do with the smallest total gap (ties to the lower tier); -1 if
-    all are done. Leaves that milestone's gaps in `gaps`; `candidate` (4 float64) is scratch."""
+def target_tier(st, t, seat, gaps, trace):
+    """The milestone still to do with the smallest total gap (stat_gaps; ties to the lower
+    tier); -1 if all are done. Leaves that milestone's gaps in `gaps`."""
     done = st[pbase(seat) + P_DONE]
     best = -1
-    best_total = 1e18
+    best_total = 0
+    b0 = b1 = b2 = b3 = 0
     for tier in range(N_TIERS):
         if (done >> tier) & 1:
             continue
-        total = stat_gaps(st, t, seat, st[G_MILESTONES + tier], candidate, trace)
-        if total < best_total:
+        total, h0, h1, h2, h3 = _gaps_in_halves(st, t, seat, st[G_MILESTONES + tier], trace)
+        if best < 0 or total < best_total:
             best_total = total
             best = tier
-            for s in range(N_STATS):
-                gaps[s] = candidate[s]
+            b0, b1, b2, b3 = h0, h1, h2, h3
+    if best >= 0:
+        _write_halves(gaps, b0, b1, b2, b3)
     return best
 
 
@@ -215,8 +240,7 @@ def best_training(ctx):
     seat = ctx.seat
     b = pbase(seat)
     gaps = ctx.work[W_GAPS:W_GAPS + N_STATS].view(np.float64)
-    candidate = ctx.work[W_CANDIDATE_GAPS:W_CANDIDATE_GAPS + N_STATS].view(np.float64)
-    tier = target_tier(st, t, seat, gaps, candidate, ctx.work[W_TRACE:W_TRACE + TRACE_SIZE])
+    tier = target_tier(st, t, seat, gaps, ctx.work[W_TRACE:W_TRACE + TRACE_SIZE])
     if tier < 0:
         return -1
     best_train = -1                    # by the largest expected gap

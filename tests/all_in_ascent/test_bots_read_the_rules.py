@@ -364,8 +364,7 @@ def test_training_raises_the_exact_success_probability_of_the_target_milestone(c
         if not trainings:
             continue
         gaps = np.zeros(S.N_STATS)
-        tier = target_tier(st, t, seat, gaps, np.zeros(S.N_STATS),
-                           np.zeros(S.TRACE_SIZE, np.int64))
+        tier = target_tier(st, t, seat, gaps, np.zeros(S.TRACE_SIZE, np.int64))
         if tier < 0:
             continue
         rid = st[S.G_MILESTONES + tier]

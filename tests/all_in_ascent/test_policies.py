@@ -240,7 +240,7 @@ def test_the_planners_shortcuts_give_the_answers_of_the_full_computation(random_
             if scored:
                 reached[got_score >= floor] += 1
         gaps = np.empty(S.N_STATS)
-        tier = target_tier(st, t, seat, gaps, np.empty(S.N_STATS), trace)
+        tier = target_tier(st, t, seat, gaps, trace)
         done = st[pbase(seat) + S.P_DONE]
         totals = {k: stat_gaps(st, t, seat, st[S.G_MILESTONES + k], np.empty(S.N_STATS), trace)
                   for k in range(S.N_TIERS) if not (done >> k) & 1}
