@@ -8,6 +8,7 @@ what an action did (for transcripts) and doubles as the climb's working record.
 All randomness is the game's mulberry32 stream in st[G_RNG], drawn in the order of R8.
 """
 
+from sim.core.bits import trailing_zeros
 from sim.core.jit import njit_noalloc
 from sim.core.rng import mulberry32_step, scale_draw
 from sim.games.all_in_ascent.rules import (  # the flat tables
@@ -127,13 +128,11 @@ def owned_card_of_kind(t, gear, kind, tag):
     """The first owned card of an effect kind (whose tag filter equals `tag` when tag >= 0),
     or -1."""
     mask = gear & at(t, F_KIND_MASK, kind)
-    g = 0
     while mask != 0:
-        if mask & 1:
-            if tag < 0 or at(t, F_CARD_TAG, g) == tag:
-                return g
-        mask >>= 1
-        g += 1
+        g = trailing_zeros(mask)
+        if tag < 0 or at(t, F_CARD_TAG, g) == tag:
+            return g
+        mask &= mask - 1
     return -1
 
 
@@ -292,12 +291,11 @@ def effective_time(st, t, seat, rid):
     tag = at(t, F_ROUTE_TAG, rid)
     if tag != 0:
         mask = st[b + P_GEAR] & at(t, F_KIND_MASK, KIND_TIME_REDUCTION)
-        g = 0
         while mask != 0:
-            if (mask & 1) and at(t, F_CARD_TAG, g) == tag:
+            g = trailing_zeros(mask)
+            if at(t, F_CARD_TAG, g) == tag:
                 cost = max(1, cost - at(t, F_CARD_VALUE, g))
-            mask >>= 1
-            g += 1
+            mask &= mask - 1
     return cost
 
 
@@ -308,12 +306,11 @@ def effective_endurance(st, t, seat, rid):
     tag = at(t, F_ROUTE_TAG, rid)
     if tag != 0:
         mask = st[pbase(seat) + P_GEAR] & at(t, F_KIND_MASK, KIND_ENDURANCE_HALVED)
-        g = 0
         while mask != 0:
-            if (mask & 1) and at(t, F_CARD_TAG, g) == tag:
+            g = trailing_zeros(mask)
+            if at(t, F_CARD_TAG, g) == tag:
                 cost = (cost + 1) // 2
-            mask >>= 1
-            g += 1
+            mask &= mask - 1
     return cost
 
 
@@ -922,16 +919,15 @@ def effective_stat_values(st, t, seat, rid, marked, beta):
     v2 = st[b + P_STATS + 2] + st[b + P_TRAINING + 2] + st[b + P_REDIST + 2] + beta
     v3 = st[b + P_STATS + 3] + st[b + P_TRAINING + 3] + st[b + P_REDIST + 3] + beta
     mask = st[b + P_GEAR] & at(t, F_ROUTE_BONUS_CARDS, rid)
-    g = 0
     while mask != 0:
-        if (mask & 1) and (at(t, F_CARD_REPEATED_ONLY, g) == 0 or marked):
+        g = trailing_zeros(mask)
+        if at(t, F_CARD_REPEATED_ONLY, g) == 0 or marked:
             k = (rid * MAX_GEAR + g) * N_STATS
             v0 += at(t, F_ROUTE_GEAR_BONUS, k)
             v1 += at(t, F_ROUTE_GEAR_BONUS, k + 1)
             v2 += at(t, F_ROUTE_GEAR_BONUS, k + 2)
             v3 += at(t, F_ROUTE_GEAR_BONUS, k + 3)
-        mask >>= 1
-        g += 1
+        mask &= mask - 1
     return v0, v1, v2, v3
 
 
@@ -1060,12 +1056,10 @@ def rest(st, t, seat):
     st[b + P_TIME] -= t[PARAM_REST_TIME]
     bonus = 0
     mask = st[b + P_GEAR]
-    g = 0
     while mask != 0:
-        if mask & 1:
-            bonus += at(t, F_CARD_REST_BONUS, g)
-        mask >>= 1
-        g += 1
+        g = trailing_zeros(mask)
+        bonus += at(t, F_CARD_REST_BONUS, g)
+        mask &= mask - 1
     top = st[b + P_MAX_ENDURANCE]
     st[b + P_ENDURANCE] = min(top + bonus, st[b + P_ENDURANCE] + top)
     if st[b + P_CHARACTER] == ROUTE_READER:
@@ -1174,12 +1168,10 @@ def level_up(st, t, seat):
         st[b + P_MAX_ENDURANCE] = at(t, F_LEVEL_MAX_ENDURANCE, c * (MAX_LEVEL + 1) + level)
         if t[PARAM_CARABINER_KEPT] != 0:           # switch carabiner_kept_at_level_up
             mask = st[b + P_GEAR]
-            g = 0
             while mask != 0:
-                if mask & 1:
-                    st[b + P_MAX_ENDURANCE] += at(t, F_CARD_MAX_ENDURANCE, g)
-                mask >>= 1
-                g += 1
+                g = trailing_zeros(mask)
+                st[b + P_MAX_ENDURANCE] += at(t, F_CARD_MAX_ENDURANCE, g)
+                mask &= mask - 1
     return gained
 
 
@@ -1196,12 +1188,10 @@ def end_round(st, t, trace):
         b = pbase(seat)
         extra = 0
         mask = st[b + P_GEAR]
-        g = 0
         while mask != 0:
-            if mask & 1:
-                extra += at(t, F_CARD_TIME_PER_ROUND, g)          # R71 Approach Shoes
-            mask >>= 1
-            g += 1
+            g = trailing_zeros(mask)
+            extra += at(t, F_CARD_TIME_PER_ROUND, g)          # R71 Approach Shoes
+            mask &= mask - 1
         st[b + P_TIME] = t[PARAM_START_TIME] + extra
         st[b + P_LOCATION] = LOBBY
         st[b + P_BELAY_STATION] = -1                       # L13
