@@ -579,12 +579,14 @@ def legal_actions(st, t, out):
         if train_reason(st, t, seat, k) == OK:
             out[n] = TRAIN + k
             n += 1
-    s0 = section_reason(st, t, seat, 0)
-    s1 = section_reason(st, t, seat, 1)
-    s2 = section_reason(st, t, seat, 2)
+    # bit `area`: section_reason is OK there. One call site, not one per area: the reason
+    # functions are inlined where they are called, and each copy costs compile time.
+    open_areas = 0
     for area in range(N_AREAS):
-        section = s0 if area == 0 else (s1 if area == 1 else s2)
-        if section != OK:
+        if section_reason(st, t, seat, area) == OK:
+            open_areas |= 1 << area
+    for area in range(N_AREAS):
+        if not (open_areas >> area) & 1:
             continue
         for slot in range(st[G_N_VISIBLE + area]):
             if climb_reason(st, t, seat, area, slot, OK) == OK:
@@ -592,7 +594,8 @@ def legal_actions(st, t, out):
                 n += 1
     for tier in range(N_TIERS):
         area = at(t, F_ROUTE_AREA, st[G_MILESTONES + tier])
-        section = s0 if area == 0 else (s1 if area == 1 else s2)
+        # only OK or not matters here, so any reason stands for a closed area
+        section = OK if (open_areas >> area) & 1 else ILLEGAL_NO_ACCESS
         if milestone_reason(st, t, seat, tier, section) == OK:
             out[n] = MILESTONE + tier
             n += 1
