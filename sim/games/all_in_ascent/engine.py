@@ -412,28 +412,48 @@ def attempt_reason(st, t, seat, rid, section):
 
 
 @njit_noalloc(inline="always")
-def climb_reason(st, t, seat, area, slot, section):
-    """R27: a visible route, not yet attempted this round (R46), and an attempt is possible."""
+def climb_route_reason(st, t, seat, area, slot, section):
+    """R27 before the attempt's own checks (attempt_reason): (the slot's route, reason): a
+    visible route, not yet attempted this round (R46), its Top Rope station free (L7-L9)."""
     rid = visible_route(st, area, slot)
     if rid < 0:
-        return ILLEGAL_NO_ROUTE
+        return rid, ILLEGAL_NO_ROUTE
     if (st[pbase(seat) + P_MARKS + area] >> at(t, F_ROUTE_SLOT_BIT, rid)) & 1:
-        return ILLEGAL_ALREADY_TRIED
+        return rid, ILLEGAL_ALREADY_TRIED
     if t[PARAM_TR_STATIONS] != 0 and area == TOP_ROPE and section == OK and \
             belay_station_taken(st, seat, slot // 2):                 # L7-L9
-        return ILLEGAL_OCCUPIED
+        return rid, ILLEGAL_OCCUPIED
+    return rid, OK
+
+
+@njit_noalloc(inline="always")
+def climb_reason(st, t, seat, area, slot, section):
+    """R27: a visible route, not yet attempted this round (R46), and an attempt is possible."""
+    rid, reason = climb_route_reason(st, t, seat, area, slot, section)
+    if reason != OK:
+        return reason
     return attempt_reason(st, t, seat, rid, section)
 
 
 @njit_noalloc(inline="always")
-def milestone_reason(st, t, seat, tier, section):
-    """R29: not completed yet, and an attempt is possible (no once-per-round limit)."""
-    if (st[pbase(seat) + P_DONE] >> tier) & 1:
-        return ILLEGAL_MILESTONE_DONE
+def milestone_route_reason(st, t, seat, tier, section):
+    """R29 before the attempt's own checks (attempt_reason): (the tier's route, reason): not
+    completed yet (no once-per-round limit), a belay station for it at Top Rope (L10)."""
     rid = st[G_MILESTONES + tier]
+    if (st[pbase(seat) + P_DONE] >> tier) & 1:
+        return rid, ILLEGAL_MILESTONE_DONE
     if t[PARAM_TR_STATIONS] != 0 and at(t, F_ROUTE_AREA, rid) == TOP_ROPE and section == OK \
             and milestone_belay_station(st, seat) < 0:                  # L10
-        return ILLEGAL_OCCUPIED
+        return rid, ILLEGAL_OCCUPIED
+    return rid, OK
+
+
+@njit_noalloc(inline="always")
+def milestone_reason(st, t, seat, tier, section):
+    """R29: not completed yet, and an attempt is possible."""
+    rid, reason = milestone_route_reason(st, t, seat, tier, section)
+    if reason != OK:
+        return reason
     return attempt_reason(st, t, seat, rid, section)
 
 
@@ -579,26 +599,35 @@ def legal_actions(st, t, out):
         if train_reason(st, t, seat, k) == OK:
             out[n] = TRAIN + k
             n += 1
-    # bit `area`: section_reason is OK there. One call site, not one per area: the reason
-    # functions are inlined where they are called, and each copy costs compile time.
-    open_areas = 0
+    # The reason functions are inlined where they are called, and each copy costs compile
+    # time: legal_actions took 5 s of a first game's 23 with three copies of section_reason
+    # and two of attempt_reason. So each has one call site: a loop over the areas, then one
+    # over the areas' climbs and (as area N_AREAS) the milestones.
+    open_areas = 0                      # bit `area`: section_reason is OK there
     for area in range(N_AREAS):
         if section_reason(st, t, seat, area) == OK:
             open_areas |= 1 << area
-    for area in range(N_AREAS):
-        if not (open_areas >> area) & 1:
-            continue
-        for slot in range(st[G_N_VISIBLE + area]):
-            if climb_reason(st, t, seat, area, slot, OK) == OK:
-                out[n] = CLIMB + area * MAX_VISIBLE + slot
+    for area in range(N_AREAS + 1):
+        if area < N_AREAS:
+            if not (open_areas >> area) & 1:
+                continue
+            count = st[G_N_VISIBLE + area]
+        else:
+            count = N_TIERS
+        for i in range(count):
+            if area < N_AREAS:
+                action = CLIMB + area * MAX_VISIBLE + i
+                section = OK
+                rid, reason = climb_route_reason(st, t, seat, area, i, section)
+            else:
+                action = MILESTONE + i
+                # only OK or not matters here, so any reason stands for a closed area
+                section = OK if (open_areas >> at(t, F_ROUTE_AREA, st[G_MILESTONES + i])) & 1 \
+                    else ILLEGAL_NO_ACCESS
+                rid, reason = milestone_route_reason(st, t, seat, i, section)
+            if reason == OK and attempt_reason(st, t, seat, rid, section) == OK:
+                out[n] = action
                 n += 1
-    for tier in range(N_TIERS):
-        area = at(t, F_ROUTE_AREA, st[G_MILESTONES + tier])
-        # only OK or not matters here, so any reason stands for a closed area
-        section = OK if (open_areas >> area) & 1 else ILLEGAL_NO_ACCESS
-        if milestone_reason(st, t, seat, tier, section) == OK:
-            out[n] = MILESTONE + tier
-            n += 1
     for action in range(BUY_ROTATION, REDISTRIBUTE):
         if buy_reason(st, t, seat, action) == OK:
             out[n] = action
