@@ -136,6 +136,21 @@ def test_constant_bool_arguments_keep_a_version_per_mode():
     assert len(pick.overloads) == 2
 
 
+def test_one_copy_widens_constant_bools_too():
+    """one_copy: a function whose flags pick cheap branches (All-In Ascent's apply_dice_gear,
+    three copies and 1.8 s of a first game's compile) gets one version for every flag value."""
+    @njit_noalloc(one_copy=True)
+    def pick(x, double):
+        return 2 * x if double else x
+
+    @njit_noalloc
+    def both_modes(x, flag):
+        return pick(x, True) + pick(x, False) + pick(x, flag)
+
+    assert both_modes(5, True) == 25
+    assert len(pick.overloads) == 1
+
+
 def test_noalloc_helpers_have_no_c_wrapper_but_bots_do():
     """Only a function used as a first-class value (a bot) needs numba's C-callable wrapper."""
     from sim.core.policies import compiled_on_use

@@ -36,25 +36,28 @@ class OneSpecializationPerTypes(CPUDispatcher):
     plain types: literal ints (and strings) are widened before the specialization is chosen,
     so every call site with the same argument types shares one compiled version."""
 
+    keeps_flags = True
+
     def get_call_template(self, args, kws):
-        args = tuple(_widened(a) for a in args)
-        kws = {k: _widened(v) for k, v in kws.items()}
+        args = tuple(_widened(a, self.keeps_flags) for a in args)
+        kws = {k: _widened(v, self.keeps_flags) for k, v in kws.items()}
         return super().get_call_template(args, kws)
 
 
-def _widened(argument_type):
-    """A literal's plain type, except a literal boolean: a flag chooses a mode (a milestone
-    attempt or a climb, a trial or the real move), and the copy compiled for each mode drops
-    the other mode's branches from the hot loops. With its flags widened too, the All-In
-    Ascent planner ran 10.5% slower side by side (benchmarks/compare_commits.py)."""
-    if isinstance(argument_type, types.BooleanLiteral):
+def _widened(argument_type, keeps_flags=True):
+    """A literal's plain type, except a literal boolean (unless `keeps_flags` is off): a flag
+    chooses a mode (a milestone attempt or a climb, a trial or the real move), and the copy
+    compiled for each mode drops the other mode's branches from the hot loops. With its flags
+    widened too, the All-In Ascent planner ran 10.5% slower side by side
+    (benchmarks/compare_commits.py)."""
+    if keeps_flags and isinstance(argument_type, types.BooleanLiteral):
         return argument_type
     return types.unliteral(argument_type)
 
 
-def compile_noalloc(fn, first_class=False, **options):
+def compile_noalloc(fn, first_class=False, one_copy=False, **options):
     """The dispatcher of njit_noalloc; `first_class` keeps the C-callable wrapper a function
-    value needs."""
+    value needs; `one_copy` widens literal booleans too (see njit_noalloc)."""
     if config.DISABLE_JIT:                 # as numba's own njit does under NUMBA_DISABLE_JIT
         return fn
     targetoptions = dict(options, nopython=True, _nrt=False)
@@ -62,6 +65,7 @@ def compile_noalloc(fn, first_class=False, **options):
         targetoptions["no_cfunc_wrapper"] = True
     targetoptions.setdefault("boundscheck", None)
     dispatcher = OneSpecializationPerTypes(py_func=fn, locals={}, targetoptions=targetoptions)
+    dispatcher.keeps_flags = not one_copy
     dispatcher.enable_caching()
     return dispatcher
 
@@ -70,8 +74,10 @@ def njit_noalloc(*args, **options):
     """njit(cache=True) without numba's runtime, one specialization per argument types: the
     function may not allocate.
 
-    Use as `@njit_noalloc` or `@njit_noalloc(inline=..., first_class=...)`; first_class=True
-    for a function that is handed around as a function value (a search's agents)."""
+    Use as `@njit_noalloc` or `@njit_noalloc(inline=..., first_class=..., one_copy=...)`;
+    first_class=True for a function that is handed around as a function value (a search's
+    agents); one_copy=True for a function whose flags pick only a few cheap branches, so that
+    a copy per literal flag would cost more compile time than its branches cost at play."""
     if len(args) == 1 and callable(args[0]) and not options:
         return compile_noalloc(args[0])
     if args:
