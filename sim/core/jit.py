@@ -44,6 +44,13 @@ class OneSpecializationPerTypes(CPUDispatcher):
         return super().get_call_template(args, kws)
 
 
+class OneSpecializationPerTypesAndFlags(OneSpecializationPerTypes):
+    """The same, with literal booleans widened too (njit_noalloc(one_copy=True)). A class, not
+    a flag set on the dispatcher, so that a dispatcher rebuilt from a pickle keeps it."""
+
+    keeps_flags = False
+
+
 def _widened(argument_type, keeps_flags=True):
     """A literal's plain type, except a literal boolean (unless `keeps_flags` is off): a flag
     chooses a mode (a milestone attempt or a climb, a trial or the real move), and the copy
@@ -64,8 +71,8 @@ def compile_noalloc(fn, first_class=False, one_copy=False, **options):
     if not first_class:
         targetoptions["no_cfunc_wrapper"] = True
     targetoptions.setdefault("boundscheck", None)
-    dispatcher = OneSpecializationPerTypes(py_func=fn, locals={}, targetoptions=targetoptions)
-    dispatcher.keeps_flags = not one_copy
+    kind = OneSpecializationPerTypesAndFlags if one_copy else OneSpecializationPerTypes
+    dispatcher = kind(py_func=fn, locals={}, targetoptions=targetoptions)
     dispatcher.enable_caching()
     return dispatcher
 
