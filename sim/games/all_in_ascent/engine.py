@@ -567,14 +567,22 @@ def illegal_reason(st, t, action):
         return OK if st[pbase(seat) + P_TIME] >= t[PARAM_REST_TIME] else ILLEGAL_NO_TIME
     if action < CLIMB:
         return train_reason(st, t, seat, action - TRAIN)
-    if action < MILESTONE:
-        area = (action - CLIMB) // MAX_VISIBLE
-        return climb_reason(st, t, seat, area, (action - CLIMB) % MAX_VISIBLE,
-                            section_reason(st, t, seat, area))
     if action < BUY_ROTATION:
-        tier = action - MILESTONE
-        area = at(t, F_ROUTE_AREA, st[G_MILESTONES + tier])
-        return milestone_reason(st, t, seat, tier, section_reason(st, t, seat, area))
+        # climb_reason and milestone_reason, with one call site for section_reason and one for
+        # attempt_reason: each inlined copy costs compile time (as in legal_actions)
+        if action < MILESTONE:
+            area = (action - CLIMB) // MAX_VISIBLE
+        else:
+            area = at(t, F_ROUTE_AREA, st[G_MILESTONES + action - MILESTONE])
+        section = section_reason(st, t, seat, area)
+        if action < MILESTONE:
+            rid, reason = climb_route_reason(st, t, seat, area, (action - CLIMB) % MAX_VISIBLE,
+                                             section)
+        else:
+            rid, reason = milestone_route_reason(st, t, seat, action - MILESTONE, section)
+        if reason != OK:
+            return reason
+        return attempt_reason(st, t, seat, rid, section)
     if action < REDISTRIBUTE:
         return buy_reason(st, t, seat, action)
     return redistribution_reason(st, t, seat, action)
