@@ -74,7 +74,7 @@ N_PLANNER_KNOBS = len(PLANNER_DEFAULTS)
 REDISTRIBUTION_GAIN = 0.02
 
 
-@njit_noalloc
+@njit_noalloc(one_copy=True)
 def best_redistribution(ctx, rid, is_milestone):
     """(action, success probability after it, probability now) of the legal redistribution
     that most raises the probability of an attempt at `rid`; action -1 when none raises it.

@@ -708,7 +708,7 @@ def _snapshot(trace, stage, dice, n):
         trace[T_DICE + stage * MAX_DICE + i] = dice[i] if i < n else 0
 
 
-@njit_noalloc
+@njit_noalloc(one_copy=True)
 def dice_gear(t, gear, rid, is_milestone):
     """The numbers R51 needs from the gear owned, looked up once per attempt:
     (re-roll fires, Power Tap dice kept or 0, Sequence Memorization value or 0,

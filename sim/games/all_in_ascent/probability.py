@@ -32,7 +32,7 @@ from sim.games.all_in_ascent.state import (
     MAX_DICE, N_STATS, P_BETA, P_CHARACTER, P_GEAR, P_MARKS, T_REQ, TECHNICIAN, TRACE_SIZE)
 
 
-@njit_noalloc
+@njit_noalloc(one_copy=True)
 def attempt_effective_stats(st, t, seat, rid, is_milestone):
     """The four stats as an attempt made now would use them (R49), a tuple: a regular climb is
     marked before the stats are computed (R45), and a pending Beta Boost is spent on it
@@ -129,7 +129,7 @@ def _settled_by_bounds(t, c, rid, eff, need):
     return -1
 
 
-@njit_noalloc
+@njit_noalloc(one_copy=True)
 def sure_stats(st, t, seat, rid, is_milestone):
     """Bit s set where stat s passes an attempt at `rid` now at every roll of the dice (its
     value reaches its requirement with every die at its worst, R52): more of that stat cannot
@@ -223,7 +223,7 @@ def _tabled_pass_count(n_nerf, n_buff, bonus, slack):
     return DICE_SUM_COUNTS[n_nerf, n_buff, min(bonus, TABLE_COACH), slack + _SUM_LIMIT], total
 
 
-@njit_noalloc
+@njit_noalloc(one_copy=True)
 def _independent_count(t, rid, is_milestone, c, gear, eff, need):
     mentor_index = _mentor_index(t, c, gear, rid)
     coach = owned_card_of_kind(t, gear, KIND_MILESTONE_DICE, -1) if is_milestone else -1
@@ -267,7 +267,7 @@ def _independent_count(t, rid, is_milestone, c, gear, eff, need):
     return good, w0 + w1 + w2 + w3 + w4
 
 
-@njit_noalloc
+@njit_noalloc(one_copy=True)
 def success_count_in(st, t, seat, rid, is_milestone, work):
     """(successful outcomes, outcomes) of an attempt by `seat` at route `rid` now; `work`
     (at least PROBABILITY_WORK int64, memory.py's PR_* blocks) is the exact counts' scratch."""
@@ -276,7 +276,7 @@ def success_count_in(st, t, seat, rid, is_milestone, work):
                             attempt_effective_stats(st, t, seat, rid, is_milestone), work)
 
 
-@njit_noalloc
+@njit_noalloc(one_copy=True)
 def success_count_of(t, c, gear, rid, is_milestone, eff, work):
     """success_count_in for character `c` with `gear` and the stats `eff` (the 4-tuple
     attempt_effective_stats gives): the odds depend on the state through these alone, so a bot
@@ -320,7 +320,7 @@ def outcome_requirements(t, c, rid, code, n_roll, reroll, keep, as_value, coach,
                            MENTOR_FIRST_NERF if mentor else MENTOR_NONE, trace)
 
 
-@njit_noalloc
+@njit_noalloc(one_copy=True)
 def _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rerolls, need,
                       work):
     """Every outcome of the rolled dice (and of the re-roll die) through the engine's own R51
@@ -342,7 +342,7 @@ def _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rer
     return good, n_outcomes
 
 
-@njit_noalloc
+@njit_noalloc(one_copy=True)
 def _chosen_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, need, work):
     """Switch your_choice_gear=best: every outcome through the engine's best_final_choice. The
     Decoder's pick maximises the successful new values of its die (engine.best_reroll_index),
@@ -517,7 +517,7 @@ def _joint_count(t, c, rid, flags, eff, need):
     return good, total
 
 
-@njit_noalloc
+@njit_noalloc(one_copy=True)
 def climb_success_probability_in(st, t, seat, rid, is_milestone, work):
     """P(success) of an attempt at route id `rid` by `seat` in the current state (R47-R53);
     `work` as success_count_in's (a bot passes its ctx.work)."""
@@ -525,7 +525,7 @@ def climb_success_probability_in(st, t, seat, rid, is_milestone, work):
     return good / total
 
 
-@njit_noalloc
+@njit_noalloc(one_copy=True)
 def climb_success_probability_of(t, c, gear, rid, is_milestone, eff, work):
     """climb_success_probability_in for character `c` with `gear` and the stats `eff` (see
     success_count_of)."""
