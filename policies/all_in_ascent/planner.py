@@ -53,7 +53,7 @@ from sim.games.all_in_ascent.memory import W_GAPS, W_TRACE, W_TRIAL_STATE
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.all_in_ascent.probability import (
     attempt_effective_stats, climb_success_probability_in, climb_success_probability_of,
-    sure_stats_of)
+    sure_stats_of, with_stat_added)
 from sim.games.all_in_ascent.rules import (
     F_CARD_COST, F_CARD_IS_ACCESS, F_CARD_TAG, F_ROUTE_AREA, F_STATION_STAT, PARAM_MAX_ROUNDS,
     PARAM_REDISTRIBUTION, at)
@@ -126,8 +126,8 @@ def _gaps_in_halves(st, t, seat, rid, trace):
     h2 = 2 * (trace[T_REQ + 2] - e2 + st[b + P_REDIST + 2])
     h3 = 2 * (trace[T_REQ + 3] - e3 + st[b + P_REDIST + 3])
     for i in range(trace[T_N_EFFECTS]):
-        h0, h1, h2, h3 = _with_gain(h0, h1, h2, h3, trace[T_EFFECT_STAT + i],
-                                    MEAN_DIE_HALVES * trace[T_EFFECT_MOD + i])
+        h0, h1, h2, h3 = with_stat_added(h0, h1, h2, h3, trace[T_EFFECT_STAT + i],
+                                         MEAN_DIE_HALVES * trace[T_EFFECT_MOD + i])
     h0, h1, h2, h3 = max(0, h0), max(0, h1), max(0, h2), max(0, h3)
     total = h0 + h1 + h2 + h3
     dropped = 0                      # bit s: gap s left unmet (R53), largest first
@@ -135,7 +135,7 @@ def _gaps_in_halves(st, t, seat, rid, trace):
         largest = -1
         largest_gap = 0
         for s in range(N_STATS):
-            gap = h0 if s == 0 else (h1 if s == 1 else (h2 if s == 2 else h3))
+            gap = (h0, h1, h2, h3)[s]
             if not (dropped >> s) & 1 and (largest < 0 or gap > largest_gap):
                 largest = s
                 largest_gap = gap
@@ -264,8 +264,8 @@ def best_training(ctx):
     for i in range(ctx.n_legal):
         a = ctx.legal[i]
         if TRAIN <= a < CLIMB:
-            g0, g1, g2, g3 = _with_gain(g0, g1, g2, g3, at(t, F_STATION_STAT, a - TRAIN),
-                                        training_gain(st, t, seat, a - TRAIN))
+            g0, g1, g2, g3 = with_stat_added(g0, g1, g2, g3, at(t, F_STATION_STAT, a - TRAIN),
+                                             training_gain(st, t, seat, a - TRAIN))
     every = climb_success_probability_of(t, c, gear, rid, True,
                                          (e0 + g0, e1 + g1, e2 + g2, e3 + g3), ctx.work)
     if every == 0.0:
@@ -283,19 +283,12 @@ def best_training(ctx):
         stat = at(t, F_STATION_STAT, a - TRAIN)
         if (sure >> stat) & 1:
             continue
-        trained = _with_gain(e0, e1, e2, e3, stat, training_gain(st, t, seat, a - TRAIN))
+        trained = with_stat_added(e0, e1, e2, e3, stat, training_gain(st, t, seat, a - TRAIN))
         rise = climb_success_probability_of(t, c, gear, rid, True, trained, ctx.work) - now
         if rise > best_rise:
             best_rise = rise
             best_exact = a
     return best_exact if best_exact >= 0 else best_train
-
-
-@njit_noalloc(inline="always")
-def _with_gain(v0, v1, v2, v3, stat, gain):
-    """The four stats with `gain` added to `stat`."""
-    return (v0 + gain if stat == 0 else v0, v1 + gain if stat == 1 else v1,
-            v2 + gain if stat == 2 else v2, v3 + gain if stat == 3 else v3)
 
 
 @njit_noalloc

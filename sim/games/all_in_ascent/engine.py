@@ -732,7 +732,7 @@ def dice_gear(t, gear, rid, is_milestone):
     return reroll, keep, as_value, coach
 
 
-@njit_noalloc(one_copy=True)   # its flags (reroll, record) pick cheap branches: one copy
+@njit_noalloc(one_copy=True)
 def apply_dice_gear(dice, n, reroll_value, reroll, reroll_at, keep, as_value, seqmem_at, coach,
                     trace, record):
     """R51, in this exact order, with the gear's numbers from dice_gear. `reroll_value` is the

@@ -68,6 +68,13 @@ def _mentor_index(t, c, gear, rid):
     return -1
 
 
+@njit_noalloc(inline="always")
+def with_stat_added(v0, v1, v2, v3, stat, amount):
+    """The four stats (a bot's or a requirement's) with `amount` added to stat `stat`."""
+    return (v0 + amount if stat == 0 else v0, v1 + amount if stat == 1 else v1,
+            v2 + amount if stat == 2 else v2, v3 + amount if stat == 3 else v3)
+
+
 @njit_noalloc
 def _requirement_bounds(t, c, rid):
     """Each stat's requirement with every die at 0 and at 6 (R52), as two 4-tuples (low, high),
@@ -84,23 +91,9 @@ def _requirement_bounds(t, c, rid):
         stat, m = effect_stat_mod(t, rid, i)
         m = character_modifier(c, m)
         if m < 0:
-            if stat == 0:
-                l0 -= 6
-            elif stat == 1:
-                l1 -= 6
-            elif stat == 2:
-                l2 -= 6
-            elif stat == 3:
-                l3 -= 6
+            l0, l1, l2, l3 = with_stat_added(l0, l1, l2, l3, stat, -6)
         elif m > 0:
-            if stat == 0:
-                h0 += 6
-            elif stat == 1:
-                h1 += 6
-            elif stat == 2:
-                h2 += 6
-            elif stat == 3:
-                h3 += 6
+            h0, h1, h2, h3 = with_stat_added(h0, h1, h2, h3, stat, 6)
     if c == TECHNICIAN:
         minus = t[PARAM_TECH_REQ_MINUS]
         l0, l1, l2, l3 = max(0, l0 - minus), max(0, l1 - minus), max(0, l2 - minus), \

@@ -54,7 +54,7 @@ def is_free_soloist_gear_banned(st, t, seat):
     return ch(st, t, seat, CH_NO_GEAR_COLUMN) != 0
 
 
-@njit_noalloc(one_copy=True)   # its flags pick cheap branches: one copy
+@njit_noalloc(one_copy=True)
 def option_choosable(st, t, seat, card, option, jesus):
     """F40, F113, F114, F118: can `seat` choose this option (with Jesus Piece: F84)?"""
     if (t[T_CC_FS_BAN + card] >> option) & 1 and is_free_soloist_gear_banned(st, t, seat):

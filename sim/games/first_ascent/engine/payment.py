@@ -287,7 +287,7 @@ def plan_payment(st, t, seat, h, plan, allow_tokens):
     return plan_payment_from(st, t, seat, h, plan, allow_tokens, res, buffer)
 
 
-@njit_noalloc(one_copy=True)   # its flags pick cheap branches: one copy
+@njit_noalloc(one_copy=True)
 def plan_payment_from(st, t, seat, h, plan, allow_tokens, res, buffer):
     """plan_payment with the seat's payment_resources already in `res`; `buffer`
     (PAYMENT_BUFFER int64, whose first RES_SIZE may be `res` itself) is scratch space."""

@@ -193,7 +193,7 @@ def gain_portaledge(st, t, ag, seat, types_mask):
         st[HAND + seat * N_KINDS + k] += 1
 
 
-@njit_noalloc(one_copy=True)   # its flags pick cheap branches: one copy
+@njit_noalloc(one_copy=True)
 def draw_cards(st, t, ag, seat, n_cards, spread_only):
     """F120: take Spread cards of the seat's choice, then the rest from the deck top; refill
     the Spread once at the end (Decision 24; each card with spread_refill=each_card)."""
@@ -262,7 +262,7 @@ def use_summit_beta(st, seat, sb):
     st[T_SB_USED + seat * 13 + sb] += 1
 
 
-@njit_noalloc(one_copy=True)   # its flags pick cheap branches: one copy
+@njit_noalloc(one_copy=True)
 def card_sources(st, t, ag, seat, ctype, from_board, reserved, exclude_fs_gear):
     """Fill the legal buffer with D_CARD codes: hand cards of ctype (minus `reserved`, the
     cards committed to a pitch), and only when there are none, board cards (F42: hand first)."""
@@ -312,7 +312,7 @@ def eligible_cards(st, t, seat, ctype, from_board, reserved):
     return n
 
 
-@njit_noalloc(one_copy=True)   # its flags pick cheap branches: one copy
+@njit_noalloc(one_copy=True)
 def held_cards(st, t, seat, ctype, from_board):
     n = 0
     for k in range(1, N_KINDS):
@@ -323,7 +323,7 @@ def held_cards(st, t, seat, ctype, from_board):
     return n
 
 
-@njit_noalloc(one_copy=True)   # its flags pick cheap branches: one copy
+@njit_noalloc(one_copy=True)
 def move_cards(st, t, ag, seat, ctype, n_cards, from_board, to_seat, reserved):
     """Lose (to_seat < 0: to the discard pile) or give n cards, one choice at a time."""
     for _ in range(n_cards):
