@@ -20,7 +20,9 @@ and a rollout module with `rollout(state, tables, legal, n, stream, params, work
 reading its knobs from params after N_SEARCH_PARAMS; `work` is the caller's scratch, the same
 array `step` gets, which a bot that needs memory, such as a view and its notes, may use).
 `make_mcts(search_module, rollout_module)` gives the compiled search; a game's policy calls
-it. The search is a closure over the two modules: numba caches a closure by pickling what it
+it. A game whose engine asks its bots from inside its rules cannot be stepped; it drives the
+same walk from its bots instead (policies/first_ascent/mcts.py), so the tree, the walk down
+it, the back-up and the decision below are one implementation for every game. The search is a closure over the two modules: numba caches a closure by pickling what it
 closes over, and a module pickles as its name, so the compiled search is cached per (game,
 rollout bot), and no bot compiles another's code.
 
@@ -78,9 +80,11 @@ def rollout(state, tables, legal, n, stream, params, work):
 
 # --- the tree: one implementation, whatever drives the game ------------------------------------
 # A tree of at most n nodes is seven arrays: first_child, next_sibling, n_children, node_action
-# (int64) and visits, available, value[:, MAX_SEATS] (float64); node 0 is the root. A game
-# stepped by its caller (mcts_decide below) and a game that asks its bots from inside its rules
-# (policies/first_ascent/mcts.py) both walk it with these functions.
+# (int64) and visits, available, value[:, MAX_SEATS] (float64); node 0 is the root. An
+# iteration walks it from the root, one decision of the imagined game at a time (the walk
+# below), then backs the position's values up its path. A game stepped by its caller
+# (mcts_decide below) and a game that asks its bots from inside its rules
+# (policies/first_ascent/mcts.py) differ only in who plays the decisions the walk answers.
 
 @njit(cache=True)
 def find_child(first_child, next_sibling, node_action, node, action):
@@ -178,6 +182,109 @@ def root_decision(first_child, next_sibling, node_action, visits, value, legal, 
     return best_action
 
 
+# --- the walk: the search's answer at each decision of an imagined game -------------------------
+# One iteration's progress, a small int64 vector: its phase, the node it stands at, its path's
+# length (the path itself is an int64 array of the tree's size + 1), the rollout decisions
+# left, and the tree's node count and capacity. A driver calls, at each decision,
+# walk_wants_bot (is the rollout bot's answer needed?), then walk_answer with the bot's answer
+# (or NO_ACTION), and plays the action it returns.
+WALK_NOT_STARTED, WALK_TREE, WALK_ROLLOUT, WALK_FINISHED = range(4)
+WALK_PHASE, WALK_NODE, WALK_PATH_LEN, WALK_DEPTH_LEFT, WALK_N_NODES, WALK_N_MAX = range(6)
+WALK_SIZE = 6
+NO_ACTION = -1
+
+
+@njit(cache=True)
+def start_tree(walk, n_max):
+    """An empty tree of capacity n_max: the root only."""
+    walk[WALK_N_NODES] = 1
+    walk[WALK_N_MAX] = n_max
+
+
+@njit(cache=True)
+def start_walk(walk, path):
+    """An iteration's walk, at the root."""
+    walk[WALK_PHASE] = WALK_TREE
+    walk[WALK_NODE] = 0
+    path[0] = 0
+    walk[WALK_PATH_LEN] = 1
+
+
+@njit(cache=True)
+def _start_rollout(walk, depth):
+    walk[WALK_PHASE] = WALK_ROLLOUT
+    walk[WALK_DEPTH_LEFT] = depth
+
+
+@njit(cache=True)
+def walk_wants_bot(walk, n_children, max_tree_depth, depth):
+    """Before a decision: whether walk_answer may return the rollout bot's answer (so that the
+    bot is asked only where its answer is used). A walk that has gone below the tree's depth
+    limit (0: none) turns into its rollout here."""
+    if walk[WALK_PHASE] != WALK_TREE:
+        return True
+    if max_tree_depth > 0 and walk[WALK_PATH_LEN] > max_tree_depth:
+        _start_rollout(walk, depth)
+        return True
+    return n_children[walk[WALK_NODE]] == 0       # a new node's first child is the bot's
+
+
+@njit(cache=True)
+def rollout_spent(walk):
+    """Whether the walk's rollout has played all its decisions: the position is evaluated here
+    (a stepped game) or at the end of the turn under way (a game that asks its bots)."""
+    return walk[WALK_PHASE] == WALK_ROLLOUT and walk[WALK_DEPTH_LEFT] <= 0
+
+
+@njit(cache=True)
+def walk_answer(first_child, next_sibling, n_children, node_action, visits, available, value,
+                walk, path, legal, n, mover, bot_choice, stream, child_of, unexpanded, widening,
+                exploration, depth):
+    """The search's action at a decision of an imagined game, `legal[:n]` legal, `mover` to
+    act; `bot_choice` is the rollout bot's action where walk_wants_bot asked for it.
+
+    In the tree: UCB1 over the children legal in this imagined world, with progressive
+    widening; where a node takes a new child (its first is the bot's choice, the others come
+    in an order drawn from the stream), the walk leaves the tree and its rollout of `depth`
+    decisions begins. In the rollout: the bot's choice, each counted; after the last, the walk
+    is finished and a driver that cannot stop at once goes on with the bot's choices."""
+    phase = walk[WALK_PHASE]
+    if phase == WALK_TREE:
+        node = walk[WALK_NODE]
+        n_new = sort_children(first_child, next_sibling, node_action, node, legal, n, child_of,
+                              unexpanded)
+        if should_expand(n_children, visits, node, n_new, n, widening) and \
+                walk[WALK_N_NODES] < walk[WALK_N_MAX]:
+            if n_children[node] == 0:
+                action = bot_choice
+            else:
+                action = unexpanded[stream_below(stream, n_new)]
+            child = walk[WALK_N_NODES]
+            walk[WALK_N_NODES] = child + 1
+            add_child(first_child, next_sibling, n_children, node_action, available, node,
+                      action, child)
+            path[walk[WALK_PATH_LEN]] = child
+            walk[WALK_PATH_LEN] += 1
+            _start_rollout(walk, depth)
+            return action
+        best = ucb_child(child_of, n, visits, available, value, mover, exploration)
+        if best != NO_NODE:
+            path[walk[WALK_PATH_LEN]] = best
+            walk[WALK_PATH_LEN] += 1
+            walk[WALK_NODE] = best
+            return node_action[best]
+        # the tree is full and none of this node's children is legal here
+        _start_rollout(walk, depth)
+        if bot_choice == NO_ACTION:
+            bot_choice = legal[stream_below(stream, n)]
+    if walk[WALK_PHASE] == WALK_ROLLOUT:
+        if walk[WALK_DEPTH_LEFT] <= 0:
+            walk[WALK_PHASE] = WALK_FINISHED
+        else:
+            walk[WALK_DEPTH_LEFT] -= 1
+    return bot_choice
+
+
 def make_mcts(game, rollouts=None):
     """The search over `game`'s search module with `rollouts`' rollout bot (None: uniform)."""
     bot = sys.modules[__name__] if rollouts is None else rollouts
@@ -211,7 +318,8 @@ def _search(game, bot):
         visits = np.zeros(n_nodes_max, np.float64)
         available = np.zeros(n_nodes_max, np.float64)
         value = np.zeros((n_nodes_max, MAX_SEATS), np.float64)
-        n_nodes = 1
+        walk = np.empty(WALK_SIZE, np.int64)
+        start_tree(walk, n_nodes_max)
 
         work = np.empty_like(state)
         buf = np.empty_like(legal)
@@ -223,52 +331,26 @@ def _search(game, bot):
         for _ in range(iterations):
             work[:] = state
             game.hide_future(work, tables, seat, stream)
-            node = 0
-            path[0] = 0
-            path_len = 1
-            # selection and expansion
+            start_walk(walk, path)
             while True:
-                if max_tree_depth > 0 and path_len > max_tree_depth:
-                    break           # below the tree's depth limit the rollout takes over
                 mover = game.mover(work)
                 if mover < 0:
                     break
-                n = game.legal(work, tables, buf)
-                if n == 0:
-                    break
-                n_new = sort_children(first_child, next_sibling, node_action, node, buf, n,
-                                      child_of, unexpanded)
-                if should_expand(n_children, visits, node, n_new, n, widening):
-                    if n_children[node] == 0:
-                        # the rollout bot's own choice first: with a bot in the rollouts, a
-                        # small budget refines its play instead of trying actions at random
-                        action = bot.rollout(work, tables, buf, n, stream, params, step_work)
-                    else:
-                        action = unexpanded[stream_below(stream, n_new)]
-                    child = n_nodes
-                    n_nodes += 1
-                    add_child(first_child, next_sibling, n_children, node_action, available,
-                              node, action, child)
-                    game.step(work, tables, action, step_work)
-                    path[path_len] = child
-                    path_len += 1
-                    break
-                best = ucb_child(child_of, n, visits, available, value, mover, exploration)
-                game.step(work, tables, node_action[best], step_work)
-                node = best
-                path[path_len] = node
-                path_len += 1
-            # rollout
-            for _d in range(depth):
-                if game.mover(work) < 0:
+                wants_bot = walk_wants_bot(walk, n_children, max_tree_depth, depth)
+                if rollout_spent(walk):
                     break
                 n = game.legal(work, tables, buf)
                 if n == 0:
                     break
-                action = bot.rollout(work, tables, buf, n, stream, params, step_work)
+                bot_choice = NO_ACTION
+                if wants_bot:
+                    bot_choice = bot.rollout(work, tables, buf, n, stream, params, step_work)
+                action = walk_answer(first_child, next_sibling, n_children, node_action, visits,
+                                     available, value, walk, path, buf, n, mover, bot_choice,
+                                     stream, child_of, unexpanded, widening, exploration, depth)
                 game.step(work, tables, action, step_work)
             game.evaluate(work, tables, values)
-            back_up(path, path_len, visits, value, values)
+            back_up(path, walk[WALK_PATH_LEN], visits, value, values)
         return root_decision(first_child, next_sibling, node_action, visits, value, legal,
                              n_legal, seat, margin)
 

@@ -233,3 +233,91 @@ def test_a_large_margin_keeps_the_rollout_bots_own_choice():
         departs.append(aia_decision("mcts-tuned", st, t, params=(24.0, 20.0, 0.7, 1.0, 0.0, 0.0))
                        != own)
     assert all(same) and any(departs)
+
+
+class HandWalk:
+    """The walk of policies/mcts.py driven by hand, as a game's driver drives it: a tree of
+    `n_max` nodes, one seat, and the rollout bot's answer always `bot`."""
+
+    def __init__(self, n_max, seed=1):
+        from policies import mcts as M
+        self.M = M
+        self.first_child = np.full(n_max, M.NO_NODE, np.int64)
+        self.next_sibling = np.full(n_max, M.NO_NODE, np.int64)
+        self.n_children = np.zeros(n_max, np.int64)
+        self.node_action = np.full(n_max, M.NO_NODE, np.int64)
+        self.visits = np.zeros(n_max)
+        self.available = np.zeros(n_max)
+        self.value = np.zeros((n_max, M.MAX_SEATS))
+        self.walk = np.zeros(M.WALK_SIZE, np.int64)
+        self.path = np.zeros(n_max + 1, np.int64)
+        self.stream = np.array([seed], np.uint64)
+        M.start_tree(self.walk, n_max)
+
+    def decide(self, legal, bot, tree_depth=0, depth=2, widening=0.0):
+        """walk_wants_bot, then walk_answer with the bot's answer where it was wanted."""
+        M = self.M
+        legal = np.array(legal, np.int64)
+        wants = M.walk_wants_bot(self.walk, self.n_children, tree_depth, depth)
+        scratch = np.empty(len(legal), np.int64), np.empty(len(legal), np.int64)
+        return wants, M.walk_answer(
+            self.first_child, self.next_sibling, self.n_children, self.node_action, self.visits,
+            self.available, self.value, self.walk, self.path, legal, len(legal), 0,
+            bot if wants else M.NO_ACTION, self.stream, *scratch, widening, 0.7, depth)
+
+    def back_up(self, v):
+        values = np.zeros(self.M.MAX_SEATS)
+        values[0] = v
+        self.M.back_up(self.path, self.walk[self.M.WALK_PATH_LEN], self.visits, self.value,
+                       values)
+
+
+def test_the_walk_takes_the_bots_choice_as_a_new_nodes_first_child_then_rolls_out():
+    from policies import mcts as M
+    w = HandWalk(8)
+    M.start_walk(w.walk, w.path)
+    assert w.decide([4, 7, 9], bot=7) == (True, 7)            # the root's first child
+    assert w.n_children[0] == 1 and w.node_action[1] == 7
+    assert w.walk[M.WALK_PHASE] == M.WALK_ROLLOUT             # it left the tree there
+    assert w.decide([1, 2], bot=2) == (True, 2)               # rollout decisions: the bot's
+    assert not M.rollout_spent(w.walk)
+    assert w.decide([1, 2], bot=1) == (True, 1)
+    assert M.rollout_spent(w.walk)                             # depth 2: a stepped game stops
+    assert w.decide([1, 2], bot=2) == (True, 2)               # a driver that cannot stop goes
+    assert w.walk[M.WALK_PHASE] == M.WALK_FINISHED             # on with the bot's choices
+    w.back_up(1.0)
+    assert list(w.visits[:2]) == [1.0, 1.0] and w.value[1, 0] == 1.0
+
+
+def test_the_walk_tries_each_legal_action_then_follows_ucb_and_respects_the_tree_depth():
+    from policies import mcts as M
+    w = HandWalk(16)
+    tried = []
+    for v in (0.0, 1.0, 0.0):                 # widening off: every legal action gets a child
+        M.start_walk(w.walk, w.path)
+        wants, action = w.decide([4, 7, 9], bot=7)
+        tried.append(action)
+        w.back_up(v)
+    assert sorted(tried) == [4, 7, 9] and w.n_children[0] == 3
+    best = tried[1]                           # the one whose rollout won
+    M.start_walk(w.walk, w.path)
+    wants, action = w.decide([4, 7, 9], bot=7)
+    assert not wants and action == best       # every child visited once: UCB picks the winner
+    assert w.walk[M.WALK_PHASE] == M.WALK_TREE
+    # below a tree depth of 1 the walk turns into its rollout before the bot is asked
+    wants, action = w.decide([5, 6], bot=6, tree_depth=1)
+    assert wants and action == 6 and w.walk[M.WALK_PHASE] == M.WALK_ROLLOUT
+    assert w.walk[M.WALK_DEPTH_LEFT] == 1     # that decision was the rollout's first
+
+
+def test_a_full_tree_rolls_out_from_where_it_stands():
+    from policies import mcts as M
+    w = HandWalk(2)                           # the root and one child
+    M.start_walk(w.walk, w.path)
+    w.decide([4, 7], bot=7)
+    w.back_up(0.5)
+    M.start_walk(w.walk, w.path)
+    wants, action = w.decide([4], bot=4)      # 7 is not legal here and no node is left:
+    assert not wants and action == 4          # the bot was not asked; a draw from the legal
+    assert w.walk[M.WALK_PHASE] == M.WALK_ROLLOUT
+    assert w.n_children[0] == 1

@@ -12,12 +12,14 @@ tree agent, which
    decision and legal codes, and deals everything the seat cannot know again from the search's
    own stream (search.hide_future: the no-peeking test checks that the real hidden values do
    not change the decision);
-3. then walks the tree (policies/mcts.py: UCB1 with availability counts, progressive widening,
-   the rollout bot's choice as each node's first child) over every seat's asked decisions, and
-   past the tree plays the rollout bot for `depth` asked decisions;
-4. then sets G_POLICY_ERROR to SEARCH_STOP, which makes the engine end the imagined game at the
-   end of the turn under way (or of the round's Follow and Rerack phases), still played by the
-   rollout bot; search.evaluate scores that position and the path backs it up.
+3. then answers every seat's asked decisions with the walk of policies/mcts.py, the one every
+   game's search uses (walk_wants_bot, walk_answer: UCB1 with availability counts,
+   progressive widening, the rollout bot's choice as each node's first child, then the
+   rollout bot for `depth` asked decisions);
+4. once the walk is finished, sets G_POLICY_ERROR to SEARCH_STOP, which makes the engine end
+   the imagined game at the end of the turn under way (or of the round's Follow and Rerack
+   phases), still played by the rollout bot; search.evaluate scores that position and the path
+   backs it up.
 A tree node is a sequence of asked actions from the root (open loop).
 
 Everything random comes from this seat's own policy stream (the imagined seats' streams are drawn
@@ -34,9 +36,10 @@ from numba import njit
 from policies.first_ascent.planner import N_KNOBS, decide
 from policies.first_ascent.tuned import load_tuned, tuned_vector
 from policies.mcts import (
-    MAX_SEATS, N_SEARCH_PARAMS, NO_NODE, P_DEPTH, P_EXPLORATION, P_ITERATIONS, P_MARGIN,
-    P_TREE_DEPTH, P_WIDENING, add_child, back_up, root_decision, should_expand, sort_children,
-    ucb_child)
+    MAX_SEATS, N_SEARCH_PARAMS, NO_ACTION, NO_NODE, P_DEPTH, P_EXPLORATION, P_ITERATIONS,
+    P_MARGIN, P_TREE_DEPTH, P_WIDENING, WALK_FINISHED, WALK_N_MAX, WALK_NOT_STARTED,
+    WALK_PATH_LEN, WALK_PHASE, WALK_SIZE, back_up, root_decision, start_tree, start_walk,
+    walk_answer, walk_wants_bot)
 from sim.core.game import get_game
 from sim.core.jit import njit_noalloc
 from sim.core.layout import layout
@@ -63,14 +66,14 @@ SEARCH_STOP = 1 << 20       # G_POLICY_ERROR's value when a search ends an imagi
 
 # The search's memory, one int64 vector: the agents' `ctx.work`. The rollout bots' work memory
 # comes first, where they expect it; the tree's float arrays are float64 views of its tail.
-PHASE_REPLAY, PHASE_TREE, PHASE_ROLLOUT, PHASE_FINISH = range(4)
+# The walk (policies/mcts.py) is not started while the imagined game replays the segment's past.
 _CONTROL, CONTROL_SIZE = layout([(name, 1) for name in (
-    "phase", "first", "replay", "seat", "decision", "n_legal", "node", "path_len",
-    "depth_left", "n_nodes", "diverged", "n_max")])
-(C_PHASE, C_FIRST, C_REPLAY, C_SEAT, C_DECISION, C_N_LEGAL, C_NODE, C_PATH_LEN, C_DEPTH_LEFT,
- C_N_NODES, C_DIVERGED, C_N_MAX) = (WORK_SIZE + off for off in _CONTROL.values())
+    "first", "replay", "seat", "decision", "n_legal", "diverged")])
+C_FIRST, C_REPLAY, C_SEAT, C_DECISION, C_N_LEGAL, C_DIVERGED = (
+    WORK_SIZE + off for off in _CONTROL.values())
 _SEARCH, SEARCH_FIXED = layout([
     ("control", CONTROL_SIZE),
+    ("walk", WALK_SIZE),
     ("codes", MAX_SEGMENT_DECISIONS),   # the segment's past decisions, copied from the game
     ("root_legal", MAX_LEGAL),
     ("child_of", MAX_LEGAL),
@@ -78,7 +81,8 @@ _SEARCH, SEARCH_FIXED = layout([
     ("hide", HIDE_SCRATCH),
     ("values", MAX_SEATS),              # float64 bits
 ], start=WORK_SIZE)
-_, M_CODES, M_ROOT_LEGAL, M_CHILD_OF, M_UNEXPANDED, M_HIDE, M_VALUES = _SEARCH.values()
+_, M_WALK, M_CODES, M_ROOT_LEGAL, M_CHILD_OF, M_UNEXPANDED, M_HIDE, M_VALUES = \
+    _SEARCH.values()
 # then, for a tree of n nodes: first_child, next_sibling, n_children, node_action, path (n + 1)
 # as int64; visits, available, value (n x MAX_SEATS) as float64 bits
 N_INT_ARRAYS = 4
@@ -92,7 +96,7 @@ def search_size(n_max):
 
 @njit_noalloc(inline="always")
 def _tree(work):
-    n = work[C_N_MAX]
+    n = work[M_WALK + WALK_N_MAX]
     at = SEARCH_FIXED
     first_child = work[at:at + n]
     next_sibling = work[at + n:at + 2 * n]
@@ -117,27 +121,18 @@ def _enter_root(ctx):
             if ctx.legal[i] != w[M_ROOT_LEGAL + i]:
                 same = False
                 break
+    walk = w[M_WALK:M_WALK + WALK_SIZE]
     if not same:
         w[C_DIVERGED] = 1
-        w[C_PHASE] = PHASE_FINISH
+        walk[WALK_PHASE] = WALK_FINISHED
         ctx.state[G_POLICY_ERROR] = SEARCH_STOP
         return
     turn_seat = w[SEGMENT_TURN_SEAT]
     hide_future(ctx.state, ctx.tables, ctx.seat, ctx.stream,
                 turn_seat if turn_seat != ctx.seat else -1, w[M_HIDE:M_HIDE + HIDE_SCRATCH])
-    w[C_PHASE] = PHASE_TREE
-    w[C_NODE] = 0
     first_child, next_sibling, n_children, node_action, path, visits, available, value = \
         _tree(w)
-    path[0] = 0
-    w[C_PATH_LEN] = 1
-
-
-@njit_noalloc
-def within_tree_depth(ctx):
-    """Whether the walk may still go down the tree (a tree depth of 0 means no limit)."""
-    max_tree_depth = int(ctx.params[P_TREE_DEPTH])
-    return max_tree_depth <= 0 or ctx.work[C_PATH_LEN] <= max_tree_depth
+    start_walk(walk, path)
 
 
 @njit_noalloc
@@ -145,78 +140,43 @@ def needs_bot(ctx):
     """Whether this decision's answer may be the rollout bot's (called first by an agent, so
     that the bot is asked only where its answer is used). Moves the replay into the tree."""
     w = ctx.work
-    if w[C_PHASE] == PHASE_REPLAY:
+    walk = w[M_WALK:M_WALK + WALK_SIZE]
+    if walk[WALK_PHASE] == WALK_NOT_STARTED:
         if ctx.state[G_DECISIONS] - w[C_FIRST] < w[C_REPLAY]:
             return False
         _enter_root(ctx)
-    phase = w[C_PHASE]
-    if phase != PHASE_TREE:
-        return True
-    if not within_tree_depth(ctx):
-        return True
     first_child, next_sibling, n_children, node_action, path, visits, available, value = \
         _tree(w)
-    return n_children[w[C_NODE]] == 0
+    return walk_wants_bot(walk, n_children, int(ctx.params[P_TREE_DEPTH]),
+                          int(ctx.params[P_DEPTH]))
 
 
 @njit_noalloc
 def tree_answer(ctx, bot_choice):
     """The search agent's answer (module docstring); bot_choice is the rollout bot's answer
-    where needs_bot said so, else -1."""
+    where needs_bot said so, else NO_ACTION. A finished walk makes the engine end the imagined
+    game at the end of the turn under way."""
     w = ctx.work
-    phase = w[C_PHASE]
-    if phase == PHASE_REPLAY:
+    walk = w[M_WALK:M_WALK + WALK_SIZE]
+    if walk[WALK_PHASE] == WALK_NOT_STARTED:
         return w[M_CODES + ctx.state[G_DECISIONS] - w[C_FIRST]]
     params = ctx.params
-    if phase == PHASE_TREE:
-        first_child, next_sibling, n_children, node_action, path, visits, available, value = \
-            _tree(w)
-        if within_tree_depth(ctx):
-            node = w[C_NODE]
-            legal, n = ctx.legal, ctx.n_legal
-            child_of = w[M_CHILD_OF:M_CHILD_OF + MAX_LEGAL]
-            unexpanded = w[M_UNEXPANDED:M_UNEXPANDED + MAX_LEGAL]
-            n_new = sort_children(first_child, next_sibling, node_action, node, legal, n,
-                                  child_of, unexpanded)
-            if should_expand(n_children, visits, node, n_new, n, params[P_WIDENING]) and \
-                    w[C_N_NODES] < w[C_N_MAX]:
-                if n_children[node] == 0:
-                    action = bot_choice
-                else:
-                    action = unexpanded[stream_below(ctx.stream, n_new)]
-                child = w[C_N_NODES]
-                w[C_N_NODES] = child + 1
-                add_child(first_child, next_sibling, n_children, node_action, available, node,
-                          action, child)
-                path[w[C_PATH_LEN]] = child
-                w[C_PATH_LEN] += 1
-                w[C_PHASE] = PHASE_ROLLOUT
-                w[C_DEPTH_LEFT] = int(params[P_DEPTH])
-                return action
-            best = ucb_child(child_of, n, visits, available, value, ctx.seat,
-                             params[P_EXPLORATION])
-            if best != NO_NODE:
-                path[w[C_PATH_LEN]] = best
-                w[C_PATH_LEN] += 1
-                w[C_NODE] = best
-                return node_action[best]
-        w[C_PHASE] = PHASE_ROLLOUT
-        w[C_DEPTH_LEFT] = int(params[P_DEPTH])
-        if bot_choice < 0:      # the tree is full and none of its children is legal here
-            bot_choice = ctx.legal[stream_below(ctx.stream, ctx.n_legal)]
-    if w[C_PHASE] == PHASE_ROLLOUT:
-        if w[C_DEPTH_LEFT] <= 0:
-            w[C_PHASE] = PHASE_FINISH
-            ctx.state[G_POLICY_ERROR] = SEARCH_STOP
-        else:
-            w[C_DEPTH_LEFT] -= 1
-    return bot_choice
+    first_child, next_sibling, n_children, node_action, path, visits, available, value = \
+        _tree(w)
+    action = walk_answer(first_child, next_sibling, n_children, node_action, visits, available,
+                         value, walk, path, ctx.legal, ctx.n_legal, ctx.seat, bot_choice,
+                         ctx.stream, w[M_CHILD_OF:M_CHILD_OF + MAX_LEGAL],
+                         w[M_UNEXPANDED:M_UNEXPANDED + MAX_LEGAL], params[P_WIDENING],
+                         params[P_EXPLORATION], int(params[P_DEPTH]))
+    if walk[WALK_PHASE] == WALK_FINISHED:
+        ctx.state[G_POLICY_ERROR] = SEARCH_STOP
+    return action
 
 
 @njit_noalloc(first_class=True)
 def random_agent(ctx):
     """The search agent of `mcts`: uniform legal actions past the tree."""
-    bot = ctx.legal[stream_below(ctx.stream, ctx.n_legal)] if needs_bot(ctx) else -1
+    bot = ctx.legal[stream_below(ctx.stream, ctx.n_legal)] if needs_bot(ctx) else NO_ACTION
     return tree_answer(ctx, bot)
 
 
@@ -224,7 +184,7 @@ def random_agent(ctx):
 def tuned_agent(ctx):
     """The search agent of `mcts-tuned`: tuned's choice past the tree and as each node's first
     child, with the deciding seat's character's knobs."""
-    bot = -1
+    bot = NO_ACTION
     if needs_bot(ctx):
         c = ctx.state[S_CHAR + ctx.seat * SEAT_FIELDS]
         at = N_SEARCH_PARAMS + (c - 1) * N_KNOBS
@@ -246,8 +206,8 @@ def search(ctx, agents):
     iterations = max(1, int(params[P_ITERATIONS]))
     n_max = iterations + 1
     w = np.zeros(search_size(n_max), np.int64)
-    w[C_N_MAX] = n_max
-    w[C_N_NODES] = 1
+    walk = w[M_WALK:M_WALK + WALK_SIZE]
+    start_tree(walk, n_max)
     w[C_FIRST] = real[SEGMENT_FIRST]
     w[C_REPLAY] = replay
     w[C_SEAT] = ctx.seat
@@ -281,13 +241,13 @@ def search(ctx, agents):
         w[:SEGMENT] = 0                 # the rollout bots' caches start afresh; the imagined
         w[SEGMENT_FIRST] = real[SEGMENT_FIRST]  # engine rewrites its own segment block
         w[SEGMENT_TURN_SEAT] = -1
-        w[C_PHASE] = PHASE_REPLAY
-        w[C_PATH_LEN] = 0
+        walk[WALK_PHASE] = WALK_NOT_STARTED
+        walk[WALK_PATH_LEN] = 0
         play_on(st, ctx.tables, ag, dealing)
-        if w[C_DIVERGED] != 0 or w[C_PHASE] == PHASE_REPLAY:
+        if w[C_DIVERGED] != 0 or walk[WALK_PHASE] == WALK_NOT_STARTED:
             return -1       # the replay did not reach this decision: a bug, made loud
         evaluate(st, ctx.tables, values)
-        back_up(path, w[C_PATH_LEN], visits, value, values)
+        back_up(path, walk[WALK_PATH_LEN], visits, value, values)
     return root_decision(first_child, next_sibling, node_action, visits, value, ctx.legal,
                          ctx.n_legal, ctx.seat, params[P_MARGIN])
 
