@@ -1,5 +1,6 @@
-"""Open-loop Monte Carlo tree search: one implementation for every game that lets a caller take
-each action (the game protocol's stepping games).
+"""Open-loop Monte Carlo tree search: one implementation for every game. A game that lets a
+caller take each action (the game protocol's stepping games) is searched by make_mcts; a game
+whose engine asks its bots from inside its rules drives the same tree and walk from its bots.
 
 A game takes part with a search module (its `search.py`) of five numba functions over its own
 state and packed rules (C-contiguous int64 vectors):
@@ -7,8 +8,10 @@ state and packed rules (C-contiguous int64 vectors):
     legal(state, tables, out) -> n              the legal actions of the position (the engine's)
     step(state, tables, action, work)           play one action (the engine's; `work` is the
                                                 search's scratch: All-In Ascent's trace, then
-                                                its rollout bot's work memory)
+                                                its rollout bot's work memory); may not
+                                                allocate
     mover(state) -> seat                        the seat to act, or -1 once the game is over
+                                                (may not allocate, nor may `legal`)
     hide_future(state, tables, seat, stream)    re-sample everything `seat` cannot know (future
                                                 dice, refills, hidden tiles) from `stream`
     evaluate(state, tables, values)             each seat's value of the position, in [0, 1]:
@@ -18,13 +21,16 @@ state and packed rules (C-contiguous int64 vectors):
 and a rollout module with `rollout(state, tables, legal, n, stream, params, work) -> action`
 (this module's own is a uniform legal action; a bot module may offer one that plays the bot,
 reading its knobs from params after N_SEARCH_PARAMS; `work` is the caller's scratch, the same
-array `step` gets, which a bot that needs memory, such as a view and its notes, may use).
+array `step` gets, which a bot that needs memory, such as a view and its notes, may use; it
+may not allocate). The walk and the rollout are compiled without numba's runtime (walk_from),
+hence those "may not allocate": numba refuses, at compile time, a search whose functions do.
 `make_mcts(search_module, rollout_module)` gives the compiled search; a game's policy calls
 it. A game whose engine asks its bots from inside its rules cannot be stepped; it drives the
 same walk from its bots instead (policies/first_ascent/mcts.py), so the tree, the walk down
-it, the back-up and the decision below are one implementation for every game. The search is a closure over the two modules: numba caches a closure by pickling what it
-closes over, and a module pickles as its name, so the compiled search is cached per (game,
-rollout bot), and no bot compiles another's code.
+it, the back-up and the decision below are one implementation for every game. The search is
+a closure over the two modules: numba caches a closure by pickling what it closes over, and a
+module pickles as its name, so the compiled search is cached per (game, rollout bot), and no
+bot compiles another's code.
 
 Open loop: a tree node is a sequence of actions from the root, not a state. Each iteration
 copies the real position, calls `hide_future` with this bot's own stream (so the search never sees
@@ -58,6 +64,7 @@ import sys
 import numpy as np
 from numba import njit
 
+from sim.core.jit import njit_noalloc
 from sim.core.rng import stream_below
 
 MAX_SEATS = 8
@@ -185,9 +192,10 @@ def root_decision(first_child, next_sibling, node_action, visits, value, legal, 
 # --- the walk: the search's answer at each decision of an imagined game -------------------------
 # One iteration's progress, a small int64 vector: its phase, the node it stands at, its path's
 # length (the path itself is an int64 array of the tree's size + 1), the rollout decisions
-# left, and the tree's node count and capacity. A driver calls, at each decision,
-# walk_wants_bot (is the rollout bot's answer needed?), then walk_answer with the bot's answer
-# (or NO_ACTION), and plays the action it returns.
+# left, and the tree's node count and capacity. At each decision a driver asks walk_wants_bot
+# (is the rollout bot's answer needed?); in the tree, walk_answer gives the action; past it,
+# the rollout bot's choice is played for `depth` decisions (rollout_answer counts them for a
+# driver that asks the walk at every decision).
 WALK_NOT_STARTED, WALK_TREE, WALK_ROLLOUT, WALK_FINISHED = range(4)
 WALK_PHASE, WALK_NODE, WALK_PATH_LEN, WALK_DEPTH_LEFT, WALK_N_NODES, WALK_N_MAX = range(6)
 WALK_SIZE = 6
@@ -201,7 +209,7 @@ def start_tree(walk, n_max):
     walk[WALK_N_MAX] = n_max
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_walk(walk, path):
     """An iteration's walk, at the root."""
     walk[WALK_PHASE] = WALK_TREE
@@ -210,17 +218,17 @@ def start_walk(walk, path):
     walk[WALK_PATH_LEN] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_rollout(walk, depth):
     walk[WALK_PHASE] = WALK_ROLLOUT
     walk[WALK_DEPTH_LEFT] = depth
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def walk_wants_bot(walk, n_children, max_tree_depth, depth):
-    """Before a decision: whether walk_answer may return the rollout bot's answer (so that the
-    bot is asked only where its answer is used). A walk that has gone below the tree's depth
-    limit (0: none) turns into its rollout here."""
+    """Before a decision: whether the rollout bot's answer may be used (so that the bot is
+    asked only where it is). A walk that has gone below the tree's depth limit (0: none)
+    turns into its rollout here."""
     if walk[WALK_PHASE] != WALK_TREE:
         return True
     if max_tree_depth > 0 and walk[WALK_PATH_LEN] > max_tree_depth:
@@ -229,54 +237,10 @@ def walk_wants_bot(walk, n_children, max_tree_depth, depth):
     return n_children[walk[WALK_NODE]] == 0       # a new node's first child is the bot's
 
 
-@njit(cache=True)
-def rollout_spent(walk):
-    """Whether the walk's rollout has played all its decisions: the position is evaluated here
-    (a stepped game) or at the end of the turn under way (a game that asks its bots)."""
-    return walk[WALK_PHASE] == WALK_ROLLOUT and walk[WALK_DEPTH_LEFT] <= 0
-
-
-@njit(cache=True)
-def walk_answer(first_child, next_sibling, n_children, node_action, visits, available, value,
-                walk, path, legal, n, mover, bot_choice, stream, child_of, unexpanded, widening,
-                exploration, depth):
-    """The search's action at a decision of an imagined game, `legal[:n]` legal, `mover` to
-    act; `bot_choice` is the rollout bot's action where walk_wants_bot asked for it.
-
-    In the tree: UCB1 over the children legal in this imagined world, with progressive
-    widening; where a node takes a new child (its first is the bot's choice, the others come
-    in an order drawn from the stream), the walk leaves the tree and its rollout of `depth`
-    decisions begins. In the rollout: the bot's choice, each counted; after the last, the walk
-    is finished and a driver that cannot stop at once goes on with the bot's choices."""
-    phase = walk[WALK_PHASE]
-    if phase == WALK_TREE:
-        node = walk[WALK_NODE]
-        n_new = sort_children(first_child, next_sibling, node_action, node, legal, n, child_of,
-                              unexpanded)
-        if should_expand(n_children, visits, node, n_new, n, widening) and \
-                walk[WALK_N_NODES] < walk[WALK_N_MAX]:
-            if n_children[node] == 0:
-                action = bot_choice
-            else:
-                action = unexpanded[stream_below(stream, n_new)]
-            child = walk[WALK_N_NODES]
-            walk[WALK_N_NODES] = child + 1
-            add_child(first_child, next_sibling, n_children, node_action, available, node,
-                      action, child)
-            path[walk[WALK_PATH_LEN]] = child
-            walk[WALK_PATH_LEN] += 1
-            _start_rollout(walk, depth)
-            return action
-        best = ucb_child(child_of, n, visits, available, value, mover, exploration)
-        if best != NO_NODE:
-            path[walk[WALK_PATH_LEN]] = best
-            walk[WALK_PATH_LEN] += 1
-            walk[WALK_NODE] = best
-            return node_action[best]
-        # the tree is full and none of this node's children is legal here
-        _start_rollout(walk, depth)
-        if bot_choice == NO_ACTION:
-            bot_choice = legal[stream_below(stream, n)]
+@njit(cache=True, inline="always")
+def rollout_answer(walk, bot_choice):
+    """A rollout decision: the bot's choice, counted; after the walk's last, the walk is
+    finished, and a driver that cannot stop at once goes on with the bot's choices."""
     if walk[WALK_PHASE] == WALK_ROLLOUT:
         if walk[WALK_DEPTH_LEFT] <= 0:
             walk[WALK_PHASE] = WALK_FINISHED
@@ -284,6 +248,46 @@ def walk_answer(first_child, next_sibling, n_children, node_action, visits, avai
             walk[WALK_DEPTH_LEFT] -= 1
     return bot_choice
 
+
+@njit(cache=True, inline="always")
+def walk_answer(first_child, next_sibling, n_children, node_action, visits, available, value,
+                walk, path, legal, n, mover, bot_choice, stream, child_of, unexpanded, widening,
+                exploration, depth):
+    """The search's action at a decision in the tree, `legal[:n]` legal, `mover` to act;
+    `bot_choice` is the rollout bot's action where walk_wants_bot asked for it.
+
+    UCB1 over the children legal in this imagined world, with progressive widening; where a
+    node takes a new child (its first is the bot's choice, the others come in an order drawn
+    from the stream), the walk leaves the tree there and its rollout of `depth` decisions
+    begins at the next one."""
+    node = walk[WALK_NODE]
+    n_new = sort_children(first_child, next_sibling, node_action, node, legal, n, child_of,
+                          unexpanded)
+    if should_expand(n_children, visits, node, n_new, n, widening) and \
+            walk[WALK_N_NODES] < walk[WALK_N_MAX]:
+        if n_children[node] == 0:
+            action = bot_choice
+        else:
+            action = unexpanded[stream_below(stream, n_new)]
+        child = walk[WALK_N_NODES]
+        walk[WALK_N_NODES] = child + 1
+        add_child(first_child, next_sibling, n_children, node_action, available, node,
+                  action, child)
+        path[walk[WALK_PATH_LEN]] = child
+        walk[WALK_PATH_LEN] += 1
+        _start_rollout(walk, depth)
+        return action
+    best = ucb_child(child_of, n, visits, available, value, mover, exploration)
+    if best != NO_NODE:
+        path[walk[WALK_PATH_LEN]] = best
+        walk[WALK_PATH_LEN] += 1
+        walk[WALK_NODE] = best
+        return node_action[best]
+    # the tree is full and none of this node's children is legal here: the rollout begins
+    _start_rollout(walk, depth)
+    if bot_choice == NO_ACTION:
+        bot_choice = legal[stream_below(stream, n)]
+    return rollout_answer(walk, bot_choice)
 
 def make_mcts(game, rollouts=None):
     """The search over `game`'s search module with `rollouts`' rollout bot (None: uniform)."""
@@ -297,6 +301,44 @@ def make_mcts(game, rollouts=None):
 
 
 def _search(game, bot):
+    @njit_noalloc
+    def walk_from(work, tables, stream, params, step_work, depth, exploration, widening,
+                  max_tree_depth, first_child, next_sibling, n_children, node_action, visits,
+                  available, value, walk, buf, unexpanded, child_of, path):
+        """An iteration's play from the imagined world `work`: the walk down the tree, then the
+        rollout. Compiled without numba's runtime, so that the walk's functions are inlined
+        with no reference counting around the tree's arrays (the runtime's counting made a
+        Dice Race search 1.6x slower); a game's hide_future and evaluate may allocate, so
+        they run outside it."""
+        start_walk(walk, path)
+        # the tree: walk_answer at each decision until the walk leaves it
+        while True:
+            mover = game.mover(work)
+            if mover < 0:
+                break
+            wants_bot = walk_wants_bot(walk, n_children, max_tree_depth, depth)
+            if walk[WALK_PHASE] != WALK_TREE:
+                break
+            n = game.legal(work, tables, buf)
+            if n == 0:
+                break
+            bot_choice = NO_ACTION
+            if wants_bot:
+                bot_choice = bot.rollout(work, tables, buf, n, stream, params, step_work)
+            action = walk_answer(first_child, next_sibling, n_children, node_action, visits,
+                                 available, value, walk, path, buf, n, mover, bot_choice,
+                                 stream, child_of, unexpanded, widening, exploration, depth)
+            game.step(work, tables, action, step_work)
+        # the rollout: the bot's choices for the decisions the walk has left
+        for _d in range(walk[WALK_DEPTH_LEFT] if walk[WALK_PHASE] == WALK_ROLLOUT else 0):
+            if game.mover(work) < 0:
+                break
+            n = game.legal(work, tables, buf)
+            if n == 0:
+                break
+            action = bot.rollout(work, tables, buf, n, stream, params, step_work)
+            game.step(work, tables, action, step_work)
+
     @njit(cache=True)
     def mcts_decide(state, tables, seat, legal, n_legal, stream, params, step_work):
         """The most visited root action of an open-loop search from `state` for `seat` (see
@@ -331,24 +373,9 @@ def _search(game, bot):
         for _ in range(iterations):
             work[:] = state
             game.hide_future(work, tables, seat, stream)
-            start_walk(walk, path)
-            while True:
-                mover = game.mover(work)
-                if mover < 0:
-                    break
-                wants_bot = walk_wants_bot(walk, n_children, max_tree_depth, depth)
-                if rollout_spent(walk):
-                    break
-                n = game.legal(work, tables, buf)
-                if n == 0:
-                    break
-                bot_choice = NO_ACTION
-                if wants_bot:
-                    bot_choice = bot.rollout(work, tables, buf, n, stream, params, step_work)
-                action = walk_answer(first_child, next_sibling, n_children, node_action, visits,
-                                     available, value, walk, path, buf, n, mover, bot_choice,
-                                     stream, child_of, unexpanded, widening, exploration, depth)
-                game.step(work, tables, action, step_work)
+            walk_from(work, tables, stream, params, step_work, depth, exploration, widening,
+                      max_tree_depth, first_child, next_sibling, n_children, node_action, visits,
+                      available, value, walk, buf, unexpanded, child_of, path)
             game.evaluate(work, tables, values)
             back_up(path, walk[WALK_PATH_LEN], visits, value, values)
         return root_decision(first_child, next_sibling, node_action, visits, value, legal,

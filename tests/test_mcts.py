@@ -255,15 +255,19 @@ class HandWalk:
         M.start_tree(self.walk, n_max)
 
     def decide(self, legal, bot, tree_depth=0, depth=2, widening=0.0):
-        """walk_wants_bot, then walk_answer with the bot's answer where it was wanted."""
+        """walk_wants_bot, then walk_answer (in the tree) or rollout_answer, with the bot's
+        answer where it was wanted, as a driver that asks the walk at every decision does."""
         M = self.M
         legal = np.array(legal, np.int64)
         wants = M.walk_wants_bot(self.walk, self.n_children, tree_depth, depth)
+        bot = bot if wants else M.NO_ACTION
+        if self.walk[M.WALK_PHASE] != M.WALK_TREE:
+            return wants, M.rollout_answer(self.walk, bot)
         scratch = np.empty(len(legal), np.int64), np.empty(len(legal), np.int64)
         return wants, M.walk_answer(
             self.first_child, self.next_sibling, self.n_children, self.node_action, self.visits,
-            self.available, self.value, self.walk, self.path, legal, len(legal), 0,
-            bot if wants else M.NO_ACTION, self.stream, *scratch, widening, 0.7, depth)
+            self.available, self.value, self.walk, self.path, legal, len(legal), 0, bot,
+            self.stream, *scratch, widening, 0.7, depth)
 
     def back_up(self, v):
         values = np.zeros(self.M.MAX_SEATS)
@@ -280,9 +284,9 @@ def test_the_walk_takes_the_bots_choice_as_a_new_nodes_first_child_then_rolls_ou
     assert w.n_children[0] == 1 and w.node_action[1] == 7
     assert w.walk[M.WALK_PHASE] == M.WALK_ROLLOUT             # it left the tree there
     assert w.decide([1, 2], bot=2) == (True, 2)               # rollout decisions: the bot's
-    assert not M.rollout_spent(w.walk)
+    assert w.walk[M.WALK_DEPTH_LEFT] == 1
     assert w.decide([1, 2], bot=1) == (True, 1)
-    assert M.rollout_spent(w.walk)                             # depth 2: a stepped game stops
+    assert w.walk[M.WALK_DEPTH_LEFT] == 0                      # depth 2: a stepped game stops
     assert w.decide([1, 2], bot=2) == (True, 2)               # a driver that cannot stop goes
     assert w.walk[M.WALK_PHASE] == M.WALK_FINISHED             # on with the bot's choices
     w.back_up(1.0)

@@ -18,12 +18,12 @@ from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent.engine import (
     ILLEGAL_NO_ENDURANCE, action_route, climb_reason, effective_time, milestone_reason, pbase,
     section_reason, shop_card)
-from sim.games.all_in_ascent.memory import S_POLICY_WORK
+from sim.games.all_in_ascent.memory import S_POLICY_WORK, S_ROLLOUT_KNOBS
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE, PolicyContext
 from sim.games.all_in_ascent.rules import F_CARD_COST, F_ROUTE_AREA, at
 from sim.games.all_in_ascent.state import (
-    BUY_ROTATION, REDISTRIBUTE, CLIMB, G_CURRENT, G_MILESTONES, MAX_VISIBLE, MILESTONE, N_AREAS, P_ENDURANCE,
-    P_MAX_ENDURANCE, REST)
+    BUY_ROTATION, REDISTRIBUTE, CLIMB, G_CURRENT, G_MILESTONES, MAX_VISIBLE, MILESTONE, N_AREAS,
+    P_ENDURANCE, P_MAX_ENDURANCE, REST)
 
 
 GREEDY_DEFAULTS = (150.0,)
@@ -88,7 +88,8 @@ def greedy_policy(ctx):
 def rollout(st, t, legal, n, stream, params, work):
     """The greedy bot for whichever seat moves, with its default milestone value: a search's
     rollout bot (policies/mcts.py). `work`: the search's scratch (memory.SEARCH_WORK_SIZE),
-    whose S_POLICY_WORK block is the bot's work memory."""
-    knobs = np.array([GREEDY_DEFAULTS[0]])
+    whose S_POLICY_WORK block is the bot's work memory and S_ROLLOUT_KNOBS its knob."""
+    knobs = work[S_ROLLOUT_KNOBS:S_ROLLOUT_KNOBS + 1].view(np.float64)
+    knobs[0] = GREEDY_DEFAULTS[0]
     return greedy_policy(PolicyContext(st, np.int64(st[G_CURRENT]), legal, np.int64(n), t,
-                                       stream, knobs, work[S_POLICY_WORK:]))
+                                       stream, knobs, work[S_POLICY_WORK:S_ROLLOUT_KNOBS]))

@@ -16,7 +16,7 @@ from policies.mcts import N_SEARCH_PARAMS
 from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent.data import CHARACTER_KEYS
 from sim.games.all_in_ascent.engine import pbase
-from sim.games.all_in_ascent.memory import S_POLICY_WORK
+from sim.games.all_in_ascent.memory import S_POLICY_WORK, S_ROLLOUT_KNOBS
 from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE, PolicyContext
 from sim.games.all_in_ascent.state import G_CURRENT, P_CHARACTER
 
@@ -55,4 +55,4 @@ def rollout(st, t, legal, n, stream, params, work):
     start = N_SEARCH_PARAMS + st[pbase(seat) + P_CHARACTER] * N_PLANNER_KNOBS
     knobs = params[start:start + N_PLANNER_KNOBS]
     return plan(PolicyContext(st, np.int64(seat), legal, np.int64(n), t, stream, knobs,
-                              work[S_POLICY_WORK:]), knobs)
+                              work[S_POLICY_WORK:S_ROLLOUT_KNOBS]), knobs)

@@ -13,9 +13,9 @@ tree agent, which
    own stream (search.hide_future: the no-peeking test checks that the real hidden values do
    not change the decision);
 3. then answers every seat's asked decisions with the walk of policies/mcts.py, the one every
-   game's search uses (walk_wants_bot, walk_answer: UCB1 with availability counts,
-   progressive widening, the rollout bot's choice as each node's first child, then the
-   rollout bot for `depth` asked decisions);
+   game's search uses (walk_wants_bot, walk_answer, rollout_answer: UCB1 with availability
+   counts, progressive widening, the rollout bot's choice as each node's first child, then
+   the rollout bot for `depth` asked decisions);
 4. once the walk is finished, sets G_POLICY_ERROR to SEARCH_STOP, which makes the engine end
    the imagined game at the end of the turn under way (or of the round's Follow and Rerack
    phases), still played by the rollout bot; search.evaluate scores that position and the path
@@ -38,8 +38,8 @@ from policies.first_ascent.tuned import load_tuned, tuned_vector
 from policies.mcts import (
     MAX_SEATS, N_SEARCH_PARAMS, NO_ACTION, NO_NODE, P_DEPTH, P_EXPLORATION, P_ITERATIONS,
     P_MARGIN, P_TREE_DEPTH, P_WIDENING, WALK_FINISHED, WALK_N_MAX, WALK_NOT_STARTED,
-    WALK_PATH_LEN, WALK_PHASE, WALK_SIZE, back_up, root_decision, start_tree, start_walk,
-    walk_answer, walk_wants_bot)
+    WALK_PATH_LEN, WALK_PHASE, WALK_SIZE, WALK_TREE, back_up, rollout_answer, root_decision,
+    start_tree, start_walk, walk_answer, walk_wants_bot)
 from sim.core.game import get_game
 from sim.core.jit import njit_noalloc
 from sim.core.layout import layout
@@ -163,11 +163,14 @@ def tree_answer(ctx, bot_choice):
     params = ctx.params
     first_child, next_sibling, n_children, node_action, path, visits, available, value = \
         _tree(w)
-    action = walk_answer(first_child, next_sibling, n_children, node_action, visits, available,
-                         value, walk, path, ctx.legal, ctx.n_legal, ctx.seat, bot_choice,
-                         ctx.stream, w[M_CHILD_OF:M_CHILD_OF + MAX_LEGAL],
-                         w[M_UNEXPANDED:M_UNEXPANDED + MAX_LEGAL], params[P_WIDENING],
-                         params[P_EXPLORATION], int(params[P_DEPTH]))
+    if walk[WALK_PHASE] == WALK_TREE:
+        action = walk_answer(first_child, next_sibling, n_children, node_action, visits,
+                             available, value, walk, path, ctx.legal, ctx.n_legal, ctx.seat,
+                             bot_choice, ctx.stream, w[M_CHILD_OF:M_CHILD_OF + MAX_LEGAL],
+                             w[M_UNEXPANDED:M_UNEXPANDED + MAX_LEGAL], params[P_WIDENING],
+                             params[P_EXPLORATION], int(params[P_DEPTH]))
+    else:
+        action = rollout_answer(walk, bot_choice)
     if walk[WALK_PHASE] == WALK_FINISHED:
         ctx.state[G_POLICY_ERROR] = SEARCH_STOP
     return action

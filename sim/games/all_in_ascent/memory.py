@@ -30,6 +30,8 @@ _WORK, WORK_SIZE = layout([
 W_PROBABILITY, W_TRIAL_STATE, W_GAPS, W_TRACE = _WORK.values()
 
 # A search (policies/mcts.py) hands `step` and its rollout bot one array: the engine's trace,
-# then a policy work memory for the bot
-_SEARCH, SEARCH_WORK_SIZE = layout([("trace", TRACE_SIZE), ("policy_work", WORK_SIZE)])
-S_TRACE, S_POLICY_WORK = _SEARCH.values()
+# then a policy work memory for the bot, then a knob vector a bot may build there (as float64
+# bits: a search's iterations may not allocate)
+_SEARCH, SEARCH_WORK_SIZE = layout([("trace", TRACE_SIZE), ("policy_work", WORK_SIZE),
+                                    ("rollout_knobs", 1)])
+S_TRACE, S_POLICY_WORK, S_ROLLOUT_KNOBS = _SEARCH.values()
