@@ -91,7 +91,9 @@ def rollout(state, tables, legal, n, stream, params, work):
 # iteration walks it from the root, one decision of the imagined game at a time (the walk
 # below), then backs the position's values up its path. A game stepped by its caller
 # (mcts_decide below) and a game that asks its bots from inside its rules
-# (policies/first_ascent/mcts.py) differ only in who plays the decisions the walk answers.
+# (policies/first_ascent/mcts.py) share these; they differ in who plays the decisions the walk
+# answers, and in where the rollout ends: after exactly `depth` actions for a stepped game,
+# at the end of the turn under way for the other.
 
 @njit(cache=True)
 def find_child(first_child, next_sibling, node_action, node, action):
@@ -227,8 +229,8 @@ def _start_rollout(walk, depth):
 @njit(cache=True, inline="always")
 def walk_wants_bot(walk, n_children, max_tree_depth, depth):
     """Before a decision: whether the rollout bot's answer may be used (so that the bot is
-    asked only where it is). A walk that has gone below the tree's depth limit (0: none)
-    turns into its rollout here."""
+    asked only where it is). A walk that has gone below the tree's depth limit (0 or less:
+    none) turns into its rollout here."""
     if walk[WALK_PHASE] != WALK_TREE:
         return True
     if max_tree_depth > 0 and walk[WALK_PATH_LEN] > max_tree_depth:
@@ -289,6 +291,7 @@ def walk_answer(first_child, next_sibling, n_children, node_action, visits, avai
         bot_choice = legal[stream_below(stream, n)]
     return rollout_answer(walk, bot_choice)
 
+
 def make_mcts(game, rollouts=None):
     """The search over `game`'s search module with `rollouts`' rollout bot (None: uniform)."""
     bot = sys.modules[__name__] if rollouts is None else rollouts
@@ -308,8 +311,8 @@ def _search(game, bot):
         """An iteration's play from the imagined world `work`: the walk down the tree, then the
         rollout. Compiled without numba's runtime, so that the walk's functions are inlined
         with no reference counting around the tree's arrays (the runtime's counting made a
-        Dice Race search 1.6x slower); a game's hide_future and evaluate may allocate, so
-        they run outside it."""
+        Dice Race search about 1.7-2x slower); a game's hide_future and evaluate may
+        allocate, so they run outside it."""
         start_walk(walk, path)
         # the tree: walk_answer at each decision until the walk leaves it
         while True:

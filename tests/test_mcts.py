@@ -19,7 +19,7 @@ from dice_race import state as DS  # noqa: E402
 from dice_race.engine import setup as dice_setup  # noqa: E402
 from dice_race import search as dice_search  # noqa: E402
 from numba import njit  # noqa: E402
-from sim.core.rng import mulberry32_step, scale_draw  # noqa: E402
+from sim.core.rng import mulberry32_step, scale_draw, stream_below  # noqa: E402
 from sim.games.all_in_ascent import engine as E, state as S  # noqa: E402
 from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, PolicyContext  # noqa: E402
 from sim.games.all_in_ascent.memory import WORK_SIZE as AIA_WORK_SIZE  # noqa: E402
@@ -296,18 +296,23 @@ def test_the_walk_takes_the_bots_choice_as_a_new_nodes_first_child_then_rolls_ou
 def test_the_walk_tries_each_legal_action_then_follows_ucb_and_respects_the_tree_depth():
     from policies import mcts as M
     w = HandWalk(16)
+    expected_stream = w.stream.copy()         # the draws the walk should make, made alike
     tried = []
     for v in (0.0, 1.0, 0.0):                 # widening off: every legal action gets a child
         M.start_walk(w.walk, w.path)
         wants, action = w.decide([4, 7, 9], bot=7)
         tried.append(action)
         w.back_up(v)
-    assert sorted(tried) == [4, 7, 9] and w.n_children[0] == 3
+    stream_below(expected_stream, 2)          # the second and third children's order; the
+    stream_below(expected_stream, 1)          # first child is the bot's and costs no draw
+    assert sorted(tried) == [4, 7, 9] and w.n_children[0] == 3 and tried[0] == 7
+    assert w.stream[0] == expected_stream[0]
     best = tried[1]                           # the one whose rollout won
     M.start_walk(w.walk, w.path)
-    wants, action = w.decide([4, 7, 9], bot=7)
+    wants, action = w.decide([4, 7, 9], bot=7, tree_depth=1)    # the root is within depth 1
     assert not wants and action == best       # every child visited once: UCB picks the winner
-    assert w.walk[M.WALK_PHASE] == M.WALK_TREE
+    assert w.walk[M.WALK_PHASE] == M.WALK_TREE and list(w.path[:2]) == [0, tried.index(best) + 1]
+    assert w.stream[0] == expected_stream[0]  # UCB draws nothing
     # below a tree depth of 1 the walk turns into its rollout before the bot is asked
     wants, action = w.decide([5, 6], bot=6, tree_depth=1)
     assert wants and action == 6 and w.walk[M.WALK_PHASE] == M.WALK_ROLLOUT
@@ -321,7 +326,34 @@ def test_a_full_tree_rolls_out_from_where_it_stands():
     w.decide([4, 7], bot=7)
     w.back_up(0.5)
     M.start_walk(w.walk, w.path)
-    wants, action = w.decide([4], bot=4)      # 7 is not legal here and no node is left:
-    assert not wants and action == 4          # the bot was not asked; a draw from the legal
+    expected_stream = w.stream.copy()
+    expected = [4, 9][stream_below(expected_stream, 2)]
+    wants, action = w.decide([4, 9], bot=4)   # 7 is not legal here and no node is left:
+    assert not wants and action == expected   # the bot was not asked; one draw from the legal
+    assert w.stream[0] == expected_stream[0]
     assert w.walk[M.WALK_PHASE] == M.WALK_ROLLOUT
-    assert w.n_children[0] == 1
+    assert w.walk[M.WALK_DEPTH_LEFT] == 1     # that decision was the rollout's first of 2
+    assert w.n_children[0] == 1 and w.walk[M.WALK_PATH_LEN] == 1
+
+
+@njit(cache=True)
+def rollout(st, c, legal, n, stream, params, work):
+    """This module as a rollout module: a uniform legal action, counting its calls in work[0]."""
+    work[0] += 1
+    return legal[stream_below(stream, n)]
+
+
+@pytest.mark.parametrize("iterations, depth, calls", [(1, 0, 1), (2, 0, 1), (1, 3, 4),
+                                                      (2, 3, 7)])
+def test_a_search_asks_its_rollout_bot_only_for_first_children_and_rollouts(iterations, depth,
+                                                                              calls):
+    # widening off: the root's first child is the bot's choice, the second a draw; then each
+    # iteration's rollout of `depth` actions (a Dice Race game cannot end within three)
+    search = make_mcts(dice_search, sys.modules[__name__])
+    st, rules = dice_position(1)
+    legal_actions = np.empty(DS.N_ACTIONS, np.int64)
+    n = dice_search.legal(st, rules.config, legal_actions)
+    counted = np.zeros(1, np.int64)
+    search(st, rules.config, np.int64(0), legal_actions, np.int64(n), np.array([5], np.uint64),
+           np.array([iterations, depth, 0.7, 0.0]), counted)
+    assert n == 2 and counted[0] == calls

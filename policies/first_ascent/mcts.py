@@ -163,6 +163,7 @@ def tree_answer(ctx, bot_choice):
     params = ctx.params
     first_child, next_sibling, n_children, node_action, path, visits, available, value = \
         _tree(w)
+    finished = walk[WALK_PHASE] == WALK_FINISHED
     if walk[WALK_PHASE] == WALK_TREE:
         action = walk_answer(first_child, next_sibling, n_children, node_action, visits,
                              available, value, walk, path, ctx.legal, ctx.n_legal, ctx.seat,
@@ -171,7 +172,7 @@ def tree_answer(ctx, bot_choice):
                              params[P_EXPLORATION], int(params[P_DEPTH]))
     else:
         action = rollout_answer(walk, bot_choice)
-    if walk[WALK_PHASE] == WALK_FINISHED:
+    if walk[WALK_PHASE] == WALK_FINISHED and not finished:      # once, as the walk ends
         ctx.state[G_POLICY_ERROR] = SEARCH_STOP
     return action
 
