@@ -3,6 +3,7 @@ import json
 from types import SimpleNamespace
 
 import pandas as pd
+import pytest
 
 from sim.core.game import get_game
 from sim.report import validity as V
@@ -258,3 +259,26 @@ def test_an_experiment_variant_is_checked_per_player_count_under_its_own_rules()
     run.meta["rules_fingerprints"] = broken
     assert V.skill_check(run, ["tuned"] * 4).unchecked == {
         4: "this run does not record its rules in a form to compare"}
+
+
+def test_a_check_within_one_family_of_bots_says_so():
+    # First Ascent's curve tops out at mcts-tuned@64, a search that rolls out the planner:
+    # checking `tuned` against it is one family of bots; checking `greedy` is not
+    default = get_game("first-ascent").build_rules(4).fingerprint
+    tuned = V.skill_check(skill_run(["tuned"] * 4, default), ["tuned"] * 4)
+    assert tuned.shared_family == {4: "planner"}
+    assert tuned.checked_note(4).endswith(
+        "Its strongest bot, mcts-tuned@64, builds on planner as tuned does: one family of bots, "
+        "so this checks the verdicts against more skill at one way of playing, not against "
+        "another way.")
+    greedy = V.skill_check(skill_run(["greedy"] * 4, default), ["greedy"] * 4)
+    assert greedy.shared_family == {} and "one family" not in greedy.checked_note(4)
+
+
+@pytest.mark.parametrize("game", ["all-in-ascent", "first-ascent", "ascension"])
+def test_every_bots_family_is_a_bot_of_its_game(game):
+    from sim.core.policies import policy_names, registered_policy
+    names = policy_names(game)
+    families = {registered_policy(game, name).family_name for name in names}
+    assert families <= set(names)
+    assert len(families) < len(names)       # some bot builds on another (so the check can fail)

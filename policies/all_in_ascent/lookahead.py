@@ -66,7 +66,8 @@ def rollout(st, t, seat, first_action, depth, imagined_rng, knobs, work, legal, 
     return outcome_value(work, seat)
 
 
-@register("all-in-ascent", "lookahead", params=LOOKAHEAD_DEFAULTS, plays_tuned_knobs=True)
+@register("all-in-ascent", "lookahead", params=LOOKAHEAD_DEFAULTS, plays_tuned_knobs=True,
+          family="planner")
 @compiled_on_use(POLICY_SIGNATURE)
 def lookahead_policy(ctx):
     """Planner rollouts from imagined dice; picks the best average outcome."""

@@ -43,7 +43,8 @@ def mcts_policy(ctx):
                            ctx.params, np.zeros(SEARCH_WORK_SIZE, np.int64))
 
 
-@register("all-in-ascent", "mcts-greedy", params=MCTS_DEFAULTS, budget_param=P_ITERATIONS)
+@register("all-in-ascent", "mcts-greedy", params=MCTS_DEFAULTS, budget_param=P_ITERATIONS,
+          family="greedy")
 @compiled_on_use(POLICY_SIGNATURE)
 def mcts_greedy_policy(ctx):
     """Open-loop MCTS with greedy rollouts."""
@@ -52,7 +53,7 @@ def mcts_greedy_policy(ctx):
 
 
 @register("all-in-ascent", "mcts-tuned", params=MCTS_TUNED_DEFAULTS,
-          budget_param=P_ITERATIONS, plays_tuned_knobs=True)
+          budget_param=P_ITERATIONS, plays_tuned_knobs=True, family="planner")
 @compiled_on_use(POLICY_SIGNATURE)
 def mcts_tuned_policy(ctx):
     """Open-loop MCTS with tuned-planner rollouts."""

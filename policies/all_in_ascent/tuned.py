@@ -37,7 +37,8 @@ def tuned_vector(vectors):
     return np.asarray(out, np.float64)
 
 
-@register("all-in-ascent", "tuned", params=tuned_vector(load_tuned()), plays_tuned_knobs=True)
+@register("all-in-ascent", "tuned", params=tuned_vector(load_tuned()), plays_tuned_knobs=True,
+          family="planner")
 @compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def tuned_policy(ctx):
     """The planner with per-character tuned knobs (policies/all_in_ascent/tuned.json)."""

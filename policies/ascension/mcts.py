@@ -46,7 +46,8 @@ def mcts_policy(ctx):
                            ctx.params, st[:0])
 
 
-@register("ascension", "mcts-hybrid", params=MCTS_HYBRID_DEFAULTS, budget_param=P_ITERATIONS)
+@register("ascension", "mcts-hybrid", params=MCTS_HYBRID_DEFAULTS, budget_param=P_ITERATIONS,
+          family="stair-builder")
 @compiled_on_use(POLICY_SIGNATURE)
 def mcts_hybrid_policy(ctx):
     """Open-loop MCTS over states sampled from the view, hybrid rollouts and first children."""

@@ -52,7 +52,7 @@ def stair_builder(ctx):
     return build_decision(ctx)
 
 
-@register("ascension", "stair-builder-forgetful", remembers=False)
+@register("ascension", "stair-builder-forgetful", remembers=False, family="stair-builder")
 @compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def stair_builder_forgetful(ctx):
     """The stair builder, forgetting hidden faces as soon as it puts a piece down."""
@@ -116,14 +116,14 @@ def strategic_decision(ctx, hybrid_k):
     return build_decision(ctx)
 
 
-@register("ascension", "blocker")
+@register("ascension", "blocker", family="stair-builder")
 @compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def blocker(ctx):
     """Targets the leader with the move that leaves it fewest moves after its best repair."""
     return strategic_decision(ctx, -1.0)
 
 
-@register("ascension", "hybrid", params=HYBRID_PARAMS)
+@register("ascension", "hybrid", params=HYBRID_PARAMS, family="stair-builder")
 @compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def hybrid(ctx):
     """Builds; blocks an opponent k piece moves closer to its goal, or a privileged descender."""

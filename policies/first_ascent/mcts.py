@@ -287,7 +287,7 @@ mcts_policy = register(
     compiled_on_use(POLICY_SIGNATURE, prepare=_prepare_random, cache=False)(_random_search))
 mcts_tuned_policy = register(
     "first-ascent", "mcts-tuned", params=MCTS_TUNED_DEFAULTS, budget_param=P_ITERATIONS,
-    plays_tuned_knobs=True,
+    plays_tuned_knobs=True, family="planner",
     description="Open-loop MCTS with tuned's rollouts and first children, its own choice kept "
                 "unless beaten by the margin")(
     compiled_on_use(POLICY_SIGNATURE, prepare=_prepare_tuned, cache=False)(_tuned_search))

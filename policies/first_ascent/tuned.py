@@ -32,7 +32,8 @@ def tuned_vector(vectors):
     return np.asarray(out, np.float64)
 
 
-@register("first-ascent", "tuned", params=tuned_vector(load_tuned()), plays_tuned_knobs=True)
+@register("first-ascent", "tuned", params=tuned_vector(load_tuned()), plays_tuned_knobs=True,
+          family="planner")
 @compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def tuned_policy(ctx):
     """the planner with per-character tuned knobs (policies/first_ascent/tuned.json)"""

@@ -34,6 +34,14 @@ class RegisteredPolicy:
     # True for a bot that plays the knobs in the game's tuned.json (tuned, and the bots that
     # roll it out or search with it): a run under other rules than theirs is flagged.
     plays_tuned_knobs: bool = False
+    # The bot whose way of playing this one builds on (a search names its rollout bot's; None:
+    # its own): two bots of one family are one witness, so a report that checks a verdict
+    # against a stronger bot of the same family says so.
+    family: object = None
+
+    @property
+    def family_name(self):
+        return self.family or self.name.partition(BUDGET_MARK)[0]
 
 
 BUDGET_MARK = "@"
@@ -124,14 +132,15 @@ def declared_signatures(game, name):
 
 
 def register(game, name, params=(), description="", remembers=True, budget_param=None,
-             plays_tuned_knobs=False):
+             plays_tuned_knobs=False, family=None):
     def decorate(fn):
         key = (game, name)
         if key in _REGISTRY and _REGISTRY[key].function is not fn:
             raise ValueError(f"policy {name!r} is already registered for {game}")
         _REGISTRY[key] = RegisteredPolicy(game, name, fn, np.asarray(params, np.float64),
                                           description or (fn.__doc__ or "").strip().split("\n")[0],
-                                          remembers, budget_param, plays_tuned_knobs)
+                                          remembers, budget_param, plays_tuned_knobs,
+                                          family)
         return fn
     return decorate
 

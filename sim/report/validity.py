@@ -149,6 +149,9 @@ class SkillCheck:
     verdicts: dict
     unchecked: dict = field(default_factory=dict)  # players -> why not checked
     converged: dict = field(default_factory=dict)  # players -> the curve's 2-point test
+    # players -> the family (RegisteredPolicy.family_name) the run's bot shares with the
+    # curve's strongest bot, where it does: a check within one family of bots
+    shared_family: dict = field(default_factory=dict)
 
     def checked_note(self, players):
         """What backs the rows of a player count the curve checked, for the first screen: its
@@ -174,6 +177,11 @@ class SkillCheck:
             note += (f"; its two strongest levels ({top.second}, {top.strongest}) have not "
                      f"passed its 2-point test (UNCONVERGED), so an unmarked verdict is backed "
                      f"in direction, not yet in size")
+        family = self.shared_family.get(int(players))
+        if family:
+            note += (f". Its strongest bot, {top.strongest}, builds on {family} as "
+                     f"{self.policy} does: one family of bots, so this checks the verdicts "
+                     f"against more skill at one way of playing, not against another way")
         return note + "."
 
     def caution(self, players, key, effect, significant):
@@ -228,7 +236,7 @@ def skill_check(r, policies):
     except OSError:
         return None
     group = game.group(True)
-    found, unchecked, converged = {}, {}, {}
+    found, unchecked, converged, shared = {}, {}, {}, {}
     for players in sorted(int(p) for p in r.games["players"].unique()):
         fingerprint = fingerprints.get(players, r.meta.get("rules_fingerprint"))
         verdicts, why = read_verdicts(text, game.title, players)
@@ -250,4 +258,17 @@ def skill_check(r, policies):
                 if label in verdicts:
                     found[(players, key)] = verdicts[label]
                     break
-    return SkillCheck(group, names[0], game.skill_results, found, unchecked, converged)
+        strongest = next(iter(verdicts.values())).strongest
+        if _family(game, strongest) is not None and \
+                _family(game, strongest) == _family(game, names[0]):
+            shared[players] = _family(game, names[0])
+    return SkillCheck(group, names[0], game.skill_results, found, unchecked, converged, shared)
+
+
+def _family(game, policy):
+    """The family a bot of `game` builds on (RegisteredPolicy.family_name), or None for a
+    name this version does not register (a skill file may be older than the bots)."""
+    from sim.core.policies import policy_name_problem, registered_policy
+    if policy_name_problem(game.name, policy) is not None:
+        return None
+    return registered_policy(game.name, policy).family_name
