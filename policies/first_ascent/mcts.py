@@ -95,13 +95,21 @@ def search_size(n_max):
 
 
 @njit_noalloc(inline="always")
+def _int_array(work, k):
+    """The tree's k-th int64 array (0 first_child, 1 next_sibling, 2 n_children, 3
+    node_action)."""
+    n = work[M_WALK + WALK_N_MAX]
+    return work[SEARCH_FIXED + k * n:SEARCH_FIXED + (k + 1) * n]
+
+
+@njit_noalloc(inline="always")
 def _tree(work):
     n = work[M_WALK + WALK_N_MAX]
     at = SEARCH_FIXED
-    first_child = work[at:at + n]
-    next_sibling = work[at + n:at + 2 * n]
-    n_children = work[at + 2 * n:at + 3 * n]
-    node_action = work[at + 3 * n:at + 4 * n]
+    first_child = _int_array(work, 0)
+    next_sibling = _int_array(work, 1)
+    n_children = _int_array(work, 2)
+    node_action = _int_array(work, 3)
     path = work[at + 4 * n:at + 5 * n + 1]
     floats = work[at + 5 * n + 1:at + 5 * n + 1 + N_FLOAT_PER_NODE * n].view(np.float64)
     visits = floats[:n]
@@ -145,9 +153,7 @@ def needs_bot(ctx):
         if ctx.state[G_DECISIONS] - w[C_FIRST] < w[C_REPLAY]:
             return False
         _enter_root(ctx)
-    first_child, next_sibling, n_children, node_action, path, visits, available, value = \
-        _tree(w)
-    return walk_wants_bot(walk, n_children, int(ctx.params[P_TREE_DEPTH]),
+    return walk_wants_bot(walk, _int_array(w, 2), int(ctx.params[P_TREE_DEPTH]),
                           int(ctx.params[P_DEPTH]))
 
 
@@ -161,10 +167,10 @@ def tree_answer(ctx, bot_choice):
     if walk[WALK_PHASE] == WALK_NOT_STARTED:
         return w[M_CODES + ctx.state[G_DECISIONS] - w[C_FIRST]]
     params = ctx.params
-    first_child, next_sibling, n_children, node_action, path, visits, available, value = \
-        _tree(w)
     finished = walk[WALK_PHASE] == WALK_FINISHED
     if walk[WALK_PHASE] == WALK_TREE:
+        first_child, next_sibling, n_children, node_action, path, visits, available, value = \
+            _tree(w)
         action = walk_answer(first_child, next_sibling, n_children, node_action, visits,
                              available, value, walk, path, ctx.legal, ctx.n_legal, ctx.seat,
                              bot_choice, ctx.stream, w[M_CHILD_OF:M_CHILD_OF + MAX_LEGAL],

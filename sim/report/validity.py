@@ -237,6 +237,7 @@ def skill_check(r, policies):
         return None
     group = game.group(True)
     found, unchecked, converged, shared = {}, {}, {}, {}
+    family = _family(game, names[0])
     for players in sorted(int(p) for p in r.games["players"].unique()):
         fingerprint = fingerprints.get(players, r.meta.get("rules_fingerprint"))
         verdicts, why = read_verdicts(text, game.title, players)
@@ -258,10 +259,9 @@ def skill_check(r, policies):
                 if label in verdicts:
                     found[(players, key)] = verdicts[label]
                     break
-        strongest = next(iter(verdicts.values())).strongest
-        if _family(game, strongest) is not None and \
-                _family(game, strongest) == _family(game, names[0]):
-            shared[players] = _family(game, names[0])
+        if family is not None and \
+                _family(game, next(iter(verdicts.values())).strongest) == family:
+            shared[players] = family
     return SkillCheck(group, names[0], game.skill_results, found, unchecked, converged, shared)
 
 
