@@ -114,9 +114,10 @@ MEAN_DIE_HALVES = 7
 
 @njit_noalloc
 def _gaps_in_halves(st, t, seat, rid, trace):
-    """stat_gaps in half points, as (total, gap 0, gap 1, gap 2, gap 3): every gap is a whole
-    number of halves (a requirement and a stat are whole, a die's mean is 3.5), so integers
-    count them exactly and tuples keep them out of memory."""
+    """stat_gaps in half points, as (total, gap 0, gap 1, gap 2, gap 3), then the four stats
+    an attempt at `rid` would use now (attempt_effective_stats), which the gaps are counted
+    from: every gap is a whole number of halves (a requirement and a stat are whole, a die's
+    mean is 3.5), so integers count them exactly and tuples keep them out of memory."""
     b = pbase(seat)
     c = st[b + P_CHARACTER]
     requirements_after_dice(t, c, st[b + P_GEAR], rid, trace[:0], 0, trace)
@@ -141,7 +142,7 @@ def _gaps_in_halves(st, t, seat, rid, trace):
                 largest_gap = gap
         dropped |= 1 << largest
         total -= largest_gap
-    return total, h0, h1, h2, h3
+    return total, h0, h1, h2, h3, e0, e1, e2, e3
 
 
 @njit_noalloc(inline="always")
@@ -164,30 +165,41 @@ def stat_gaps(st, t, seat, rid, gaps, trace):
     ignored nerfs and reduction and the Free Solo's ignored dice count as the packed rules say.
     Each effect then adds its modifier times a die's mean. Training is permanent, so this
     round's redistribution shift is left out."""
-    total, h0, h1, h2, h3 = _gaps_in_halves(st, t, seat, rid, trace)
+    total, h0, h1, h2, h3, _, _, _, _ = _gaps_in_halves(st, t, seat, rid, trace)
     _write_halves(gaps, h0, h1, h2, h3)
     return 0.5 * total
+
+
+@njit_noalloc
+def _target_and_stats(st, t, seat, gaps, trace):
+    """target_tier, with the four stats an attempt at that milestone would use now
+    (attempt_effective_stats; zeros when every milestone is done), which its gaps were
+    counted from: best_training weighs its trainings on them."""
+    done = st[pbase(seat) + P_DONE]
+    best = -1
+    best_total = 0
+    b0 = b1 = b2 = b3 = 0
+    s0 = s1 = s2 = s3 = 0
+    for tier in range(N_TIERS):
+        if (done >> tier) & 1:
+            continue
+        total, h0, h1, h2, h3, e0, e1, e2, e3 = _gaps_in_halves(
+            st, t, seat, st[G_MILESTONES + tier], trace)
+        if best < 0 or total < best_total:
+            best_total = total
+            best = tier
+            b0, b1, b2, b3 = h0, h1, h2, h3
+            s0, s1, s2, s3 = e0, e1, e2, e3
+    if best >= 0:
+        _write_halves(gaps, b0, b1, b2, b3)
+    return best, s0, s1, s2, s3
 
 
 @njit_noalloc
 def target_tier(st, t, seat, gaps, trace):
     """The milestone still to do with the smallest total gap (stat_gaps; ties to the lower
     tier); -1 if all are done. Leaves that milestone's gaps in `gaps`."""
-    done = st[pbase(seat) + P_DONE]
-    best = -1
-    best_total = 0
-    b0 = b1 = b2 = b3 = 0
-    for tier in range(N_TIERS):
-        if (done >> tier) & 1:
-            continue
-        total, h0, h1, h2, h3 = _gaps_in_halves(st, t, seat, st[G_MILESTONES + tier], trace)
-        if best < 0 or total < best_total:
-            best_total = total
-            best = tier
-            b0, b1, b2, b3 = h0, h1, h2, h3
-    if best >= 0:
-        _write_halves(gaps, b0, b1, b2, b3)
-    return best
+    return _target_and_stats(st, t, seat, gaps, trace)[0]
 
 
 @njit_noalloc
@@ -240,7 +252,8 @@ def best_training(ctx):
     seat = ctx.seat
     b = pbase(seat)
     gaps = ctx.work[W_GAPS:W_GAPS + N_STATS].view(np.float64)
-    tier = target_tier(st, t, seat, gaps, ctx.work[W_TRACE:W_TRACE + TRACE_SIZE])
+    tier, e0, e1, e2, e3 = _target_and_stats(st, t, seat, gaps,
+                                             ctx.work[W_TRACE:W_TRACE + TRACE_SIZE])
     if tier < 0:
         return -1
     best_train = -1                    # by the largest expected gap
@@ -255,7 +268,6 @@ def best_training(ctx):
     rid = st[G_MILESTONES + tier]
     c = st[b + P_CHARACTER]
     gear = st[b + P_GEAR]
-    e0, e1, e2, e3 = attempt_effective_stats(st, t, seat, rid, True)
     e0 -= st[b + P_REDIST]
     e1 -= st[b + P_REDIST + 1]
     e2 -= st[b + P_REDIST + 2]
