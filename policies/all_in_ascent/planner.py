@@ -55,8 +55,8 @@ from sim.games.all_in_ascent.probability import (
     attempt_effective_stats, climb_success_probability_in, climb_success_probability_of,
     sure_stats_of, with_stat_added)
 from sim.games.all_in_ascent.rules import (
-    F_CARD_COST, F_CARD_IS_ACCESS, F_CARD_TAG, F_ROUTE_AREA, F_STATION_STAT, PARAM_MAX_ROUNDS,
-    PARAM_REDISTRIBUTION, at)
+    F_CARD_COST, F_CARD_IS_ACCESS, F_CARD_TAG, F_ROUTE_AREA, F_ROUTE_TIME_FLOOR,
+    F_ROUTE_XP_CEILING, F_STATION_STAT, PARAM_MAX_ROUNDS, PARAM_REDISTRIBUTION, at)
 from sim.games.all_in_ascent.state import (
     BUY_ROTATION, CLIMB, END_TURN, G_MILESTONES, G_ROUND, MILESTONE, N_STATS, N_TIERS,
     P_CHARACTER, P_DONE, P_ENDURANCE, P_GEAR, P_MAX_ENDURANCE, P_REDIST, P_TRAINING,
@@ -210,7 +210,12 @@ def best_climb_by_xp_rate(ctx, floor):
     A success probability is the costly part, so a climb is not scored where even a sure
     success (attempt_xp_bound) could not beat the best so far or reach `floor`. So where the
     answer's score reaches `floor`, it is the answer scoring every climb gives; where it does
-    not, every legal climb scores below `floor`. At floor 0 it is always the full answer."""
+    not, every legal climb scores below `floor`. At floor 0 it is always the full answer.
+
+    Before the player's own bound, the route's bound for every player (the rules' attempt
+    limits: its most XP over its least time, engine.attempt_limits) leaves out most climbs
+    against a training's worth: the same climbs are left out, at the cost of two reads.
+    Division rounds monotonically, so the player's bound never exceeds the route's."""
     st = ctx.state
     t = ctx.tables
     seat = ctx.seat
@@ -220,6 +225,11 @@ def best_climb_by_xp_rate(ctx, floor):
         a = ctx.legal[i]
         if CLIMB <= a < MILESTONE:
             rid = action_route(st, a)
+            time_floor = at(t, F_ROUTE_TIME_FLOOR, rid)
+            if time_floor > 0:
+                ceiling = at(t, F_ROUTE_XP_CEILING, rid) / time_floor * (1.0 + 1e-9)
+                if ceiling <= best_score or ceiling < floor:
+                    continue
             time = effective_time(st, t, seat, rid)
             # 1e-9 covers the rounding of p * xp_success + (1 - p) * xp_failure
             reach = attempt_xp_bound(st, t, seat, rid) / time * (1.0 + 1e-9)

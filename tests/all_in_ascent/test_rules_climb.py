@@ -503,6 +503,50 @@ def test_xp_in_play():
     assert not ev["attempt"]["success"] and ev["xp"] == [0, 18]  # R54
 
 
+@pytest.mark.parametrize("knobs", [
+    (),
+    ('gear."Trick Foot Manual".value=5', 'gear."Confidence Building".value=40'),
+    ("characters.sprinter.passive.xp_percent=200", "characters.sprinter.passive.time_reduction=10",
+     "characters.technician.passive.time_penalty=0"),
+])
+def test_attempt_limits_bound_every_player(knobs):
+    # R47, R54: the rules' attempt limits (engine.attempt_limits, packed as route_xp_ceiling
+    # and route_time_floor; the planner leaves out climbs with them) hold for every character
+    # and any gear: no attempt brings more XP than its route's ceiling or takes less time than
+    # its floor. Gear is drawn at random over the whole deck, so the check does not repeat the
+    # limits' own walk over the cards that matter; and each knob set moves the limits.
+    from sim.games.all_in_ascent.rules import (
+        F_ROUTE_TIME_FLOOR, F_ROUTE_XP_CEILING, at, build_rules)
+    t = build_rules(knobs=list(knobs)).tables
+    printed = build_rules().tables
+    n_routes = len(build_rules().route_names)
+    ceiling = np.array([at(t, F_ROUTE_XP_CEILING, rid) for rid in range(n_routes)])
+    floor = np.array([at(t, F_ROUTE_TIME_FLOOR, rid) for rid in range(n_routes)])
+    assert (floor > 0).all()
+    if knobs:
+        assert not (np.array_equal(ceiling, [at(printed, F_ROUTE_XP_CEILING, r)
+                                             for r in range(n_routes)]) and
+                    np.array_equal(floor, [at(printed, F_ROUTE_TIME_FLOOR, r)
+                                           for r in range(n_routes)]))
+    n_cards = len(build_rules().card_names)
+    draws = np.random.default_rng(7)
+    st = S.new_state()
+    b = E.pbase(0)
+    reached = np.zeros(n_routes, bool)
+    for c in range(len(CHAR_ID)):
+        for gear in [0, (1 << n_cards) - 1] + [int(x) for x in
+                                               draws.integers(0, 1 << n_cards, 40)]:
+            st[b + S.P_CHARACTER] = c
+            st[b + S.P_GEAR] = gear
+            for rid in range(n_routes):
+                xp = max(E.climb_xp(t, np.int64(c), np.int64(gear), np.int64(rid), success)
+                         for success in (True, False))
+                assert xp <= ceiling[rid], (c, gear, rid)
+                assert E.effective_time(st, t, np.int64(0), np.int64(rid)) >= floor[rid]
+                reached[rid] |= xp == ceiling[rid]
+    assert reached.all()            # each ceiling is some player's XP: the limits are tight
+
+
 # --- R55-R57 ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("char,gear,penalty", [("ironLung", [], 5),

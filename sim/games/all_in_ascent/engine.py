@@ -8,6 +8,8 @@ what an action did (for transcripts) and doubles as the climb's working record.
 All randomness is the game's mulberry32 stream in st[G_RNG], drawn in the order of R8.
 """
 
+import numpy as np
+
 from sim.core.bits import trailing_zeros
 from sim.core.jit import njit_noalloc
 from sim.core.rng import mulberry32_step, scale_draw
@@ -1005,6 +1007,50 @@ def climb_xp(t, character, gear, rid, success):
         if g >= 0:
             x100 += 100 * at(t, F_CARD_VALUE, g)
     return x100 // 100
+
+
+# The most subsets of one tag's time-reduction cards attempt_limits walks for a route; beyond it
+# the route gets no time floor (a deck of that many such cards is not one the data holds).
+MAX_TIME_CARD_SUBSETS = 1 << 12
+
+
+def attempt_limits(flat, n_routes):
+    """Per route, (xp_ceiling, time_floor) as int64 arrays: the most XP an attempt can bring,
+    success or failure (R54), and the least time it can take (R47), over every character and
+    every gear a player can own; time_floor 0 where no floor is known. Worked out once per
+    rules through climb_xp and effective_time themselves, so the rules stay here; bots leave
+    out with them a climb that no player could find worth its time
+    (planner.best_climb_by_xp_rate).
+
+    Both functions read a player only through its character and gear. climb_xp reads one
+    fail-bonus card (the first owned), so no card or any one of them covers every gear; for
+    effective_time, every subset of the time-reduction cards of the route's tag."""
+    from sim.games.all_in_ascent.state import N_CHARACTERS, new_state
+    xp_ceiling = np.zeros(n_routes, np.int64)
+    time_floor = np.zeros(n_routes, np.int64)
+    fail_cards = [0] + [1 << g for g in range(MAX_GEAR)
+                        if (at(flat, F_KIND_MASK, KIND_FAIL_BONUS_XP) >> g) & 1]
+    time_cards = at(flat, F_KIND_MASK, KIND_TIME_REDUCTION)
+    player = new_state()
+    b = pbase(0)
+    for rid in range(n_routes):
+        tag = at(flat, F_ROUTE_TAG, rid)
+        cards = [g for g in range(MAX_GEAR)
+                 if (time_cards >> g) & 1 and tag != 0 and at(flat, F_CARD_TAG, g) == tag]
+        xp = max(climb_xp(flat, c, gear, rid, success) for c in range(N_CHARACTERS)
+                 for gear in fail_cards for success in (True, False))
+        xp_ceiling[rid] = xp
+        if xp < 0 or 1 << len(cards) > MAX_TIME_CARD_SUBSETS:
+            continue            # a negative XP has no ceiling over time; too many subsets
+        least = None
+        for c in range(N_CHARACTERS):
+            player[b + P_CHARACTER] = c
+            for subset in range(1 << len(cards)):
+                player[b + P_GEAR] = sum(1 << g for k, g in enumerate(cards) if subset >> k & 1)
+                cost = effective_time(player, flat, 0, rid)
+                least = cost if least is None else min(least, cost)
+        time_floor[rid] = max(least, 0)
+    return xp_ceiling, time_floor
 
 
 @njit_noalloc

@@ -135,6 +135,9 @@ Tables = namedtuple("Tables", [
     # probability.py: for dice-coupling gear, the distinct requirement vectors of an attempt
     # with their counts, per (character, route, gear flags): index = (start, count) pairs
     "joint_index", "joint_entries",
+    # engine.attempt_limits, per route: the most XP an attempt can bring and the least time it
+    # can take, over every character and gear (0: no floor known)
+    "route_xp_ceiling", "route_time_floor",
 ])
 
 # The core reads the tables from ONE flat int64 array: [params | offsets of each table | tables].
@@ -183,6 +186,8 @@ F_NON_ACCESS_CARDS = FIELD['non_access_cards']
 F_AREA_ACCESS_MASK = FIELD['area_access_mask']
 F_JOINT_INDEX = FIELD['joint_index']
 F_JOINT_ENTRIES = FIELD['joint_entries']
+F_ROUTE_XP_CEILING = FIELD['route_xp_ceiling']
+F_ROUTE_TIME_FLOOR = FIELD['route_time_floor']
 
 
 @njit_noalloc(inline="always")
@@ -545,10 +550,14 @@ def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig()) -> Packed
         card_repeated_only=card_repeated_only, kind_mask=kind_mask, access_cards=access_cards,
         non_access_cards=non_access, area_access_mask=area_access_mask,
         joint_index=np.zeros(0, i64), joint_entries=np.zeros(0, i64),
+        route_xp_ceiling=np.zeros(0, i64), route_time_floor=np.zeros(0, i64),
     )
-    # The joint tables are computed with the engine's own dice functions, which read the flat
-    # tables: build those first, then add the joint tables.
+    # The joint tables and the attempt limits are computed with the engine's own functions,
+    # which read the flat tables: build those first, then add the derived tables.
+    from sim.games.all_in_ascent.engine import attempt_limits
     from sim.games.all_in_ascent.probability import joint_tables
+    xp_ceiling, time_floor = attempt_limits(flatten_tables(tables), len(routes))
+    tables = tables._replace(route_xp_ceiling=xp_ceiling, route_time_floor=time_floor)
     joint_index, joint_entries = joint_tables(tables, flatten_tables(tables))
     if joint_index is not None:
         params[PARAM["JOINT_READY"]] = 1
