@@ -173,8 +173,9 @@ def stat_gaps(st, t, seat, rid, gaps, trace):
 @njit_noalloc
 def _target_and_stats(st, t, seat, gaps, trace):
     """target_tier, with the four stats an attempt at that milestone would use now
-    (attempt_effective_stats; zeros when every milestone is done), which its gaps were
-    counted from: best_training weighs its trainings on them."""
+    (attempt_effective_stats, with this round's redistribution shift, which the gaps and
+    best_training leave out; zeros when every milestone is done): best_training weighs its
+    trainings on them."""
     done = st[pbase(seat) + P_DONE]
     best = -1
     best_total = 0
@@ -225,10 +226,10 @@ def best_climb_by_xp_rate(ctx, floor):
         a = ctx.legal[i]
         if CLIMB <= a < MILESTONE:
             rid = action_route(st, a)
-            time_floor = at(t, F_ROUTE_TIME_FLOOR, rid)
-            if time_floor > 0:
-                ceiling = at(t, F_ROUTE_XP_CEILING, rid) / time_floor * (1.0 + 1e-9)
-                if ceiling <= best_score or ceiling < floor:
+            least_time = at(t, F_ROUTE_TIME_FLOOR, rid)
+            if least_time > 0:
+                route_reach = at(t, F_ROUTE_XP_CEILING, rid) / least_time * (1.0 + 1e-9)
+                if route_reach <= best_score or route_reach < floor:
                     continue
             time = effective_time(st, t, seat, rid)
             # 1e-9 covers the rounding of p * xp_success + (1 - p) * xp_failure

@@ -196,18 +196,23 @@ def test_an_interrupted_ladder_keeps_its_finished_pairings(tmp_path, monkeypatch
     assert main(args[:4] + ["31"] + args[5:]) == 2
 
 
-def test_the_planners_shortcuts_give_the_answers_of_the_full_computation(random_states):
+@pytest.mark.parametrize("knobs", [(), ('gear."Trick Foot Manual".value=-3',
+                                      'gear."Confidence Building".value=40',
+                                      "characters.sprinter.passive.xp_percent=200")])
+def test_the_planners_shortcuts_give_the_answers_of_the_full_computation(knobs, random_states):
     # R54: the planner's climb is the best expected XP per time unit, the earliest among
     # equals. It skips the success probability of a climb that cannot win even if sure to
     # succeed, and it works out the target milestone's gaps once; both must change nothing.
     # With a floor (the worth of training), the climbs that could not reach it even if sure to
     # succeed are not scored: the answer is the full one where it reaches the floor, and
-    # otherwise every climb scores below the floor.
+    # otherwise every climb scores below the floor. The rules' attempt limits (R47, R54) skip
+    # climbs first; knobs that move them must not change an answer either.
     from policies.all_in_ascent.helpers import expected_attempt_xp
     from policies.all_in_ascent.planner import (
         best_climb_by_xp_rate, stat_gaps, target_tier)
     from sim.games.all_in_ascent.engine import action_route, effective_time, pbase
-    t = default_rules().tables
+    from sim.games.all_in_ascent.rules import build_rules
+    t = build_rules(knobs=list(knobs)).tables
     legal = np.empty(S.N_ACTIONS, np.int64)
     stream = np.zeros(1, np.uint64)
     trace = S.new_trace()

@@ -508,6 +508,7 @@ def test_xp_in_play():
     ('gear."Trick Foot Manual".value=5', 'gear."Confidence Building".value=40'),
     ("characters.sprinter.passive.xp_percent=200", "characters.sprinter.passive.time_reduction=10",
      "characters.technician.passive.time_penalty=0"),
+    ('gear."Trick Foot Manual".value=-3', 'gear."Confidence Building".value=-20'),
 ])
 def test_attempt_limits_bound_every_player(knobs):
     # R47, R54: the rules' attempt limits (engine.attempt_limits, packed as route_xp_ceiling
@@ -533,6 +534,7 @@ def test_attempt_limits_bound_every_player(knobs):
     st = S.new_state()
     b = E.pbase(0)
     reached = np.zeros(n_routes, bool)
+    reached_time = np.zeros(n_routes, bool)
     for c in range(len(CHAR_ID)):
         for gear in [0, (1 << n_cards) - 1] + [int(x) for x in
                                                draws.integers(0, 1 << n_cards, 40)]:
@@ -542,9 +544,52 @@ def test_attempt_limits_bound_every_player(knobs):
                 xp = max(E.climb_xp(t, np.int64(c), np.int64(gear), np.int64(rid), success)
                          for success in (True, False))
                 assert xp <= ceiling[rid], (c, gear, rid)
-                assert E.effective_time(st, t, np.int64(0), np.int64(rid)) >= floor[rid]
+                time = E.effective_time(st, t, np.int64(0), np.int64(rid))
+                assert time >= floor[rid], (c, gear, rid)
                 reached[rid] |= xp == ceiling[rid]
-    assert reached.all()            # each ceiling is some player's XP: the limits are tight
+                reached_time[rid] |= time == floor[rid]
+    # each limit is some player's own figure: the limits are tight, so they prune all they can
+    assert reached.all() and reached_time.all()
+
+
+def test_attempt_limits_walk_every_card_that_matters():
+    # R47, R54 with a deck the data does not hold: two fail-bonus cards (climb_xp reads the
+    # first owned) and two time-reduction cards of one tag, one of them a penalty (each clamps
+    # at 1 in turn). The limits equal the extremes over every gear built from these cards,
+    # counted here by brute force.
+    from sim.games.all_in_ascent.rules import (
+        KIND_FAIL_BONUS_XP, KIND_TIME_REDUCTION, build_rules, flatten_tables)
+    rules = build_rules()
+    named = rules.named
+    n_routes = len(rules.route_names)
+    kind, tag, value, masks = (named.card_kind.copy(), named.card_tag.copy(),
+                               named.card_value.copy(), named.kind_mask.copy())
+    time_tag = 3                                      # Trick Foot Manual's tag (Toe/Heel Hook)
+    new_cards = {8: (KIND_FAIL_BONUS_XP, 0, 5), 10: (KIND_FAIL_BONUS_XP, 0, 30),
+                 13: (KIND_TIME_REDUCTION, time_tag, 2), 14: (KIND_TIME_REDUCTION, time_tag, -3)}
+    for g, (k, tg, v) in new_cards.items():
+        masks[kind[g]] &= ~(1 << g)
+        kind[g], tag[g], value[g] = k, tg, v
+        masks[k] |= 1 << g
+    t = flatten_tables(named._replace(card_kind=kind, card_tag=tag, card_value=value,
+                                      kind_mask=masks))
+    ceiling, floor = E.attempt_limits(t, n_routes)
+    cards = [g for g in range(len(rules.card_names))
+             if kind[g] in (KIND_FAIL_BONUS_XP, KIND_TIME_REDUCTION)]
+    assert len(cards) == 6
+    st = S.new_state()
+    b = E.pbase(0)
+    for rid in range(n_routes):
+        xps, times = [], []
+        for c in range(len(CHAR_ID)):
+            for subset in range(1 << len(cards)):
+                gear = sum(1 << g for k, g in enumerate(cards) if subset >> k & 1)
+                xps += [E.climb_xp(t, np.int64(c), np.int64(gear), np.int64(rid), success)
+                        for success in (True, False)]
+                st[b + S.P_CHARACTER] = c
+                st[b + S.P_GEAR] = gear
+                times.append(E.effective_time(st, t, np.int64(0), np.int64(rid)))
+        assert ceiling[rid] == max(xps) and floor[rid] == min(times), rid
 
 
 # --- R55-R57 ------------------------------------------------------------------------------------

@@ -42,7 +42,8 @@ from sim.games.all_in_ascent.state import (
     G_N_VISIBLE, G_OVER, G_RNG, G_ROTATION, G_ROUND, G_SEED, G_TOKEN, G_VISIBLE, G_WINNER,
     G_STATION_CLAIM, P_BELAY_STATION, P_REDIST, P_REDIST_USED, REDISTRIBUTE, MAX_REDISTRIBUTION,
     GEAR_SHOP_LOC, IRON_LUNG, LEAD, LOBBY, MAX_DICE, MAX_GEAR, MAX_LEVEL, MAX_PLAYERS, MAX_VISIBLE,
-    MILESTONE, N_ACTIONS, N_AREAS, N_STATIONS, N_STATS, N_TIERS, P_BETA, P_CHARACTER,
+    MILESTONE, N_ACTIONS, N_AREAS, N_CHARACTERS, N_STATIONS, N_STATS, N_TIERS, P_BETA,
+    P_CHARACTER,
     P_CLIMBS, P_CLIMBS_OK, P_DONE, P_EARLY_ENDS, P_ENDURANCE, P_GEAR, P_GEAR_ROUND, P_LEVEL,
     P_LOCATION, P_MARKS, P_MAX_ENDURANCE, P_MS_ROUND, P_MS_TRIES, P_RESTS, P_STATS, P_TIME,
     P_TRAINING, P_TRAININGS, P_XP, P_XP_SPENT, PLAYER_BASE, PLAYER_SIZE, REPLACEMENT_NONE,
@@ -53,7 +54,7 @@ from sim.games.all_in_ascent.state import (
     T_LEVELS_GAINED, T_MENTOR_INDEX, T_N_DICE, T_N_EFFECTS, T_PASSED, T_PENALTY, T_REPLACEMENT,
     T_REQ, T_REROLL_INDEX, T_ROUND_ENDED, T_ROUTE, T_SEQMEM_INDEX, T_SUCCESS, T_XP_GAINED,
     T_ENDURANCE_AFTER, T_LOCATION_AFTER, T_TIME_AFTER, T_WORK,
-    TECHNICIAN, TOP_ROPE, TRAIN)
+    TECHNICIAN, TOP_ROPE, TRAIN, new_state)
 
 DICE_BUF = SCRATCH          # the dice of the attempt being resolved
 SHUFFLE_BUF = SCRATCH + 8   # pickN's copy of the list
@@ -1025,7 +1026,6 @@ def attempt_limits(flat, n_routes):
     Both functions read a player only through its character and gear. climb_xp reads one
     fail-bonus card (the first owned), so no card or any one of them covers every gear; for
     effective_time, every subset of the time-reduction cards of the route's tag."""
-    from sim.games.all_in_ascent.state import N_CHARACTERS, new_state
     xp_ceiling = np.zeros(n_routes, np.int64)
     time_floor = np.zeros(n_routes, np.int64)
     fail_cards = [0] + [1 << g for g in range(MAX_GEAR)

@@ -136,7 +136,8 @@ Tables = namedtuple("Tables", [
     # with their counts, per (character, route, gear flags): index = (start, count) pairs
     "joint_index", "joint_entries",
     # engine.attempt_limits, per route: the most XP an attempt can bring and the least time it
-    # can take, over every character and gear (0: no floor known)
+    # can take, over every character and gear (0: no floor known). Derived, as the joint tables
+    # are: tables changed after build_rules need both worked out again, or bots prune wrongly
     "route_xp_ceiling", "route_time_floor",
 ])
 
