@@ -129,10 +129,9 @@ def time_every_climb(states, seats, legals, counts, t, params, per_state):
 def time_target_gaps(states, seats, legals, counts, t, params, per_state):
     out = 0
     gaps = np.empty(S.N_STATS, np.float64)
-    trace = np.empty(S.TRACE_SIZE, np.int64)
     for i in range(counts.shape[0]):
         for _ in range(per_state):
-            out += target_tier(states[i], t, seats[i], gaps, trace)
+            out += target_tier(states[i], t, seats[i], gaps)
     return out
 
 

@@ -47,21 +47,21 @@ from sim.core.jit import njit_noalloc
 from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent.engine import (
     ILLEGAL_FREE_SOLO, ILLEGAL_NO_ENDURANCE, action_route, attempt_reason, effective_time,
-    guarantee_shortfall, illegal_reason, pbase, redistribute, requirements_after_dice,
-    section_reason, shop_card, stats_needed, training_gain)
-from sim.games.all_in_ascent.memory import W_GAPS, W_TRACE, W_TRIAL_STATE
+    guarantee_shortfall, illegal_reason, pbase, redistribute, section_reason, shop_card,
+    stats_needed, training_gain, zero_dice_row)
+from sim.games.all_in_ascent.memory import W_GAPS, W_TRIAL_STATE
 from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.all_in_ascent.probability import (
     attempt_effective_stats, climb_success_probability_in, climb_success_probability_of,
     sure_stats_of, with_stat_added)
 from sim.games.all_in_ascent.rules import (
-    F_CARD_COST, F_CARD_IS_ACCESS, F_CARD_TAG, F_ROUTE_AREA, F_ROUTE_TIME_FLOOR,
-    F_ROUTE_XP_CEILING, F_STATION_STAT, PARAM_MAX_ROUNDS, PARAM_REDISTRIBUTION, at)
+    F_CARD_COST, F_CARD_IS_ACCESS, F_CARD_TAG, F_REQUIREMENT_DICE_WEIGHT, F_REQUIREMENT_NO_DICE,
+    F_ROUTE_AREA, F_ROUTE_TIME_FLOOR, F_ROUTE_XP_CEILING, F_STATION_STAT, PARAM_MAX_ROUNDS,
+    PARAM_REDISTRIBUTION, at)
 from sim.games.all_in_ascent.state import (
     BUY_ROTATION, CLIMB, END_TURN, G_MILESTONES, G_ROUND, MILESTONE, N_STATS, N_TIERS,
-    P_CHARACTER, P_DONE, P_ENDURANCE, P_GEAR, P_MAX_ENDURANCE, P_REDIST, P_TRAINING,
-    REDISTRIBUTE, REST, STATE_SIZE, T_EFFECT_MOD, T_EFFECT_STAT, T_N_EFFECTS, T_REQ, TAG_NONE,
-    TRACE_SIZE, TRAIN)
+    P_CHARACTER, P_DONE, P_ENDURANCE, P_GEAR, P_MAX_ENDURANCE, P_REDIST,
+    REDISTRIBUTE, REST, STATE_SIZE, TAG_NONE, TRAIN)
 
 PLANNER_DEFAULTS = (0.45, 6.0, 0.15, 50.0, 0.3)
 PLANNER_KNOBS = ("milestone_threshold", "late_rounds", "late_threshold", "train_value",
@@ -113,22 +113,23 @@ MEAN_DIE_HALVES = 7
 
 
 @njit_noalloc
-def _gaps_in_halves(st, t, seat, rid, trace):
+def _gaps_in_halves(st, t, seat, rid):
     """stat_gaps in half points, as (total, gap 0, gap 1, gap 2, gap 3), then the four stats
     an attempt at `rid` would use now (attempt_effective_stats), which the gaps are counted
     from: every gap is a whole number of halves (a requirement and a stat are whole, a die's
     mean is 3.5), so integers count them exactly and tuples keep them out of memory."""
     b = pbase(seat)
     c = st[b + P_CHARACTER]
-    requirements_after_dice(t, c, st[b + P_GEAR], rid, trace[:0], 0, trace)
+    row = zero_dice_row(t, c, st[b + P_GEAR], rid)
     e0, e1, e2, e3 = attempt_effective_stats(st, t, seat, rid, True)
-    h0 = 2 * (trace[T_REQ] - e0 + st[b + P_REDIST])
-    h1 = 2 * (trace[T_REQ + 1] - e1 + st[b + P_REDIST + 1])
-    h2 = 2 * (trace[T_REQ + 2] - e2 + st[b + P_REDIST + 2])
-    h3 = 2 * (trace[T_REQ + 3] - e3 + st[b + P_REDIST + 3])
-    for i in range(trace[T_N_EFFECTS]):
-        h0, h1, h2, h3 = with_stat_added(h0, h1, h2, h3, trace[T_EFFECT_STAT + i],
-                                         MEAN_DIE_HALVES * trace[T_EFFECT_MOD + i])
+    h0 = 2 * (at(t, F_REQUIREMENT_NO_DICE, row) - e0 + st[b + P_REDIST]) + \
+        MEAN_DIE_HALVES * at(t, F_REQUIREMENT_DICE_WEIGHT, row)
+    h1 = 2 * (at(t, F_REQUIREMENT_NO_DICE, row + 1) - e1 + st[b + P_REDIST + 1]) + \
+        MEAN_DIE_HALVES * at(t, F_REQUIREMENT_DICE_WEIGHT, row + 1)
+    h2 = 2 * (at(t, F_REQUIREMENT_NO_DICE, row + 2) - e2 + st[b + P_REDIST + 2]) + \
+        MEAN_DIE_HALVES * at(t, F_REQUIREMENT_DICE_WEIGHT, row + 2)
+    h3 = 2 * (at(t, F_REQUIREMENT_NO_DICE, row + 3) - e3 + st[b + P_REDIST + 3]) + \
+        MEAN_DIE_HALVES * at(t, F_REQUIREMENT_DICE_WEIGHT, row + 3)
     h0, h1, h2, h3 = max(0, h0), max(0, h1), max(0, h2), max(0, h3)
     total = h0 + h1 + h2 + h3
     dropped = 0                      # bit s: gap s left unmet (R53), largest first
@@ -154,24 +155,24 @@ def _write_halves(gaps, h0, h1, h2, h3):
 
 
 @njit_noalloc
-def stat_gaps(st, t, seat, rid, gaps, trace):
+def stat_gaps(st, t, seat, rid, gaps):
     """How far each stat falls short of the route's requirement expected after the player's own
     dice, into gaps[4]; returns the total without the gaps the character may leave unmet (R53,
-    stats_needed: the Route Reader needs three of four). `trace` (TRACE_SIZE) is scratch.
+    stats_needed: the Route Reader needs three of four).
 
-    The expectation is read from the engine's own R52 (requirements_after_dice) with no die
-    rolled: it leaves the requirements at a die of 0 and each effect's modifier after the
-    character's rules and Mountain Mentor, so the Sprinter's extra nerf die, the Technician's
-    ignored nerfs and reduction and the Free Solo's ignored dice count as the packed rules say.
-    Each effect then adds its modifier times a die's mean. Training is permanent, so this
-    round's redistribution shift is left out."""
-    total, h0, h1, h2, h3, _, _, _, _ = _gaps_in_halves(st, t, seat, rid, trace)
+    The expectation is read from the engine's own R52 with no die rolled, as the rules pack it
+    (engine.requirement_tables): the requirements at a die of 0 and the dice's summed modifier
+    after the character's rules and Mountain Mentor, so the Sprinter's extra nerf die, the
+    Technician's ignored nerfs and reduction and the Free Solo's ignored dice count as the
+    packed rules say. Each die then adds its modifier times a die's mean. Training is
+    permanent, so this round's redistribution shift is left out."""
+    total, h0, h1, h2, h3, _, _, _, _ = _gaps_in_halves(st, t, seat, rid)
     _write_halves(gaps, h0, h1, h2, h3)
     return 0.5 * total
 
 
 @njit_noalloc
-def _target_and_stats(st, t, seat, gaps, trace):
+def _target_and_stats(st, t, seat, gaps):
     """target_tier, with the four stats an attempt at that milestone would use now
     (attempt_effective_stats, with this round's redistribution shift, which the gaps and
     best_training leave out; zeros when every milestone is done): best_training weighs its
@@ -185,7 +186,7 @@ def _target_and_stats(st, t, seat, gaps, trace):
         if (done >> tier) & 1:
             continue
         total, h0, h1, h2, h3, e0, e1, e2, e3 = _gaps_in_halves(
-            st, t, seat, st[G_MILESTONES + tier], trace)
+            st, t, seat, st[G_MILESTONES + tier])
         if best < 0 or total < best_total:
             best_total = total
             best = tier
@@ -197,10 +198,10 @@ def _target_and_stats(st, t, seat, gaps, trace):
 
 
 @njit_noalloc
-def target_tier(st, t, seat, gaps, trace):
+def target_tier(st, t, seat, gaps):
     """The milestone still to do with the smallest total gap (stat_gaps; ties to the lower
     tier); -1 if all are done. Leaves that milestone's gaps in `gaps`."""
-    return _target_and_stats(st, t, seat, gaps, trace)[0]
+    return _target_and_stats(st, t, seat, gaps)[0]
 
 
 @njit_noalloc
@@ -263,8 +264,7 @@ def best_training(ctx):
     seat = ctx.seat
     b = pbase(seat)
     gaps = ctx.work[W_GAPS:W_GAPS + N_STATS].view(np.float64)
-    tier, e0, e1, e2, e3 = _target_and_stats(st, t, seat, gaps,
-                                             ctx.work[W_TRACE:W_TRACE + TRACE_SIZE])
+    tier, e0, e1, e2, e3 = _target_and_stats(st, t, seat, gaps)
     if tier < 0:
         return -1
     best_train = -1                    # by the largest expected gap

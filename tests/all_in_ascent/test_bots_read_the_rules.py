@@ -36,8 +36,7 @@ def useful(game, card):
 
 def gaps_of(game, route):
     gaps = np.zeros(S.N_STATS, np.float64)
-    total = stat_gaps(game.state, game.tables, 0, game.rules.route_id(route), gaps,
-                      np.zeros(S.TRACE_SIZE, np.int64))
+    total = stat_gaps(game.state, game.tables, 0, game.rules.route_id(route), gaps)
     return total, gaps
 
 
@@ -364,7 +363,7 @@ def test_training_raises_the_exact_success_probability_of_the_target_milestone(c
         if not trainings:
             continue
         gaps = np.zeros(S.N_STATS)
-        tier = target_tier(st, t, seat, gaps, np.zeros(S.TRACE_SIZE, np.int64))
+        tier = target_tier(st, t, seat, gaps)
         if tier < 0:
             continue
         rid = st[S.G_MILESTONES + tier]

@@ -215,7 +215,6 @@ def test_the_planners_shortcuts_give_the_answers_of_the_full_computation(knobs, 
     t = build_rules(knobs=list(knobs)).tables
     legal = np.empty(S.N_ACTIONS, np.int64)
     stream = np.zeros(1, np.uint64)
-    trace = S.new_trace()
     climbs_compared = skipped_somewhere = 0
     reached = {True: 0, False: 0}       # climbs legal: the answer with a floor reached it or not
     for st in random_states[::3]:
@@ -245,14 +244,14 @@ def test_the_planners_shortcuts_give_the_answers_of_the_full_computation(knobs, 
             if scored:
                 reached[got_score >= floor] += 1
         gaps = np.empty(S.N_STATS)
-        tier = target_tier(st, t, seat, gaps, trace)
+        tier = target_tier(st, t, seat, gaps)
         done = st[pbase(seat) + S.P_DONE]
-        totals = {k: stat_gaps(st, t, seat, st[S.G_MILESTONES + k], np.empty(S.N_STATS), trace)
+        totals = {k: stat_gaps(st, t, seat, st[S.G_MILESTONES + k], np.empty(S.N_STATS))
                   for k in range(S.N_TIERS) if not (done >> k) & 1}
         assert tier == (min(totals, key=lambda k: (totals[k], k)) if totals else -1)
         if tier >= 0:
             again = np.empty(S.N_STATS)
-            stat_gaps(st, t, seat, st[S.G_MILESTONES + tier], again, trace)
+            stat_gaps(st, t, seat, st[S.G_MILESTONES + tier], again)
             assert np.array_equal(gaps, again)
     assert climbs_compared > 1000 and skipped_somewhere > 100
     assert reached[True] > 100 and reached[False] > 100, reached

@@ -12,7 +12,6 @@ from sim.games.all_in_ascent.data import CHARACTER_KEYS, STATS
 from sim.games.all_in_ascent.game import Redistribute
 from sim.games.all_in_ascent.probability import success_count
 from sim.games.all_in_ascent.rules import build_rules
-from sim.games.all_in_ascent.state import TRACE_SIZE
 from sim.games.all_in_ascent.variants import VariantError
 from tests.all_in_ascent.helpers import (
     Game, S, climb, end_round_now, give, pget, pset, put_route, reference_dice, set_milestone,
@@ -112,14 +111,13 @@ def test_the_planner_trains_on_permanent_stats_not_on_the_shift():  # §9, R40
     g = Game(1, ["routeReader"], rules=redistribution_rules())
     set_stats(g, 0, [36, 40, 40, 40])
     rid = g.rules.route_id("Crimson Ladder")               # 30/28/25/22, a strength nerf die
-    trace = np.zeros(TRACE_SIZE, np.int64)
     before = np.zeros(4)
-    total_before = stat_gaps(g.state, g.rules.tables, 0, rid, before, trace)
+    total_before = stat_gaps(g.state, g.rules.tables, 0, rid, before)
     assert before[0] == 0                                  # strength 36 against 30 + 3.5
     g.step(Redistribute("strength", "focus", 10))          # strength 26 for this round
     assert attempt_effective_stats(g.state, g.rules.tables, 0, rid, True)[0] == 26
     after = np.zeros(4)
-    assert stat_gaps(g.state, g.rules.tables, 0, rid, after, trace) == total_before
+    assert stat_gaps(g.state, g.rules.tables, 0, rid, after) == total_before
     assert after[0] == 0 and (after == before).all()
 
 

@@ -441,6 +441,43 @@ def test_sprinter_extra_focus_nerf(route_name, dice, want):
     assert ev["attempt"]["effects"][-1]["stat"] == "focus"
 
 
+@pytest.mark.parametrize("switches, knobs", [
+    ({}, ()),
+    ({"sprinter_extra_die": "off"}, ("characters.technician.passive.requirement_reduction=3",)),
+])
+def test_zero_dice_tables_read_r52_for_any_gear(switches, knobs):
+    # R52 with no die rolled, as the rules pack it for the planner's expected requirements
+    # (engine.requirement_tables, read at zero_dice_row): for every character, route and gear
+    # drawn at random (with and without Mountain Mentor), the packed requirement is the one
+    # requirements_after_dice leaves with no dice, and the dice weight the sum of the applied
+    # modifiers it records per stat. Under a switch and a knob that move R52.
+    from sim.games.all_in_ascent.rules import (
+        F_REQUIREMENT_DICE_WEIGHT, F_REQUIREMENT_NO_DICE, KIND_NEGATE_NERF, F_KIND_MASK, at,
+        build_rules)
+    rules = build_rules(switches=switches, knobs=list(knobs))
+    t = rules.tables
+    n_cards = len(rules.card_names)
+    mentor = at(t, F_KIND_MASK, KIND_NEGATE_NERF)
+    draws = np.random.default_rng(3)
+    trace = S.new_trace()
+    moved = 0
+    for c in range(len(CHAR_ID)):
+        for gear in [0, mentor] + [int(x) for x in draws.integers(0, 1 << n_cards, 12)]:
+            for rid in range(len(rules.route_names)):
+                E.requirements_after_dice(t, np.int64(c), np.int64(gear), np.int64(rid),
+                                          trace[:0], np.int64(0), trace)
+                weight = np.zeros(S.N_STATS, np.int64)
+                for i in range(trace[S.T_N_EFFECTS]):
+                    weight[trace[S.T_EFFECT_STAT + i]] += trace[S.T_EFFECT_MOD + i]
+                row = E.zero_dice_row(t, np.int64(c), np.int64(gear), np.int64(rid))
+                packed = [at(t, F_REQUIREMENT_NO_DICE, row + s) for s in range(S.N_STATS)]
+                assert packed == list(trace[S.T_REQ:S.T_REQ + S.N_STATS]), (c, gear, rid)
+                assert [at(t, F_REQUIREMENT_DICE_WEIGHT, row + s)
+                        for s in range(S.N_STATS)] == list(weight), (c, gear, rid)
+                moved += gear & mentor and weight.any()
+    assert moved > 0
+
+
 # --- R53 outcome ---------------------------------------------------------------------------------
 
 def test_equality_passes_and_all_four_needed():

@@ -53,7 +53,7 @@ from sim.games.all_in_ascent.state import (
     T_EFF_STATS, T_EFF_TIME, T_EFFECT_DIE, T_EFFECT_MOD, T_EFFECT_STAT, T_HEAL,
     T_LEVELS_GAINED, T_MENTOR_INDEX, T_N_DICE, T_N_EFFECTS, T_PASSED, T_PENALTY, T_REPLACEMENT,
     T_REQ, T_REROLL_INDEX, T_ROUND_ENDED, T_ROUTE, T_SEQMEM_INDEX, T_SUCCESS, T_XP_GAINED,
-    T_ENDURANCE_AFTER, T_LOCATION_AFTER, T_TIME_AFTER, T_WORK,
+    T_ENDURANCE_AFTER, T_LOCATION_AFTER, T_TIME_AFTER, T_WORK, TRACE_SIZE,
     TECHNICIAN, TOP_ROPE, TRAIN, new_state)
 
 DICE_BUF = SCRATCH          # the dice of the attempt being resolved
@@ -825,12 +825,48 @@ def requirements_from_dice(t, character, rid, dice, n_dice, mentor_at, trace):
             trace[T_REQ + s] = max(0, trace[T_REQ + s] - t[PARAM_TECH_REQ_MINUS])
 
 
+@njit_noalloc(inline="always")
+def has_mountain_mentor(t, gear):
+    """R52: whether the player's gear cancels a nerf die (Mountain Mentor)."""
+    return owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0
+
+
 @njit_noalloc
 def requirements_after_dice(t, character, gear, rid, dice, n_dice, trace):
     """R52 for a player's gear."""
-    mentor = owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0
     requirements_from_dice(t, character, rid, dice, n_dice,
-                           MENTOR_FIRST_NERF if mentor else MENTOR_NONE, trace)
+                           MENTOR_FIRST_NERF if has_mountain_mentor(t, gear) else MENTOR_NONE,
+                           trace)
+
+
+def requirement_tables(flat, n_routes):
+    """R52 with every die at 0, per (character, Mountain Mentor or not, route, stat), as two
+    int64 arrays: the requirement, and the sum of the modifiers its dice carry after the
+    character rules and Mountain Mentor (a die's weight in that stat's requirement). Worked
+    out once per rules through requirements_after_dice itself; the planner reads a milestone's
+    expected requirement from them (zero_dice_row). Nothing but the character, the route and
+    whether Mountain Mentor is owned reaches R52 with no die rolled."""
+    requirement = np.zeros((N_CHARACTERS, 2, n_routes, N_STATS), np.int64)
+    weight = np.zeros((N_CHARACTERS, 2, n_routes, N_STATS), np.int64)
+    trace = np.zeros(TRACE_SIZE, np.int64)
+    mentor_gear = at(flat, F_KIND_MASK, KIND_NEGATE_NERF)
+    for c in range(N_CHARACTERS):
+        for mentor in range(2):
+            for rid in range(n_routes):
+                requirements_after_dice(flat, c, mentor_gear if mentor else 0, rid, trace[:0],
+                                        0, trace)
+                requirement[c, mentor, rid] = trace[T_REQ:T_REQ + N_STATS]
+                for i in range(trace[T_N_EFFECTS]):
+                    weight[c, mentor, rid, trace[T_EFFECT_STAT + i]] += trace[T_EFFECT_MOD + i]
+    return requirement, weight
+
+
+@njit_noalloc(inline="always")
+def zero_dice_row(t, character, gear, rid):
+    """Where (character, Mountain Mentor or not, route) starts in requirement_tables' arrays
+    as they are packed (F_REQUIREMENT_NO_DICE, F_REQUIREMENT_DICE_WEIGHT), N_STATS entries."""
+    mentor = 1 if has_mountain_mentor(t, gear) else 0
+    return ((character * 2 + mentor) * t[PARAM_N_ROUTES] + rid) * N_STATS
 
 
 @njit_noalloc(inline="always")

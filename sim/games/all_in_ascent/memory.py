@@ -25,9 +25,8 @@ _WORK, WORK_SIZE = layout([
     ("probability", PROBABILITY_WORK),  # at offset 0: a probability count's blocks (PR_*)
     ("trial_state", STATE_SIZE),        # the planner's trial redistribution
     ("gaps", N_STATS),                  # the planner's milestone gaps, as float64 bits
-    ("trace", TRACE_SIZE),              # the planner's engine trace
 ])
-W_PROBABILITY, W_TRIAL_STATE, W_GAPS, W_TRACE = _WORK.values()
+W_PROBABILITY, W_TRIAL_STATE, W_GAPS = _WORK.values()
 
 # A search (policies/mcts.py) hands `step` and its rollout bot one array: the engine's trace,
 # then a policy work memory for the bot, then a knob vector a bot may build there (as float64

@@ -139,6 +139,9 @@ Tables = namedtuple("Tables", [
     # can take, over every character and gear (0: no floor known). Derived, as the joint tables
     # are: tables changed after build_rules need both worked out again, or bots prune wrongly
     "route_xp_ceiling", "route_time_floor",
+    # engine.requirement_tables, per (character, Mountain Mentor or not, route, stat): R52 with
+    # every die at 0, and the dice's summed modifier (derived, as above)
+    "requirement_no_dice", "requirement_dice_weight",
 ])
 
 # The core reads the tables from ONE flat int64 array: [params | offsets of each table | tables].
@@ -189,6 +192,8 @@ F_JOINT_INDEX = FIELD['joint_index']
 F_JOINT_ENTRIES = FIELD['joint_entries']
 F_ROUTE_XP_CEILING = FIELD['route_xp_ceiling']
 F_ROUTE_TIME_FLOOR = FIELD['route_time_floor']
+F_REQUIREMENT_NO_DICE = FIELD['requirement_no_dice']
+F_REQUIREMENT_DICE_WEIGHT = FIELD['requirement_dice_weight']
 
 
 @njit_noalloc(inline="always")
@@ -552,13 +557,17 @@ def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig()) -> Packed
         non_access_cards=non_access, area_access_mask=area_access_mask,
         joint_index=np.zeros(0, i64), joint_entries=np.zeros(0, i64),
         route_xp_ceiling=np.zeros(0, i64), route_time_floor=np.zeros(0, i64),
+        requirement_no_dice=np.zeros(0, i64), requirement_dice_weight=np.zeros(0, i64),
     )
-    # The joint tables and the attempt limits are computed with the engine's own functions,
-    # which read the flat tables: build those first, then add the derived tables.
-    from sim.games.all_in_ascent.engine import attempt_limits
+    # The joint tables, the attempt limits and the requirements with no die are computed with
+    # the engine's own functions, which read the flat tables: build those first, then add the
+    # derived tables.
+    from sim.games.all_in_ascent.engine import attempt_limits, requirement_tables
     from sim.games.all_in_ascent.probability import joint_tables
     xp_ceiling, time_floor = attempt_limits(flatten_tables(tables), len(routes))
-    tables = tables._replace(route_xp_ceiling=xp_ceiling, route_time_floor=time_floor)
+    no_dice, dice_weight = requirement_tables(flatten_tables(tables), len(routes))
+    tables = tables._replace(route_xp_ceiling=xp_ceiling, route_time_floor=time_floor,
+                             requirement_no_dice=no_dice, requirement_dice_weight=dice_weight)
     joint_index, joint_entries = joint_tables(tables, flatten_tables(tables))
     if joint_index is not None:
         params[PARAM["JOINT_READY"]] = 1
