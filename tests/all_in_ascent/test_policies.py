@@ -196,6 +196,28 @@ def test_an_interrupted_ladder_keeps_its_finished_pairings(tmp_path, monkeypatch
     assert main(args[:4] + ["31"] + args[5:]) == 2
 
 
+def _gaps_from_r52(st, t, seat, rid, gaps):
+    """stat_gaps worked out from the engine's R52 at each call (requirements_after_dice with no
+    die, then each effect's applied modifier times a die's mean), as the planner did before the
+    rules packed R52 with no die: the expected requirement less the stats without this round's
+    redistribution shift, at least 0; the total leaves out the largest gaps the character need
+    not meet (R53)."""
+    from sim.games.all_in_ascent.engine import (
+        pbase, requirements_after_dice, stats_needed)
+    from sim.games.all_in_ascent.probability import attempt_effective_stats
+    b = pbase(seat)
+    c = st[b + S.P_CHARACTER]
+    trace = S.new_trace()
+    requirements_after_dice(t, c, st[b + S.P_GEAR], rid, trace[:0], np.int64(0), trace)
+    expected = trace[S.T_REQ:S.T_REQ + S.N_STATS].astype(float)
+    for i in range(trace[S.T_N_EFFECTS]):
+        expected[trace[S.T_EFFECT_STAT + i]] += 3.5 * trace[S.T_EFFECT_MOD + i]
+    stats = np.array(attempt_effective_stats(st, t, seat, rid, True)) - \
+        st[b + S.P_REDIST:b + S.P_REDIST + S.N_STATS]
+    gaps[:] = np.maximum(0.0, expected - stats)
+    return float(np.sort(gaps)[:stats_needed(t, c)].sum())
+
+
 @pytest.mark.parametrize("knobs", [(), ('gear."Trick Foot Manual".value=-3',
                                       'gear."Confidence Building".value=40',
                                       "characters.sprinter.passive.xp_percent=200")])
@@ -246,6 +268,11 @@ def test_the_planners_shortcuts_give_the_answers_of_the_full_computation(knobs, 
         gaps = np.empty(S.N_STATS)
         tier = target_tier(st, t, seat, gaps)
         done = st[pbase(seat) + S.P_DONE]
+        for k in range(S.N_TIERS):          # the gaps read R52 with no die as it is packed
+            rid = st[S.G_MILESTONES + k]
+            packed, by_hand = np.empty(S.N_STATS), np.empty(S.N_STATS)
+            assert stat_gaps(st, t, seat, rid, packed) == _gaps_from_r52(st, t, seat, rid, by_hand)
+            assert np.array_equal(packed, by_hand)
         totals = {k: stat_gaps(st, t, seat, st[S.G_MILESTONES + k], np.empty(S.N_STATS))
                   for k in range(S.N_TIERS) if not (done >> k) & 1}
         assert tier == (min(totals, key=lambda k: (totals[k], k)) if totals else -1)

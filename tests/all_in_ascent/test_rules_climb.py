@@ -441,20 +441,22 @@ def test_sprinter_extra_focus_nerf(route_name, dice, want):
     assert ev["attempt"]["effects"][-1]["stat"] == "focus"
 
 
-@pytest.mark.parametrize("switches, knobs", [
-    ({}, ()),
-    ({"sprinter_extra_die": "off"}, ("characters.technician.passive.requirement_reduction=3",)),
+@pytest.mark.parametrize("preset, switches, knobs", [
+    ("v0.4.0", {}, ()),
+    ("v0.4.0", {"sprinter_extra_die": "off"},
+     ("characters.technician.passive.requirement_reduction=3",)),
+    ("v0.6.0", {}, ()),
 ])
-def test_zero_dice_tables_read_r52_for_any_gear(switches, knobs):
+def test_zero_dice_tables_read_r52_for_any_gear(preset, switches, knobs):
     # R52 with no die rolled, as the rules pack it for the planner's expected requirements
     # (engine.requirement_tables, read at zero_dice_row): for every character, route and gear
     # drawn at random (with and without Mountain Mentor), the packed requirement is the one
     # requirements_after_dice leaves with no dice, and the dice weight the sum of the applied
     # modifiers it records per stat. Under a switch and a knob that move R52.
     from sim.games.all_in_ascent.rules import (
-        F_REQUIREMENT_DICE_WEIGHT, F_REQUIREMENT_NO_DICE, KIND_NEGATE_NERF, F_KIND_MASK, at,
+        F_KIND_MASK, F_REQUIREMENT_DICE_WEIGHT, F_REQUIREMENT_NO_DICE, KIND_NEGATE_NERF, at,
         build_rules)
-    rules = build_rules(switches=switches, knobs=list(knobs))
+    rules = build_rules(preset, switches=switches, knobs=list(knobs))
     t = rules.tables
     n_cards = len(rules.card_names)
     mentor = at(t, F_KIND_MASK, KIND_NEGATE_NERF)
@@ -474,7 +476,14 @@ def test_zero_dice_tables_read_r52_for_any_gear(switches, knobs):
                 assert packed == list(trace[S.T_REQ:S.T_REQ + S.N_STATS]), (c, gear, rid)
                 assert [at(t, F_REQUIREMENT_DICE_WEIGHT, row + s)
                         for s in range(S.N_STATS)] == list(weight), (c, gear, rid)
-                moved += gear & mentor and weight.any()
+        for rid in range(len(rules.route_names)):       # Mountain Mentor moves some rows
+            moved += E.zero_dice_row(t, np.int64(c), np.int64(mentor), np.int64(rid)) != \
+                E.zero_dice_row(t, np.int64(c), np.int64(0), np.int64(rid)) and \
+                any(at(t, F_REQUIREMENT_DICE_WEIGHT,
+                       E.zero_dice_row(t, np.int64(c), np.int64(mentor), np.int64(rid)) + s) !=
+                    at(t, F_REQUIREMENT_DICE_WEIGHT,
+                       E.zero_dice_row(t, np.int64(c), np.int64(0), np.int64(rid)) + s)
+                    for s in range(S.N_STATS))
     assert moved > 0
 
 

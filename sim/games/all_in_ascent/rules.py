@@ -137,7 +137,8 @@ Tables = namedtuple("Tables", [
     "joint_index", "joint_entries",
     # engine.attempt_limits, per route: the most XP an attempt can bring and the least time it
     # can take, over every character and gear (0: no floor known). Derived, as the joint tables
-    # are: tables changed after build_rules need both worked out again, or bots prune wrongly
+    # are: tables changed after build_rules need every derived table worked out again, or bots
+    # prune wrongly and the planner counts wrong gaps
     "route_xp_ceiling", "route_time_floor",
     # engine.requirement_tables, per (character, Mountain Mentor or not, route, stat): R52 with
     # every die at 0, and the dice's summed modifier (derived, as above)
