@@ -57,7 +57,7 @@ from sim.games.all_in_ascent.probability import (
 from sim.games.all_in_ascent.rules import (
     F_CARD_COST, F_CARD_IS_ACCESS, F_CARD_TAG, F_REQUIREMENT_DICE_WEIGHT, F_REQUIREMENT_NO_DICE,
     F_ROUTE_AREA, F_ROUTE_TIME_FLOOR, F_ROUTE_XP_CEILING, F_STATION_STAT, PARAM_MAX_ROUNDS,
-    PARAM_REDISTRIBUTION, at)
+    PARAM_N_ROUTES, PARAM_REDISTRIBUTION, at)
 from sim.games.all_in_ascent.state import (
     BUY_ROTATION, CLIMB, END_TURN, G_MILESTONES, G_ROUND, MILESTONE, N_STATS, N_TIERS,
     P_CHARACTER, P_DONE, P_ENDURANCE, P_GEAR, P_MAX_ENDURANCE, P_REDIST,
@@ -214,22 +214,24 @@ def best_climb_by_xp_rate(ctx, floor):
     answer's score reaches `floor`, it is the answer scoring every climb gives; where it does
     not, every legal climb scores below `floor`. At floor 0 it is always the full answer.
 
-    Before the player's own bound, the route's bound for every player (the rules' attempt
-    limits: its most XP over its least time, engine.attempt_limits) leaves out most climbs
-    against a training's worth: the same climbs are left out, at the cost of two reads.
-    Division rounds monotonically, so the player's bound never exceeds the route's."""
+    Before the player's own bound, the route's bound for its character whatever it owns (the
+    rules' attempt limits: the most XP over the least time, engine.attempt_limits) leaves out
+    nearly every climb against a training's worth: the same climbs are left out, at the cost
+    of two reads. Division rounds monotonically, so the player's bound never exceeds it."""
     st = ctx.state
     t = ctx.tables
     seat = ctx.seat
+    limits = st[pbase(seat) + P_CHARACTER] * t[PARAM_N_ROUTES]    # its character's row
     best_climb = -1
     best_score = 0.0
     for i in range(ctx.n_legal):
         a = ctx.legal[i]
         if CLIMB <= a < MILESTONE:
             rid = action_route(st, a)
-            least_time = at(t, F_ROUTE_TIME_FLOOR, rid)
+            least_time = at(t, F_ROUTE_TIME_FLOOR, limits + rid)
             if least_time > 0:
-                route_reach = at(t, F_ROUTE_XP_CEILING, rid) / least_time * (1.0 + 1e-9)
+                route_reach = at(t, F_ROUTE_XP_CEILING, limits + rid) / least_time * \
+                    (1.0 + 1e-9)
                 if route_reach <= best_score or route_reach < floor:
                     continue
             time = effective_time(st, t, seat, rid)

@@ -557,31 +557,35 @@ def test_xp_in_play():
     ('gear."Trick Foot Manual".value=-3', 'gear."Confidence Building".value=-20'),
 ])
 def test_attempt_limits_bound_every_player(knobs):
-    # R47, R54: the rules' attempt limits (engine.attempt_limits, packed as route_xp_ceiling
-    # and route_time_floor; the planner leaves out climbs with them) hold for every character
-    # and any gear: no attempt brings more XP than its route's ceiling or takes less time than
-    # its floor. Gear is drawn at random over the whole deck, so the check does not repeat the
-    # limits' own walk over the cards that matter; and each knob set moves the limits.
+    # R47, R54: the rules' attempt limits (engine.attempt_limits, packed per character and
+    # route as route_xp_ceiling and route_time_floor; the planner leaves out climbs with them)
+    # hold for any gear: no attempt brings more XP than its character's ceiling for the route
+    # or takes less time than its floor. Gear is drawn at random over the whole deck, so the
+    # check does not repeat the limits' own walk over the cards that matter; and each knob set
+    # moves the limits.
     from sim.games.all_in_ascent.rules import (
         F_ROUTE_TIME_FLOOR, F_ROUTE_XP_CEILING, at, build_rules)
     t = build_rules(knobs=list(knobs)).tables
     printed = build_rules().tables
     n_routes = len(build_rules().route_names)
-    ceiling = np.array([at(t, F_ROUTE_XP_CEILING, rid) for rid in range(n_routes)])
-    floor = np.array([at(t, F_ROUTE_TIME_FLOOR, rid) for rid in range(n_routes)])
+    n_chars = len(CHAR_ID)
+
+    def limits(tables):
+        return (np.array([[at(tables, F_ROUTE_XP_CEILING, c * n_routes + rid)
+                           for rid in range(n_routes)] for c in range(n_chars)]),
+                np.array([[at(tables, F_ROUTE_TIME_FLOOR, c * n_routes + rid)
+                           for rid in range(n_routes)] for c in range(n_chars)]))
+    ceiling, floor = limits(t)
     assert (floor > 0).all()
     if knobs:
-        assert not (np.array_equal(ceiling, [at(printed, F_ROUTE_XP_CEILING, r)
-                                             for r in range(n_routes)]) and
-                    np.array_equal(floor, [at(printed, F_ROUTE_TIME_FLOOR, r)
-                                           for r in range(n_routes)]))
+        assert not all(np.array_equal(a, b) for a, b in zip((ceiling, floor), limits(printed)))
     n_cards = len(build_rules().card_names)
     draws = np.random.default_rng(7)
     st = S.new_state()
     b = E.pbase(0)
-    reached = np.zeros(n_routes, bool)
-    reached_time = np.zeros(n_routes, bool)
-    for c in range(len(CHAR_ID)):
+    reached = np.zeros((n_chars, n_routes), bool)
+    reached_time = np.zeros((n_chars, n_routes), bool)
+    for c in range(n_chars):
         for gear in [0, (1 << n_cards) - 1] + [int(x) for x in
                                                draws.integers(0, 1 << n_cards, 40)]:
             st[b + S.P_CHARACTER] = c
@@ -589,12 +593,13 @@ def test_attempt_limits_bound_every_player(knobs):
             for rid in range(n_routes):
                 xp = max(E.climb_xp(t, np.int64(c), np.int64(gear), np.int64(rid), success)
                          for success in (True, False))
-                assert xp <= ceiling[rid], (c, gear, rid)
+                assert xp <= ceiling[c, rid], (c, gear, rid)
                 time = E.effective_time(st, t, np.int64(0), np.int64(rid))
-                assert time >= floor[rid], (c, gear, rid)
-                reached[rid] |= xp == ceiling[rid]
-                reached_time[rid] |= time == floor[rid]
-    # each limit is some player's own figure: the limits are tight, so they prune all they can
+                assert time >= floor[c, rid], (c, gear, rid)
+                reached[c, rid] |= xp == ceiling[c, rid]
+                reached_time[c, rid] |= time == floor[c, rid]
+    # each limit is the character's own figure with some gear: the limits are tight, so they
+    # prune all they can
     assert reached.all() and reached_time.all()
 
 
@@ -625,17 +630,17 @@ def test_attempt_limits_walk_every_card_that_matters():
     assert len(cards) == 6
     st = S.new_state()
     b = E.pbase(0)
-    for rid in range(n_routes):
-        xps, times = [], []
-        for c in range(len(CHAR_ID)):
+    for c in range(len(CHAR_ID)):
+        st[b + S.P_CHARACTER] = c
+        for rid in range(n_routes):
+            xps, times = [], []
             for subset in range(1 << len(cards)):
                 gear = sum(1 << g for k, g in enumerate(cards) if subset >> k & 1)
                 xps += [E.climb_xp(t, np.int64(c), np.int64(gear), np.int64(rid), success)
                         for success in (True, False)]
-                st[b + S.P_CHARACTER] = c
                 st[b + S.P_GEAR] = gear
                 times.append(E.effective_time(st, t, np.int64(0), np.int64(rid)))
-        assert ceiling[rid] == max(xps) and floor[rid] == min(times), rid
+            assert ceiling[c, rid] == max(xps) and floor[c, rid] == min(times), (c, rid)
 
 
 # --- R55-R57 ------------------------------------------------------------------------------------

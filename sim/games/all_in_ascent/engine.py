@@ -1052,18 +1052,19 @@ MAX_TIME_CARD_SUBSETS = 1 << 12
 
 
 def attempt_limits(flat, n_routes):
-    """Per route, (xp_ceiling, time_floor) as int64 arrays: the most XP an attempt can bring,
-    success or failure (R54), and the least time it can take (R47), over every character and
-    every gear a player can own; time_floor 0 where no floor is known. Worked out once per
-    rules through climb_xp and effective_time themselves, so the rules stay here; bots leave
-    out with them a climb that no player could find worth its time
-    (planner.best_climb_by_xp_rate).
+    """Per (character, route), (xp_ceiling, time_floor) as int64 arrays of shape
+    (N_CHARACTERS, n_routes): the most XP an attempt can bring, success or failure (R54), and
+    the least time it can take (R47), over every gear a player can own; time_floor 0 where no
+    floor is known. Worked out once per rules through climb_xp and effective_time themselves,
+    so the rules stay here; bots leave out with them a climb that the player could not find
+    worth its time whatever it buys (planner.best_climb_by_xp_rate). Per character, since the
+    characters' own rules (the Sprinter's time and XP, the Technician's time) move them most.
 
     Both functions read a player only through its character and gear. climb_xp reads one
     fail-bonus card (the first owned), so no card or any one of them covers every gear; for
     effective_time, every subset of the time-reduction cards of the route's tag."""
-    xp_ceiling = np.zeros(n_routes, np.int64)
-    time_floor = np.zeros(n_routes, np.int64)
+    xp_ceiling = np.zeros((N_CHARACTERS, n_routes), np.int64)
+    time_floor = np.zeros((N_CHARACTERS, n_routes), np.int64)
     fail_cards = [0] + [1 << g for g in range(MAX_GEAR)
                         if (at(flat, F_KIND_MASK, KIND_FAIL_BONUS_XP) >> g) & 1]
     time_cards = at(flat, F_KIND_MASK, KIND_TIME_REDUCTION)
@@ -1073,19 +1074,19 @@ def attempt_limits(flat, n_routes):
         tag = at(flat, F_ROUTE_TAG, rid)
         cards = [g for g in range(MAX_GEAR)
                  if (time_cards >> g) & 1 and tag != 0 and at(flat, F_CARD_TAG, g) == tag]
-        xp = max(climb_xp(flat, c, gear, rid, success) for c in range(N_CHARACTERS)
-                 for gear in fail_cards for success in (True, False))
-        xp_ceiling[rid] = xp
-        if xp < 0 or 1 << len(cards) > MAX_TIME_CARD_SUBSETS:
-            continue            # a negative XP has no ceiling over time; too many subsets
-        least = None
         for c in range(N_CHARACTERS):
+            xp = max(climb_xp(flat, c, gear, rid, success)
+                     for gear in fail_cards for success in (True, False))
+            xp_ceiling[c, rid] = xp
+            if xp < 0 or 1 << len(cards) > MAX_TIME_CARD_SUBSETS:
+                continue        # a negative XP has no ceiling over time; too many subsets
             player[b + P_CHARACTER] = c
+            least = None
             for subset in range(1 << len(cards)):
                 player[b + P_GEAR] = sum(1 << g for k, g in enumerate(cards) if subset >> k & 1)
                 cost = effective_time(player, flat, 0, rid)
                 least = cost if least is None else min(least, cost)
-        time_floor[rid] = max(least, 0)
+            time_floor[c, rid] = max(least, 0)
     return xp_ceiling, time_floor
 
 

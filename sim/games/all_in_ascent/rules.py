@@ -135,8 +135,8 @@ Tables = namedtuple("Tables", [
     # probability.py: for dice-coupling gear, the distinct requirement vectors of an attempt
     # with their counts, per (character, route, gear flags): index = (start, count) pairs
     "joint_index", "joint_entries",
-    # engine.attempt_limits, per route: the most XP an attempt can bring and the least time it
-    # can take, over every character and gear (0: no floor known). Derived, as the joint tables
+    # engine.attempt_limits, per (character, route): the most XP an attempt can bring and the
+    # least time it can take, over every gear (0: no floor known). Derived, as the joint tables
     # are: tables changed after build_rules need every derived table worked out again, or bots
     # prune wrongly and the planner counts wrong gaps
     "route_xp_ceiling", "route_time_floor",
