@@ -284,6 +284,51 @@ def test_the_planners_shortcuts_give_the_answers_of_the_full_computation(knobs, 
     assert reached[True] > 100 and reached[False] > 100, reached
 
 
+def test_the_planners_climb_skip_reads_the_movers_own_attempt_limits(random_states):
+    # R47, R54: the planner's skip reads the attempt limits of the deciding player's character
+    # (engine.attempt_limits, one row per character). With every other character's row made
+    # useless (ceiling 0), the answers stay the full ones; with the mover's own row at 0, every
+    # climb is skipped.
+    from policies.all_in_ascent.helpers import expected_attempt_xp
+    from policies.all_in_ascent.planner import best_climb_by_xp_rate
+    from sim.games.all_in_ascent.engine import action_route, effective_time, pbase
+    from sim.games.all_in_ascent.rules import (
+        F_ROUTE_TIME_FLOOR, F_ROUTE_XP_CEILING, PARAM_N_ROUTES)
+    t = default_rules().tables
+    n_routes = t[PARAM_N_ROUTES]
+    legal = np.empty(S.N_ACTIONS, np.int64)
+    stream = np.zeros(1, np.uint64)
+    checked = {True: 0, False: 0}
+    for st in random_states[::5]:
+        n = legal_actions(st, t, legal)
+        seat = np.int64(st[S.G_CURRENT])
+        c = st[pbase(seat) + S.P_CHARACTER]
+        climbs = [a for a in legal[:n] if S.CLIMB <= a < S.MILESTONE]
+        if not climbs:
+            continue
+        want, want_score = -1, 0.0
+        work = np.zeros(WORK_SIZE, np.int64)
+        for a in climbs:
+            rid = action_route(st, a)
+            score = expected_attempt_xp(st, t, seat, rid, False, work)[1] / \
+                effective_time(st, t, seat, rid)
+            if score > want_score:
+                want, want_score = int(a), score
+        for own_row in (False, True):
+            zeroed = t.copy()
+            for other in range(len(CHARACTER_KEYS)):
+                if (other == c) == own_row:
+                    rows = slice(other * n_routes, (other + 1) * n_routes)
+                    zeroed[t[F_ROUTE_XP_CEILING]:][rows] = 0
+                    zeroed[t[F_ROUTE_TIME_FLOOR]:][rows] = 1
+            ctx = PolicyContext(st, seat, legal, np.int64(n), zeroed, stream,
+                                np.zeros(MAX_POLICY_PARAMS), work)
+            got = best_climb_by_xp_rate(ctx, 0.0)
+            assert got == ((-1, 0.0) if own_row else (want, want_score))
+            checked[own_row] += want >= 0
+    assert checked[True] > 50 and checked[False] > 50, checked
+
+
 @pytest.mark.parametrize("train_value", [0.0, 5.0, 20.0, 60.0])
 def test_the_planner_trains_or_climbs_as_scoring_every_climb_would(train_value, random_states):
     # Steps 5-6 of the planner, read against every climb scored (floor 0): it trains only where
