@@ -112,6 +112,15 @@ def best_redistribution(ctx, rid, is_milestone):
 MEAN_DIE_HALVES = 7
 
 
+@njit_noalloc(inline="always")
+def _expected_gap_in_halves(t, row, stat):
+    """Twice a stat's gap to its requirement with each of its dice at a die's mean, from R52
+    with no die as the rules pack it (engine.zero_dice_row's `row`, the stat's entry); may be
+    below 0."""
+    return 2 * (at(t, F_REQUIREMENT_NO_DICE, row) - stat) + \
+        MEAN_DIE_HALVES * at(t, F_REQUIREMENT_DICE_WEIGHT, row)
+
+
 @njit_noalloc
 def _gaps_in_halves(st, t, seat, rid):
     """stat_gaps in half points, as (total, gap 0, gap 1, gap 2, gap 3), then the four stats
@@ -122,15 +131,11 @@ def _gaps_in_halves(st, t, seat, rid):
     c = st[b + P_CHARACTER]
     row = zero_dice_row(t, c, st[b + P_GEAR], rid)
     e0, e1, e2, e3 = attempt_effective_stats(st, t, seat, rid, True)
-    h0 = 2 * (at(t, F_REQUIREMENT_NO_DICE, row) - e0 + st[b + P_REDIST]) + \
-        MEAN_DIE_HALVES * at(t, F_REQUIREMENT_DICE_WEIGHT, row)
-    h1 = 2 * (at(t, F_REQUIREMENT_NO_DICE, row + 1) - e1 + st[b + P_REDIST + 1]) + \
-        MEAN_DIE_HALVES * at(t, F_REQUIREMENT_DICE_WEIGHT, row + 1)
-    h2 = 2 * (at(t, F_REQUIREMENT_NO_DICE, row + 2) - e2 + st[b + P_REDIST + 2]) + \
-        MEAN_DIE_HALVES * at(t, F_REQUIREMENT_DICE_WEIGHT, row + 2)
-    h3 = 2 * (at(t, F_REQUIREMENT_NO_DICE, row + 3) - e3 + st[b + P_REDIST + 3]) + \
-        MEAN_DIE_HALVES * at(t, F_REQUIREMENT_DICE_WEIGHT, row + 3)
-    h0, h1, h2, h3 = max(0, h0), max(0, h1), max(0, h2), max(0, h3)
+    # training is permanent: this round's redistribution shift is left out of the stats
+    h0 = max(0, _expected_gap_in_halves(t, row, e0 - st[b + P_REDIST]))
+    h1 = max(0, _expected_gap_in_halves(t, row + 1, e1 - st[b + P_REDIST + 1]))
+    h2 = max(0, _expected_gap_in_halves(t, row + 2, e2 - st[b + P_REDIST + 2]))
+    h3 = max(0, _expected_gap_in_halves(t, row + 3, e3 - st[b + P_REDIST + 3]))
     total = h0 + h1 + h2 + h3
     dropped = 0                      # bit s: gap s left unmet (R53), largest first
     for _ in range(N_STATS - stats_needed(t, c)):

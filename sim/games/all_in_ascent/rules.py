@@ -561,15 +561,16 @@ def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig()) -> Packed
         requirement_no_dice=np.zeros(0, i64), requirement_dice_weight=np.zeros(0, i64),
     )
     # The joint tables, the attempt limits and the requirements with no die are computed with
-    # the engine's own functions, which read the flat tables: build those first, then add the
-    # derived tables.
+    # the engine's own functions, which read the flat tables: build those first (once; no
+    # derived table reads another), then add the derived tables.
     from sim.games.all_in_ascent.engine import attempt_limits, requirement_tables
     from sim.games.all_in_ascent.probability import joint_tables
-    xp_ceiling, time_floor = attempt_limits(flatten_tables(tables), len(routes))
-    no_dice, dice_weight = requirement_tables(flatten_tables(tables), len(routes))
+    flat = flatten_tables(tables)
+    xp_ceiling, time_floor = attempt_limits(flat, len(routes))
+    no_dice, dice_weight = requirement_tables(flat, len(routes))
+    joint_index, joint_entries = joint_tables(tables, flat)
     tables = tables._replace(route_xp_ceiling=xp_ceiling, route_time_floor=time_floor,
                              requirement_no_dice=no_dice, requirement_dice_weight=dice_weight)
-    joint_index, joint_entries = joint_tables(tables, flatten_tables(tables))
     if joint_index is not None:
         params[PARAM["JOINT_READY"]] = 1
         tables = tables._replace(params=params, joint_index=joint_index,
