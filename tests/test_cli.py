@@ -90,13 +90,19 @@ def test_bad_arguments_fail_with_one_clear_line(args, needle):
 
 
 def test_summary_warns_when_games_hit_the_action_cap():
+    import pyarrow as pa
     from sim.games.all_in_ascent.protocol import summary as summary_table
-    seats = pd.DataFrame({"character": ["technician", "sprinter"] * 2, "won": [1, 0, 0, 0]})
-    games = pd.DataFrame({"winner_seat": [0, -1], "rounds": [12, 900],
-                          "end_reason": ["milestone", "action_cap"]})
-    assert "1 of 2 games were stopped by the safety cap" in summary_table(games, seats)
-    games["end_reason"] = ["milestone", "round_cap"]
-    assert "safety cap" not in summary_table(games, seats)
+    # as the summary reads a run folder: pyarrow Tables, the labels as categories
+    seats = pa.Table.from_pandas(pd.DataFrame({
+        "character": pd.Categorical(["technician", "sprinter"] * 2),
+        "won": [True, False, False, False]}))
+
+    def games(reasons):
+        return pa.Table.from_pandas(pd.DataFrame({"winner_seat": [0, -1], "rounds": [12, 900],
+                                                  "end_reason": pd.Categorical(reasons)}))
+    assert "1 of 2 games were stopped by the safety cap" in summary_table(
+        games(["winner", "action_cap"]), seats)
+    assert "safety cap" not in summary_table(games(["winner", "max_rounds"]), seats)
 
 
 @pytest.mark.parametrize("game, players, expected", [("all-in-ascent", "4", "tuned"),

@@ -54,7 +54,7 @@ def test_the_run_plays_the_kernels_games(reference):
     assert sorted((c["variant"], c["index"]) for c in doc["chunks"]) == \
         [("baseline", 0), ("baseline", 1), ("bga", 0), ("bga", 1)]
     rules = build_rules(2, {"readings": "bga", "abilities_off": "phil"})
-    direct = seats_table(run_games(40, 11, rules, "greedy"), rules)
+    direct = seats_table(run_games(40, 11, rules, "greedy"), rules).to_pandas()
     games, seats = tables(spec.out, "bga")
     assert games["game"].tolist() == list(range(40))
     pd.testing.assert_frame_equal(seats, direct)

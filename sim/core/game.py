@@ -18,7 +18,9 @@ The adapter module provides:
     rules_manifest(rules) -> dict           the manifest fields describing the rules
     play(rules, n_games, master_seed, seat_policies, characters, first_index, threads,
          rotate) -> Played                  games first_index.. of a run, as record tables
-    summary(games, seats) -> str            the lines `ascent simulate` prints
+        (pyarrow Tables through sim/core/records.py, or pandas DataFrames)
+    summary(games, seats) -> str            the lines `ascent simulate` prints, from the
+        pyarrow Tables of the columns `spec.summary_columns` names
     replay(seed, players, rules, seat_policies, characters, fmt) -> str   one game's transcript
     new_game(rules, seed, characters) -> one game through the single-game API, on the same
         rule functions as the kernel: `.play(seat_policies)`, `.won_seats()`, `.end_reason`;
@@ -37,7 +39,6 @@ import importlib
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import NamedTuple
 
 # Columns every game's record tables carry, with these meanings: shared code reads only these.
 GAMES_COLUMNS = ("game", "seed", "players", "end_reason")
@@ -65,10 +66,40 @@ class GameError(ValueError):
         return super().__str__()
 
 
-class Played(NamedTuple):
-    games: object        # DataFrame, one row per game
-    seats: object        # DataFrame, one row per seat of each game
-    seconds: float       # kernel time
+class Played:
+    """A chunk of a run: its games table (a row per game), its seats table (a row per seat of
+    each game) and the kernel's time. A game builds its tables as pyarrow Tables
+    (sim/core/records.py: no pandas import, so `ascent simulate` streams them as they are) or
+    as pandas DataFrames. `games` and `seats` read them as DataFrames, converted once;
+    `arrow()` gives both as pyarrow Tables."""
+
+    __slots__ = ("_tables", "_frames", "seconds")
+
+    def __init__(self, games, seats, seconds):
+        self._tables = (games, seats)
+        self._frames = None
+        self.seconds = seconds
+
+    def _frame_pair(self):
+        if self._frames is None:
+            import pyarrow as pa
+            self._frames = tuple(t.to_pandas() if isinstance(t, pa.Table) else t
+                                 for t in self._tables)
+        return self._frames
+
+    @property
+    def games(self):
+        return self._frame_pair()[0]
+
+    @property
+    def seats(self):
+        return self._frame_pair()[1]
+
+    def arrow(self):
+        """(games, seats) as pyarrow Tables."""
+        import pyarrow as pa
+        return tuple(t if isinstance(t, pa.Table) else pa.Table.from_pandas(t, preserve_index=False)
+                     for t in self._tables)
 
 
 @dataclass(frozen=True)

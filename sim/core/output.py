@@ -111,7 +111,7 @@ def restore_set_aside(out):
 class RunWriter:
     """Streams a run's tables into a temporary sibling of `out`, then publishes it.
 
-    Use under `folder_lock(out)`: writer.add(games, seats) per chunk, writer.publish(manifest)
+    Use under `folder_lock(out)`: writer.add(played) per chunk, writer.publish(manifest)
     at the end; anything else (an exception, a kill) leaves `out` untouched."""
 
     def __init__(self, out, fingerprint, games):
@@ -125,11 +125,10 @@ class RunWriter:
         self.writers = {}
         self.rows = dict.fromkeys(TABLES, 0)
 
-    def add(self, games, seats):
-        import pyarrow as pa
+    def add(self, played):
+        """Append a chunk (a sim.core.game.Played) to both tables."""
         import pyarrow.parquet as pq
-        for name, frame in zip(TABLES, (games, seats)):
-            table = pa.Table.from_pandas(frame, preserve_index=False)
+        for name, table in zip(TABLES, played.arrow()):
             if name not in self.writers:
                 meta = json.dumps({"run_fingerprint": self.fingerprint, "games": self.games,
                                    "table": name}).encode()
@@ -138,7 +137,7 @@ class RunWriter:
                 self.writers[name] = pq.ParquetWriter(self.tmp / f"{name}.parquet", schema)
             writer = self.writers[name]
             writer.write_table(table.cast(writer.schema))
-            self.rows[name] += len(frame)
+            self.rows[name] += table.num_rows
 
     def publish(self, manifest, overwrite=False):
         """Close the tables, write the manifest, and move the finished run to `out`."""

@@ -1,8 +1,18 @@
 """Helpers every game's record builder (sim/games/<game>/records.py) shares: the columns every
-games table starts with (sim/core/game.py GAMES_COLUMNS), and the per-seat table built one
-seat at a time."""
+games table starts with (sim/core/game.py GAMES_COLUMNS), the per-seat table built one seat at a
+time, and the categorical columns.
+
+The tables are pyarrow Tables, built without pandas: `ascent simulate` streams them to parquet
+as they are, and its warm start does not pay pandas' import (0.2 s of the 1 s issue 22 allows).
+`Played.games` reads them as DataFrames for everything else. A categorical column is
+dictionary-encoded with the code width pandas gives the same categories, so a table reads back
+as it did when the builders made DataFrames.
+
+pyarrow imports pandas, when it is installed, the first time it converts a numpy array or a
+Python value (pyarrow.array, to_numpy): it checks whether the value is a pandas object. So
+numpy goes in through pyarrow.Array.from_buffers and comes out through DLPack, which hand over
+the memory in Arrow's layout and check nothing of the kind."""
 import numpy as np
-import pandas as pd
 
 
 def column(records, index):
@@ -28,22 +38,127 @@ def games_columns(first_index, seeds, players):
             "players": players}
 
 
+def code_width(n_categories):
+    """The code type pandas keeps for that many categories (pandas.Categorical's codes)."""
+    for dtype in (np.int8, np.int16, np.int32):
+        if n_categories < np.iinfo(dtype).max:
+            return dtype
+    return np.int64
+
+
+def arrow_array(values):
+    """A numpy array (numbers or booleans, no missing value) as a pyarrow Array."""
+    import pyarrow as pa
+    values = np.ascontiguousarray(values)
+    if values.dtype == np.bool_:
+        # Arrow packs booleans eight to a byte, least significant bit first
+        return pa.Array.from_buffers(pa.bool_(), len(values),
+                                     [None, pa.py_buffer(np.packbits(values, bitorder="little"))])
+    return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values),
+                                 [None, pa.py_buffer(values)])
+
+
+def arrow_strings(texts):
+    """A list of str as a pyarrow string Array."""
+    import pyarrow as pa
+    encoded = [t.encode() for t in texts]
+    offsets = np.zeros(len(encoded) + 1, np.int32)
+    np.cumsum([len(e) for e in encoded], out=offsets[1:])
+    return pa.Array.from_buffers(pa.string(), len(encoded),
+                                 [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
+
+
+def categorical(name, codes, categories):
+    """A categorical column: each row's index into `categories`, -1 for a missing value (as
+    pandas.Categorical.from_codes). A code past the categories is a bug in the builder, not a
+    value to hide."""
+    import pyarrow as pa
+    categories = [str(c) for c in categories]
+    codes = np.asarray(codes)
+    if codes.size and (codes.max() >= len(categories) or codes.min() < -1):
+        raise ValueError(f"records column {name!r}: codes {codes.min()}..{codes.max()} for "
+                         f"{len(categories)} categories {categories}")
+    present = codes >= 0
+    codes = np.ascontiguousarray(np.where(present, codes, 0).astype(code_width(len(categories))))
+    validity = None if present.all() else pa.py_buffer(np.packbits(present, bitorder="little"))
+    indices = pa.Array.from_buffers(pa.from_numpy_dtype(codes.dtype), len(codes),
+                                    [validity, pa.py_buffer(codes)])
+    return pa.DictionaryArray.from_arrays(indices, arrow_strings(categories))
+
+
+def codes_of(name, values, keys):
+    """Each value's position in `keys` (the engine's numbers behind a categorical column's
+    categories, such as its end reasons). A value that is no key raises."""
+    keys = np.asarray(keys)
+    values = np.asarray(values)
+    order = np.argsort(keys, kind="stable")
+    at = np.minimum(np.searchsorted(keys[order], values), len(keys) - 1)
+    found = keys[order][at] == values
+    if not found.all():
+        raise ValueError(f"records column {name!r}: values {sorted(set(values[~found].tolist()))} "
+                         f"are none of {keys.tolist()}")
+    return order[at]
+
+
+def table(columns, categories):
+    """A pyarrow Table of `columns` {name: array}, in their order; the columns named in
+    `categories` {name: categories} hold codes into them (`categorical`)."""
+    import pyarrow as pa
+    return pa.Table.from_arrays(
+        [categorical(name, values, categories[name]) if name in categories
+         else arrow_array(values) for name, values in columns.items()], names=list(columns))
+
+
 def seats_table(first_index, players, seat_columns, categories):
     """The per-seat table: one row per (game, seat) for every seat a game has, sorted by game
     then seat.
 
     `players` (n,) is each game's player count; `seat_columns(seat, rows)` returns the game's
     columns for that seat in the games where `rows` is true, after the shared `game` and
-    `seat`; `categories` {column: categories} fixes categorical columns after the seats are
-    joined, so that dtypes never depend on which games a chunk holds."""
+    `seat`; `categories` {column: categories} names its categorical columns, whose values are
+    codes into them, fixed by the rules and not by the games of a chunk."""
     games = game_numbers(first_index, len(players))
-    frames = []
+    parts = []
     for seat in range(int(players.max(initial=0))):
         rows = players > seat
-        frames.append(pd.DataFrame({"game": games[rows],
-                                    "seat": np.full(rows.sum(), seat, np.int8),
-                                    **seat_columns(seat, rows)}))
-    out = pd.concat(frames, ignore_index=True).sort_values(["game", "seat"], kind="stable")
-    for name, allowed in categories.items():
-        out[name] = pd.Categorical(out[name], categories=list(allowed))
-    return out.reset_index(drop=True)
+        parts.append({"game": games[rows], "seat": np.full(rows.sum(), seat, np.int8),
+                      **seat_columns(seat, rows)})
+    joined = {name: np.concatenate([np.asarray(p[name]) for p in parts]) for name in parts[0]}
+    # (game, seat) pairs are distinct, so any sort gives the one order
+    order = np.lexsort((joined["seat"], joined["game"]))
+    return table({name: values[order] for name, values in joined.items()}, categories)
+
+
+def values(table, name):
+    """A column of a pyarrow Table (numbers or booleans, no missing value) as a numpy array."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    column = table.column(name)
+    if column.null_count:
+        raise ValueError(f"records column {name!r}: {column.null_count} missing values")
+    boolean = pa.types.is_boolean(column.type)
+    if boolean:
+        column = pc.cast(column, pa.int8())       # DLPack hands over whole bytes only
+    parts = [np.from_dlpack(chunk) for chunk in column.chunks if len(chunk)]
+    out = np.concatenate(parts) if parts else np.zeros(0, column.type.to_pandas_dtype())
+    return out.astype(bool) if boolean else out
+
+
+def category_codes(table, name):
+    """A categorical column of a pyarrow Table as (codes, categories); -1 for a missing value."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    joined = table.column(name).combine_chunks()       # the chunks share one dictionary
+    indices = joined.indices
+    if indices.null_count:
+        # (a fill value given as an array: pyarrow makes a Python one a scalar through pandas)
+        minus_one = arrow_array(np.full(len(indices), -1, indices.type.to_pandas_dtype()))
+        indices = pc.coalesce(indices, minus_one)
+    codes = np.from_dlpack(indices) if len(indices) else np.zeros(0, np.int64)
+    return codes.astype(np.int64), joined.dictionary.to_pylist()
+
+
+def rows_labelled(table, name, label):
+    """How many rows of a categorical column read `label` (0 if it is no category)."""
+    codes, categories = category_codes(table, name)
+    return int((codes == categories.index(label)).sum()) if label in categories else 0

@@ -63,7 +63,7 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
                 n = min(chunk, games - done)
                 played = game.api.play(rules, n, seed, seat_policies, characters,
                                        first_index=done, threads=threads, rotate=rotate)
-                writer.add(played.games, played.seats)
+                writer.add(played)
                 done += n
                 if games > chunk and not quiet:
                     rate = done / (time.perf_counter() - started)
@@ -119,7 +119,8 @@ def run_identity(rules, seat_policies, game, **more):
 
 
 def _summary_from(out, game):
-    import pandas as pd
+    import pyarrow.parquet as pq
     games_cols, seats_cols = game.summary_columns
-    return game.api.summary(pd.read_parquet(out / "games.parquet", columns=list(games_cols)),
-                            pd.read_parquet(out / "seats.parquet", columns=list(seats_cols)))
+    # ParquetFile.read, not read_table: read_table's dataset layer imports pandas
+    return game.api.summary(pq.ParquetFile(out / "games.parquet").read(columns=list(games_cols)),
+                            pq.ParquetFile(out / "seats.parquet").read(columns=list(seats_cols)))

@@ -27,11 +27,13 @@ def test_same_results_when_split_into_chunks():
     assert np.array_equal(whole.final, np.concatenate([first.final, second.final]))
     rules = default_rules()
     pd.testing.assert_frame_equal(
-        seats_table(whole, rules),
-        pd.concat([seats_table(first, rules), seats_table(second, rules)], ignore_index=True))
+        seats_table(whole, rules).to_pandas(),
+        pd.concat([seats_table(first, rules).to_pandas(), seats_table(second, rules).to_pandas()],
+                  ignore_index=True))
     pd.testing.assert_frame_equal(
-        games_table(whole, rules),
-        pd.concat([games_table(first, rules), games_table(second, rules)], ignore_index=True))
+        games_table(whole, rules).to_pandas(),
+        pd.concat([games_table(first, rules).to_pandas(), games_table(second, rules).to_pandas()],
+                  ignore_index=True))
 
 
 def test_game_seeds_are_distinct_and_depend_on_the_master_seed():

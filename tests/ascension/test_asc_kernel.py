@@ -79,7 +79,7 @@ def test_seat_records_are_consistent():
     from sim.games.ascension.records import games_table, seats_table
     rules = build_rules(4)
     batch = run_games(40, 8, rules, "hybrid")
-    games, seats = games_table(batch, rules), seats_table(batch, rules)
+    games, seats = games_table(batch, rules).to_pandas(), seats_table(batch, rules).to_pandas()
     blocked = seats["blocks"] > 0
     assert (seats.loc[blocked, "first_block_phase"] != "none").all()
     assert (seats.loc[~blocked, "first_block_phase"] == "none").all()

@@ -222,7 +222,7 @@ def test_same_games_at_any_thread_count():
 def test_search_games_end_without_a_policy_error():
     from sim.games.first_ascent.records import games_table
     b = run_games(6, 7, build_rules(3), ["mcts@6", "mcts-tuned@3", "random"], rotate=True)
-    games = games_table(b, build_rules(3))
+    games = games_table(b, build_rules(3)).to_pandas()
     assert (games["end_reason"] != "policy_error").all()
 
 
@@ -231,7 +231,7 @@ def test_mcts_beats_random_by_a_wide_margin():
     from sim.games.first_ascent.records import seats_table
     rules = build_rules(4)
     b = run_games(100, 11, rules, ["mcts@16", "random", "random", "random"], rotate=True)
-    seats = seats_table(b, rules)
+    seats = seats_table(b, rules).to_pandas()
     won = seats[seats["policy"] == "mcts@16"]["won"]
     low, _ = wilson_interval(int(won.sum()), len(won))
     assert low > 0.4            # a random seat's share is about a quarter

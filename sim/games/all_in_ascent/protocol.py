@@ -50,18 +50,24 @@ def play(rules, n_games, master_seed, seat_policies, characters, first_index=0, 
 
 def summary(games, seats):
     """Win rate per character with n and a 95% Wilson interval, the no-winner rate, rounds."""
+    import numpy as np
+    from sim.core.records import category_codes, rows_labelled, values
     from sim.core.stats import rate_line
     lines = ["win rate per character (95% Wilson interval):"]
-    for char, grp in seats.groupby("character", observed=True):
-        lines.append(rate_line(f"{char:<12}", int(grp["won"].sum()), len(grp)))
-    lines.append(rate_line(f"{'no winner':<12}", int((games["winner_seat"] < 0).sum()),
-                           len(games)))
-    lines.append(f"  median rounds: {games['rounds'].median():g}")
-    capped = int((games["end_reason"] == "action_cap").sum())
+    character, characters = category_codes(seats, "character")
+    won = values(seats, "won")
+    for code, char in enumerate(characters):
+        seated = character == code
+        if seated.any():
+            lines.append(rate_line(f"{char:<12}", int(won[seated].sum()), int(seated.sum())))
+    n = games.num_rows
+    lines.append(rate_line(f"{'no winner':<12}", int((values(games, "winner_seat") < 0).sum()), n))
+    lines.append(f"  median rounds: {np.median(values(games, 'rounds')):g}")
+    capped = rows_labelled(games, "end_reason", "action_cap")
     if capped:
         # not a rule: the kernel's safety stop. Under rules without a round cap (v0.6.0) a bot
         # that never goes for the expert milestone (greedy) would otherwise play forever.
-        lines.append(f"  warning: {capped:,} of {len(games):,} games were stopped by the safety "
+        lines.append(f"  warning: {capped:,} of {n:,} games were stopped by the safety "
                      f"cap on actions, unfinished: the policy does not end games under these "
                      f"rules")
     return "\n".join(lines)

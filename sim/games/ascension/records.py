@@ -5,10 +5,10 @@ Counters are defined in state.py (TALLY_FIELDS, global tallies); no rule reads t
 seat table, first_summit_turn and elimination_turn are -1 for "never".
 """
 import numpy as np
-import pandas as pd
 
 from sim.core.records import column as _col
-from sim.core.records import games_columns, rows_of, seats_table as build_seats_table
+from sim.core.records import games_columns, rows_of, table
+from sim.core.records import seats_table as build_seats_table
 from sim.games.ascension import state as S
 
 RECORD_SCHEMA_VERSION = 2     # 2: first_block_phase
@@ -31,11 +31,11 @@ def games_table(batch, rules):
     cols = {
         **games_columns(batch.first_index, batch.seeds, players),
         "winner_seat": winner,
-        "winner_policy": pd.Categorical([batch.policies[batch.seat_policies[i, w]] if w >= 0
-                                         else "none" for i, w in enumerate(winner)],
-                                        categories=list(batch.policies) + ["none"]),
-        "end_reason": pd.Categorical([S.END_REASON_NAMES[int(e)] for e in r[:, S.G_END_REASON]],
-                                     categories=list(S.END_REASON_NAMES[1:])),
+        "winner_policy": np.where(winner >= 0,
+                                  batch.seat_policies[np.arange(n), np.maximum(winner, 0)],
+                                  len(batch.policies)),
+        # reason 0 (no end) has no category: missing, as in a game still in play
+        "end_reason": _col(r, S.G_END_REASON) - 1,
         "turns": _col(r, S.G_TURN_COUNT),
         "decisions": _col(r, S.G_DECISIONS),
         "first_summit_seat": first,
@@ -52,7 +52,8 @@ def games_table(batch, rules):
         "eliminations": elims,
         **{f"reveals_{S.SYMBOL_NAMES[sym]}": _col(r, S.G_REVEALS + sym) for sym in range(1, 7)},
     }
-    return pd.DataFrame(cols)
+    return table(cols, {"winner_policy": list(batch.policies) + ["none"],
+                        "end_reason": S.END_REASON_NAMES[1:]})
 
 
 SEAT_COUNTERS = {
@@ -71,6 +72,9 @@ SEAT_COUNTERS = {
 }
 
 
+PHASES = ("none",) + S.RACE_NAMES
+
+
 def seats_table(batch, rules):
     r = batch.records
     winner = r[:, S.G_WINNER]
@@ -80,16 +84,12 @@ def seats_table(batch, rules):
         race = sub[:, S.T_ELIM_RACE + seat]
         first_block = sub[:, S.T_FIRST_BLOCK_RACE + seat]
         cols = {
-            "policy": [batch.policies[k] for k in batch.seat_policies[rows, seat]],
+            "policy": batch.seat_policies[rows, seat],
             "won": winner[rows] == seat,
             "blocks": sub[:, S.S_BLOCKS + seat].astype(np.int16),
             "eliminated": race >= 0,
-            "elimination_phase": pd.Categorical(
-                [S.RACE_NAMES[k] if k >= 0 else "none" for k in race],
-                categories=["none"] + list(S.RACE_NAMES)),
-            "first_block_phase": pd.Categorical(
-                [S.RACE_NAMES[k] if k >= 0 else "none" for k in first_block],
-                categories=["none"] + list(S.RACE_NAMES)),
+            "elimination_phase": np.maximum(race, -1) + 1,      # -1 (never): "none"
+            "first_block_phase": np.maximum(first_block, -1) + 1,
             "summit_at_end": sub[:, S.S_SUMMIT + seat] == 1,
             "ever_summit": sub[:, S.S_EVER_SUMMIT + seat] == 1,
         }
@@ -98,4 +98,5 @@ def seats_table(batch, rules):
         return cols
 
     return build_seats_table(batch.first_index, r[:, S.G_N_PLAYERS], seat_columns,
-                             {"policy": batch.policies})
+                             {"policy": batch.policies, "elimination_phase": PHASES,
+                              "first_block_phase": PHASES})

@@ -49,16 +49,23 @@ def play(rules, n_games, master_seed, seat_policies, characters, first_index=0, 
 
 
 def summary(games, seats):
+    import numpy as np
+    from sim.core.records import category_codes, rows_labelled, values
     from sim.core.stats import rate_line
     lines = ["win rate by character (shared wins count for every winner; 95% Wilson interval):"]
-    for char, grp in seats.groupby("character", observed=True):
-        lines.append(rate_line(f"{char:<22}", int(grp["won"].sum()), len(grp),
-                               f"  mean score {grp['score'].mean():5.1f}  n={len(grp):,}"))
+    character, characters = category_codes(seats, "character")
+    won, score = values(seats, "won"), values(seats, "score")
+    for code, char in enumerate(characters):
+        seated = character == code
+        n = int(seated.sum())
+        if n:
+            lines.append(rate_line(f"{char:<22}", int(won[seated].sum()), n,
+                                   f"  mean score {score[seated].mean():5.1f}  n={n:,}"))
     for reason in ("eight_pitches", "stranded", "round_cap", "policy_error"):
-        k = int((games["end_reason"] == reason).sum())
+        k = rows_labelled(games, "end_reason", reason)
         if k:
-            lines.append(rate_line(f"ended by {reason:<14}", k, len(games), tail=""))
-    lines.append(f"  mean length: {games['rounds'].mean():.2f} rounds")
+            lines.append(rate_line(f"ended by {reason:<14}", k, games.num_rows, tail=""))
+    lines.append(f"  mean length: {values(games, 'rounds').mean():.2f} rounds")
     return "\n".join(lines)
 
 

@@ -4,10 +4,10 @@ RECORD_SCHEMA_VERSION goes into every manifest; change it whenever a column chan
 Counters are the tallies of state.py; no rule reads them.
 """
 import numpy as np
-import pandas as pd
 
 from sim.core.records import column as _col
-from sim.core.records import games_columns, rows_of, seats_table as build_seats_table
+from sim.core.records import games_columns, rows_of, table
+from sim.core.records import seats_table as build_seats_table
 from sim.games.first_ascent import state as S
 from sim.games.first_ascent.data import CHARACTER_KEYS, SB_NAMES
 
@@ -20,11 +20,10 @@ def games_table(batch, rules):
     r = batch.records
     cols = {
         **games_columns(batch.first_index, batch.seeds, _col(r, S.G_PLAYERS)),
-        "board": pd.Categorical(np.where(_col(r, S.G_SIDE) == 0, "desert", "forest"),
-                                categories=["desert", "forest"]),
+        "board": (_col(r, S.G_SIDE) != 0).astype(np.int8),      # side 0: desert
         "rounds": _col(r, S.G_ROUND),
-        "end_reason": pd.Categorical([S.END_REASON_NAMES[int(e)] for e in r[:, S.G_END_REASON]],
-                                     categories=list(S.END_REASON_NAMES[1:])),
+        # reason 0 (no end) has no category: missing, as in a game still in play
+        "end_reason": _col(r, S.G_END_REASON) - 1,
         "winners": _col(r, S.G_N_WINNERS),
         "decisions": _col(r, S.G_DECISIONS),
         "deck_rebuilds": _col(r, S.G_DECK_RESHUFFLES),
@@ -33,7 +32,7 @@ def games_table(batch, rules):
         "summit_beta_reshuffles": _col(r, S.G_SB_RESHUFFLES),
         **{f"shared_{i + 1}": _col(r, S.G_SHARED + i) for i in range(3)},
     }
-    return pd.DataFrame(cols)
+    return table(cols, {"board": ["desert", "forest"], "end_reason": S.END_REASON_NAMES[1:]})
 
 
 SEAT_FIELDS = {
@@ -62,15 +61,15 @@ SB_KEYS = {i: SB_NAMES[i].lower().replace(" ", "_") for i in SB_NAMES}
 def seats_table(batch, rules):
     r = batch.records
     winners = r[:, S.G_WINNER]
-    char_names = [CHARACTER_KEYS.get(i, "none") for i in range(13)]
 
     def seat_columns(seat, rows):
         sub = rows_of(r, rows)
         off = seat * S.SEAT_FIELDS
         won = (winners[rows] >> seat) & 1 == 1
         cols = {
-            "policy": [batch.policies[k] for k in batch.seat_policies[rows, seat]],
-            "character": [char_names[c] for c in sub[:, S.S_CHAR + off]],
+            "policy": batch.seat_policies[rows, seat],
+            # characters are numbered from 1; 0 (none) reads as missing
+            "character": sub[:, S.S_CHAR + off] - 1,
             "won": won,
             "won_alone": won & (sub[:, S.G_N_WINNERS] == 1),
             "win_share": np.where(won, 1.0 / np.maximum(sub[:, S.G_N_WINNERS], 1), 0.0),
