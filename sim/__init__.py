@@ -1,4 +1,5 @@
 """ascent: engines and shared machinery. See README.md."""
+import functools
 import hashlib
 import os
 import warnings
@@ -49,6 +50,14 @@ def numba_cache_key(root=None):
     return digest.hexdigest()[:16]
 
 
+@functools.cache
+def code_key():
+    """`numba_cache_key()` of this project, worked out once per process: it reads every source
+    file (30 ms), and the numba cache folder and each run's identity both ask for it. Once is
+    also the truer answer: the code a process runs is the code it imported."""
+    return numba_cache_key()
+
+
 def package_data_key(root=None, game=None):
     """A hash of the data files (.json) of the packages: bundled game data and tuned knobs.
     Not part of the numba key (data is read at run time, not compiled in), but part of what a
@@ -69,14 +78,14 @@ def package_data_key(root=None, game=None):
 
 def _numba_cache_dir():
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "ascent-numba"
-    return str(base / numba_cache_key())
+    return str(base / code_key())
 
 
 def keyed_cache_dir(folder):
     """`folder`/<numba_cache_key>: a cache folder the user names is keyed too, so that no
     NUMBA_CACHE_DIR, however long-lived, hands back a kernel compiled from other sources. A
     folder already keyed (a worker process inherits its parent's) is kept."""
-    key = numba_cache_key()
+    key = code_key()
     return str(folder) if Path(folder).name == key else str(Path(folder) / key)
 
 

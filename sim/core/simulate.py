@@ -112,9 +112,9 @@ def run_identity(rules, seat_policies, game, **more):
     itself (the hash the numba cache is keyed on: an engine fix changes the games) and the
     bundled data files (First Ascent's data.json is not in its rules fingerprint)."""
     from sim.core.policies import policy_params_key
-    from sim import numba_cache_key, package_data_key
+    from sim import code_key, package_data_key
     return {"rules_fingerprint": rules.fingerprint, "seat_policies": list(seat_policies),
-            "policy_params": policy_params_key(game, seat_policies), "code": numba_cache_key(),
+            "policy_params": policy_params_key(game, seat_policies), "code": code_key(),
             "data": package_data_key(game=game), **more}
 
 
