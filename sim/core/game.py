@@ -37,7 +37,7 @@ own after them.
 """
 import importlib
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 
 # Columns every game's record tables carry, with these meanings: shared code reads only these.
@@ -286,9 +286,12 @@ _GAMES = {}
 _BROKEN = {}        # name -> why a registered game could not be loaded
 
 
+@cache
 def _entry_points():
+    """The registered games' entry points, read once a process (20 ms: the registry and the
+    numba cache key both ask)."""
     from importlib.metadata import entry_points
-    return sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
+    return tuple(sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name))
 
 
 def _discover():
