@@ -47,9 +47,13 @@ def code_width(n_categories):
 
 
 def arrow_array(values):
-    """A numpy array (numbers or booleans, no missing value) as a pyarrow Array."""
+    """A 1-D numpy array of numbers or booleans in the machine's byte order (what the builders
+    make; no missing value) as a pyarrow Array."""
     import pyarrow as pa
     values = np.ascontiguousarray(values)
+    if values.ndim != 1 or values.dtype.kind not in "biuf" or not values.dtype.isnative:
+        raise ValueError(f"arrow_array: takes a 1-D array of numbers or booleans in native "
+                         f"byte order, not {values.dtype} of shape {values.shape}")
     if values.dtype == np.bool_:
         # Arrow packs booleans eight to a byte, least significant bit first
         return pa.Array.from_buffers(pa.bool_(), len(values),
@@ -148,7 +152,7 @@ def category_codes(table, name):
     """A categorical column of a pyarrow Table as (codes, categories); -1 for a missing value."""
     import pyarrow as pa
     import pyarrow.compute as pc
-    joined = table.column(name).combine_chunks()       # the chunks share one dictionary
+    joined = table.column(name).combine_chunks()       # one dictionary for all the chunks
     indices = joined.indices
     if indices.null_count:
         # (a fill value given as an array: pyarrow makes a Python one a scalar through pandas)
