@@ -29,6 +29,8 @@ def test_a_numpy_column_reads_back_as_itself(dtype):
     assert frame["x"].dtype == column.dtype
     assert np.array_equal(frame["x"].to_numpy(), column)
     assert np.array_equal(values(table({"x": column}, {}), "x"), column)
+    # a slice starts inside a byte of booleans
+    assert np.array_equal(values(table({"x": column}, {}).slice(3, 30), "x"), column[3:33])
 
 
 @pytest.mark.parametrize("values", [np.arange(4, dtype=">i4"), np.zeros((2, 3)),

@@ -136,7 +136,11 @@ class RunWriter:
                                                      META_KEY: meta})
                 self.writers[name] = pq.ParquetWriter(self.tmp / f"{name}.parquet", schema)
             writer = self.writers[name]
-            writer.write_table(table.cast(writer.schema))
+            if not table.schema.equals(writer.schema, check_metadata=False):
+                # a chunk typed apart from the first (a game building DataFrames); a cast
+                # when none is needed would import pyarrow.compute (20 ms of a warm start)
+                table = table.cast(writer.schema)
+            writer.write_table(table)
             self.rows[name] += table.num_rows
 
     def publish(self, manifest, overwrite=False):
