@@ -342,6 +342,8 @@ def test_a_game_declaration_is_read_from_its_game_toml(tmp_path, monkeypatch):
 @pytest.mark.parametrize("change, needle", [
     ('colour = "red"\n', "tiny_bad/game.toml: unknown key 'colour'; allowed: name, title"),
     ('rotate_seats = "yes"\n', "tiny_bad/game.toml: rotate_seats must be a TOML boolean"),
+    ('summary_tables = "polars"\n',
+     "tiny_bad/game.toml: summary_tables must be one of 'pandas', 'arrow', got 'polars'"),
     ("players = 2\n", None),     # a repeated key is a TOML error, named with the file
 ])
 def test_a_wrong_game_declaration_names_the_file_and_the_key(tmp_path, monkeypatch, change,

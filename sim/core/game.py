@@ -20,7 +20,8 @@ The adapter module provides:
          rotate) -> Played                  games first_index.. of a run, as record tables
         (pyarrow Tables through sim/core/records.py, or pandas DataFrames)
     summary(games, seats) -> str            the lines `ascent simulate` prints, from the
-        pyarrow Tables of the columns `spec.summary_columns` names
+        columns `spec.summary_columns` names, as DataFrames or, where `spec.summary_tables`
+        says "arrow", as pyarrow Tables
     replay(seed, players, rules, seat_policies, characters, fmt) -> str   one game's transcript
     new_game(rules, seed, characters) -> one game through the single-game API, on the same
         rule functions as the kernel: `.play(seat_policies)`, `.won_seats()`, `.end_reason`;
@@ -44,6 +45,7 @@ from pathlib import Path
 GAMES_COLUMNS = ("game", "seed", "players", "end_reason")
 SEATS_COLUMNS = ("game", "seat", "policy", "won")
 ENTRY_POINT_GROUP = "ascent.games"
+SUMMARY_TABLES = ("pandas", "arrow")     # GameSpec.summary_tables
 
 
 class GameError(ValueError):
@@ -134,6 +136,8 @@ class GameSpec:
     cap_end_reasons: tuple = ()     # end reasons of a game stopped by a cap, not by its rules' end
     random_streams: str = ""        # how a game draws its randomness: the sweep report quotes it
                                     # when a knob's games stop being paired
+    summary_tables: str = "pandas"  # what `summary` is handed: "pandas" DataFrames, or "arrow"
+                                    # pyarrow Tables (no pandas import: a faster start)
     search_module: str = ""         # its search bots' view of the game: hide_future (deal again
                                     # what a seat cannot know) and evaluate (each seat's value of
                                     # a position), with legal, step and mover where the shared
@@ -168,6 +172,10 @@ class GameSpec:
             if not isinstance(value, wanted):
                 raise GameError(f"{where}: {name} must be a TOML {toml_type}, got {value!r}")
             values[name] = _frozen(value)
+        if values.get("summary_tables", "pandas") not in SUMMARY_TABLES:
+            raise GameError(f"{where}: summary_tables must be one of "
+                            f"{', '.join(map(repr, SUMMARY_TABLES))}, got "
+                            f"{values['summary_tables']!r}")
         return cls(**values)
 
     @cached_property

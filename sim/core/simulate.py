@@ -122,5 +122,8 @@ def _summary_from(out, game):
     import pyarrow.parquet as pq
     games_cols, seats_cols = game.summary_columns
     # ParquetFile.read, not read_table: read_table's dataset layer imports pandas
-    return game.api.summary(pq.ParquetFile(out / "games.parquet").read(columns=list(games_cols)),
-                            pq.ParquetFile(out / "seats.parquet").read(columns=list(seats_cols)))
+    tables = [pq.ParquetFile(out / f"{name}.parquet").read(columns=list(columns))
+              for name, columns in (("games", games_cols), ("seats", seats_cols))]
+    if game.summary_tables == "pandas":
+        tables = [table.to_pandas() for table in tables]
+    return game.api.summary(*tables)

@@ -92,9 +92,7 @@ def tables(out, seeds, slots, distinct, first_index, players):
 
 
 def summary(games, seats):
-    """From pyarrow Tables (the protocol's): pandas reads them here, at its import's cost."""
     from sim.core.stats import rate_line
-    games, seats = games.to_pandas(), seats.to_pandas()
     lines = ["win rate by seat (95% Wilson interval):"]
     for seat, grp in seats.groupby("seat"):
         lines.append(rate_line(f"seat {seat + 1} ", int(grp["won"].sum()), len(grp)))
