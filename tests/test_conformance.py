@@ -336,6 +336,7 @@ def test_a_game_declaration_is_read_from_its_game_toml(tmp_path, monkeypatch):
     spec = _declare(tmp_path, monkeypatch, "tiny_ok", GOOD_DECLARATION)()
     assert spec.name == "tiny" and spec.players == (2,) and spec.rotate_seats is True
     assert spec.summary_columns == (("end_reason",), ("seat", "won"))
+    assert spec.summary_tables == "pandas"         # the default: a summary reads DataFrames
     hash(spec)      # frozen: arrays became tuples
 
 
@@ -355,6 +356,13 @@ def test_a_wrong_game_declaration_names_the_file_and_the_key(tmp_path, monkeypat
     if needle:
         assert needle in str(error.value)
     assert "\n" not in str(error.value)
+
+
+def test_a_spec_built_in_code_is_checked_too():
+    from dataclasses import replace
+    with pytest.raises(GameError, match="summary_tables must be one of 'pandas', 'arrow', got "
+                                        "'Pandas'"):
+        replace(get_game("ascension"), summary_tables="Pandas")
 
 
 def test_a_game_declaration_missing_a_field_says_which(tmp_path, monkeypatch):

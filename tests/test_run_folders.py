@@ -200,6 +200,25 @@ def test_tables_keep_their_dtypes_whatever_the_chunk(tmp_path, game):
                                       pd.read_parquet(outs[1] / name))
 
 
+def test_a_chunk_typed_apart_from_the_first_is_cast_to_the_file(tmp_path):
+    """A game building DataFrames may type a later chunk apart (an int32 column where the
+    first chunk had int64): the writer casts it to the file's schema. The built-in games'
+    chunks never differ, and skip the cast (sim/core/output.py)."""
+    from sim.core.game import Played
+    from sim.core.output import RunWriter
+
+    def chunk(first, dtype):
+        games = pd.DataFrame({"game": pd.Series([first, first + 1], dtype=dtype)})
+        seats = pd.DataFrame({"game": [first, first + 1], "won": [True, False]})
+        return Played(games, seats, 0.0)
+    writer = RunWriter(tmp_path / "run", "f" * 20, 4)
+    writer.add(chunk(0, "int64"))
+    writer.add(chunk(2, "int32"))
+    writer.publish({})
+    games = pd.read_parquet(tmp_path / "run" / "games.parquet")
+    assert games["game"].dtype == "int64" and games["game"].tolist() == [0, 1, 2, 3]
+
+
 def test_overwrite_never_deletes_a_folder_that_is_not_a_run(tmp_path, capsys):
     out = tmp_path / "documents"
     out.mkdir()

@@ -172,11 +172,16 @@ class GameSpec:
             if not isinstance(value, wanted):
                 raise GameError(f"{where}: {name} must be a TOML {toml_type}, got {value!r}")
             values[name] = _frozen(value)
-        if values.get("summary_tables", "pandas") not in SUMMARY_TABLES:
-            raise GameError(f"{where}: summary_tables must be one of "
-                            f"{', '.join(map(repr, SUMMARY_TABLES))}, got "
-                            f"{values['summary_tables']!r}")
-        return cls(**values)
+        try:
+            return cls(**values)
+        except GameError as exc:
+            raise GameError(f"{where}: {exc}") from None
+
+    def __post_init__(self):
+        # here, not in declared_in only: a spec built or replaced in code is checked too
+        if self.summary_tables not in SUMMARY_TABLES:
+            raise GameError(f"summary_tables must be one of "
+                            f"{', '.join(map(repr, SUMMARY_TABLES))}, got {self.summary_tables!r}")
 
     @cached_property
     def api(self):

@@ -149,9 +149,11 @@ def values(table, name):
 def _unpacked_booleans(chunk):
     """A pyarrow boolean Array's values from its bit buffer: DLPack hands over whole bytes only,
     and a cast would import pyarrow.compute (20 ms of a warm start)."""
-    bits = np.frombuffer(chunk.buffers()[1], np.uint8)
-    return np.unpackbits(bits, bitorder="little")[chunk.offset:chunk.offset + len(chunk)] \
-        .astype(bool)
+    start, n = chunk.offset, len(chunk)
+    if n == 0:
+        return np.zeros(0, bool)
+    bits = np.frombuffer(chunk.buffers()[1], np.uint8)[start // 8:(start + n + 7) // 8]
+    return np.unpackbits(bits, bitorder="little")[start % 8:start % 8 + n].view(bool)
 
 
 def category_codes(table, name):
