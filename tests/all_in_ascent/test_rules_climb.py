@@ -849,3 +849,43 @@ def test_random_attempts_match_the_spec(seed):
         else:
             g.step(a)
     assert checked > 5
+
+
+@pytest.mark.parametrize("preset", ["v0.4.0", "v0.6.0"])
+def test_derived_tables_read_back_are_the_ones_worked_out(preset, tmp_path, monkeypatch):
+    """A preset's derived tables (attempt limits, R52 with no die, joint dice tables) are kept
+    in the numba cache folder after the first start (rules.derived_tables): read back,
+    damaged, or in a folder that cannot be written, the packed rules are the same."""
+    from sim.games.all_in_ascent import rules as R
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(R, "_DEFAULT", {})          # no rules packed before, in this process
+    folder = tmp_path / R.DERIVED_FOLDER
+    first = R.build_rules(preset)
+    kept = sorted(folder.glob("all-in-ascent-*.npz"))
+    assert len(kept) == 1
+    R._DEFAULT.clear()
+    assert np.array_equal(R.build_rules(preset).tables, first.tables)         # read back
+    assert sorted(folder.glob("*")) == kept
+    kept[0].write_bytes(b"not a table")
+    R._DEFAULT.clear()
+    assert np.array_equal(R.build_rules(preset).tables, first.tables)         # worked out again
+    assert np.load(kept[0])["route_xp_ceiling"].size
+    # a folder that cannot be written: worked out at each start, the same tables
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "a file"))
+    (tmp_path / "a file").write_text("")
+    R._DEFAULT.clear()
+    assert np.array_equal(R.build_rules(preset).tables, first.tables)
+    # and a variant of the rules (a knob, a switch) keeps nothing: a sweep builds hundreds
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    R.build_rules(preset, knobs=['gear."Trick Foot Manual".value=-3'])
+    assert sorted(folder.glob("*")) == kept
+
+
+def test_each_preset_keeps_its_own_derived_tables(tmp_path, monkeypatch):
+    from sim.games.all_in_ascent import rules as R
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(R, "_DEFAULT", {})
+    for preset in R.PRESETS:
+        R.build_rules(preset)
+    assert len(list((tmp_path / R.DERIVED_FOLDER).glob("all-in-ascent-*.npz"))) == \
+        len(R.PRESETS)

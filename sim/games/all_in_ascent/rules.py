@@ -348,7 +348,10 @@ class PackedRules:
             raise KeyError(f"no gear card named {name!r}; cards: {', '.join(self.card_names)}") from None
 
 
-def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig()) -> PackedRules:
+def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig(),
+         keep_derived=False) -> PackedRules:
+    """The packed rules; `keep_derived`: keep the derived tables on disk (derived_tables), as
+    a preset's own rules do."""
     from sim.games.all_in_ascent.variants import apply_data_knobs
     data = apply_data_knobs(data, config.knobs)
     S = gamedata.STATS
@@ -563,18 +566,12 @@ def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig()) -> Packed
     # The joint tables, the attempt limits and the requirements with no die are computed with
     # the engine's own functions, which read the flat tables: build those first (once; no
     # derived table reads another), then add the derived tables.
-    from sim.games.all_in_ascent.engine import attempt_limits, requirement_tables
-    from sim.games.all_in_ascent.probability import joint_tables
-    flat = flatten_tables(tables)
-    xp_ceiling, time_floor = attempt_limits(flat, len(routes))
-    no_dice, dice_weight = requirement_tables(flat, len(routes))
-    joint_index, joint_entries = joint_tables(tables, flat)
-    tables = tables._replace(route_xp_ceiling=xp_ceiling, route_time_floor=time_floor,
-                             requirement_no_dice=no_dice, requirement_dice_weight=dice_weight)
-    if joint_index is not None:
+    derived = derived_tables(tables, flatten_tables(tables), len(routes), keep=keep_derived)
+    tables = tables._replace(**{name: derived[name] for name in DERIVED_LIMITS})
+    if derived["joint_ready"]:
         params[PARAM["JOINT_READY"]] = 1
-        tables = tables._replace(params=params, joint_index=joint_index,
-                                 joint_entries=joint_entries)
+        tables = tables._replace(params=params, joint_index=derived["joint_index"],
+                                 joint_entries=derived["joint_entries"])
     fingerprint = hashlib.sha256(json.dumps(
         {"data": data.sha256, "rules": config.as_dict()}, sort_keys=True).encode()).hexdigest()
     return PackedRules(
@@ -585,6 +582,58 @@ def pack(data: gamedata.GameData, config: RulesConfig = RulesConfig()) -> Packed
         route_tags=tuple(r["tag"] for _, r in routes),
         card_names=tuple(names), station_names=tuple(x["name"] for x in st),
         fingerprint=fingerprint)
+
+
+DERIVED_LIMITS = ("route_xp_ceiling", "route_time_floor", "requirement_no_dice",
+                  "requirement_dice_weight")
+DERIVED_FOLDER = "ascent-derived"        # in the numba cache folder, keyed by the sources
+
+
+def derived_tables(named, flat, n_routes, keep=False):
+    """The tables the engine's own functions derive from the flat tables (the attempt limits,
+    R52 with no die, the joint dice tables), as {name: array} and "joint_ready".
+
+    With `keep`, worked out once per version of the code, then read back: the joint tables'
+    enumeration and the engine functions the limits load took 0.15 s of every start (issue 22's
+    warm start). Only a preset's own rules keep them (0.9 MB each): a sweep or a balance search
+    builds hundreds of variants, in runs where 0.15 s a start does not count. They are kept in
+    the numba cache folder, whose name is the hash of the sources (sim/__init__.py), so an edit
+    to the engine starts afresh, under the hash of the flat tables they are computed from,
+    which hold every input. (joblib.Memory would do it, but its import costs 0.06 s of the
+    0.15.) An unreadable file is worked out again; a file is written whole or not at all."""
+    if not keep:
+        return _derive(named, flat, n_routes)
+    import os
+    from pathlib import Path
+    folder = Path(os.environ["NUMBA_CACHE_DIR"]) / DERIVED_FOLDER
+    path = folder / f"all-in-ascent-{hashlib.sha256(flat.tobytes()).hexdigest()[:32]}.npz"
+    try:
+        with np.load(path) as saved:
+            return {name: saved[name] for name in saved.files} | \
+                {"joint_ready": bool(saved["joint_ready"])}
+    except (OSError, ValueError, KeyError, EOFError):
+        pass                   # not worked out yet under this code, or a damaged file
+    derived = _derive(named, flat, n_routes)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = folder / f".{path.name}.{os.getpid()}.tmp.npz"
+        np.savez(partial, **derived)
+        os.replace(partial, path)
+    except OSError:
+        pass                   # a read-only cache folder: worked out at every start instead
+    return derived
+
+
+def _derive(named, flat, n_routes):
+    from sim.games.all_in_ascent.engine import attempt_limits, requirement_tables
+    from sim.games.all_in_ascent.probability import joint_tables
+    derived = dict(zip(DERIVED_LIMITS, (*attempt_limits(flat, n_routes),
+                                        *requirement_tables(flat, n_routes))))
+    joint_index, joint_entries = joint_tables(named, flat)
+    derived["joint_ready"] = joint_index is not None
+    if derived["joint_ready"]:
+        derived.update(joint_index=joint_index, joint_entries=joint_entries)
+    return derived
 
 
 _DEFAULT = {}
@@ -629,5 +678,5 @@ def default_rules(preset="v0.4.0"):
     """The packed rules of a preset with its bundled data (cached per process)."""
     if preset not in _DEFAULT:
         config = get_preset(preset)
-        _DEFAULT[preset] = pack(load_preset_data(config), config)
+        _DEFAULT[preset] = pack(load_preset_data(config), config, keep_derived=True)
     return _DEFAULT[preset]
