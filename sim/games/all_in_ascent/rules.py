@@ -607,11 +607,13 @@ def derived_tables(named, flat, n_routes, keep=False):
     from pathlib import Path
     folder = Path(os.environ["NUMBA_CACHE_DIR"]) / DERIVED_FOLDER
     path = folder / f"all-in-ascent-{hashlib.sha256(flat.tobytes()).hexdigest()[:32]}.npz"
+    import zipfile
     try:
         with np.load(path) as saved:
-            return {name: saved[name] for name in saved.files} | \
-                {"joint_ready": bool(saved["joint_ready"])}
-    except (OSError, ValueError, KeyError, EOFError):
+            kept = {name: saved[name] for name in saved.files}
+        if set(DERIVED_LIMITS + ("joint_ready",)) <= set(kept):
+            return kept | {"joint_ready": bool(kept["joint_ready"])}
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         pass                   # not worked out yet under this code, or a damaged file
     derived = _derive(named, flat, n_routes)
     try:
