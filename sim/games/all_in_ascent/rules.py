@@ -600,30 +600,48 @@ def derived_tables(named, flat, n_routes, keep=False):
     the numba cache folder, whose name is the hash of the sources (sim/__init__.py), so an edit
     to the engine starts afresh, under the hash of the flat tables they are computed from,
     which hold every input. (joblib.Memory would do it, but its import costs 0.06 s of the
-    0.15.) An unreadable file is worked out again; a file is written whole or not at all."""
+    0.15.) A file is read back only whole and matching its own digest, else worked out again;
+    it is written to a temporary file of its own and renamed into place."""
     if not keep:
         return _derive(named, flat, n_routes)
     import os
+    import tempfile
     from pathlib import Path
     folder = Path(os.environ["NUMBA_CACHE_DIR"]) / DERIVED_FOLDER
     path = folder / f"all-in-ascent-{hashlib.sha256(flat.tobytes()).hexdigest()[:32]}.npz"
-    import zipfile
     try:
         with np.load(path) as saved:
             kept = {name: saved[name] for name in saved.files}
-        if set(DERIVED_LIMITS + ("joint_ready",)) <= set(kept):
+        digest = kept.pop("digest")
+        if np.array_equal(digest, _digest_of(kept)):
             return kept | {"joint_ready": bool(kept["joint_ready"])}
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-        pass                   # not worked out yet under this code, or a damaged file
+    except Exception:          # noqa: BLE001 (not written yet under this code, or damaged:
+        pass                   # a damaged zip raises a dozen kinds; each is worked out again)
     derived = _derive(named, flat, n_routes)
+    partial = None
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        partial = folder / f".{path.name}.{os.getpid()}.tmp.npz"
-        np.savez(partial, **derived)
+        handle, partial = tempfile.mkstemp(dir=folder, prefix=f".{path.stem}.",
+                                           suffix=".tmp.npz")
+        with os.fdopen(handle, "wb") as out:
+            np.savez(out, digest=_digest_of(derived), **derived)
         os.replace(partial, path)
-    except OSError:
-        pass                   # a read-only cache folder: worked out at every start instead
+    except OSError:            # a read-only or full cache folder: worked out at every start
+        if partial is not None:
+            Path(partial).unlink(missing_ok=True)
     return derived
+
+
+def _digest_of(arrays):
+    """A hash of every array with its name, dtype and shape: a kept file is read back only if
+    it matches (a zip checks its contents only when a reader reads to a member's end, and
+    numpy's header can be damaged into another shape)."""
+    h = hashlib.sha256()
+    for name in sorted(arrays):
+        array = np.ascontiguousarray(arrays[name])
+        h.update(f"{name}:{array.dtype.str}:{array.shape};".encode())
+        h.update(array.tobytes())
+    return np.frombuffer(h.digest(), np.uint8)
 
 
 def _derive(named, flat, n_routes):
