@@ -46,20 +46,34 @@ def code_width(n_categories):
     return np.int64
 
 
-def arrow_array(values):
+def arrow_array(values, present=None):
     """A 1-D numpy array of numbers or booleans in the machine's byte order (what the builders
-    make; no missing value) as a pyarrow Array."""
+    make) as a pyarrow Array; `present` (booleans, optional) marks the rows that hold a value,
+    the others are missing."""
     import pyarrow as pa
     values = np.ascontiguousarray(values)
     if values.ndim != 1 or values.dtype.kind not in "biuf" or not values.dtype.isnative:
         raise ValueError(f"arrow_array: takes a 1-D array of numbers or booleans in native "
                          f"byte order, not {values.dtype} of shape {values.shape}")
+    validity = None if present is None or present.all() else _bit_buffer(present)
     if values.dtype == np.bool_:
-        # Arrow packs booleans eight to a byte, least significant bit first
-        return pa.Array.from_buffers(pa.bool_(), len(values),
-                                     [None, pa.py_buffer(np.packbits(values, bitorder="little"))])
+        return pa.Array.from_buffers(pa.bool_(), len(values), [validity, _bit_buffer(values)])
     return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values),
-                                 [None, pa.py_buffer(values)])
+                                 [validity, pa.py_buffer(values)])
+
+
+def _bit_buffer(flags):
+    """Booleans as an Arrow bitmap: eight to a byte, least significant bit first."""
+    import pyarrow as pa
+    return pa.py_buffer(np.packbits(flags, bitorder="little"))
+
+
+def _bits(buffer, start, n):
+    """n booleans of an Arrow bitmap, from bit `start` (the array's offset)."""
+    if n == 0:
+        return np.zeros(0, bool)
+    bits = np.frombuffer(buffer, np.uint8)[start // 8:(start + n + 7) // 8]
+    return np.unpackbits(bits, bitorder="little")[start % 8:start % 8 + n].view(bool)
 
 
 def arrow_strings(texts):
@@ -83,10 +97,8 @@ def categorical(name, codes, categories):
         raise ValueError(f"records column {name!r}: codes {codes.min()}..{codes.max()} for "
                          f"{len(categories)} categories {categories}")
     present = codes >= 0
-    codes = np.ascontiguousarray(np.where(present, codes, 0).astype(code_width(len(categories))))
-    validity = None if present.all() else pa.py_buffer(np.packbits(present, bitorder="little"))
-    indices = pa.Array.from_buffers(pa.from_numpy_dtype(codes.dtype), len(codes),
-                                    [validity, pa.py_buffer(codes)])
+    indices = arrow_array(np.where(present, codes, 0).astype(code_width(len(categories))),
+                          present)
     return pa.DictionaryArray.from_arrays(indices, arrow_strings(categories))
 
 
@@ -140,36 +152,40 @@ def values(table, name):
     if column.null_count:
         raise ValueError(f"records column {name!r}: {column.null_count} missing values")
     if pa.types.is_boolean(column.type):
-        return np.concatenate([_unpacked_booleans(chunk) for chunk in column.chunks] or
-                              [np.zeros(0, bool)])
-    parts = [np.from_dlpack(chunk) for chunk in column.chunks if len(chunk)]
+        # DLPack hands over whole bytes only, and a cast would import pyarrow.compute (20 ms
+        # of a warm start): the bit buffer is read as it is
+        parts = [_bits(chunk.buffers()[1], chunk.offset, len(chunk)) for chunk in column.chunks]
+    else:
+        parts = [np.from_dlpack(chunk) for chunk in column.chunks if len(chunk)]
     return np.concatenate(parts) if parts else np.zeros(0, column.type.to_pandas_dtype())
-
-
-def _unpacked_booleans(chunk):
-    """A pyarrow boolean Array's values from its bit buffer: DLPack hands over whole bytes only,
-    and a cast would import pyarrow.compute (20 ms of a warm start)."""
-    start, n = chunk.offset, len(chunk)
-    if n == 0:
-        return np.zeros(0, bool)
-    bits = np.frombuffer(chunk.buffers()[1], np.uint8)[start // 8:(start + n + 7) // 8]
-    return np.unpackbits(bits, bitorder="little")[start % 8:start % 8 + n].view(bool)
 
 
 def category_codes(table, name):
     """A categorical column of a pyarrow Table as (codes, categories); -1 for a missing value."""
+    import pyarrow as pa
     joined = table.column(name).combine_chunks()       # one dictionary for all the chunks
-    indices = joined.indices
+    indices, n = joined.indices, len(joined)
+    if n == 0:
+        return np.zeros(0, np.int64), joined.dictionary.to_pylist()
+    validity, data = indices.buffers()
+    # the codes without their validity (DLPack refuses an array with missing values)
+    codes = np.from_dlpack(pa.Array.from_buffers(indices.type, n, [None, data],
+                                                 offset=indices.offset)).astype(np.int64)
     if indices.null_count:
-        import pyarrow.compute as pc
-        # (a fill value given as an array: pyarrow makes a Python one a scalar through pandas)
-        minus_one = arrow_array(np.full(len(indices), -1, indices.type.to_pandas_dtype()))
-        indices = pc.coalesce(indices, minus_one)
-    codes = np.from_dlpack(indices) if len(indices) else np.zeros(0, np.int64)
-    return codes.astype(np.int64), joined.dictionary.to_pylist()
+        codes[~_bits(validity, indices.offset, n)] = -1
+    return codes, joined.dictionary.to_pylist()
 
 
-def rows_labelled(table, name, label):
-    """How many rows of a categorical column read `label` (0 if it is no category)."""
+def category_rows(table, name):
+    """(category, its rows as booleans) for each category of a categorical column that some row
+    reads, in the categories' order (pandas' groupby(observed=True))."""
     codes, categories = category_codes(table, name)
-    return int((codes == categories.index(label)).sum()) if label in categories else 0
+    rows = [(category, codes == code) for code, category in enumerate(categories)]
+    return [(category, read) for category, read in rows if read.any()]
+
+
+def label_counts(table, name):
+    """{category: how many rows read it} for every category of a categorical column."""
+    codes, categories = category_codes(table, name)
+    counts = np.bincount(codes[codes >= 0], minlength=len(categories))
+    return dict(zip(categories, counts.tolist()))

@@ -51,19 +51,16 @@ def play(rules, n_games, master_seed, seat_policies, characters, first_index=0, 
 def summary(games, seats):
     """Win rate per character with n and a 95% Wilson interval, the no-winner rate, rounds."""
     import numpy as np
-    from sim.core.records import category_codes, rows_labelled, values
+    from sim.core.records import category_rows, label_counts, values
     from sim.core.stats import rate_line
     lines = ["win rate per character (95% Wilson interval):"]
-    character, characters = category_codes(seats, "character")
     won = values(seats, "won")
-    for code, char in enumerate(characters):
-        seated = character == code
-        if seated.any():
-            lines.append(rate_line(f"{char:<12}", int(won[seated].sum()), int(seated.sum())))
+    for char, seated in category_rows(seats, "character"):
+        lines.append(rate_line(f"{char:<12}", int(won[seated].sum()), int(seated.sum())))
     n = games.num_rows
     lines.append(rate_line(f"{'no winner':<12}", int((values(games, "winner_seat") < 0).sum()), n))
     lines.append(f"  median rounds: {np.median(values(games, 'rounds')):g}")
-    capped = rows_labelled(games, "end_reason", "action_cap")
+    capped = label_counts(games, "end_reason").get("action_cap", 0)
     if capped:
         # not a rule: the kernel's safety stop. Under rules without a round cap (v0.6.0) a bot
         # that never goes for the expert milestone (greedy) would otherwise play forever.

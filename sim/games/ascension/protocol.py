@@ -39,16 +39,17 @@ def play(rules, n_games, master_seed, seat_policies, characters, first_index=0, 
 
 def summary(games, seats):
     import numpy as np
-    from sim.core.records import rows_labelled, values
+    from sim.core.records import label_counts, values
     from sim.core.stats import rate_line
     lines = ["win rate by seat (95% Wilson interval):"]
     seat, won = values(seats, "seat"), values(seats, "won")
     for s in np.unique(seat):
-        lines.append(rate_line(f"seat {int(s) + 1} ", int(won[seat == s].sum()),
-                               int((seat == s).sum())))
+        seated = seat == s
+        lines.append(rate_line(f"seat {int(s) + 1} ", int(won[seated].sum()), int(seated.sum())))
+    ended = label_counts(games, "end_reason")
     for reason in ("win", "cap", "all_eliminated"):
-        lines.append(rate_line(f"ended by {reason:<15}", rows_labelled(games, "end_reason", reason),
-                               games.num_rows, tail=""))
+        lines.append(rate_line(f"ended by {reason:<15}", ended.get(reason, 0), games.num_rows,
+                               tail=""))
     lines.append(f"  median length: {np.median(values(games, 'turns')):g} turns")
     return "\n".join(lines)
 

@@ -49,20 +49,17 @@ def play(rules, n_games, master_seed, seat_policies, characters, first_index=0, 
 
 
 def summary(games, seats):
-    import numpy as np
-    from sim.core.records import category_codes, rows_labelled, values
+    from sim.core.records import category_rows, label_counts, values
     from sim.core.stats import rate_line
     lines = ["win rate by character (shared wins count for every winner; 95% Wilson interval):"]
-    character, characters = category_codes(seats, "character")
     won, score = values(seats, "won"), values(seats, "score")
-    for code, char in enumerate(characters):
-        seated = character == code
+    for char, seated in category_rows(seats, "character"):
         n = int(seated.sum())
-        if n:
-            lines.append(rate_line(f"{char:<22}", int(won[seated].sum()), n,
-                                   f"  mean score {score[seated].mean():5.1f}  n={n:,}"))
+        lines.append(rate_line(f"{char:<22}", int(won[seated].sum()), n,
+                               f"  mean score {score[seated].mean():5.1f}  n={n:,}"))
+    ended = label_counts(games, "end_reason")
     for reason in ("eight_pitches", "stranded", "round_cap", "policy_error"):
-        k = rows_labelled(games, "end_reason", reason)
+        k = ended.get(reason, 0)
         if k:
             lines.append(rate_line(f"ended by {reason:<14}", k, games.num_rows, tail=""))
     lines.append(f"  mean length: {values(games, 'rounds').mean():.2f} rounds")
