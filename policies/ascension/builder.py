@@ -13,18 +13,20 @@ the board with the piece lifted and picks the destination.
 Pawn move: the legal square with the least cost to go; ties by the most legal moves from there.
 """
 
+import numpy as np
+
 from policies.ascension.board import (
     copy_board, held_piece, lift_top, orientation_shows, origin_piece, placement_ok,
     post_repair_mobility, put_on, restore)
 from policies.ascension.staircase import (
-    INF, W_PLAN, W_PLAN_G, W_STASH, candidate_costs, cost_at, extract_plan, goal_square,
-    plan_costs)
+    INF, W_PLAN, W_PLAN_G, W_STASH, candidate_costs, climb_distance_within, cost_at,
+    extract_plan, goal_square, plan_costs)
 from sim.core.jit import njit_noalloc
 from sim.core.rng import stream_below
 from sim.games.ascension.engine import count_pawn_moves
 from sim.games.ascension.rules import C_N_PLAYERS
 from sim.games.ascension.state import (
-    B_H, B_PAWN_ON, CUBE, G_CURRENT, G_DECISIONS, JOKER, JOKER_DECLINE, SYM_LADDER,
+    B_H, B_PAWN_ON, CUBE, G_CURRENT, G_DECISIONS, G_PRIVILEGED, JOKER, JOKER_DECLINE, SYM_LADDER,
     SYM_MATTRESS, SYM_SPRING, N_SQUARES, NB, ORIGIN_JOKER,
     ORIGIN_NEUTRAL, ORIGIN_SHAPED, PILLAR, S_ACTIVE, S_PAWN_SQ, S_SUMMIT, STAY)
 from sim.games.ascension.view import V_MOVABLE, V_TOP_H
@@ -367,16 +369,42 @@ def pawn_decision(ctx):
 
 
 @njit_noalloc
-def climb_distances(ctx, out):
-    """Every active seat's climb distance on the current view (INF if none; -1 inactive).
-    The own seat goes last, so its plan is left in W_PLAN; returns the plan's length."""
-    copy_board(ctx.board, ctx.work)
-    for q in range(ctx.config[C_N_PLAYERS]):
+def climb_distances(ctx, out, hybrid_k):
+    """The climb distances the target choice reads (strategic.choose_target): -1 for an
+    inactive seat; the own seat's exact (INF if none), its plan left in W_PLAN; returns the
+    plan's length. An opponent's is exact where it can be chosen and INF where it cannot: the
+    hybrid (hybrid_k >= 0) targets one at most own - k away, the nearest first, and the
+    blocker (hybrid_k < 0) the nearest; both take a seat with summit status first (the
+    hybrid: a privileged one), and then read no distance at all. So each opponent's search
+    stops at the bound its distance must meet to matter, and none runs where no distance
+    can."""
+    view = ctx.board
+    seat = ctx.seat
+    n_players = ctx.config[C_N_PLAYERS]
+    copy_board(view, ctx.work)
+    d, n = plan_for(ctx, seat)
+    summit_target = False
+    for q in range(n_players):
         out[q] = -1
-        if ctx.board[S_ACTIVE + q] and q != ctx.seat:
-            out[q] = plan_costs(ctx.work, ctx.config, q, ctx.work, top_heights(ctx), ctx.legal, 0)
-    d, n = plan_for(ctx, ctx.seat)
-    out[ctx.seat] = d
+        if q != seat and view[S_ACTIVE + q] and view[S_SUMMIT + q]:
+            if hybrid_k < 0 or view[G_PRIVILEGED] == q:
+                summit_target = True
+    out[seat] = d
+    most = INF                      # the dearest opponent distance that can still matter
+    if summit_target:
+        most = -1
+    elif hybrid_k >= 0:
+        if not (d - hybrid_k >= 0):
+            most = -1               # not even a distance of 0 is k below the own
+        elif d - hybrid_k < INF:
+            most = np.int64(np.floor(d - hybrid_k))
+    for q in range(n_players):
+        if q == seat or not view[S_ACTIVE + q]:
+            continue
+        out[q] = climb_distance_within(ctx.work, ctx.config, q, ctx.work, top_heights(ctx),
+                                       most)
+        if out[q] < INF:
+            most = out[q] - 1       # only a strictly nearer one is chosen over it
     return n
 
 

@@ -108,7 +108,21 @@ def plan_costs(b, t, seat, work, top_heights, wanted_squares, n_wanted):
     Costs are small integers, so Dijkstra runs on a bucket queue (Dial's algorithm). It stops
     once the pawn's node and the nodes of `wanted_squares` at their present heights are
     settled: their costs, and those of every node on their cheapest plans, are then final."""
-    return _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, True, 0)
+    return _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, True, 0,
+                           MAX_COST)
+
+
+@njit_noalloc
+def climb_distance_within(b, t, seat, work, top_heights, most):
+    """plan_costs' climb distance at the pawn, where it is at most `most` piece moves; INF
+    otherwise. The search stops once every plan that cheap is settled: the strategic bots
+    compare an opponent's distance with a bound (hybrid: its own less k; blocker: the least
+    found so far), and what lies beyond it cannot change their choice. `most` < 0 searches
+    nothing."""
+    if most < 0:
+        return INF
+    bound = min(MAX_COST, most * MOVE_WEIGHT + MOVE_WEIGHT - 1)
+    return _dijkstra_until(b, t, seat, work, top_heights, top_heights, 0, True, 0, bound)
 
 
 @njit_noalloc
@@ -132,14 +146,17 @@ def candidate_costs(b, t, seat, work, top_heights, squares, n_squares, with_pawn
     pawn = b[S_PAWN_SQ + seat]
     if with_pawn and (pawn < 0 or b[B_H + pawn] >= NH):
         left = 0
-    _dijkstra_until(b, t, seat, work, top_heights, squares, n_squares, with_pawn, left)
+    _dijkstra_until(b, t, seat, work, top_heights, squares, n_squares, with_pawn, left,
+                    MAX_COST)
 
 
 @njit_noalloc
-def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, with_pawn, left):
+def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, with_pawn, left,
+                    bound):
     """The search of plan_costs and candidate_costs: Dijkstra from the goal, until at most
     `left` wanted nodes are unsettled (with left=0 it may search on where nothing is
-    wanted). Returns the climb distance at the pawn (as plan_costs)."""
+    wanted), or every node of cost `bound` or less is settled. Returns the climb distance at
+    the pawn (as plan_costs; INF where the pawn's node costs more than `bound`)."""
     goal = goal_square(b, t, seat)
     # no cost to go yet, no successor, nothing wanted: three plain fills, which the compiler
     # vectorises (the edit costs' loop cannot be)
@@ -179,8 +196,8 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
             used += 1
             dearest = max(dearest, c)
     for cost in range(MAX_COST + 1):
-        if cost > dearest or (left > 0 and remaining <= left):
-            break                             # every bucket is empty, or nothing more wanted
+        if cost > dearest or cost > bound or (left > 0 and remaining <= left):
+            break           # every bucket is empty, the rest is too dear, or nothing wanted
         while work[W_HEAD + cost] >= 0:
             e = work[W_HEAD + cost]
             work[W_HEAD + cost] = work[W_LINK + e]
@@ -231,7 +248,8 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
     if pawn < 0 or b[B_H + pawn] >= NH:
         return INF
     c = work[W_C + pawn * NH + b[B_H + pawn]]
-    return INF if c >= INF else c // MOVE_WEIGHT
+    # a cost above the bound is only a cost so far (unsettled)
+    return INF if c >= INF or c > bound else c // MOVE_WEIGHT
 
 
 @njit_noalloc

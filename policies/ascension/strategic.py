@@ -109,7 +109,7 @@ def choose_target(ctx, distances, hybrid_k):
 def strategic_decision(ctx, hybrid_k):
     if ctx.phase == PHASE_ORIGIN:
         distances = ctx.work[W_DISTANCES:W_DISTANCES + MAX_PLAYERS]
-        n_plan = climb_distances(ctx, distances)
+        n_plan = climb_distances(ctx, distances, hybrid_k)
         return block_or_build(ctx, choose_target(ctx, distances, hybrid_k), n_plan)
     if ctx.phase == PHASE_PLACE:
         return place_after(ctx)

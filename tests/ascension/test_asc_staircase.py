@@ -13,12 +13,13 @@ import numpy as np
 import pytest
 
 from benchmarks.staircase import recorded_positions
+from policies.ascension import builder, strategic
 from policies.ascension import staircase as SC
 from policies.ascension.board import copy_board
 from sim.games.ascension import engine as E
 from sim.games.ascension import state as S
 from sim.games.ascension.game import AscensionGame
-from sim.games.ascension.policy_api import WORK_SIZE
+from sim.games.ascension.policy_api import MAX_POLICY_PARAMS, WORK_SIZE, PolicyContext
 from sim.games.ascension.rules import C_CORNER_OF, C_SHAPE_OF, default_rules
 from sim.games.ascension.view import V_TOP_H
 
@@ -207,3 +208,82 @@ def test_a_candidate_too_high_to_search_for_makes_the_search_settle_every_other(
     legal = [int(c) for c in out[:E.pawn_moves(st, game.t, 0, 60, out)]]
     assert 1 in legal and 4 in legal and view[S.B_H + 1] >= SC.NH
     assert _inexact_candidate_reads(view, 0, legal, game.t, np.zeros(WORK_SIZE, np.int64)) == 0
+
+
+def _exact_distance(view, seat, t, work):
+    copy_board(view, work)
+    return int(SC.plan_costs(work, t, np.int64(seat), work,
+                             view[V_TOP_H:V_TOP_H + S.N_SQUARES], np.zeros(1, np.int64),
+                             np.int64(0)))
+
+
+def test_a_bounded_search_reads_a_distance_within_its_bound_exactly(positions):
+    """climb_distance_within, the strategic bots' search for an opponent's distance: the
+    distance where it is at most the bound, INF where it is more (its search stopped
+    early), and nothing searched for a bound below 0."""
+    work = np.zeros(WORK_SIZE, np.int64)
+    stopped_short = 0
+    for view, _, _, t in positions[::5]:
+        for q in range(4):
+            if view[S.S_PAWN_SQ + q] < 0:
+                continue
+            exact = _exact_distance(view, q, t, work)
+            for most in sorted({-1, 0, 1, exact - 2, exact - 1, exact, exact + 1, 63}):
+                copy_board(view, work)
+                read = SC.climb_distance_within(work, t, np.int64(q), work,
+                                                view[V_TOP_H:V_TOP_H + S.N_SQUARES],
+                                                np.int64(most))
+                assert read == (exact if exact <= most else SC.INF), (q, most, exact, read)
+                stopped_short += exact < SC.INF and most < exact
+    assert stopped_short > 0
+
+
+def _with_summit_variants(positions):
+    """Each position, and two variants in which the next active opponent holds summit status
+    (A40): once privileged, once not (the hybrid targets only a privileged one)."""
+    for view, seat, squares, t in positions:
+        yield view, seat, squares, t
+        q = next((q for q in range(1, 4) if view[S.S_ACTIVE + (seat + q) % 4]), None)
+        if q is None or view[S.G_PRIVILEGED] >= 0:
+            continue
+        q = (seat + q) % 4
+        for privileged in (q, -1):
+            variant = view.copy()
+            variant[S.S_SUMMIT + q] = 1
+            variant[S.G_PRIVILEGED] = privileged
+            yield variant, seat, squares, t
+
+
+def _context(view, seat, t, work):
+    return PolicyContext(view, np.int64(seat), np.int64(S.PHASE_ORIGIN),
+                         np.zeros(S.N_ACTIONS, np.int64), np.int64(0), t,
+                         np.zeros(1, np.uint64), np.zeros(MAX_POLICY_PARAMS, np.float64), work)
+
+
+@pytest.mark.parametrize("hybrid_k", [-1.0, 0.0, 1.0, 2.0, 3.5])
+def test_the_target_choice_is_the_same_on_bounded_distances(positions, hybrid_k):
+    """climb_distances bounds the opponents' searches (the hybrid by its own distance less
+    k, the blocker by the nearest found so far) and skips them where a seat with summit
+    status is the target: the hybrid's and the blocker's target, the own distance and the
+    own plan left for the move are those read off every seat's exact distance."""
+    work = np.zeros(WORK_SIZE, np.int64)
+    bounded = np.zeros(S.MAX_PLAYERS, np.int64)
+    exact = np.full(S.MAX_PLAYERS, -1, np.int64)
+    targets = set()
+    for view, seat, _, t in _with_summit_variants(positions[::3]):
+        for q in range(4):
+            if view[S.S_ACTIVE + q]:
+                exact[q] = _exact_distance(view, q, t, work)
+        _exact_distance(view, seat, t, work)              # the own search last, for its plan
+        n_plan = SC.extract_plan(work, t, np.int64(seat), work) if exact[seat] < SC.INF else 0
+        plan = work[SC.W_PLAN:SC.W_PLAN + n_plan].copy(), \
+            work[SC.W_PLAN_G:SC.W_PLAN_G + n_plan].copy()
+        ctx = _context(view, seat, t, work)
+        assert builder.climb_distances(ctx, bounded, hybrid_k) == n_plan
+        assert bounded[seat] == exact[seat]
+        assert np.array_equal(work[SC.W_PLAN:SC.W_PLAN + n_plan], plan[0])
+        assert np.array_equal(work[SC.W_PLAN_G:SC.W_PLAN_G + n_plan], plan[1])
+        target = strategic.choose_target(ctx, exact, hybrid_k)
+        assert strategic.choose_target(ctx, bounded, hybrid_k) == target
+        targets.add(target)
+    assert len(targets) > 1           # the positions give the choice something to choose
