@@ -97,3 +97,7 @@ try:
     _numba_config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 except ImportError:  # pragma: no cover
     pass
+else:
+    # several processes may compile into that folder at once (sim/core/numba_cache.py)
+    from sim.core.numba_cache import lock_saves
+    lock_saves()

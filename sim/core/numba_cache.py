@@ -1,0 +1,65 @@
+"""numba's on-disk cache, made safe for several processes saving into one folder at once.
+
+numba saves a compiled function in two steps: it reads the function's index (which signature
+is in which data file), picks the first data-file name the index does not use, and writes the
+index back, then the data. Two processes that save different signatures of one function at the
+same time both read the same index, both pick the same name, and the last index written names
+only one of them, while the data file may hold the other's code: a later run can then load
+machine code compiled for other argument types (numba issue #4807, "Cache causes Segmentation
+Faults when generated in parallel", open; its maintainers suggest a file lock, #10128).
+
+That happens whenever processes compile from an empty cache together: Dask or joblib workers
+starting a run, the test suite's two workers, and a first run that compiles its bots in a
+second process while it compiles the kernel (sim/core/compiling.py). So every save here holds
+an exclusive lock (flock) on a file in the function's cache folder, from reading the index to
+writing the data; reading needs none, since numba replaces each file whole (os.replace).
+Where the lock cannot be had (no fcntl, as on Windows, or a numba without this save), numba
+saves as it did, and `saves_are_locked()` says so.
+"""
+import functools
+import os
+
+LOCK_FILE = "ascent-save.lock"
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None
+
+
+def lock_saves():
+    """Make numba's cache saves in this process hold the folder's lock (idempotent)."""
+    if fcntl is None:  # pragma: no cover
+        return
+    try:
+        from numba.core.caching import IndexDataCacheFile
+    except ImportError:  # pragma: no cover - a numba that saves otherwise
+        return
+    save = getattr(IndexDataCacheFile, "save", None)
+    if save is None or getattr(save, "locked", False):
+        return
+
+    @functools.wraps(save)
+    def locked_save(self, key, data):
+        try:
+            fd = os.open(os.path.join(self._cache_path, LOCK_FILE), os.O_RDWR | os.O_CREAT,
+                         0o666)
+        except OSError:
+            return save(self, key, data)        # an unwritable folder: numba's own error
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            return save(self, key, data)
+        finally:
+            os.close(fd)                        # closing the file lets the lock go
+
+    locked_save.locked = True
+    IndexDataCacheFile.save = locked_save
+
+
+def saves_are_locked():
+    """True where this process's numba cache saves hold the lock."""
+    try:
+        from numba.core.caching import IndexDataCacheFile
+    except ImportError:  # pragma: no cover
+        return False
+    return bool(getattr(IndexDataCacheFile.save, "locked", False))
