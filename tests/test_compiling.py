@@ -169,3 +169,69 @@ def test_a_runs_identity_compiles_no_bot(tmp_path):
     out = subprocess.run([sys.executable, "-c", RUN_IDENTITY_COMPILES], env=env, cwd=ROOT,
                          capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "COMPILED []", out.stdout
+
+
+def test_a_cold_start_compiles_the_other_bots_in_a_second_process_meanwhile(tmp_path,
+                                                                          monkeypatch):
+    """From an empty cache, with a way to compile the kernel alone (a game with `random`),
+    the run compiles its other bots in a second process meanwhile, into the same cache
+    folder, and then plays its own throw-away game, which loads them from there."""
+    import sim
+    folder = tmp_path / "cache" / sim.code_key()       # keyed: the second process keeps it
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(folder))
+    game = get_game("dice-race")
+    played = []
+    compiling.compile_first(game, ["hold-at", "random"], lambda: played.append("game"),
+                            quiet=True, play_kernel=lambda: played.append("kernel"))
+    assert played == ["kernel", "game"]
+    assert list(folder.rglob("*hold_at_policy*.nbi")), "the second process compiled nothing"
+    # with its kernel compiled in this folder, a new bot compiles in the run's own process
+    played.clear()
+    compiling.compile_first(game, ["mcts"], lambda: played.append("game"), quiet=True,
+                            play_kernel=lambda: played.append("kernel"))
+    assert played == ["game"]
+
+
+def test_only_random_or_a_compiled_kernel_needs_no_second_process(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    game = get_game("dice-race")
+    assert compiling.bots_to_compile_alongside(game, ["random", "random"], None) == []
+    assert compiling.bots_to_compile_alongside(game, ["hold-at", "random", "mcts@5"], None) \
+        == ["hold-at", "mcts@5"]
+    assert compiling.bots_to_compile_alongside(game, ["hold-at"], {"random"}) == []
+    # a game without a `random` bot has nothing to compile its kernel with alone
+    no_random = dataclasses.replace(game, name="no-such-game")
+    monkeypatch.setattr(compiling, "policy_name_problem", lambda g, n: "unknown policy")
+    assert compiling.bots_to_compile_alongside(no_random, ["hold-at"], None) == []
+
+
+def test_the_second_process_failing_or_the_run_failing_leaves_no_process_behind(monkeypatch):
+    """A second process that fails is no error (the run compiles the bots itself, and says
+    why if they cannot compile); a run that fails stops the second process."""
+    started = []
+    popen = subprocess.Popen
+
+    def recording_popen(*args, **kwargs):
+        started.append(popen(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(compiling.subprocess, "Popen", recording_popen)
+    with compiling.compiling_alongside("dice-race", ["no-such-bot"]):
+        pass
+    assert started[-1].returncode not in (None, 0)
+    try:
+        with compiling.compiling_alongside("dice-race", ["hold-at"]):
+            raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        pass
+    assert started[-1].returncode is not None and started[-1].returncode != 0
+
+
+def test_the_estimate_of_a_cold_start_with_a_second_process_is_the_longer_part(tmp_path):
+    figures = tmp_path / "compile_seconds.json"
+    figures.write_text(json.dumps({"games": {"dice-race": {
+        "kernel_and_random": 10.4, "bots": {"hold-at": 3.3, "mcts": 20.0}}}}))
+    game = dataclasses.replace(get_game("dice-race"), compile_estimates=str(figures))
+    assert compiling.shipped_estimate(game, ["hold-at"], alongside=True) == 10
+    assert compiling.shipped_estimate(game, ["hold-at", "mcts"], alongside=True) == 26
+    assert compiling.shipped_estimate(game, ["hold-at", "mcts"]) == 34

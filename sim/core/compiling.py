@@ -8,16 +8,26 @@ run plays one throw-away game first (which compiles everything it needs), with a
 counts the seconds against the last figure measured here, or before any, against the figures
 measured for the game and its bots on a 2-core machine (its game.toml's `compile_estimates`,
 written by benchmarks/compile_estimates.py).
+
+From an empty cache the kernel and the bots take about as long each (All-In Ascent: 15 s for
+the kernel with `random`, 20 s more for `tuned`), and numba compiles on one core. So a run
+given a way to compile the kernel alone (`play_kernel`: a throw-away game with `random` in every
+seat) compiles its other bots meanwhile in a second process (`python -m sim.core.compiling`),
+into the same cache folder, whose saves hold a lock (sim/core/numba_cache.py); the run's own
+throw-away game then loads them. If that process fails, the run compiles them itself.
 """
 import json
 import math
 import os
+import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
-from sim.core.policies import BUDGET_MARK
+from sim.core.numba_cache import saves_are_locked
+from sim.core.policies import BUDGET_MARK, policy_name_problem
 
 
 def _markers(cache_dir=None):
@@ -81,23 +91,27 @@ def _base_name(policy):
     return policy.partition(BUDGET_MARK)[0]      # BOT@N: a parameter of the same compiled bot
 
 
-def shipped_estimate(game, seat_policies, compiled=None):
+def shipped_estimate(game, seat_policies, compiled=None, alongside=False):
     """Seconds measured for the game's kernel with `random` plus each other bot's own
     (results/compile_seconds.json, named by the game.toml), leaving out what `compiled` (a
     compiled_here answer) says is done; None where the game has no figures or one of the
-    bots has none."""
+    bots has none. With `alongside` (the bots compiled in a second process while the kernel
+    compiles), the longer of the two, the bots' figure plus a tenth: alone, they also compile
+    the engine code they call, which their figures, measured with the kernel cached, leave
+    out."""
     if not game.compile_estimates:
         return None
     done = {"random"} | {_base_name(name) for name in compiled or ()}
     try:
         path = game.project_file(game.compile_estimates)
         figures = json.loads(path.read_text())["games"][game.name]
-        seconds = _finite(figures["kernel_and_random"]) if compiled is None else 0.0
+        kernel = _finite(figures["kernel_and_random"]) if compiled is None else 0.0
+        bots = 0.0
         for name in sorted({_base_name(name) for name in seat_policies} - done):
-            seconds += _finite(figures["bots"][name])
+            bots += _finite(figures["bots"][name])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    return round(seconds)
+    return round(max(kernel, 1.1 * bots) if alongside else kernel + bots)
 
 
 def record(game_name, seat_policies, seconds, cache_dir=None, cold=True):
@@ -110,12 +124,49 @@ def record(game_name, seat_policies, seconds, cache_dir=None, cold=True):
                     "seconds": round(seconds, 1), "cold": bool(cold)}) + "\n")
 
 
-def compile_first(game, seat_policies, play_one, quiet=False, stream=None):
+def bots_to_compile_alongside(game, seat_policies, compiled):
+    """The bots a cold start compiles in a second process while it compiles the kernel: every
+    bot but `random`, where the kernel is not compiled in this folder yet (`compiled`, a
+    compiled_here answer, is None), the game has a `random` bot to compile it with, and the
+    cache's saves are locked; else none."""
+    if compiled is not None or not saves_are_locked() or \
+            policy_name_problem(game.name, "random") is not None:
+        return []
+    return sorted(set(seat_policies) - {"random"})
+
+
+@contextmanager
+def compiling_alongside(game_name, bots):
+    """While the body runs, a second process compiles `bots` into this cache folder; on the
+    way out, wait for it (or stop it, if the body failed). Its failure is not an error: the
+    run then compiles the bots itself, and says why if they cannot compile."""
+    if not bots:
+        yield
+        return
+    import sim
+    root = str(Path(sim.__file__).resolve().parents[1])      # the same sources, the same key
+    path = os.environ.get("PYTHONPATH")
+    env = dict(os.environ, PYTHONPATH=root + (os.pathsep + path if path else ""))
+    helper = subprocess.Popen([sys.executable, "-m", "sim.core.compiling", game_name, *bots],
+                              env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        yield
+        helper.wait()
+    finally:
+        if helper.poll() is None:
+            helper.kill()
+            helper.wait()
+
+
+def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_kernel=None):
     """If this code has not yet compiled `game` with these bots, play one throw-away game
     through `play_one()` (which compiles them), with a progress line unless `quiet`; record
     how long it took. Returns the seconds spent compiling (0 when already compiled). The
     progress goes to `stream`, by default the sys.stderr of the moment of the call (a default
-    bound at import would keep a stream that a test harness has since closed)."""
+    bound at import would keep a stream that a test harness has since closed).
+    `play_kernel()`, if given, plays a throw-away game with `random` in every seat: from an
+    empty cache the other bots then compile in a second process meanwhile (see above)."""
     stream = sys.stderr if stream is None else stream
     names = list(seat_policies)
     if is_compiled(game.name, names):
@@ -125,9 +176,10 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None):
     # this one; else the game's measured figures, less the kernel where it is compiled; else
     # any figure measured here
     compiled = compiled_here(game.name)
+    alongside = bots_to_compile_alongside(game, names, compiled) if play_kernel else []
     before = last_compile_seconds(game.name, names, cold=compiled is None)
     if before is None:
-        before = shipped_estimate(game, names, compiled)
+        before = shipped_estimate(game, names, compiled, alongside=bool(alongside))
     if before is None:
         before = last_compile_seconds(game.name, names)
     about = "a minute or two" if before is None else f"about {max(before, 1)} s"
@@ -147,6 +199,9 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None):
         ticker = threading.Thread(target=tick, daemon=True)
         ticker.start()
     try:
+        with compiling_alongside(game.name, alongside):
+            if alongside:
+                play_kernel()
         play_one()
     finally:
         done.set()
@@ -157,3 +212,16 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None):
         print(f"\r{head}: done in {seconds:.0f} s", file=stream, flush=True)
     record(game.name, names, seconds, cold=compiled is None)
     return seconds
+
+
+def main(argv=None):
+    """The second process of a cold start: `python -m sim.core.compiling GAME BOT...` compiles
+    those bots of that game into the cache folder (compiling_alongside)."""
+    from sim.core.policies import get_policy
+    game_name, *bots = sys.argv[1:] if argv is None else argv
+    for name in bots:
+        get_policy(game_name, name)
+
+
+if __name__ == "__main__":
+    main()

@@ -54,9 +54,11 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
             raise OutputError(f"{out.parent}: cannot write here ({exc.strerror or exc})") \
                 from None
         try:
-            compile_first(game, seat_policies,
-                          lambda: game.api.play(rules, 1, seed, seat_policies, characters,
-                                                threads=threads, rotate=rotate), quiet=quiet)
+            def throw_away(seats):
+                return lambda: game.api.play(rules, 1, seed, seats, characters,
+                                             threads=threads, rotate=rotate)
+            compile_first(game, seat_policies, throw_away(seat_policies), quiet=quiet,
+                          play_kernel=throw_away(["random"] * len(seat_policies)))
             started = time.perf_counter()
             done = 0
             while done < games:
