@@ -179,6 +179,7 @@ def test_a_cold_start_compiles_the_other_bots_in_a_second_process_meanwhile(tmp_
     import sim
     folder = tmp_path / "cache" / sim.code_key()       # keyed: the second process keeps it
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(folder))
+    monkeypatch.setattr(compiling, "_usable_cores", lambda: 2)   # however the suite is pinned
     game = get_game("dice-race")
     played = []
     compiling.compile_first(game, ["hold-at", "random"], lambda: played.append("game"),
@@ -199,6 +200,10 @@ def test_only_random_or_a_compiled_kernel_needs_no_second_process(tmp_path, monk
     assert compiling.bots_to_compile_alongside(game, ["hold-at", "random", "mcts@5"], None) \
         == ["hold-at", "mcts@5"]
     assert compiling.bots_to_compile_alongside(game, ["hold-at"], {"random"}) == []
+    # on one core the two processes would only take turns
+    monkeypatch.setattr(compiling, "_usable_cores", lambda: 1)
+    assert compiling.bots_to_compile_alongside(game, ["hold-at"], None) == []
+    monkeypatch.setattr(compiling, "_usable_cores", lambda: 2)
     # a game without a `random` bot has nothing to compile its kernel with alone
     no_random = dataclasses.replace(game, name="no-such-game")
     monkeypatch.setattr(compiling, "policy_name_problem", lambda g, n: "unknown policy")

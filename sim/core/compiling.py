@@ -127,12 +127,20 @@ def record(game_name, seat_policies, seconds, cache_dir=None, cold=True):
 def bots_to_compile_alongside(game, seat_policies, compiled):
     """The bots a cold start compiles in a second process while it compiles the kernel: every
     bot but `random`, where the kernel is not compiled in this folder yet (`compiled`, a
-    compiled_here answer, is None), the game has a `random` bot to compile it with, and the
-    cache's saves are locked; else none."""
-    if compiled is not None or not saves_are_locked() or \
+    compiled_here answer, is None), the game has a `random` bot to compile it with, the
+    cache's saves are locked, and this process may run on two cores or more (on one, the
+    two would take turns); else none."""
+    if compiled is not None or not saves_are_locked() or _usable_cores() < 2 or \
             policy_name_problem(game.name, "random") is not None:
         return []
     return sorted(set(seat_policies) - {"random"})
+
+
+def _usable_cores():
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - no affinity on this platform
+        return os.cpu_count() or 1
 
 
 @contextmanager
