@@ -10,9 +10,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# A section's notes written by hand start at this line; a script rewriting it keeps them.
+NOTES = ("<!-- The notes below are written by hand: a benchmark that rewrites this section "
+         "keeps them. -->")
+
+
 def replace_section(marker, text):
     """Put `text` (starting with the heading `marker`) into results/BENCHMARKS.md, in place of
-    the section under that heading if there is one, else at the end."""
+    the section under that heading if there is one, else at the end. The section's notes
+    written by hand (from the line NOTES to the section's end) stay, after the new text."""
     path = ROOT / "results" / "BENCHMARKS.md"
     old = path.read_text() if path.exists() else "# Benchmarks\n\n"
     text = text.rstrip("\n") + "\n"
@@ -21,6 +27,9 @@ def replace_section(marker, text):
         return
     head, _, rest = old.partition(marker)
     nxt = rest.find("\n## ")
+    section = rest if nxt < 0 else rest[:nxt + 1]
+    if NOTES in section:
+        text += "\n" + section[section.index(NOTES):].rstrip("\n") + "\n"
     path.write_text(head + text + ("\n" + rest[nxt + 1:] if nxt >= 0 else ""))
 
 

@@ -1,5 +1,6 @@
 """benchmarks.replace_section rewrites a section of results/BENCHMARKS.md where it stands, so
-that a rerun of one benchmark keeps the file's order (it used to move the section to the end)."""
+that a rerun of one benchmark keeps the file's order (it used to move the section to the end),
+and keeps the notes written by hand under it (it used to drop them)."""
 import benchmarks
 
 
@@ -13,3 +14,18 @@ def test_a_rewritten_section_keeps_its_place(tmp_path, monkeypatch):
     benchmarks.replace_section("## B", "## B\n\nnew b")
     benchmarks.replace_section("## C", "## C\n\nc")
     assert path.read_text() == "# Benchmarks\n\n## A\n\nnew a\n\n## B\n\nnew b\n\n## C\n\nc\n"
+
+
+def test_a_rewritten_section_keeps_its_notes_written_by_hand(tmp_path, monkeypatch):
+    (tmp_path / "results").mkdir()
+    path = tmp_path / "results" / "BENCHMARKS.md"
+    notes = f"{benchmarks.NOTES}\n\n- a note\n"
+    path.write_text(f"# Benchmarks\n\n## A\n\nold a\n\n{notes}\n## B\n\nold b\n\n{notes}")
+    monkeypatch.setattr(benchmarks, "ROOT", tmp_path)
+    benchmarks.replace_section("## A", "## A\n\nnew a")
+    benchmarks.replace_section("## B", "## B\n\nnew b\n")
+    assert path.read_text() == \
+        f"# Benchmarks\n\n## A\n\nnew a\n\n{notes}\n## B\n\nnew b\n\n{notes}"
+    # twice: the notes are not doubled
+    benchmarks.replace_section("## B", "## B\n\nnewer b")
+    assert path.read_text().count("- a note") == 2 and "newer b" in path.read_text()
