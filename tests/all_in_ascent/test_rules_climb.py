@@ -904,3 +904,21 @@ def test_each_preset_keeps_its_own_derived_tables(tmp_path, monkeypatch):
         R.build_rules(preset)
     assert len(list((tmp_path / R.DERIVED_FOLDER).glob("all-in-ascent-*.npz"))) == \
         len(R.PRESETS)
+
+
+def test_kept_derived_tables_are_readable_as_numba_s_own_cache_files(tmp_path, monkeypatch):
+    """Written with the umask's mode, as numba writes its cache files (a temporary file from
+    tempfile.mkstemp is 0600: another user of a shared cache folder could not read it), and
+    no temporary file is left behind."""
+    import os
+    from sim.games.all_in_ascent import rules as R
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(R, "_DEFAULT", {})
+    mask = os.umask(0o022)
+    try:
+        R.build_rules()
+    finally:
+        os.umask(mask)
+    files = list((tmp_path / R.DERIVED_FOLDER).iterdir())
+    assert len(files) == 1 and files[0].suffix == ".npz" and not files[0].name.startswith(".")
+    assert files[0].stat().st_mode & 0o777 == 0o644

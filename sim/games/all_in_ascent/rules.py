@@ -605,7 +605,7 @@ def derived_tables(named, flat, n_routes, keep=False):
     if not keep:
         return _derive(named, flat, n_routes)
     import os
-    import tempfile
+    import uuid
     from pathlib import Path
     folder = Path(os.environ["NUMBA_CACHE_DIR"]) / DERIVED_FOLDER
     path = folder / f"all-in-ascent-{hashlib.sha256(flat.tobytes()).hexdigest()[:32]}.npz"
@@ -621,8 +621,10 @@ def derived_tables(named, flat, n_routes, keep=False):
     partial = None
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        handle, partial = tempfile.mkstemp(dir=folder, prefix=f".{path.stem}.",
-                                           suffix=".tmp.npz")
+        # a name no other process or thread picks; the mode numba's own cache files get (the
+        # umask's), so that another user of a shared cache folder can read it too
+        partial = folder / f".{path.stem}.{uuid.uuid4().hex}.tmp.npz"
+        handle = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         with os.fdopen(handle, "wb") as out:
             np.savez(out, digest=_digest_of(derived), **derived)
         os.replace(partial, path)
