@@ -326,3 +326,35 @@ def test_a_report_refuses_an_experiment_of_another_record_schema(tmp_path, monke
     with pytest.raises(ValueError, match=f"record schema {now - 1}, this version of ascent "
                                          f"reads {now}"):
         load_results(out)
+
+
+def test_a_run_compiles_once_here_with_its_compile_line_before_dealing_chunks(tmp_path,
+                                                                          monkeypatch):
+    """From an empty cache every local worker used to compile the same code at once, silently
+    (and the first rate counted the compile). The run now compiles through compile_first
+    (the line of `ascent simulate`, the bots alongside the kernel) before any chunk: once per
+    run, with the run's seats, a kernel game with `random` in every seat, and nothing else
+    played; on a Dask cluster (whose workers may be other machines) only where a resume
+    replays games here anyway."""
+    from sim.core import compiling
+    calls = []
+
+    def recording_compile_first(game, seats, play_one, quiet=False, stream=None,
+                                play_kernel=None):
+        calls.append((game.name, list(seats), quiet))
+        chunk, games, seats_table, _ = play_kernel()
+        assert len(games) == 1 and set(seats_table["policy"]) == {"random"}
+        chunk, games, seats_table, _ = play_one()
+        assert len(games) == 1 and set(seats_table["policy"]) == {"random-safe"}
+        return 0.0
+
+    monkeypatch.setattr(compiling, "compile_first", recording_compile_first)
+    path = tmp_path / "exp.toml"
+    path.write_text('game = "ascension"\nplayers = [2, 3]\nseed = 3\npolicy = "random-safe"\n'
+                    'out = "out"\ngames = 30\nchunk = 10\n')
+    run_experiment(load_spec(path), jobs=1, quiet=True)
+    assert calls == [("ascension", ["random-safe", "random-safe"], True)]
+    assert game_ids(load_spec(path).out) == list(range(30))
+    # nothing left to play: nothing compiled
+    run_experiment(load_spec(path), jobs=1, quiet=True)
+    assert len(calls) == 1
