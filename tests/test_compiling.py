@@ -240,3 +240,48 @@ def test_the_estimate_of_a_cold_start_with_a_second_process_is_the_longer_part(t
     assert compiling.shipped_estimate(game, ["hold-at"], alongside=True) == 10
     assert compiling.shipped_estimate(game, ["hold-at", "mcts"], alongside=True) == 26
     assert compiling.shipped_estimate(game, ["hold-at", "mcts"]) == 34
+
+
+# in a fresh process with an empty cache: a cold start of dice-race with hold-at; then how
+# hold-at's dispatcher got its code in this process
+COLD_START_LOADS_THE_BOT = """
+import json, os
+from sim.core import compiling
+from sim.core.game import get_game
+from sim.core.policies import registered_policy
+
+compiling._usable_cores = lambda: 2            # however the suite is pinned
+game = get_game("dice-race")
+rules = game.build_rules(2)
+
+
+def throw_away(seats):
+    return lambda: game.api.play(rules, 1, 1, seats, "random")
+
+
+compiling.compile_first(game, ["hold-at", "random"], throw_away(["hold-at", "random"]),
+                        quiet=True, play_kernel=throw_away(["random", "random"]))
+stats = registered_policy("dice-race", "hold-at").function.stats
+print(json.dumps([sum(stats.cache_hits.values()), sum(stats.cache_misses.values())]))
+"""
+
+
+def test_the_run_loads_the_bots_the_second_process_compiled(tmp_path):
+    """The run's own throw-away game finds the bot in the cache (a hit, no compile): the
+    second process compiled it into the same folder, from the same sources."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    out = subprocess.run([sys.executable, "-c", COLD_START_LOADS_THE_BOT], env=env,
+                         cwd=tmp_path, capture_output=True, text=True, check=True)
+    hits, misses = json.loads(out.stdout.strip().splitlines()[-1])
+    assert (hits, misses) == (1, 0), out.stderr
+
+
+def test_no_second_process_to_be_had_is_no_error(monkeypatch):
+    def failing_popen(*args, **kwargs):
+        raise OSError("no more processes")
+
+    monkeypatch.setattr(compiling.subprocess, "Popen", failing_popen)
+    ran = []
+    with compiling.compiling_alongside("dice-race", ["hold-at"]):
+        ran.append(1)
+    assert ran == [1]

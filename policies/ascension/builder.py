@@ -393,11 +393,14 @@ def climb_distances(ctx, out, hybrid_k):
     most = INF                      # the dearest opponent distance that can still matter
     if summit_target:
         most = -1
-    elif hybrid_k >= 0:
-        if not (d - hybrid_k >= 0):
-            most = -1               # not even a distance of 0 is k below the own
-        elif d - hybrid_k < INF:
-            most = np.int64(np.floor(d - hybrid_k))
+    elif hybrid_k >= 0 and d - hybrid_k < INF:
+        # the largest distance e with e + k <= d, tested as choose_target tests it: floor(d - k)
+        # can be one off where the float sums round (a k of 2**-51)
+        most = np.int64(np.floor(d - hybrid_k)) if d - hybrid_k >= 0 else np.int64(-1)
+        while most + 1 + hybrid_k <= d:
+            most += 1
+        while most >= 0 and not (most + hybrid_k <= d):
+            most -= 1
     for q in range(n_players):
         if q == seat or not view[S_ACTIVE + q]:
             continue

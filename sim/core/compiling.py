@@ -152,17 +152,24 @@ def compiling_alongside(game_name, bots):
         yield
         return
     import sim
-    root = str(Path(sim.__file__).resolve().parents[1])      # the same sources, the same key
+    # the same sources, so the same cache key: run from the folder that holds this `sim` (`-m`
+    # puts the working folder first on the path), with the cache folder as an absolute path
+    root = str(Path(sim.__file__).resolve().parents[1])
     path = os.environ.get("PYTHONPATH")
-    env = dict(os.environ, PYTHONPATH=root + (os.pathsep + path if path else ""))
-    helper = subprocess.Popen([sys.executable, "-m", "sim.core.compiling", game_name, *bots],
-                              env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+    env = dict(os.environ, PYTHONPATH=root + (os.pathsep + path if path else ""),
+               NUMBA_CACHE_DIR=os.path.abspath(os.environ["NUMBA_CACHE_DIR"]))
+    try:
+        helper = subprocess.Popen(
+            [sys.executable, "-m", "sim.core.compiling", game_name, *bots], cwd=root, env=env,
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:             # no second process to be had: the run compiles them itself
+        helper = None
     try:
         yield
-        helper.wait()
+        if helper is not None:
+            helper.wait()
     finally:
-        if helper.poll() is None:
+        if helper is not None and helper.poll() is None:
             helper.kill()
             helper.wait()
 

@@ -12,9 +12,12 @@ That happens whenever processes compile from an empty cache together: Dask or jo
 starting a run, the test suite's two workers, and a first run that compiles its bots in a
 second process while it compiles the kernel (sim/core/compiling.py). So every save here holds
 an exclusive lock (flock) on a file in the function's cache folder, from reading the index to
-writing the data; reading needs none, since numba replaces each file whole (os.replace).
-Where the lock cannot be had (no fcntl, as on Windows, or a numba without this save), numba
-saves as it did, and `saves_are_locked()` says so.
+writing the data, and every load a shared one: numba replaces each file whole (os.replace),
+but writes the index before the data, so a load between the two could read a new index entry
+and an old data file of that name (after a source file's time stamp changed, numba starts
+its index afresh and reuses the names). Where the lock cannot be had (no fcntl, as on
+Windows, or a numba without this save), numba saves and loads as it did, and
+`saves_are_locked()` says so.
 """
 import functools
 import os
@@ -28,7 +31,8 @@ except ImportError:  # pragma: no cover - Windows
 
 
 def lock_saves():
-    """Make numba's cache saves in this process hold the folder's lock (idempotent)."""
+    """Make numba's cache saves (and loads) in this process hold the folder's lock
+    (idempotent)."""
     if fcntl is None:  # pragma: no cover
         return
     try:
@@ -36,24 +40,31 @@ def lock_saves():
     except ImportError:  # pragma: no cover - a numba that saves otherwise
         return
     save = getattr(IndexDataCacheFile, "save", None)
-    if save is None or getattr(save, "locked", False):
+    load = getattr(IndexDataCacheFile, "load", None)
+    if save is None or load is None or getattr(save, "locked", False):
         return
+    IndexDataCacheFile.save = _holding(save, fcntl.LOCK_EX)
+    IndexDataCacheFile.load = _holding(load, fcntl.LOCK_SH)
 
-    @functools.wraps(save)
-    def locked_save(self, key, data):
+
+def _holding(method, mode):
+    """`method` of numba's IndexDataCacheFile, run holding the folder's lock in `mode`."""
+    @functools.wraps(method)
+    def locked(self, *args):
         try:
-            fd = os.open(os.path.join(self._cache_path, LOCK_FILE), os.O_RDWR | os.O_CREAT,
+            # read-only is enough for flock, and opens a lock file another user created
+            fd = os.open(os.path.join(self._cache_path, LOCK_FILE), os.O_RDONLY | os.O_CREAT,
                          0o666)
         except OSError:
-            return save(self, key, data)        # an unwritable folder: numba's own error
+            return method(self, *args)          # no folder yet (a load), or an unwritable one
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            return save(self, key, data)
+            fcntl.flock(fd, mode)
+            return method(self, *args)
         finally:
             os.close(fd)                        # closing the file lets the lock go
 
-    locked_save.locked = True
-    IndexDataCacheFile.save = locked_save
+    locked.locked = True
+    return locked
 
 
 def saves_are_locked():

@@ -239,10 +239,20 @@ def test_a_bounded_search_reads_a_distance_within_its_bound_exactly(positions):
 
 
 def _with_summit_variants(positions):
-    """Each position, and two variants in which the next active opponent holds summit status
-    (A40): once privileged, once not (the hybrid targets only a privileged one)."""
+    """Each position, and variants: the next active opponent holds summit status (A40), once
+    privileged, once not (the hybrid targets only a privileged one); the own pawn off the board
+    (no own distance); the next opponent out of the game."""
     for view, seat, squares, t in positions:
         yield view, seat, squares, t
+        pawn = view[S.S_PAWN_SQ + seat]
+        if pawn >= 0:
+            variant = view.copy()
+            variant[S.B_PAWN_ON + pawn] = -1
+            variant[S.S_PAWN_SQ + seat] = -1
+            yield variant, seat, squares, t
+        out = view.copy()
+        out[S.S_ACTIVE + (seat + 1) % 4] = 0
+        yield out, seat, squares, t
         q = next((q for q in range(1, 4) if view[S.S_ACTIVE + (seat + q) % 4]), None)
         if q is None or view[S.G_PRIVILEGED] >= 0:
             continue
@@ -260,17 +270,20 @@ def _context(view, seat, t, work):
                          np.zeros(1, np.uint64), np.zeros(MAX_POLICY_PARAMS, np.float64), work)
 
 
-@pytest.mark.parametrize("hybrid_k", [-1.0, 0.0, 1.0, 2.0, 3.5])
+@pytest.mark.parametrize("hybrid_k", [-1.0, -0.0, 0.0, 2.0 ** -51, 1.5 * 2.0 ** -50, 1.0, 2.0,
+                                      3.5, 1e9, float("inf"), float("nan")])
 def test_the_target_choice_is_the_same_on_bounded_distances(positions, hybrid_k):
     """climb_distances bounds the opponents' searches (the hybrid by its own distance less
     k, the blocker by the nearest found so far) and skips them where a seat with summit
     status is the target: the hybrid's and the blocker's target, the own distance and the
-    own plan left for the move are those read off every seat's exact distance."""
+    own plan left for the move are those read off every seat's exact distance, also for a k
+    so small that d - k and e + k round apart."""
     work = np.zeros(WORK_SIZE, np.int64)
     bounded = np.zeros(S.MAX_PLAYERS, np.int64)
     exact = np.full(S.MAX_PLAYERS, -1, np.int64)
     targets = set()
     for view, seat, _, t in _with_summit_variants(positions[::3]):
+        exact[:] = -1
         for q in range(4):
             if view[S.S_ACTIVE + q]:
                 exact[q] = _exact_distance(view, q, t, work)
