@@ -9,11 +9,11 @@ piece shows in an orientation (A16), and the blocker's 1-ply repair test.
 """
 
 from sim.core.jit import njit_noalloc
-from sim.games.ascension.engine import count_pawn_moves, place_is_legal
+from sim.games.ascension.engine import count_pawn_moves, place_is_legal, step_is_legal
 from sim.games.ascension.rules import C_SHAPE_OF
 from sim.games.ascension.state import (
     B_H, B_PAWN_ON, B_SHAPES, B_STACK, B_STACK_N, B_SYMBOL, CUBE, HALF, JOKER, NB,
-    ORIGIN_JOKER, ORIGIN_NEUTRAL, ORIGIN_SHAPED, S_PAWN_SQ, SYM_DRAGON)
+    ORIGIN_JOKER, ORIGIN_NEUTRAL, ORIGIN_SHAPED, S_PAWN_SQ, SYM_CABLE, SYM_DRAGON)
 from sim.games.ascension.view import (
     V_FACE_SHAPES, V_FACE_SYMBOL, V_HELD_H, V_HELD_KIND, V_HELD_SHAPES, V_HELD_SYMBOL,
     V_HELD_WAS_UP, V_TOP_H, V_TOP_KIND, V_TOP_UP, V_UNDER_SHAPES, V_UNDER_SYMBOL)
@@ -103,21 +103,29 @@ def post_repair_mobility(b, view, t, target, locked_sq):
     """The target's legal-move count after its best single repair (§7 blocker's 1-ply).
 
     Repairs: take the top off a neighbour (not the piece just moved, locked by A12d), or put a
-    half-cube (+1) or a cube (+2, face down) on a neighbour that is open to it."""
+    half-cube (+1) or a cube (+2, face down) on a neighbour that is open to it.
+    A repair on neighbour n changes only the step onto n (A29-A30 read the two squares of a
+    step), so the count after it is the count before, less that step as it was, plus that
+    step as it is; only a pawn on a cable car (A31), whose rides count every other cable car
+    the edit may show or hide, is counted again whole."""
     s = b[S_PAWN_SQ + target]
     best = count_pawn_moves(b, t, target, s)
+    before = best
+    whole = b[B_SYMBOL + s] == SYM_CABLE
     for k in range(8):
         n = NB[s, k]
         if n < 0:
             break
         if best >= 2:
             return best
+        others = before - (1 if step_is_legal(b, t, target, s, n) else 0)
         # lower
         if b[B_STACK_N + n] > 0 and n != locked_sq and b[B_PAWN_ON + n] < 0 \
                 and b[B_SYMBOL + n] != SYM_DRAGON:
             h = view[V_TOP_H + n] if view[V_TOP_H + n] > 0 else 2
             saved = lift_top(b, view, n, h)
-            m = count_pawn_moves(b, t, target, s)
+            m = count_pawn_moves(b, t, target, s) if whole else \
+                others + (1 if step_is_legal(b, t, target, s, n) else 0)
             restore(b, n, saved)
             if m > best:
                 best = m
@@ -125,7 +133,8 @@ def post_repair_mobility(b, view, t, target, locked_sq):
         if place_is_legal(b, t, target, 0, 0, n):
             for h in (1, 2):
                 saved = put_on(b, n, h, 0, 0)
-                m = count_pawn_moves(b, t, target, s)
+                m = count_pawn_moves(b, t, target, s) if whole else \
+                    others + (1 if step_is_legal(b, t, target, s, n) else 0)
                 restore(b, n, saved)
                 if m > best:
                     best = m

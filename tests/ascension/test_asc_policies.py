@@ -4,10 +4,11 @@ import numpy as np
 import pytest
 
 from sim.core.policies import get_policy, policy_names
+from sim.games.ascension import engine as E
 from sim.games.ascension import state as S
 from sim.games.ascension.game import AscensionGame
 from sim.games.ascension.rules import C_P_SHAPES
-from sim.games.ascension.view import V_FACE_SHAPES, V_FACE_SYMBOL
+from sim.games.ascension.view import V_FACE_SHAPES, V_FACE_SYMBOL, V_TOP_H
 
 BOTS = ["random", "random-safe", "stair-builder", "stair-builder-forgetful", "blocker", "hybrid"]
 
@@ -94,3 +95,73 @@ def test_bots_play_legal_reproducible_games(bot):
         # default): another policy seed plays another game from the same setup
         c = AscensionGame(9, players=3).play([bot] * 3, policy_seed=12345)
         assert not np.array_equal(c.state, a.state)
+
+
+def _mobility_counted_whole(b, view, t, target, locked_sq):
+    """post_repair_mobility as written before it counted only the step a repair changes: the
+    target's moves counted whole after every repair."""
+    from policies.ascension import board
+    s = int(b[S.S_PAWN_SQ + target])
+    best = E.count_pawn_moves(b, t, target, s)
+    for n in S.NB[s]:
+        n = int(n)
+        if n < 0:
+            break
+        if best >= 2:
+            return best
+        if b[S.B_STACK_N + n] > 0 and n != locked_sq and b[S.B_PAWN_ON + n] < 0 \
+                and b[S.B_SYMBOL + n] != S.SYM_DRAGON:
+            h = int(view[V_TOP_H + n]) if view[V_TOP_H + n] > 0 else 2
+            saved = board.lift_top(b, view, n, h)
+            best = max(best, E.count_pawn_moves(b, t, target, s))
+            board.restore(b, n, saved)
+        if E.place_is_legal(b, t, target, 0, 0, n):
+            for h in (1, 2):
+                saved = board.put_on(b, n, h, 0, 0)
+                best = max(best, E.count_pawn_moves(b, t, target, s))
+                board.restore(b, n, saved)
+    return best
+
+
+def test_the_blockers_repair_count_equals_counting_every_move_again():  # A29 A30 A31
+    """The blocker's 1-ply (board.post_repair_mobility) counts, after a repair on a neighbour,
+    only the step onto it: the same count as counting every move again, on positions of real
+    games whose target is walled in by random stacks (ladders, mattresses, chasms), some with
+    its pawn on a cable car and other cable cars about."""
+    from benchmarks.staircase import recorded_positions
+    from policies.ascension import board
+    from sim.games.ascension.policy_api import WORK_SIZE
+    from sim.games.ascension.rules import default_rules
+    t = default_rules(4).config
+    rng = np.random.default_rng(7)
+    symbols = (S.SYM_NONE, S.SYM_LADDER, S.SYM_MATTRESS, S.SYM_CHASM, S.SYM_CABLE)
+    work = np.zeros(WORK_SIZE, np.int64)
+    loops = changed = cables = 0
+    for view, _, _, _ in recorded_positions((5,))[::4]:
+        for target in range(4):
+            s = int(view[S.S_PAWN_SQ + target])
+            if s < 0:
+                continue
+            neighbours = [int(n) for n in S.NB[s] if n >= 0]
+            free = [n for n in neighbours if view[S.B_PAWN_ON + n] < 0]
+            board.copy_board(view, work)
+            if free and rng.random() < 0.3:
+                # on a cable car, walled in, the one way out a ride to the cable car on a
+                # neighbour's wall: a repair there can end the ride
+                for n in free:
+                    board.put_on(work, n, 2, 0, 0)
+                    board.put_on(work, n, 2, 0, S.SYM_CABLE if n == free[0] else 0)
+                work[S.B_SYMBOL + s] = S.SYM_CABLE
+                cables += 1
+            else:
+                for n in free:
+                    if rng.random() < 0.8:
+                        for _ in range(int(rng.integers(1, 3))):
+                            board.put_on(work, n, 2, 0, int(rng.choice(symbols)))
+            for locked in (-1, neighbours[0]):
+                before = E.count_pawn_moves(work, t, target, s)
+                fast = board.post_repair_mobility(work, view, t, target, locked)
+                assert fast == _mobility_counted_whole(work.copy(), view, t, target, locked)
+                loops += before < 2
+                changed += fast != before
+    assert loops > 20 and changed > 5 and cables > 5, (loops, changed, cables)
