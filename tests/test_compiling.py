@@ -285,3 +285,44 @@ def test_no_second_process_to_be_had_is_no_error(monkeypatch):
     with compiling.compiling_alongside("dice-race", ["hold-at"]):
         ran.append(1)
     assert ran == [1]
+
+
+# a process that watches its parent (the pid it is given) and sleeps; its parent starts it,
+# prints its pid and exits at once (before the child has even imported sim)
+ORPHAN = """
+import sys, threading, time
+from sim.core.compiling import stop_when_orphaned
+threading.Thread(target=stop_when_orphaned, args=(int(sys.argv[1]),), daemon=True).start()
+time.sleep(120)
+"""
+PARENT = """
+import os, subprocess, sys
+child = subprocess.Popen([sys.executable, "-c", sys.argv[1], str(os.getpid())],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(child.pid, flush=True)
+"""
+
+
+def test_the_second_process_stops_when_the_run_is_gone():
+    """A run killed outright cannot stop its second process: the second process sees its
+    parent gone and exits (here a sleeper with the same watcher, whose parent exits at once)."""
+    import time
+    out = subprocess.run([sys.executable, "-c", PARENT, ORPHAN], cwd=ROOT, capture_output=True,
+                         text=True, check=True)
+    pid = int(out.stdout.split()[0])
+    deadline = time.monotonic() + 60
+    while _running(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    alive = _running(pid)
+    if alive:
+        os.kill(pid, 9)
+    assert not alive
+
+
+def _running(pid):
+    """Alive and not a zombie (a container's first process may never reap it)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\\nState:\\tZ" not in status

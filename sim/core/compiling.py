@@ -160,7 +160,8 @@ def compiling_alongside(game_name, bots):
                NUMBA_CACHE_DIR=os.path.abspath(os.environ["NUMBA_CACHE_DIR"]))
     try:
         helper = subprocess.Popen(
-            [sys.executable, "-m", "sim.core.compiling", game_name, *bots], cwd=root, env=env,
+            [sys.executable, "-m", "sim.core.compiling", str(os.getpid()), game_name, *bots],
+            cwd=root, env=env,
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except OSError:             # no second process to be had: the run compiles them itself
         helper = None
@@ -229,11 +230,23 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
     return seconds
 
 
+def stop_when_orphaned(parent):
+    """Exit as soon as this process's parent is no longer `parent` (a pid, passed by the run
+    itself: the run may be gone before this process has started): a run killed outright
+    (SIGKILL, or SIGTERM, which runs no `finally`) cannot stop its second process, which would
+    compile on for half a minute."""
+    while os.getppid() == parent:
+        time.sleep(0.2)
+    os._exit(1)
+
+
 def main(argv=None):
-    """The second process of a cold start: `python -m sim.core.compiling GAME BOT...` compiles
-    those bots of that game into the cache folder (compiling_alongside)."""
+    """The second process of a cold start: `python -m sim.core.compiling PID GAME BOT...`
+    compiles those bots of that game into the cache folder (compiling_alongside); PID is the
+    run's."""
+    parent, game_name, *bots = sys.argv[1:] if argv is None else argv
+    threading.Thread(target=stop_when_orphaned, args=(int(parent),), daemon=True).start()
     from sim.core.policies import get_policy
-    game_name, *bots = sys.argv[1:] if argv is None else argv
     for name in bots:
         get_policy(game_name, name)
 
