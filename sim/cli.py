@@ -102,19 +102,22 @@ def _default_out(args, game):
 
 
 def cmd_simulate(args):
+    from sim.core.compiling import compiling_early
     from sim.core.simulate import simulate
     game = _game(args)
     game.check_players(args.players)
     if args.rotate_seats and not game.rotate_seats:
         raise UsageError(f"--rotate-seats: {game.title} seats its characters at random per game; "
                          f"there is nothing to rotate")
-    rules = _rules(args, game, args.players)
-    chars = game.check_characters(args.characters, args.players)
     names = _seat_policies(args, game, args.players)
-    return simulate(game, args.out or _default_out(args, game), args.players, args.games,
-                    args.seed, rules, names, chars, rotate=args.rotate_seats,
-                    threads=args.threads, chunk=args.chunk, overwrite=args.overwrite,
-                    quiet=args.quiet, command_line=_command_line(args))
+    # from an empty cache the bots start compiling while the rules are packed
+    with compiling_early(game, names):
+        rules = _rules(args, game, args.players)
+        chars = game.check_characters(args.characters, args.players)
+        return simulate(game, args.out or _default_out(args, game), args.players, args.games,
+                        args.seed, rules, names, chars, rotate=args.rotate_seats,
+                        threads=args.threads, chunk=args.chunk, overwrite=args.overwrite,
+                        quiet=args.quiet, command_line=_command_line(args))
 
 
 # options that cannot change a result (determinism: a result does not depend on processes,

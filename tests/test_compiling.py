@@ -326,3 +326,38 @@ def _running(pid):
     except OSError:
         return False
     return "\\nState:\\tZ" not in status
+
+
+def test_a_second_process_started_early_is_taken_over_or_stopped(tmp_path, monkeypatch):
+    """`ascent simulate` starts the second process before it packs the rules
+    (compiling_early); compile_first then waits for that one instead of starting another, and
+    one nothing took over (a run found done, or failed) is stopped on the way out."""
+    import sim
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache" / sim.code_key()))
+    monkeypatch.setattr(compiling, "_usable_cores", lambda: 2)
+    started = []
+    popen = subprocess.Popen
+
+    def recording_popen(*args, **kwargs):
+        started.append(popen(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(compiling.subprocess, "Popen", recording_popen)
+    game = get_game("dice-race")
+    with compiling.compiling_early(game, ["hold-at", "random"]):
+        assert len(started) == 1 and started[0].poll() is None
+        compiling.compile_first(game, ["hold-at", "random"], lambda: None, quiet=True,
+                                play_kernel=lambda: None)
+        assert len(started) == 1 and started[0].returncode == 0    # waited for, not killed
+    assert compiling._STARTED_EARLY == {}
+    # not taken over: stopped
+    with compiling.compiling_early(game, ["mcts", "random"]):
+        pass
+    assert len(started) == 1          # the kernel is compiled here now: none started
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "other" / sim.code_key()))
+    with compiling.compiling_early(game, ["mcts", "random"]):
+        assert len(started) == 2
+    assert started[1].returncode is not None and started[1].returncode != 0
+    assert compiling._STARTED_EARLY == {}
+    with compiling.compiling_early(game, ["random"]):
+        assert len(started) == 2      # random alone: nothing to compile alongside

@@ -143,14 +143,9 @@ def _usable_cores():
         return os.cpu_count() or 1
 
 
-@contextmanager
-def compiling_alongside(game_name, bots):
-    """While the body runs, a second process compiles `bots` into this cache folder; on the
-    way out, wait for it (or stop it, if the body failed). Its failure is not an error: the
-    run then compiles the bots itself, and says why if they cannot compile."""
-    if not bots:
-        yield
-        return
+def _start_second_process(game_name, bots):
+    """`python -m sim.core.compiling` compiling `bots` of the game into this cache folder, or
+    None if no process can be started (the run then compiles them itself)."""
     import sim
     # the same sources, so the same cache key: run from the folder that holds this `sim` (`-m`
     # puts the working folder first on the path), with the cache folder as an absolute path
@@ -159,20 +154,61 @@ def compiling_alongside(game_name, bots):
     env = dict(os.environ, PYTHONPATH=root + (os.pathsep + path if path else ""),
                NUMBA_CACHE_DIR=os.path.abspath(os.environ["NUMBA_CACHE_DIR"]))
     try:
-        helper = subprocess.Popen(
+        return subprocess.Popen(
             [sys.executable, "-m", "sim.core.compiling", str(os.getpid()), game_name, *bots],
             cwd=root, env=env,
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    except OSError:             # no second process to be had: the run compiles them itself
-        helper = None
+    except OSError:
+        return None
+
+
+_STARTED_EARLY = {}     # (game name, bots) -> the second process compiling_early started
+
+
+def _stop(helper):
+    if helper is not None and helper.poll() is None:
+        helper.kill()
+        helper.wait()
+
+
+@contextmanager
+def compiling_early(game, seat_policies):
+    """For a command that has work to do before its run's compile (All-In Ascent packs its
+    rules: 3 s from an empty cache): start the second process now, where compile_first will
+    want one, so that it compiles the bots meanwhile; compile_first takes it over. On the way
+    out, stop it if nothing did (the run found its folder done, or failed)."""
+    names = list(seat_policies)
+    bots = [] if is_compiled(game.name, names) else \
+        bots_to_compile_alongside(game, names, compiled_here(game.name))
+    key = (game.name, tuple(bots))
+    helper = _start_second_process(game.name, bots) if bots else None
+    if helper is not None:
+        _STARTED_EARLY[key] = helper
+    try:
+        yield
+    finally:
+        if helper is not None and _STARTED_EARLY.get(key) is helper:
+            del _STARTED_EARLY[key]
+        _stop(helper)
+
+
+@contextmanager
+def compiling_alongside(game_name, bots):
+    """While the body runs, a second process compiles `bots` into this cache folder (the one
+    compiling_early started, if it did); on the way out, wait for it (or stop it, if the body
+    failed). Its failure is not an error: the run then compiles the bots itself, and says why
+    if they cannot compile."""
+    if not bots:
+        yield
+        return
+    helper = _STARTED_EARLY.pop((game_name, tuple(bots)), None) or \
+        _start_second_process(game_name, bots)
     try:
         yield
         if helper is not None:
             helper.wait()
     finally:
-        if helper is not None and helper.poll() is None:
-            helper.kill()
-            helper.wait()
+        _stop(helper)
 
 
 def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_kernel=None):
