@@ -287,25 +287,27 @@ def test_no_second_process_to_be_had_is_no_error(monkeypatch):
     assert ran == [1]
 
 
-# a process that watches its parent (the pid it is given) and sleeps; its parent starts it,
-# prints its pid and exits at once (before the child has even imported sim)
+# a process that stops when its input ends, and sleeps; its parent starts it with a pipe for
+# its input, prints its pid and exits at once, killed outright (os._exit: no cleanup)
 ORPHAN = """
-import sys, threading, time
-from sim.core.compiling import stop_when_orphaned
-threading.Thread(target=stop_when_orphaned, args=(int(sys.argv[1]),), daemon=True).start()
+import threading, time
+from sim.core.compiling import stop_at_end_of_input
+threading.Thread(target=stop_at_end_of_input, daemon=True).start()
 time.sleep(120)
 """
 PARENT = """
 import os, subprocess, sys
-child = subprocess.Popen([sys.executable, "-c", sys.argv[1], str(os.getpid())],
+child = subprocess.Popen([sys.executable, "-c", sys.argv[1]], stdin=subprocess.PIPE,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 print(child.pid, flush=True)
+os._exit(0)
 """
 
 
 def test_the_second_process_stops_when_the_run_is_gone():
-    """A run killed outright cannot stop its second process: the second process sees its
-    parent gone and exits (here a sleeper with the same watcher, whose parent exits at once)."""
+    """A run killed outright cannot stop its second process: the second process's input
+    ends with the run, and it exits (here a sleeper with the same watcher, whose parent exits
+    at once)."""
     import time
     out = subprocess.run([sys.executable, "-c", PARENT, ORPHAN], cwd=ROOT, capture_output=True,
                          text=True, check=True)
@@ -361,3 +363,27 @@ def test_a_second_process_started_early_is_taken_over_or_stopped(tmp_path, monke
     assert compiling._STARTED_EARLY == {}
     with compiling.compiling_early(game, ["random"]):
         assert len(started) == 2      # random alone: nothing to compile alongside
+
+
+def test_a_second_process_started_early_for_bots_the_run_no_longer_needs_is_stopped(
+        tmp_path, monkeypatch):
+    """Another run compiled these bots between the start of the second process and the
+    run's compile: the run needs none compiled, and stops the second process at once
+    instead of letting it compile on while the games are played."""
+    import sim
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache" / sim.code_key()))
+    monkeypatch.setattr(compiling, "_usable_cores", lambda: 2)
+    started = []
+    popen = subprocess.Popen
+
+    def recording_popen(*args, **kwargs):
+        started.append(popen(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(compiling.subprocess, "Popen", recording_popen)
+    game = get_game("dice-race")
+    with compiling.compiling_early(game, ["mcts", "random"]):
+        compiling.record("dice-race", ["mcts", "random"], 1.0)     # the other run
+        assert compiling.compile_first(game, ["mcts", "random"], lambda: None, quiet=True,
+                                       play_kernel=lambda: None) == 0.0
+        assert started[0].returncode == 1 and compiling._STARTED_EARLY == {}

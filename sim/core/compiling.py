@@ -19,6 +19,7 @@ throw-away game then loads them. If that process fails, the run compiles them it
 import json
 import math
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -155,9 +156,9 @@ def _start_second_process(game_name, bots):
                NUMBA_CACHE_DIR=os.path.abspath(os.environ["NUMBA_CACHE_DIR"]))
     try:
         return subprocess.Popen(
-            [sys.executable, "-m", "sim.core.compiling", str(os.getpid()), game_name, *bots],
+            [sys.executable, "-m", "sim.core.compiling", game_name, *bots],
             cwd=root, env=env,
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except OSError:
         return None
 
@@ -165,10 +166,27 @@ def _start_second_process(game_name, bots):
 _STARTED_EARLY = {}     # (game name, bots) -> the second process compiling_early started
 
 
-def _stop(helper):
-    if helper is not None and helper.poll() is None:
-        helper.kill()
-        helper.wait()
+def _stop(helper, finished=False):
+    """Let the second process go: it has `finished`, or it is asked to stop (its input
+    closes: stop_at_end_of_input), and killed only if it has not stopped within 30 s."""
+    if helper is None:
+        return
+    helper.stdin.close()
+    if not finished:
+        try:
+            helper.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            helper.kill()
+            helper.wait()
+
+
+def _release_early(game_name, claimed=None):
+    """Stop every second process compiling_early started for the game but `claimed` (a key
+    of _STARTED_EARLY): compile_first found that it needs other bots compiled, or none (a
+    run of these bots was compiled meanwhile), and an unclaimed one would compile on while
+    the games are played."""
+    for key in [k for k in _STARTED_EARLY if k[0] == game_name and k != claimed]:
+        _stop(_STARTED_EARLY.pop(key))
 
 
 @contextmanager
@@ -189,7 +207,7 @@ def compiling_early(game, seat_policies):
     finally:
         if helper is not None and _STARTED_EARLY.get(key) is helper:
             del _STARTED_EARLY[key]
-        _stop(helper)
+            _stop(helper)
 
 
 @contextmanager
@@ -203,12 +221,14 @@ def compiling_alongside(game_name, bots):
         return
     helper = _STARTED_EARLY.pop((game_name, tuple(bots)), None) or \
         _start_second_process(game_name, bots)
+    finished = False
     try:
         yield
         if helper is not None:
             helper.wait()
+            finished = True
     finally:
-        _stop(helper)
+        _stop(helper, finished)
 
 
 def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_kernel=None):
@@ -222,6 +242,7 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
     stream = sys.stderr if stream is None else stream
     names = list(seat_policies)
     if is_compiled(game.name, names):
+        _release_early(game.name)
         return 0.0
     bots = ", ".join(sorted(set(names)))
     # a figure measured on this machine for these bots in a folder as cold (or as warm) as
@@ -229,6 +250,7 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
     # any figure measured here
     compiled = compiled_here(game.name)
     alongside = bots_to_compile_alongside(game, names, compiled) if play_kernel else []
+    _release_early(game.name, (game.name, tuple(alongside)) if alongside else None)
     before = last_compile_seconds(game.name, names, cold=compiled is None)
     if before is None:
         before = shipped_estimate(game, names, compiled, alongside=bool(alongside))
@@ -266,22 +288,30 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
     return seconds
 
 
-def stop_when_orphaned(parent):
-    """Exit as soon as this process's parent is no longer `parent` (a pid, passed by the run
-    itself: the run may be gone before this process has started): a run killed outright
-    (SIGKILL, or SIGTERM, which runs no `finally`) cannot stop its second process, which would
-    compile on for half a minute."""
-    while os.getppid() == parent:
-        time.sleep(0.2)
+def stop_at_end_of_input():
+    """Exit once this process's input ends: the run closes it to stop this process early (its
+    games failed, or need other bots), and the system closes it when the run is gone, killed
+    outright (SIGKILL, or SIGTERM, which runs no `finally`). Before it exits it waits for any
+    cache file this process is writing (numba_cache.IN_CACHE_FILE): numba writes a function's
+    index before its data file."""
+    from sim.core.numba_cache import IN_CACHE_FILE
+    # the bare file, not sys.stdin: a daemon thread blocked in a buffered read aborts the
+    # interpreter's exit when the compile is done
+    while os.read(0, 4096):
+        pass
+    IN_CACHE_FILE.acquire()
     os._exit(1)
 
 
 def main(argv=None):
-    """The second process of a cold start: `python -m sim.core.compiling PID GAME BOT...`
-    compiles those bots of that game into the cache folder (compiling_alongside); PID is the
-    run's."""
-    parent, game_name, *bots = sys.argv[1:] if argv is None else argv
-    threading.Thread(target=stop_when_orphaned, args=(int(parent),), daemon=True).start()
+    """The second process of a cold start: `python -m sim.core.compiling GAME BOT...` compiles
+    those bots of that game into the cache folder (compiling_alongside), and stops early when
+    its input ends."""
+    game_name, *bots = sys.argv[1:] if argv is None else argv
+    # Ctrl-C reaches the run's whole process group: the run stops this process itself, at a
+    # point where no cache file is half written
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=stop_at_end_of_input, daemon=True).start()
     from sim.core.policies import get_policy
     for name in bots:
         get_policy(game_name, name)

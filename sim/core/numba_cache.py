@@ -21,8 +21,12 @@ Windows, or a numba without this save), numba saves and loads as it did, and
 """
 import functools
 import os
+import threading
 
 LOCK_FILE = "ascent-save.lock"
+# held while this process reads or writes a cache file: a process that must stop early takes
+# it before it exits, so that it never leaves an index naming a data file it had not written
+IN_CACHE_FILE = threading.Lock()
 
 try:
     import fcntl
@@ -51,17 +55,18 @@ def _holding(method, mode):
     """`method` of numba's IndexDataCacheFile, run holding the folder's lock in `mode`."""
     @functools.wraps(method)
     def locked(self, *args):
-        try:
-            # read-only is enough for flock, and opens a lock file another user created
-            fd = os.open(os.path.join(self._cache_path, LOCK_FILE), os.O_RDONLY | os.O_CREAT,
-                         0o666)
-        except OSError:
-            return method(self, *args)          # no folder yet (a load), or an unwritable one
-        try:
-            fcntl.flock(fd, mode)
-            return method(self, *args)
-        finally:
-            os.close(fd)                        # closing the file lets the lock go
+        with IN_CACHE_FILE:
+            try:
+                # read-only is enough for flock, and opens a lock file another user created
+                fd = os.open(os.path.join(self._cache_path, LOCK_FILE),
+                             os.O_RDONLY | os.O_CREAT, 0o666)
+            except OSError:
+                return method(self, *args)      # no folder yet (a load), or an unwritable one
+            try:
+                fcntl.flock(fd, mode)
+                return method(self, *args)
+            finally:
+                os.close(fd)                    # closing the file lets the lock go
 
     locked.locked = True
     return locked
