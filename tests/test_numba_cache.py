@@ -86,3 +86,20 @@ def test_two_processes_saving_one_function_at_once_keep_both_versions(tmp_path):
     assert (whole, half) == (3, 3.5)
     # both versions came from the cache: neither save overwrote the other's index entry
     assert hits == {"(int64,)": 1, "(float64,)": 1} and misses == {}
+
+
+def test_a_folder_that_cannot_be_locked_still_saves_and_loads(tmp_path, monkeypatch):
+    """flock fails on some network file systems (ENOLCK): numba then saves and loads as it
+    does on its own, instead of the compile failing."""
+    from numba.core import caching
+
+    from sim.core import numba_cache
+
+    def no_locks(fd, mode):
+        raise OSError(37, "No locks available")
+
+    monkeypatch.setattr(numba_cache.fcntl, "flock", no_locks)
+    index = caching.IndexDataCacheFile(str(tmp_path), "f", ("stamp", 1))
+    index.save(("key",), {"data": 1})
+    assert index.load(("key",)) == {"data": 1}
+    assert caching.IndexDataCacheFile.save.locked       # through the locking wrapper

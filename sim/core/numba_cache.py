@@ -63,7 +63,10 @@ def _holding(method, mode):
             except OSError:
                 return method(self, *args)      # no folder yet (a load), or an unwritable one
             try:
-                fcntl.flock(fd, mode)
+                try:
+                    fcntl.flock(fd, mode)
+                except OSError:                 # a file system without locks (some NFS)
+                    pass
                 return method(self, *args)
             finally:
                 os.close(fd)                    # closing the file lets the lock go
