@@ -147,6 +147,8 @@ def _usable_cores():
 def _start_second_process(game_name, bots):
     """`python -m sim.core.compiling` compiling `bots` of the game into this cache folder, or
     None if no process can be started (the run then compiles them itself)."""
+    if not sys.executable:      # an embedded interpreter: no Python to start
+        return None
     import sim
     # the same sources, so the same cache key: run from the folder that holds this `sim` (`-m`
     # puts the working folder first on the path), with the cache folder as an absolute path
