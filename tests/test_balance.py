@@ -303,3 +303,32 @@ def test_the_validation_runs_own_warnings_are_in_the_verdict(tmp_path):
     box = report[report.index("**Read with care:**"):report.index("## Per group")]
     assert "- hold-at, the current rules: " in box and "- hold-at, the patch: " in box
     assert "were stopped by a cap (end reason turn_cap)" in box
+
+
+def test_a_balance_search_compiles_once_here_before_dealing_out_candidates(tmp_path,
+                                                                          monkeypatch):
+    """As `ascent run` does: from an empty cache every local worker compiled the same code at
+    once, silently. The search compiles through compile_first first, with the spec's bot in
+    every seat and a kernel game with `random`, each one game of the current rules."""
+    import sim.experiment.balance as balance
+    from sim.core import compiling
+    calls, played = [], []
+    real = balance.play_candidate
+
+    def spying_play_candidate(spec, choice, games, seed, policy=None, **more):
+        played.append((choice, games, policy))
+        return real(spec, choice, games, seed, policy=policy, **more)
+
+    def recording_compile_first(game, seats, play_one, quiet=False, stream=None,
+                                play_kernel=None):
+        calls.append((game.name, list(seats), quiet))
+        play_kernel()
+        play_one()
+        return 0.0
+
+    monkeypatch.setattr(compiling, "compile_first", recording_compile_first)
+    monkeypatch.setattr(balance, "play_candidate", spying_play_candidate)
+    assert main(["balance", str(write(tmp_path, budget=2)), "--quiet", "--no-validation"]) == 0
+    assert calls == [("dice-race", ["hold-at", "hold-at"], True)]
+    assert played[:2] == [({}, 1, "random"), ({}, 1, None)]
+    assert all(games == 1000 for _, games, _ in played[2:])     # then the search's own

@@ -746,11 +746,27 @@ def _cached(path, key, compute):
     return cache[key]
 
 
+def compile_before_search(spec, quiet):
+    """From an empty cache, compile the game's kernel and the spec's bot once, here, with the
+    compile line of `ascent simulate` (sim/core/compiling.py: the bot alongside the kernel),
+    before candidates are dealt out: otherwise every local worker compiled the same code at
+    once, and said nothing. The throw-away games are one game of the current rules per player
+    count (a candidate that changes nothing)."""
+    from sim.core.compiling import compile_first
+    from sim.core.game import get_game
+    seats = [spec.policy] * max(spec.players)
+    compile_first(get_game(spec.game), seats, lambda: play_candidate(spec, {}, 1, spec.seed),
+                  quiet=quiet,
+                  play_kernel=lambda: play_candidate(spec, {}, 1, spec.seed, policy="random"))
+
+
 def run_balance(spec, jobs=None, scheduler=None, quiet=False, validation=True):
     """The whole job: search, re-score the finalists, pick the patch, measure each knob's
     share, validate on fresh seeds, write patch.toml and balance.md. Every stage resumes."""
     from sim.report.balance import write_balance_report
     log = log_to_stderr(quiet)
+    if not scheduler:          # a Dask cluster's workers may be other machines
+        compile_before_search(spec, quiet)
     started = time.perf_counter()
     study = search(spec, log, jobs, scheduler)
     searched = time.perf_counter() - started
