@@ -284,6 +284,10 @@ def test_no_second_process_to_be_had_is_no_error(monkeypatch):
     ran = []
     with compiling.compiling_alongside("dice-race", ["hold-at"]):
         ran.append(1)
+    def must_not_start(*args, **kwargs):
+        raise AssertionError("a second process started with no Python to run")
+
+    monkeypatch.setattr(compiling.subprocess, "Popen", must_not_start)
     monkeypatch.setattr(compiling.sys, "executable", None)      # an embedded interpreter
     with compiling.compiling_alongside("dice-race", ["hold-at"]):
         ran.append(2)

@@ -90,16 +90,22 @@ def test_two_processes_saving_one_function_at_once_keep_both_versions(tmp_path):
 
 def test_a_folder_that_cannot_be_locked_still_saves_and_loads(tmp_path, monkeypatch):
     """flock fails on some network file systems (ENOLCK): numba then saves and loads as it
-    does on its own, instead of the compile failing."""
+    does on its own, instead of the compile failing, with a warning; and saves_are_locked()
+    says no, so that no second compile process saves beside this one."""
+    import pytest
     from numba.core import caching
 
     from sim.core import numba_cache
+    monkeypatch.setattr(numba_cache, "_UNLOCKABLE", set())
+    assert numba_cache.saves_are_locked(str(tmp_path))
 
     def no_locks(fd, mode):
         raise OSError(37, "No locks available")
 
     monkeypatch.setattr(numba_cache.fcntl, "flock", no_locks)
     index = caching.IndexDataCacheFile(str(tmp_path), "f", ("stamp", 1))
-    index.save(("key",), {"data": 1})
+    with pytest.warns(UserWarning, match="cannot be locked here"):
+        index.save(("key",), {"data": 1})
     assert index.load(("key",)) == {"data": 1}
     assert caching.IndexDataCacheFile.save.locked       # through the locking wrapper
+    assert not numba_cache.saves_are_locked(str(tmp_path))

@@ -559,7 +559,7 @@ def _evaluate_batch(spec, choices, jobs, scheduler):
         return Parallel(n_jobs=-1)(tasks)
 
 
-def search(spec, log=print, jobs=None, scheduler=None):
+def search(spec, log=print, jobs=None, scheduler=None, quiet=True):
     """Run (or resume) the search until `budget` candidates are evaluated; returns the study.
 
     Optuna's ask and tell: the sampler proposes `batch` candidates at a time (a spec key, so the
@@ -571,6 +571,8 @@ def search(spec, log=print, jobs=None, scheduler=None):
     for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
         done[json.dumps(normalized(spec, choice_of(spec, t.params)), sort_keys=True)] = t.values
     complete = len(done)
+    if complete < spec.budget and not scheduler:   # a cluster's workers may be other machines
+        compile_before_search(spec, quiet)
     started = time.perf_counter()
     evaluated = 0
     best = min((v[0] for v in done.values()), default=math.inf)
@@ -765,10 +767,8 @@ def run_balance(spec, jobs=None, scheduler=None, quiet=False, validation=True):
     share, validate on fresh seeds, write patch.toml and balance.md. Every stage resumes."""
     from sim.report.balance import write_balance_report
     log = log_to_stderr(quiet)
-    if not scheduler:          # a Dask cluster's workers may be other machines
-        compile_before_search(spec, quiet)
     started = time.perf_counter()
-    study = search(spec, log, jobs, scheduler)
+    study = search(spec, log, jobs, scheduler, quiet)
     searched = time.perf_counter() - started
     cache = spec.out / "rescored.json"
     scored = []
