@@ -623,8 +623,9 @@ def derived_tables(named, flat, n_routes, keep=False):
         folder.mkdir(parents=True, exist_ok=True)
         # a name no other process or thread picks; the mode numba's own cache files get (the
         # umask's), so that another user of a shared cache folder can read it too
-        partial = folder / f".{path.stem}.{uuid.uuid4().hex}.tmp.npz"
-        handle = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        name = folder / f".{path.stem}.{uuid.uuid4().hex}.tmp.npz"
+        handle = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        partial = name                  # ours to remove only once we created it
         with os.fdopen(handle, "wb") as out:
             np.savez(out, digest=_digest_of(derived), **derived)
         os.replace(partial, path)
