@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from sim.core import compiling
 from sim.core.game import get_game
 from sim.core.policies import policy_names
@@ -210,17 +212,23 @@ def test_only_random_or_a_compiled_kernel_needs_no_second_process(tmp_path, monk
     assert compiling.bots_to_compile_alongside(no_random, ["hold-at"], None) == []
 
 
-def test_the_second_process_failing_or_the_run_failing_leaves_no_process_behind(monkeypatch):
-    """A second process that fails is no error (the run compiles the bots itself, and says
-    why if they cannot compile); a run that fails stops the second process."""
-    started = []
+@pytest.fixture
+def started(monkeypatch):
+    """Every process compiling.py starts during the test, as it starts them."""
+    processes = []
     popen = subprocess.Popen
 
     def recording_popen(*args, **kwargs):
-        started.append(popen(*args, **kwargs))
-        return started[-1]
+        processes.append(popen(*args, **kwargs))
+        return processes[-1]
 
     monkeypatch.setattr(compiling.subprocess, "Popen", recording_popen)
+    return processes
+
+
+def test_the_second_process_failing_or_the_run_failing_leaves_no_process_behind(started):
+    """A second process that fails is no error (the run compiles the bots itself, and says
+    why if they cannot compile); a run that fails stops the second process."""
     with compiling.compiling_alongside("dice-race", ["no-such-bot"]):
         pass
     assert started[-1].returncode not in (None, 0)
@@ -337,21 +345,14 @@ def _running(pid):
     return "\\nState:\\tZ" not in status
 
 
-def test_a_second_process_started_early_is_taken_over_or_stopped(tmp_path, monkeypatch):
+def test_a_second_process_started_early_is_taken_over_or_stopped(tmp_path, monkeypatch,
+                                                                 started):
     """`ascent simulate` starts the second process before it packs the rules
     (compiling_early); compile_first then waits for that one instead of starting another, and
     one nothing took over (a run found done, or failed) is stopped on the way out."""
     import sim
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache" / sim.code_key()))
     monkeypatch.setattr(compiling, "_usable_cores", lambda: 2)
-    started = []
-    popen = subprocess.Popen
-
-    def recording_popen(*args, **kwargs):
-        started.append(popen(*args, **kwargs))
-        return started[-1]
-
-    monkeypatch.setattr(compiling.subprocess, "Popen", recording_popen)
     game = get_game("dice-race")
     with compiling.compiling_early(game, ["hold-at", "random"]):
         assert len(started) == 1 and started[0].poll() is None
@@ -373,21 +374,13 @@ def test_a_second_process_started_early_is_taken_over_or_stopped(tmp_path, monke
 
 
 def test_a_second_process_started_early_for_bots_the_run_no_longer_needs_is_stopped(
-        tmp_path, monkeypatch):
+        tmp_path, monkeypatch, started):
     """Another run compiled these bots between the start of the second process and the
     run's compile: the run needs none compiled, and stops the second process at once
     instead of letting it compile on while the games are played."""
     import sim
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache" / sim.code_key()))
     monkeypatch.setattr(compiling, "_usable_cores", lambda: 2)
-    started = []
-    popen = subprocess.Popen
-
-    def recording_popen(*args, **kwargs):
-        started.append(popen(*args, **kwargs))
-        return started[-1]
-
-    monkeypatch.setattr(compiling.subprocess, "Popen", recording_popen)
     game = get_game("dice-race")
     with compiling.compiling_early(game, ["mcts", "random"]):
         compiling.record("dice-race", ["mcts", "random"], 1.0)     # the other run

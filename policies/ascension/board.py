@@ -98,6 +98,15 @@ def placement_ok(b, t, seat, shp, sym, d, origin):
     return place_is_legal(b, t, seat, shp, sym, d)
 
 
+@njit_noalloc(inline="always")
+def _moves_after_edit(b, t, target, s, n, whole, others):
+    """The target's moves (pawn on s) once neighbour n is edited: `others`, its moves but the
+    step onto n as they were, plus that step now; counted `whole` on a cable car."""
+    if whole:
+        return count_pawn_moves(b, t, target, s)
+    return others + (1 if step_is_legal(b, t, target, s, n) else 0)
+
+
 @njit_noalloc
 def post_repair_mobility(b, view, t, target, locked_sq):
     """The target's legal-move count after its best single repair (§7 blocker's 1-ply).
@@ -124,8 +133,7 @@ def post_repair_mobility(b, view, t, target, locked_sq):
                 and b[B_SYMBOL + n] != SYM_DRAGON:
             h = view[V_TOP_H + n] if view[V_TOP_H + n] > 0 else 2
             saved = lift_top(b, view, n, h)
-            m = count_pawn_moves(b, t, target, s) if whole else \
-                others + (1 if step_is_legal(b, t, target, s, n) else 0)
+            m = _moves_after_edit(b, t, target, s, n, whole, others)
             restore(b, n, saved)
             if m > best:
                 best = m
@@ -133,8 +141,7 @@ def post_repair_mobility(b, view, t, target, locked_sq):
         if place_is_legal(b, t, target, 0, 0, n):
             for h in (1, 2):
                 saved = put_on(b, n, h, 0, 0)
-                m = count_pawn_moves(b, t, target, s) if whole else \
-                    others + (1 if step_is_legal(b, t, target, s, n) else 0)
+                m = _moves_after_edit(b, t, target, s, n, whole, others)
                 restore(b, n, saved)
                 if m > best:
                     best = m

@@ -122,6 +122,8 @@ def climb_distance_within(b, t, seat, work, top_heights, most):
     if most < 0:
         return INF
     bound = min(MAX_COST, most * MOVE_WEIGHT + MOVE_WEIGHT - 1)
+    # no wanted squares: top_heights stands in for the list (n_wanted 0), of the type the
+    # other searches pass, so that no other copy of the search is compiled
     return _dijkstra_until(b, t, seat, work, top_heights, top_heights, 0, True, 0, bound)
 
 

@@ -131,10 +131,12 @@ def bots_to_compile_alongside(game, seat_policies, compiled):
     compiled_here answer, is None), the game has a `random` bot to compile it with, the
     cache's saves are locked, and this process may run on two cores or more (on one, the
     two would take turns); else none."""
-    if compiled is not None or not saves_are_locked() or _usable_cores() < 2 or \
-            policy_name_problem(game.name, "random") is not None:
+    bots = sorted(set(seat_policies) - {"random"})
+    # the cheap answers first: the lock is tried on the cache folder itself
+    if not bots or compiled is not None or _usable_cores() < 2 or \
+            policy_name_problem(game.name, "random") is not None or not saves_are_locked():
         return []
-    return sorted(set(seat_policies) - {"random"})
+    return bots
 
 
 def _usable_cores():
