@@ -1,6 +1,9 @@
 """The per-action game code is compiled without numba's reference counting (sim/core/jit.py)."""
 import numpy as np
 import pytest
+from llvmlite.binding import Linkage
+from numba.core.codegen import JITCodeLibrary
+from numba.core.compiler import Compiler
 from numba.core.registry import CPUDispatcher
 
 from policies.all_in_ascent import helpers as aia_helpers
@@ -12,7 +15,8 @@ from policies.ascension import staircase as asc_staircase
 from policies.ascension import strategic as asc_strategic
 from policies.first_ascent import greedy as fa_greedy
 from policies.first_ascent import planner as fa_planner
-from sim.core.jit import njit_noalloc
+from sim.core.jit import (
+    CalleeCodeLibrary, CalleeCompiler, EntryCodeLibrary, compile_noalloc, njit_noalloc)
 from sim.games.all_in_ascent import engine as all_in_engine
 from sim.games.all_in_ascent import kernel as all_in_kernel
 from sim.games.all_in_ascent import probability as aia_probability
@@ -201,3 +205,63 @@ def test_a_bot_that_fails_to_compile_fails_again_at_its_next_use():
         with pytest.raises(TypingError):
             compile_waiting(broken)
     assert broken.signatures == []
+
+
+# Compiled only by the test below, and never cached: a function loaded from the cache brings
+# its machine code, not the code the test reads.
+def _countdown(n):
+    # recursive, so that LLVM cannot inline it whole: a copy stays in its callers' code
+    return 0 if n <= 0 else 1 + countdown(n - 1)
+
+
+def _sum_below(n):
+    total = 0
+    for i in range(n):
+        total += countdown(i)
+    return total
+
+
+def _entry(n):
+    return sum_below(n) + 1
+
+
+countdown = compile_noalloc(_countdown, cache=False)
+sum_below = compile_noalloc(_sum_below, cache=False)
+sum_below_alone = compile_noalloc(_sum_below, optimised_alone=True, cache=False)
+entry = compile_noalloc(_entry, first_class=True, cache=False)
+
+
+def test_only_an_entry_points_code_gets_llvms_whole_pipeline(monkeypatch):
+    """A callee's code is finished with numba's cheap module pipeline, an entry point's (a
+    function value, or optimised_alone) with the whole one; a rebuilt dispatcher (a Dask
+    worker's) decides the same. An entry point's linked copies are private to its code, and
+    shared with its callers as numba shares them."""
+    whole = []
+    original = JITCodeLibrary._optimize_final_module
+
+    def recording(self):
+        whole.append(self.name)
+        original(self)
+    monkeypatch.setattr(JITCodeLibrary, "_optimize_final_module", recording)
+    assert entry(5) == 11 and sum_below_alone(5) == 10 and countdown(3) == 3
+
+    def library(dispatcher):
+        (compiled,) = dispatcher.overloads.values()
+        return compiled.library
+    assert type(library(countdown)) is CalleeCodeLibrary
+    assert type(library(sum_below)) is CalleeCodeLibrary
+    assert type(library(entry)) is EntryCodeLibrary
+    assert type(library(sum_below_alone)) is EntryCodeLibrary
+    assert "_entry" in whole and "_sum_below" in whole and "_countdown" not in whole
+    for dispatcher, pipeline in [(countdown, CalleeCompiler), (sum_below, CalleeCompiler),
+                                 (entry, Compiler), (sum_below_alone, Compiler)]:
+        rebuilt = type(dispatcher)(dispatcher.py_func, dispatcher.locals,
+                                   dispatcher.targetoptions)
+        assert rebuilt._compiler.pipeline_class is pipeline
+
+    code = library(entry)
+    assert any("_countdown" in name for name in code._private_copies)
+    shared = code._get_module_for_linking()
+    for name in code._private_copies:
+        assert code._final_module.get_function(name).linkage == Linkage.internal
+        assert shared.get_function(name).linkage == Linkage.linkonce_odr

@@ -152,7 +152,7 @@ def candidate_costs(b, t, seat, work, top_heights, squares, n_squares, with_pawn
                     MAX_COST)
 
 
-@njit_noalloc
+@njit_noalloc(optimised_alone=True)     # see jit.py: 5% faster games with its own pipeline
 def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, with_pawn, left,
                     bound):
     """The search of plan_costs and candidate_costs: Dijkstra from the goal, until at most

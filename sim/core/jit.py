@@ -26,9 +26,100 @@ Nor do they get numba's C-callable wrapper, which only a function used as a firs
 function value needs (the bots, compiled through sim/core/policies.compiled_on_use, and a
 search's agents, `first_class=True`). numba otherwise generates one for every function, and
 every caller links it in and optimises it again.
+
+Nor is a callee's own finished code optimised across functions (see CalleeCodeLibrary).
 """
+from llvmlite.binding import Linkage
 from numba import config, njit, types
+from numba.core import compiler, compiler_machinery, typed_passes
+from numba.core.codegen import JITCodeLibrary, JITCPUCodegen
 from numba.core.registry import CPUDispatcher
+
+
+class EntryCodeLibrary(JITCodeLibrary):
+    """numba's compiled code of a function whose own code runs: a kernel, a bot, a search's
+    agents, anything called from Python. numba links into it a copy of everything it calls and
+    optimises the lot. The copies LLVM did not inline are "linkonce_odr", one definition for
+    the whole process: the JIT binds a call to the first definition it loaded, which is the
+    callee's own compiled code, and a callee's own code is not optimised across functions
+    (CalleeCodeLibrary). So once optimised, the copies become private to this code, which then
+    runs what it was optimised with, compiled in this process or loaded from the cache alike.
+    Code that links this function in gets the copies as numba shares them."""
+
+    def _optimize_final_module(self):
+        super()._optimize_final_module()
+        self._private_copies = []
+        for function in self._final_module.functions:
+            if not function.is_declaration and function.linkage == Linkage.linkonce_odr:
+                function.linkage = "internal"
+                self._private_copies.append(function.name)
+
+    def _get_module_for_linking(self):
+        if self._shared_module is not None or not getattr(self, "_private_copies", None):
+            return super()._get_module_for_linking()
+        own = self._final_module
+        shared = own.clone()
+        for name in self._private_copies:
+            shared.get_function(name).linkage = "linkonce_odr"
+        self._final_module = shared          # what numba shares is made from it
+        try:
+            return super()._get_module_for_linking()
+        finally:
+            self._final_module = own
+
+
+class CalleeCodeLibrary(JITCodeLibrary):
+    """numba's compiled code of a function that runs inside other compiled code. numba
+    finishes every function's code by linking in everything it calls and running LLVM's whole
+    module pipeline over the lot. For a callee that work was thrown away: each caller links in
+    its code and runs the same pipeline over it again, and only an entry point's code runs. A
+    game's call chain is several levels deep, so the engine was optimised once per level: 10 of
+    the 36 s First Ascent took from an empty cache (results/BENCHMARKS.md). A callee gets
+    numba's cheap module pipeline instead (its inlining, for its own calls); the full one runs
+    once, on the entry point's code. Called from Python (tests, the single-game API), a callee
+    runs that cheaper code."""
+
+    def _optimize_final_module(self):
+        codegen = self._codegen
+        try:
+            manager, builder = codegen._module_pass_manager(
+                loop_vectorize=codegen._loopvect, slp_vectorize=False,
+                opt=codegen._opt_level, cost="cheap")
+        except (AttributeError, TypeError):    # a numba whose pass managers differ (0.60):
+            return super()._optimize_final_module()    # its own, whole pipeline
+        manager.run(self._final_module, builder)
+
+
+# every CPU function numba compiles in this process, ours or not, is an entry point unless
+# compiled as a callee (CalleeCompiler)
+JITCPUCodegen._library_class = EntryCodeLibrary
+
+
+@compiler_machinery.register_pass(mutates_CFG=False, analysis_only=False)
+class UseCalleeCodeLibrary(compiler_machinery.LoweringPass):
+    """Give the function a CalleeCodeLibrary before numba's lowering makes it a plain one."""
+
+    _name = "use_callee_code_library"
+
+    def __init__(self):
+        compiler_machinery.LoweringPass.__init__(self)
+
+    def run_pass(self, state):
+        if state.library is None:
+            state.library = CalleeCodeLibrary(state.targetctx.codegen(),
+                                              state.func_id.func_qualname)
+            state.library.enable_object_caching()      # as numba's lowering does: the cache
+        return True
+
+
+class CalleeCompiler(compiler.CompilerBase):
+    """numba's nopython pipeline, lowering into a CalleeCodeLibrary."""
+
+    def define_pipelines(self):
+        pipeline = compiler.DefaultPassBuilder.define_nopython_pipeline(self.state)
+        pipeline.add_pass_after(UseCalleeCodeLibrary, typed_passes.AnnotateTypes)
+        pipeline.finalize()
+        return [pipeline]
 
 
 class OneSpecializationPerTypes(CPUDispatcher):
@@ -37,6 +128,17 @@ class OneSpecializationPerTypes(CPUDispatcher):
     so every call site with the same argument types shares one compiled version."""
 
     keeps_flags = True
+    optimised_alone = False
+
+    def __init__(self, py_func, locals=None, targetoptions=None, pipeline_class=None):
+        # decided from the options and the class, so that a dispatcher rebuilt from a pickle
+        # (a Dask worker) decides the same
+        if pipeline_class is None:
+            function_value = not (targetoptions or {}).get("no_cfunc_wrapper", False)
+            entry = function_value or self.optimised_alone
+            pipeline_class = compiler.Compiler if entry else CalleeCompiler
+        super().__init__(py_func, locals=locals, targetoptions=targetoptions,
+                         pipeline_class=pipeline_class)
 
     def get_call_template(self, args, kws):
         args = tuple(_widened(a, self.keeps_flags) for a in args)
@@ -51,6 +153,24 @@ class OneSpecializationPerTypesAndFlags(OneSpecializationPerTypes):
     keeps_flags = False
 
 
+class OptimisedAlone(OneSpecializationPerTypes):
+    """OneSpecializationPerTypes, whose own code also gets LLVM's whole pipeline
+    (njit_noalloc(optimised_alone=True))."""
+
+    optimised_alone = True
+
+
+class OptimisedAloneOneCopy(OneSpecializationPerTypesAndFlags):
+    """OneSpecializationPerTypesAndFlags, optimised alone too."""
+
+    optimised_alone = True
+
+
+DISPATCHERS = {(False, False): OneSpecializationPerTypes,       # (one_copy, optimised_alone)
+               (True, False): OneSpecializationPerTypesAndFlags,
+               (False, True): OptimisedAlone, (True, True): OptimisedAloneOneCopy}
+
+
 def _widened(argument_type, keeps_flags=True):
     """A literal's plain type, except a literal boolean (unless `keeps_flags` is off): a flag
     chooses a mode (a milestone attempt or a climb, a trial or the real move), and the copy
@@ -62,18 +182,22 @@ def _widened(argument_type, keeps_flags=True):
     return types.unliteral(argument_type)
 
 
-def compile_noalloc(fn, first_class=False, one_copy=False, **options):
+def compile_noalloc(fn, first_class=False, one_copy=False, optimised_alone=False, cache=True,
+                    **options):
     """The dispatcher of njit_noalloc; `first_class` keeps the C-callable wrapper a function
-    value needs; `one_copy` widens literal booleans too (see njit_noalloc)."""
+    value needs; `one_copy` widens literal booleans too; `optimised_alone` gives the function's
+    own code LLVM's whole pipeline (see njit_noalloc); cache=False leaves numba's cache out (a
+    test that reads the code compiled)."""
     if config.DISABLE_JIT:                 # as numba's own njit does under NUMBA_DISABLE_JIT
         return fn
     targetoptions = dict(options, nopython=True, _nrt=False)
     if not first_class:
         targetoptions["no_cfunc_wrapper"] = True
     targetoptions.setdefault("boundscheck", None)
-    kind = OneSpecializationPerTypesAndFlags if one_copy else OneSpecializationPerTypes
+    kind = DISPATCHERS[bool(one_copy), bool(optimised_alone)]
     dispatcher = kind(py_func=fn, locals={}, targetoptions=targetoptions)
-    dispatcher.enable_caching()
+    if cache:
+        dispatcher.enable_caching()
     return dispatcher
 
 
@@ -81,10 +205,13 @@ def njit_noalloc(*args, **options):
     """njit(cache=True) without numba's runtime, one specialization per argument types: the
     function may not allocate.
 
-    Use as `@njit_noalloc` or `@njit_noalloc(inline=..., first_class=..., one_copy=...)`;
-    first_class=True for a function that is handed around as a function value (a search's
-    agents); one_copy=True for a function whose flags pick only a few cheap branches, so that
-    a copy per literal flag would cost more compile time than its branches cost at play."""
+    Use as `@njit_noalloc` or `@njit_noalloc(inline=..., first_class=..., one_copy=...,
+    optimised_alone=...)`; first_class=True for a function that is handed around as a function
+    value (a search's agents); one_copy=True for a function whose flags pick only a few cheap
+    branches, so that a copy per literal flag would cost more compile time than its branches
+    cost at play; optimised_alone=True for a hot callee whose loop LLVM compiles better when its
+    own code is optimised before its callers' (CalleeCodeLibrary): the Ascension staircase
+    search ran 5% faster so. Its compile then costs what numba's default costs."""
     if len(args) == 1 and callable(args[0]) and not options:
         return compile_noalloc(args[0])
     if args:
