@@ -16,7 +16,8 @@ from policies.ascension import strategic as asc_strategic
 from policies.first_ascent import greedy as fa_greedy
 from policies.first_ascent import planner as fa_planner
 from sim.core.jit import (
-    CalleeCodeLibrary, CalleeCompiler, EntryCodeLibrary, compile_noalloc, njit_noalloc)
+    CalleeCodeLibrary, CalleeCompiler, EntryCodeLibrary, cheap_module_pipeline, compile_noalloc,
+    njit_noalloc)
 from sim.games.all_in_ascent import engine as all_in_engine
 from sim.games.all_in_ascent import kernel as all_in_kernel
 from sim.games.all_in_ascent import probability as aia_probability
@@ -221,21 +222,25 @@ def _sum_below(n):
     return total
 
 
+def _sum_below_alone(n):
+    return sum_below(n)
+
+
 def _entry(n):
     return sum_below(n) + 1
 
 
 countdown = compile_noalloc(_countdown, cache=False)
 sum_below = compile_noalloc(_sum_below, cache=False)
-sum_below_alone = compile_noalloc(_sum_below, optimised_alone=True, cache=False)
+sum_below_alone = compile_noalloc(_sum_below_alone, optimised_alone=True, cache=False)
 entry = compile_noalloc(_entry, first_class=True, cache=False)
 
 
 def test_only_an_entry_points_code_gets_llvms_whole_pipeline(monkeypatch):
     """A callee's code is finished with numba's cheap module pipeline, an entry point's (a
-    function value, or optimised_alone) with the whole one; a rebuilt dispatcher (a Dask
-    worker's) decides the same. An entry point's linked copies are private to its code, and
-    shared with its callers as numba shares them."""
+    function value, or optimised_alone) with the whole one (a callee too on a numba without a
+    cheap pipeline); a rebuilt dispatcher (a Dask worker's) decides the same. An entry point's
+    linked copies are private to its code, and shared with its callers as numba shares them."""
     whole = []
     original = JITCodeLibrary._optimize_final_module
 
@@ -252,7 +257,9 @@ def test_only_an_entry_points_code_gets_llvms_whole_pipeline(monkeypatch):
     assert type(library(sum_below)) is CalleeCodeLibrary
     assert type(library(entry)) is EntryCodeLibrary
     assert type(library(sum_below_alone)) is EntryCodeLibrary
-    assert "_entry" in whole and "_sum_below" in whole and "_countdown" not in whole
+    assert "_entry" in whole and "_sum_below_alone" in whole
+    cheap = cheap_module_pipeline(library(entry)._codegen) is not None
+    assert ("_countdown" in whole) is not cheap and ("_sum_below" in whole) is not cheap
     for dispatcher, pipeline in [(countdown, CalleeCompiler), (sum_below, CalleeCompiler),
                                  (entry, Compiler), (sum_below_alone, Compiler)]:
         rebuilt = type(dispatcher)(dispatcher.py_func, dispatcher.locals,

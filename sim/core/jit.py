@@ -40,11 +40,12 @@ class EntryCodeLibrary(JITCodeLibrary):
     """numba's compiled code of a function whose own code runs: a kernel, a bot, a search's
     agents, anything called from Python. numba links into it a copy of everything it calls and
     optimises the lot. The copies LLVM did not inline are "linkonce_odr", one definition for
-    the whole process: the JIT binds a call to the first definition it loaded, which is the
-    callee's own compiled code, and a callee's own code is not optimised across functions
-    (CalleeCodeLibrary). So once optimised, the copies become private to this code, which then
-    runs what it was optimised with, compiled in this process or loaded from the cache alike.
-    Code that links this function in gets the copies as numba shares them."""
+    the whole process: the JIT may bind a call to one of them to another definition of that
+    name it loaded before, such as the callee's own code, which is not optimised across
+    functions (CalleeCodeLibrary): a cold Ascension stair-builder run played 36% slower in the
+    process that compiled it. So once optimised, the copies become private to this code, which
+    then runs what it was optimised with, compiled in this process or loaded from the cache
+    alike. Code that links this function in gets the copies as numba shares them."""
 
     def _optimize_final_module(self):
         super()._optimize_final_module()
@@ -55,6 +56,7 @@ class EntryCodeLibrary(JITCodeLibrary):
                 self._private_copies.append(function.name)
 
     def _get_module_for_linking(self):
+        self._ensure_finalized()
         if self._shared_module is not None or not getattr(self, "_private_copies", None):
             return super()._get_module_for_linking()
         own = self._final_module
@@ -68,25 +70,37 @@ class EntryCodeLibrary(JITCodeLibrary):
             self._final_module = own
 
 
+def cheap_module_pipeline(codegen):
+    """numba's cheap module pipeline (the one it runs before its refcount pruning; at numba's
+    default settings it inlines only what must be inlined) as (manager, builder), or None on a
+    numba whose pass managers differ (0.60 returns one legacy manager)."""
+    try:
+        manager, builder = codegen._module_pass_manager(
+            loop_vectorize=codegen._loopvect, slp_vectorize=False, opt=codegen._opt_level,
+            cost="cheap")
+    except (AttributeError, TypeError, ValueError):
+        return None
+    return manager, builder
+
+
 class CalleeCodeLibrary(JITCodeLibrary):
-    """numba's compiled code of a function that runs inside other compiled code. numba
-    finishes every function's code by linking in everything it calls and running LLVM's whole
-    module pipeline over the lot. For a callee that work was thrown away: each caller links in
-    its code and runs the same pipeline over it again, and only an entry point's code runs. A
-    game's call chain is several levels deep, so the engine was optimised once per level: 10 of
-    the 36 s First Ascent took from an empty cache (results/BENCHMARKS.md). A callee gets
-    numba's cheap module pipeline instead (its inlining, for its own calls); the full one runs
-    once, on the entry point's code. Called from Python (tests, the single-game API), a callee
-    runs that cheaper code."""
+    """numba's compiled code of a function that runs inside other compiled code (njit_noalloc,
+    not a function value). numba finishes every function's code by linking in everything it
+    calls and running LLVM's whole module pipeline over the lot. For a callee that work was
+    thrown away: each caller links in its code and runs the same pipeline over it again, and
+    only an entry point's code runs. A game's call chain is several levels deep, so the engine
+    was optimised once per level: 10 of the 36 s First Ascent took from an empty cache
+    (results/BENCHMARKS.md). A callee's code gets numba's cheap pipeline instead; the whole
+    one runs on its callers' code (and on numba's other functions, which keep numba's default).
+    Called from Python (tests, the single-game API), a callee runs that code: optimised
+    function by function as numba lowers it, its calls not inlined. Where numba offers no
+    cheap pipeline (cheap_module_pipeline), a callee gets the whole one, as before."""
 
     def _optimize_final_module(self):
-        codegen = self._codegen
-        try:
-            manager, builder = codegen._module_pass_manager(
-                loop_vectorize=codegen._loopvect, slp_vectorize=False,
-                opt=codegen._opt_level, cost="cheap")
-        except (AttributeError, TypeError):    # a numba whose pass managers differ (0.60):
-            return super()._optimize_final_module()    # its own, whole pipeline
+        pipeline = cheap_module_pipeline(self._codegen)
+        if pipeline is None:
+            return super()._optimize_final_module()
+        manager, builder = pipeline
         manager.run(self._final_module, builder)
 
 
