@@ -111,7 +111,7 @@ def cmd_simulate(args):
                          f"there is nothing to rotate")
     names = _seat_policies(args, game, args.players)
     # from an empty cache the bots start compiling while the rules are packed
-    with compiling_early(game, names):
+    with compiling_early(game, names, args.threads):
         rules = _rules(args, game, args.players)
         chars = game.check_characters(args.characters, args.players)
         return simulate(game, args.out or _default_out(args, game), args.players, args.games,

@@ -206,6 +206,9 @@ def test_only_random_or_a_compiled_kernel_needs_no_second_process(tmp_path, monk
     monkeypatch.setattr(compiling, "_usable_cores", lambda: 1)
     assert compiling.bots_to_compile_alongside(game, ["hold-at"], None) == []
     monkeypatch.setattr(compiling, "_usable_cores", lambda: 2)
+    # a run told to use one thread (--threads 1) compiles on one core too
+    assert compiling.bots_to_compile_alongside(game, ["hold-at"], None, threads=1) == []
+    assert compiling.bots_to_compile_alongside(game, ["hold-at"], None, threads=2) == ["hold-at"]
     # a game without a `random` bot has nothing to compile its kernel with alone
     no_random = dataclasses.replace(game, name="no-such-game")
     monkeypatch.setattr(compiling, "policy_name_problem", lambda g, n: "unknown policy")
@@ -387,3 +390,17 @@ def test_a_second_process_started_early_for_bots_the_run_no_longer_needs_is_stop
         assert compiling.compile_first(game, ["mcts", "random"], lambda: None, quiet=True,
                                        play_kernel=lambda: None) == 0.0
         assert started[0].returncode == 1 and compiling._STARTED_EARLY == {}
+
+
+def test_a_run_told_to_use_one_thread_compiles_on_one_core(tmp_path, monkeypatch, started):
+    """`ascent simulate --threads 1` from an empty cache starts no second process: a user who
+    asks for one core gets one, for the one-time compile too."""
+    import sim
+    from sim.cli import main
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache" / sim.code_key()))
+    monkeypatch.setattr(compiling, "_usable_cores", lambda: 2)
+    assert main(["simulate", "--game", "dice-race", "--players", "2", "--games", "3", "--seed",
+                 "1", "--policy", "hold-at", "--threads", "1", "--out", str(tmp_path / "run"),
+                 "--quiet"]) == 0
+    assert started == []
+    assert compiling.is_compiled("dice-race", ["hold-at", "hold-at"])

@@ -125,15 +125,17 @@ def record(game_name, seat_policies, seconds, cache_dir=None, cold=True):
                     "seconds": round(seconds, 1), "cold": bool(cold)}) + "\n")
 
 
-def bots_to_compile_alongside(game, seat_policies, compiled):
+def bots_to_compile_alongside(game, seat_policies, compiled, threads=None):
     """The bots a cold start compiles in a second process while it compiles the kernel: every
     bot but `random`, where the kernel is not compiled in this folder yet (`compiled`, a
     compiled_here answer, is None), the game has a `random` bot to compile it with, the
     cache's saves are locked, and this process may run on two cores or more (on one, the
-    two would take turns); else none."""
+    two would take turns), and the run was not told to use one thread (`threads`, its
+    --threads: a user who asks for one core gets one, for the compile too); else none."""
     bots = sorted(set(seat_policies) - {"random"})
+    cores = _usable_cores() if threads is None else min(threads, _usable_cores())
     # the cheap answers first: the lock is tried on the cache folder itself
-    if not bots or compiled is not None or _usable_cores() < 2 or \
+    if not bots or compiled is not None or cores < 2 or \
             policy_name_problem(game.name, "random") is not None or not saves_are_locked():
         return []
     return bots
@@ -194,14 +196,14 @@ def _release_early(game_name, claimed=None):
 
 
 @contextmanager
-def compiling_early(game, seat_policies):
+def compiling_early(game, seat_policies, threads=None):
     """For a command that has work to do before its run's compile (All-In Ascent packs its
     rules: 3 s from an empty cache): start the second process now, where compile_first will
     want one, so that it compiles the bots meanwhile; compile_first takes it over. On the way
     out, stop it if nothing did (the run found its folder done, or failed)."""
     names = list(seat_policies)
     bots = [] if is_compiled(game.name, names) else \
-        bots_to_compile_alongside(game, names, compiled_here(game.name))
+        bots_to_compile_alongside(game, names, compiled_here(game.name), threads)
     key = (game.name, tuple(bots))
     helper = _start_second_process(game.name, bots) if bots else None
     if helper is not None:
@@ -235,14 +237,16 @@ def compiling_alongside(game_name, bots):
         _stop(helper, finished)
 
 
-def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_kernel=None):
+def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_kernel=None,
+                  threads=None):
     """If this code has not yet compiled `game` with these bots, play one throw-away game
     through `play_one()` (which compiles them), with a progress line unless `quiet`; record
     how long it took. Returns the seconds spent compiling (0 when already compiled). The
     progress goes to `stream`, by default the sys.stderr of the moment of the call (a default
     bound at import would keep a stream that a test harness has since closed).
     `play_kernel()`, if given, plays a throw-away game with `random` in every seat: from an
-    empty cache the other bots then compile in a second process meanwhile (see above)."""
+    empty cache the other bots then compile in a second process meanwhile (see above), unless
+    `threads` (the run's --threads) is 1."""
     stream = sys.stderr if stream is None else stream
     names = list(seat_policies)
     if is_compiled(game.name, names):
@@ -253,7 +257,7 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
     # this one; else the game's measured figures, less the kernel where it is compiled; else
     # any figure measured here
     compiled = compiled_here(game.name)
-    alongside = bots_to_compile_alongside(game, names, compiled) if play_kernel else []
+    alongside = bots_to_compile_alongside(game, names, compiled, threads) if play_kernel else []
     _release_early(game.name, (game.name, tuple(alongside)) if alongside else None)
     before = last_compile_seconds(game.name, names, cold=compiled is None)
     if before is None:

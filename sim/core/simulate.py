@@ -58,7 +58,8 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
                 return lambda: game.api.play(rules, 1, seed, seats, characters,
                                              threads=threads, rotate=rotate)
             compile_first(game, seat_policies, throw_away(seat_policies), quiet=quiet,
-                          play_kernel=throw_away(["random"] * len(seat_policies)))
+                          play_kernel=throw_away(["random"] * len(seat_policies)),
+                          threads=threads)
             started = time.perf_counter()
             done = 0
             while done < games:
