@@ -47,6 +47,8 @@ class EntryCodeLibrary(JITCodeLibrary):
     then runs what it was optimised with, compiled in this process or loaded from the cache
     alike. Code that links this function in gets the copies as numba shares them."""
 
+    _private_copies = ()        # a library loaded from the cache: its copies came private
+
     def _optimize_final_module(self):
         super()._optimize_final_module()
         self._private_copies = []
@@ -57,7 +59,7 @@ class EntryCodeLibrary(JITCodeLibrary):
 
     def _get_module_for_linking(self):
         self._ensure_finalized()
-        if self._shared_module is not None or not getattr(self, "_private_copies", None):
+        if self._shared_module is not None or not self._private_copies:
             return super()._get_module_for_linking()
         own = self._final_module
         shared = own.clone()
@@ -115,7 +117,7 @@ class UseCalleeCodeLibrary(compiler_machinery.LoweringPass):
 
     _name = "use_callee_code_library"
 
-    def __init__(self):
+    def __init__(self):         # abstract in numba's CompilerPass: every pass defines it
         compiler_machinery.LoweringPass.__init__(self)
 
     def run_pass(self, state):
