@@ -130,6 +130,8 @@ class GameSpec:
     benchmarks: str = ""            # its measured games/s per bot (benchmarks/throughput.py)
     compile_estimates: str = ""     # its measured first-run compile seconds, the kernel's and
                                     # each bot's (benchmarks/compile_estimates.py)
+    compile_order: str = ""         # the order its kernel compiles in, for a cold start's second
+                                    # process (sim/core/compile_order.py); "" = none recorded
     strength_note: str = ""         # else where its bots' strength was measured, for the report
     skill_results: str = ""         # its skill curves (`ascent skill`): the report marks a
                                     # verdict the curve's strongest bots do not back

@@ -1,0 +1,162 @@
+"""The order in which a cold start compiles a game's kernel, kept so that a second process can
+compile it from the other end.
+
+numba compiles a kernel on one core: typing a function compiles each function it calls, in
+the order the calls appear, depth first. A first run on two cores therefore left one core
+idle while First Ascent's kernel compiled (26 s). The kernel's callees and their argument
+types do not depend on the run, so they are recorded once per version of the engine
+(`python -m benchmarks.compile_order`, into the file a game.toml names as `compile_order`),
+in the order a cold compile starts them. From an empty cache, the second process of
+sim/core/compiling.py compiles that list backwards, each function into the shared cache
+folder, while the run compiles forwards; each finds what the other has saved and loads it
+instead. Walking backwards, the second process compiles a function's callees before the
+function itself (they start after it), so the two meet in the middle of the kernel.
+
+Only functions the kernel calls are kept: not what is compiled from Python (the kernel's own
+entry points, which the run compiles last, and must compile itself), not a function numba
+inlines (`inline="always"`), and not one that is not reachable by its module and name (a
+closure, numba's own helpers). A list from older sources costs only the second core's time:
+a function no longer there is passed over, and a signature the kernel no longer uses is
+compiled for nothing. So the list keeps a hash of the sources of every module whose functions
+the compile went through, and tests/test_compile_order.py fails while a game's list was
+recorded from other sources than the ones checked out.
+"""
+import base64
+import hashlib
+import importlib
+import importlib.util
+import json
+import pickle
+from pathlib import Path
+
+import numba
+from numba.core import event
+from numba.core.registry import CPUDispatcher
+
+
+class _Recorder(event.Listener):
+    """Every specialization compiled while it listens: (dispatcher, argument types, depth in
+    the compile, 0 for one compiled from Python), in the order they start."""
+
+    def __init__(self):
+        self.started = []
+        self._depth = 0
+
+    def on_start(self, ev):
+        self.started.append((ev.data["dispatcher"], tuple(ev.data["args"]), self._depth))
+        self._depth += 1
+
+    def on_end(self, ev):
+        self._depth -= 1
+
+
+def _address(dispatcher):
+    """"module:qualname" if that finds this very dispatcher, else None."""
+    fn = dispatcher.py_func
+    try:
+        found = _resolve(f"{fn.__module__}:{fn.__qualname__}")
+    except (ImportError, AttributeError):
+        return None
+    return f"{fn.__module__}:{fn.__qualname__}" if found is dispatcher else None
+
+
+def _resolve(address):
+    module, _, qualname = address.partition(":")
+    found = importlib.import_module(module)
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    return found
+
+
+def record(play):
+    """Run `play()` (which must compile a kernel from an empty cache) and return the order
+    its callees started compiling in: {"functions": [[address, [type name, ...]], ...],
+    "types": {type name: pickled type, base64}}."""
+    recorder = _Recorder()
+    with event.install_listener("numba:compile", recorder):
+        play()
+    functions, types = [], {}
+    modules = sorted({d.py_func.__module__ for d, _, _ in recorder.started
+                      if _source_file(d.py_func.__module__) is not None})
+    for dispatcher, args, depth in recorder.started:
+        if depth == 0 or dispatcher.targetoptions.get("inline", "never") != "never":
+            continue
+        address = _address(dispatcher)
+        if address is None:
+            continue
+        names = []
+        for t in args:
+            pickled = base64.b64encode(pickle.dumps(t)).decode()
+            if types.setdefault(str(t), pickled) != pickled:
+                raise ValueError(f"two argument types print as {str(t)!r}: the compile order "
+                                 f"cannot name them apart")
+            names.append(str(t))
+        functions.append([address, names])
+    return {"numba": numba.__version__, "functions": functions, "types": types,
+            "modules": modules, "sources": sources_hash(modules)}
+
+
+def _source_file(module):
+    """The .py file of a module of this project or a plug-in (not numba's, numpy's or the
+    standard library's), or None."""
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.origin or not spec.origin.endswith(".py") or \
+            module.partition(".")[0] in ("numba", "numpy", "llvmlite"):
+        return None
+    return Path(spec.origin)
+
+
+def sources_hash(modules):
+    """A hash of the source files of `modules` (a missing one counts as empty)."""
+    digest = hashlib.sha256()
+    for module in modules:
+        path = _source_file(module)
+        digest.update(module.encode() + b"\0")
+        digest.update((path.read_bytes() if path is not None else b"") + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def save(path, game_name, order):
+    """Write a game's order (record's answer) into the file `path`, keeping other games'."""
+    path = Path(path)
+    table = json.loads(path.read_text()) if path.exists() else {}
+    table.setdefault("games", {})[game_name] = order
+    path.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")
+
+
+def read(path, game_name):
+    """[(dispatcher, argument types)] in the recorded order, from the file `path` (a game's
+    `compile_order`), for the game; [] where the file holds none for this version of numba.
+    A function that no longer resolves, or whose types no longer unpickle, is left out."""
+    try:
+        order = json.loads(path.read_text())["games"][game_name]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    if order.get("numba") != numba.__version__:
+        return []
+    types, found = {}, []
+    for address, names in order["functions"]:
+        try:
+            dispatcher = _resolve(address)
+            args = tuple(types[n] if n in types else
+                         types.setdefault(n, pickle.loads(base64.b64decode(order["types"][n])))
+                         for n in names)
+        except Exception:       # noqa: BLE001 - a stale entry costs time, never the run
+            continue
+        if isinstance(dispatcher, CPUDispatcher):
+            found.append((dispatcher, args))
+    return found
+
+
+def compile_backwards(order):
+    """Compile `order` (read's answer) last function first. Each compile loads the function
+    from the cache folder where another process has saved it, as numba does on any call. A
+    signature the sources no longer accept is passed over: the run compiles what it needs."""
+    for dispatcher, args in reversed(order):
+        try:
+            dispatcher.compile(args)
+        except Exception:       # noqa: BLE001 - a numba typing error, from a stale entry
+            continue

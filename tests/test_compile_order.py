@@ -1,0 +1,197 @@
+"""The recorded order a game's kernel compiles in, which a cold start's second process compiles
+backwards (sim/core/compile_order.py, sim/core/compiling.py; issue 22)."""
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numba
+import pytest
+from numba import njit
+
+from sim.core import compile_order, compiling
+from sim.core.game import get_game
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("game_name", ["all-in-ascent", "ascension", "first-ascent"])
+def test_each_games_order_was_recorded_from_the_sources_checked_out(game_name):
+    """A recorded order from other sources would have the second process compile functions
+    or signatures the kernel no longer uses, and the cold start lose its speed-up unseen."""
+    game = get_game(game_name)
+    path = game.project_file(game.compile_order)
+    order = json.loads(path.read_text())["games"][game_name]
+    assert compile_order.sources_hash(order["modules"]) == order["sources"], \
+        f"{path.name} was recorded from other sources: run python -m benchmarks.compile_order"
+    assert any(m.startswith(f"sim.games.{game_name.replace('-', '_')}.") for m in
+               order["modules"])
+    if order["numba"] == numba.__version__:
+        # every function resolves and every signature unpickles with this numba
+        assert len(compile_order.read(path, game_name)) == len(order["functions"]) > 10
+
+
+def test_the_sources_hash_changes_with_a_module_s_source(tmp_path, monkeypatch):
+    (tmp_path / "order_probe_module.py").write_text("X = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    before = compile_order.sources_hash(["order_probe_module"])
+    (tmp_path / "order_probe_module.py").write_text("X = 2\n")
+    assert compile_order.sources_hash(["order_probe_module"]) != before
+
+
+# a call chain compiled only by the test below (not cached): _root calls _middle, which calls
+# _inlined (numba inlines it: nothing of its own to compile) and the two leaves, in this order
+@njit
+def _leaf_first(x):
+    return x + 1
+
+
+@njit
+def _leaf_second(x):
+    return x * 2
+
+
+@njit(inline="always")
+def _inlined(x):
+    return x - 1
+
+
+@njit
+def _middle(x):
+    return _leaf_first(_inlined(x)) + _leaf_second(x)
+
+
+@njit
+def _root(x):
+    return _middle(x) + _middle(x + 1)
+
+
+def test_the_order_keeps_what_the_entry_point_calls_in_the_order_it_starts():
+    """Pre-order: each function before its callees. The entry point compiled from Python
+    (the run compiles it) and an inlined function (nothing of its own) are left out."""
+    order = compile_order.record(lambda: _root(3))
+    here = __name__
+    assert [address for address, _ in order["functions"]] == \
+        [f"{here}:_middle", f"{here}:_leaf_first", f"{here}:_leaf_second"]
+    assert all(names == ["int64"] for _, names in order["functions"])
+    assert here in order["modules"] and order["sources"] == \
+        compile_order.sources_hash(order["modules"])
+
+
+def test_compiling_backwards_starts_with_the_last_and_passes_over_what_fails():
+    compiled = []
+
+    class Dispatcher:
+        def __init__(self, name, fails=False):
+            self.name, self.fails = name, fails
+
+        def compile(self, args):
+            compiled.append((self.name, args))
+            if self.fails:
+                raise TypeError("a signature the sources no longer accept")
+
+    order = [(Dispatcher("a"), (1,)), (Dispatcher("b", fails=True), (2,)), (Dispatcher("c"), (3,))]
+    compile_order.compile_backwards(order)
+    assert compiled == [("c", (3,)), ("b", (2,)), ("a", (1,))]
+
+
+def test_an_order_that_no_longer_resolves_or_is_not_there_is_passed_over(tmp_path):
+    order = compile_order.record(lambda: _root(4))     # compiled already: nothing recorded
+    assert order["functions"] == []
+    path = tmp_path / "order.json"
+    compile_order.save(path, "dice-race", {
+        "numba": numba.__version__, "types": {}, "modules": [], "sources": "",
+        "functions": [[f"{__name__}:_no_such_function", []], [f"{__name__}:_leaf_first", []]]})
+    assert [d for d, _ in compile_order.read(path, "dice-race")] == [_leaf_first]
+    assert compile_order.read(path, "another-game") == []
+    assert compile_order.read(tmp_path / "missing.json", "dice-race") == []
+
+
+# in a fresh process with an empty cache: record dice-race's kernel order into a file
+RECORD_DICE_RACE = """
+import sys
+from sim.cli import main
+from sim.core.compile_order import record, save
+
+order = record(lambda: main(["simulate", "--game", "dice-race", "--players", "2", "--games",
+                             "1", "--seed", "1", "--policy", "random", "--threads", "1",
+                             "--out", sys.argv[2], "--quiet"]))
+save(sys.argv[1], "dice-race", order)
+"""
+
+# then, in the cache folder the second process compiled into: which recorded functions this
+# process's kernel compile loaded from there (hits) and which it compiled (misses)
+PLAY_DICE_RACE = """
+import json, sys
+from pathlib import Path
+from sim.core.compile_order import read
+from sim.core.game import get_game
+
+game = get_game("dice-race")
+game.api.play(game.build_rules(2), 1, 1, ["random", "random"], "random")
+stats = [d.stats for d, _ in read(Path(sys.argv[1]), "dice-race")]
+print(json.dumps([sum(sum(s.cache_hits.values()) for s in stats),
+                  sum(sum(s.cache_misses.values()) for s in stats), len(stats)]))
+"""
+
+
+def test_the_second_process_compiles_the_kernel_backwards_into_the_cache(tmp_path):
+    """`python -m sim.core.compiling GAME --kernel FILE` compiles the recorded functions into
+    its cache folder, where a run's kernel compile then finds every one it needs."""
+    path = tmp_path / "order.json"
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "recording"))
+    subprocess.run([sys.executable, "-c", RECORD_DICE_RACE, str(path), str(tmp_path / "run")],
+                   env=env, cwd=tmp_path, check=True, capture_output=True)
+    functions = json.loads(path.read_text())["games"]["dice-race"]["functions"]
+    assert len(functions) >= 3
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    helper = subprocess.Popen([sys.executable, "-m", "sim.core.compiling", "dice-race",
+                               compiling.KERNEL_FLAG, str(path)], env=env, cwd=ROOT,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    out = helper.stdout.read()          # its input stays open until it ends: not stopped
+    assert helper.wait(timeout=600) == 0
+    helper.stdin.close()
+    helper.stdout.close()
+    assert out.decode().splitlines() == [compiling.BOTS_DONE]
+    out = subprocess.run([sys.executable, "-c", PLAY_DICE_RACE, str(path)], env=env,
+                         cwd=tmp_path, check=True, capture_output=True, text=True)
+    hits, misses, n = json.loads(out.stdout.strip().splitlines()[-1])
+    # none compiled again; a function loaded needs none of its callees loaded
+    assert n == len(functions) and misses == 0 and 0 < hits <= n
+
+
+def test_a_cold_start_compiles_the_kernel_from_both_ends_and_stops_the_second_process(
+        tmp_path, monkeypatch):
+    """With a recorded order, a cold start's second process compiles the bots, then the
+    kernel backwards; the run waits for the bots only, and stops the process once its own
+    kernel compile is done. Without one (or told to use one thread), no kernel for it."""
+    import sim
+    started = []
+    popen = subprocess.Popen
+
+    def recording_popen(*args, **kwargs):
+        started.append(popen(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(compiling.subprocess, "Popen", recording_popen)
+    folder = tmp_path / "cache" / sim.code_key()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(folder))
+    monkeypatch.setattr(compiling, "_usable_cores", lambda: 2)
+    plain = get_game("dice-race")
+    assert compiling.kernel_alongside(plain, None) == ""        # it records no order
+    order = tmp_path / "order.json"
+    compile_order.save(order, "dice-race", {"numba": numba.__version__, "types": {},
+                                            "modules": [], "sources": "", "functions": []})
+    game = dataclasses.replace(plain, compile_order=str(order))
+    assert compiling.kernel_alongside(game, None) == str(order)
+    assert compiling.kernel_alongside(game, None, threads=1) == ""
+    assert compiling.kernel_alongside(game, {"random"}) == ""    # its kernel is compiled here
+    played = []
+    compiling.compile_first(game, ["hold-at", "random"], lambda: played.append("game"),
+                            quiet=True, play_kernel=lambda: played.append("kernel"))
+    assert played == ["kernel", "game"]
+    assert len(started) == 1 and started[0].returncode is not None
+    assert compiling.KERNEL_FLAG in started[0].args
+    assert list(folder.rglob("*hold_at_policy*.nbi")), "the bots were not waited for"
