@@ -68,14 +68,14 @@ def _root(x):
     return _middle(x) + _middle(x + 1)
 
 
-def test_the_order_keeps_what_the_entry_point_calls_in_the_order_it_starts():
-    """Pre-order: each function before its callees. The entry point compiled from Python
-    (the run compiles it) and an inlined function (nothing of its own) are left out."""
+def test_the_order_keeps_each_function_before_the_ones_it_calls():
+    """In the order they start: each function before its callees. An inlined function
+    (nothing of its own to compile) is left out."""
     order = compile_order.record(lambda: _root(3))
     here = __name__
-    assert [address for address, _ in order["functions"]] == \
-        [f"{here}:_middle", f"{here}:_leaf_first", f"{here}:_leaf_second"]
-    assert all(names == ["int64"] for _, names in order["functions"])
+    assert [address for address, *_ in order["functions"]] == \
+        [f"{here}:_root", f"{here}:_middle", f"{here}:_leaf_first", f"{here}:_leaf_second"]
+    assert all(args == ["int64"] and returns is None for _, args, returns in order["functions"])
     assert here in order["modules"] and order["sources"] == \
         compile_order.sources_hash(order["modules"])
 
@@ -103,7 +103,8 @@ def test_an_order_that_no_longer_resolves_or_is_not_there_is_passed_over(tmp_pat
     path = tmp_path / "order.json"
     compile_order.save(path, "dice-race", {
         "numba": numba.__version__, "types": {}, "modules": [], "sources": "",
-        "functions": [[f"{__name__}:_no_such_function", []], [f"{__name__}:_leaf_first", []]]})
+        "functions": [[f"{__name__}:_no_such_function", [], None],
+                      [f"{__name__}:_leaf_first", [], None]]})
     assert [d for d, _ in compile_order.read(path, "dice-race")] == [_leaf_first]
     assert compile_order.read(path, "another-game") == []
     assert compile_order.read(tmp_path / "missing.json", "dice-race") == []
@@ -126,11 +127,11 @@ save(sys.argv[1], "dice-race", order)
 PLAY_DICE_RACE = """
 import json, sys
 from pathlib import Path
+from sim.cli import main
 from sim.core.compile_order import read
-from sim.core.game import get_game
 
-game = get_game("dice-race")
-game.api.play(game.build_rules(2), 1, 1, ["random", "random"], "random")
+main(["simulate", "--game", "dice-race", "--players", "2", "--games", "1", "--seed", "1",
+      "--policy", "random", "--threads", "1", "--out", sys.argv[2], "--quiet"])
 stats = [d.stats for d, _ in read(Path(sys.argv[1]), "dice-race")]
 print(json.dumps([sum(sum(s.cache_hits.values()) for s in stats),
                   sum(sum(s.cache_misses.values()) for s in stats), len(stats)]))
@@ -155,7 +156,8 @@ def test_the_second_process_compiles_the_kernel_backwards_into_the_cache(tmp_pat
     helper.stdin.close()
     helper.stdout.close()
     assert out.decode().splitlines() == [compiling.BOTS_DONE]
-    out = subprocess.run([sys.executable, "-c", PLAY_DICE_RACE, str(path)], env=env,
+    out = subprocess.run([sys.executable, "-c", PLAY_DICE_RACE, str(path), str(tmp_path / "b")],
+                         env=env,
                          cwd=tmp_path, check=True, capture_output=True, text=True)
     hits, misses, n = json.loads(out.stdout.strip().splitlines()[-1])
     # none compiled again; a function loaded needs none of its callees loaded

@@ -12,10 +12,11 @@ folder, while the run compiles forwards; each finds what the other has saved and
 instead. Walking backwards, the second process compiles a function's callees before the
 function itself (they start after it), so the two meet in the middle of the kernel.
 
-Only functions the kernel calls are kept: not what is compiled from Python (the kernel's own
-entry points, which the run compiles last, and must compile itself), not a function numba
-inlines (`inline="always"`), and not one that is not reachable by its module and name (a
-closure, numba's own helpers). A list from older sources costs only the second core's time:
+The kernel's entry points are kept too: the parallel one is compiled last by the run, after
+the game function it takes by address, but needs nothing else compiled, so the second process
+compiles it first. Left out: a function numba inlines (`inline="always"`: nothing of its own
+to compile) and one that is not reachable by its module and name (a closure, numba's own
+helpers). A list from older sources costs only the second core's time:
 a function no longer there is passed over, and a signature the kernel no longer uses is
 compiled for nothing. So the list keeps a hash of the sources of every module whose functions
 the compile went through, and tests/test_compile_order.py fails while a game's list was
@@ -35,19 +36,18 @@ from numba.core.registry import CPUDispatcher
 
 
 class _Recorder(event.Listener):
-    """Every specialization compiled while it listens: (dispatcher, argument types, depth in
-    the compile, 0 for one compiled from Python), in the order they start."""
+    """Every specialization compiled while it listens, (dispatcher, argument types, return
+    type or None), in the order they start."""
 
     def __init__(self):
         self.started = []
-        self._depth = 0
 
     def on_start(self, ev):
-        self.started.append((ev.data["dispatcher"], tuple(ev.data["args"]), self._depth))
-        self._depth += 1
+        self.started.append((ev.data["dispatcher"], tuple(ev.data["args"]),
+                             ev.data["return_type"]))
 
     def on_end(self, ev):
-        self._depth -= 1
+        pass
 
 
 def _address(dispatcher):
@@ -70,28 +70,32 @@ def _resolve(address):
 
 def record(play):
     """Run `play()` (which must compile a kernel from an empty cache) and return the order
-    its callees started compiling in: {"functions": [[address, [type name, ...]], ...],
-    "types": {type name: pickled type, base64}}."""
+    its functions started compiling in: {"functions": [[address, [argument type name, ...],
+    return type name or None], ...], "types": {type name: pickled type, base64}}. The return
+    type is kept where the compile was given one (a bot's signature): numba's cache files a
+    function under the signature it was asked for, so without it the run would not find the
+    second process's copy."""
     recorder = _Recorder()
     with event.install_listener("numba:compile", recorder):
         play()
     functions, types = [], {}
+
+    def name(t):
+        pickled = base64.b64encode(pickle.dumps(t)).decode()
+        if types.setdefault(str(t), pickled) != pickled:
+            raise ValueError(f"two types print as {str(t)!r}: the compile order cannot name "
+                             f"them apart")
+        return str(t)
+
     modules = sorted({d.py_func.__module__ for d, _, _ in recorder.started
                       if _source_file(d.py_func.__module__) is not None})
-    for dispatcher, args, depth in recorder.started:
-        if depth == 0 or dispatcher.targetoptions.get("inline", "never") != "never":
+    for dispatcher, args, returns in recorder.started:
+        if dispatcher.targetoptions.get("inline", "never") != "never":
             continue
         address = _address(dispatcher)
-        if address is None:
-            continue
-        names = []
-        for t in args:
-            pickled = base64.b64encode(pickle.dumps(t)).decode()
-            if types.setdefault(str(t), pickled) != pickled:
-                raise ValueError(f"two argument types print as {str(t)!r}: the compile order "
-                                 f"cannot name them apart")
-            names.append(str(t))
-        functions.append([address, names])
+        if address is not None:
+            functions.append([address, [name(t) for t in args],
+                              None if returns is None else name(returns)])
     return {"numba": numba.__version__, "functions": functions, "types": types,
             "modules": modules, "sources": sources_hash(modules)}
 
@@ -128,7 +132,7 @@ def save(path, game_name, order):
 
 
 def read(path, game_name):
-    """[(dispatcher, argument types)] in the recorded order, from the file `path` (a game's
+    """[(dispatcher, signature)] in the recorded order, from the file `path` (a game's
     `compile_order`), for the game; [] where the file holds none for this version of numba.
     A function that no longer resolves, or whose types no longer unpickle, is left out."""
     try:
@@ -138,16 +142,21 @@ def read(path, game_name):
     if order.get("numba") != numba.__version__:
         return []
     types, found = {}, []
-    for address, names in order["functions"]:
+
+    def typed(n):
+        if n not in types:
+            types[n] = pickle.loads(base64.b64decode(order["types"][n]))
+        return types[n]
+
+    for address, names, returns in order["functions"]:
         try:
             dispatcher = _resolve(address)
-            args = tuple(types[n] if n in types else
-                         types.setdefault(n, pickle.loads(base64.b64decode(order["types"][n])))
-                         for n in names)
+            args = tuple(typed(n) for n in names)
+            signature = args if returns is None else typed(returns)(*args)
         except Exception:       # noqa: BLE001 - a stale entry costs time, never the run
             continue
         if isinstance(dispatcher, CPUDispatcher):
-            found.append((dispatcher, args))
+            found.append((dispatcher, signature))
     return found
 
 
@@ -155,8 +164,8 @@ def compile_backwards(order):
     """Compile `order` (read's answer) last function first. Each compile loads the function
     from the cache folder where another process has saved it, as numba does on any call. A
     signature the sources no longer accept is passed over: the run compiles what it needs."""
-    for dispatcher, args in reversed(order):
+    for dispatcher, signature in reversed(order):
         try:
-            dispatcher.compile(args)
+            dispatcher.compile(signature)
         except Exception:       # noqa: BLE001 - a numba typing error, from a stale entry
             continue
