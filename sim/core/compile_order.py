@@ -50,14 +50,41 @@ class _Recorder(event.Listener):
         pass
 
 
+def address_of(dispatcher):
+    """"module:qualname" of a dispatcher's function."""
+    return f"{dispatcher.py_func.__module__}:{dispatcher.py_func.__qualname__}"
+
+
 def _address(dispatcher):
-    """"module:qualname" if that finds this very dispatcher, else None."""
-    fn = dispatcher.py_func
+    """address_of(dispatcher) if that finds this very dispatcher, else None."""
     try:
-        found = _resolve(f"{fn.__module__}:{fn.__qualname__}")
+        found = _resolve(address_of(dispatcher))
     except (ImportError, AttributeError):
         return None
-    return f"{fn.__module__}:{fn.__qualname__}" if found is dispatcher else None
+    return address_of(dispatcher) if found is dispatcher else None
+
+
+class _Namer(event.Listener):
+    """Writes the address of each function numba starts compiling, a line each."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def on_start(self, ev):
+        try:
+            self.stream.write(address_of(ev.data["dispatcher"]).encode() + b"\n")
+            self.stream.flush()
+        except (OSError, ValueError):   # the other process has ended: nobody to tell
+            pass
+
+    def on_end(self, ev):
+        pass
+
+
+def naming_what_compiles(stream):
+    """A context in which each function this process starts compiling is named on `stream`
+    (a binary pipe to the second process: compile_backwards' `run_started`)."""
+    return event.install_listener("numba:compile", _Namer(stream))
 
 
 def _resolve(address):
@@ -160,11 +187,14 @@ def read(path, game_name):
     return found
 
 
-def compile_backwards(order):
-    """Compile `order` (read's answer) last function first. Each compile loads the function
-    from the cache folder where another process has saved it, as numba does on any call. A
-    signature the sources no longer accept is passed over: the run compiles what it needs."""
+def compile_backwards(order, run_started=frozenset()):
+    """Compile `order` (read's answer) last function first, until the next is one the run has
+    started compiling (its address in `run_started`, a set another thread may fill): the run
+    compiles forwards, so the two have met, and the rest is the run's. A signature the
+    sources no longer accept is passed over: the run compiles what it needs."""
     for dispatcher, signature in reversed(order):
+        if address_of(dispatcher) in run_started:
+            return
         try:
             dispatcher.compile(signature)
         except Exception:       # noqa: BLE001 - a numba typing error, from a stale entry
