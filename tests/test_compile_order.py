@@ -1,7 +1,6 @@
 """The recorded order a game's kernel compiles in, which a cold start's second process compiles
 backwards (sim/core/compile_order.py, sim/core/compiling.py; issue 22)."""
 import dataclasses
-import io
 import json
 import os
 import subprocess
@@ -115,10 +114,28 @@ def test_compiling_backwards_stops_where_the_run_has_been():
     order = [(_Dispatcher(name, compiled), ()) for name in "abcd"]
     compile_order.compile_backwards(order, {"m:a", "m:b"})
     assert [name for name, _ in compiled] == ["d", "c"]
-    stream = io.BytesIO()
-    with compile_order.naming_what_compiles(stream):
-        _named_when_compiled(7)
-    assert stream.getvalue() == f"{__name__}:_named_when_compiled\n".encode()
+    read_end, write_end = os.pipe()
+    try:
+        with compile_order.naming_what_compiles(write_end):
+            _named_when_compiled(7)
+        assert os.read(read_end, 4096) == f"{__name__}:_named_when_compiled\n".encode()
+        # the reader gone: nothing raised, nothing more written
+        os.close(read_end)
+        with compile_order.naming_what_compiles(write_end):
+            _named_when_compiled(7.5)
+    finally:
+        os.close(write_end)
+
+
+def test_the_second_process_reads_the_names_line_by_line():
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"m:a\nm:b\nm:")
+    os.write(write_end, b"c\n")
+    os.close(write_end)
+    names = set()
+    compiling.read_lines_until_end(read_end, names)
+    os.close(read_end)
+    assert names == {"m:a", "m:b", "m:c"}
 
 
 def test_an_order_that_no_longer_resolves_or_is_not_there_is_passed_over(tmp_path):
@@ -132,6 +149,11 @@ def test_an_order_that_no_longer_resolves_or_is_not_there_is_passed_over(tmp_pat
     assert [d for d, _ in compile_order.read(path, "dice-race")] == [_leaf_first]
     assert compile_order.read(path, "another-game") == []
     assert compile_order.read(tmp_path / "missing.json", "dice-race") == []
+    for damaged in ('{"games": {"dice-race": []}}', "not json",
+                    '{"games": {"dice-race": {"numba": "%s", "functions": [["a:b"]]}}}'
+                    % numba.__version__):
+        path.write_text(damaged)
+        assert compile_order.read(path, "dice-race") == []
 
 
 # in a fresh process with an empty cache: record dice-race's kernel order into a file
@@ -162,9 +184,11 @@ print(json.dumps([sum(sum(s.cache_hits.values()) for s in stats),
 """
 
 
-def test_the_second_process_compiles_the_kernel_backwards_into_the_cache(tmp_path):
-    """`python -m sim.core.compiling GAME --kernel FILE` compiles the recorded functions into
-    its cache folder, where a run's kernel compile then finds every one it needs."""
+@pytest.mark.parametrize("flag", [compiling.KERNEL_FLAG, compiling.KERNEL_FIRST_FLAG])
+def test_the_second_process_compiles_the_kernel_backwards_into_the_cache(tmp_path, flag):
+    """`python -m sim.core.compiling GAME --kernel FILE` (or --kernel-first) compiles the
+    recorded functions into its cache folder, where a run's kernel compile then finds every
+    one it needs."""
     path = tmp_path / "order.json"
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "recording"))
     subprocess.run([sys.executable, "-c", RECORD_DICE_RACE, str(path), str(tmp_path / "run")],
@@ -173,7 +197,7 @@ def test_the_second_process_compiles_the_kernel_backwards_into_the_cache(tmp_pat
     assert len(functions) >= 3
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     helper = subprocess.Popen([sys.executable, "-m", "sim.core.compiling", "dice-race",
-                               compiling.KERNEL_FLAG, str(path)], env=env, cwd=ROOT,
+                               flag, str(path)], env=env, cwd=ROOT,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     out = helper.stdout.read()          # its input stays open until it ends: not stopped
     assert helper.wait(timeout=600) == 0
@@ -214,19 +238,50 @@ def test_a_cold_start_compiles_the_kernel_from_both_ends_and_stops_the_second_pr
     assert compiling.kernel_alongside(game, None) == str(order)
     assert compiling.kernel_alongside(game, None, threads=1) == ""
     assert compiling.kernel_alongside(game, {"random"}) == ""    # its kernel is compiled here
+    named = []
+    naming = compile_order.naming_what_compiles
+
+    def naming_recorded(fd):
+        named.append(fd)
+        return naming(fd)
+
+    monkeypatch.setattr(compile_order, "naming_what_compiles", naming_recorded)
     played = []
     compiling.compile_first(game, ["hold-at", "random"], lambda: played.append("game"),
                             quiet=True, play_kernel=lambda: played.append("kernel"))
     assert played == ["kernel", "game"]
-    assert len(started) == 1 and started[0].returncode is not None
-    assert compiling.KERNEL_FLAG in started[0].args
+    assert len(started) == 1 and compiling.KERNEL_FLAG in started[0].args
+    assert len(named) == 1, "the run named nothing to the second process"
     assert list(folder.rglob("*hold_at_policy*.nbi")), "the bots were not waited for"
+
+
+def test_a_second_process_that_ends_first_is_no_error(tmp_path, monkeypatch):
+    """The second process may end while the run still compiles (its order unreadable, as
+    with another numba; or it crashed): the names the run writes then go nowhere, and the run
+    goes on as if it had none."""
+    import sim
+    started = []
+    popen = subprocess.Popen
+
+    def recording_popen(*args, **kwargs):
+        started.append(popen(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(compiling.subprocess, "Popen", recording_popen)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache" / sim.code_key()))
+    order = tmp_path / "order.json"
+    compile_order.save(order, "dice-race", {"numba": "0.0", "types": {}, "modules": [],
+                                            "sources": "", "functions": []})
+    with compiling.compiling_alongside("dice-race", [], str(order)):
+        assert started[0].wait(timeout=600) == 0       # its list unreadable: nothing to do
+        for k in range(3):                             # names for a pipe nobody reads
+            njit(lambda x, k=k: x + k)(1)
 
 
 def test_the_kernel_goes_first_where_the_bots_are_the_smaller_part():
     """By the measured figures (results/compile_seconds.json): First Ascent's `planner` (6 s)
     is compiled after the kernel's far end (18 s), All-In Ascent's `tuned` (14.5 s) before
     the kernel's (6 s); a game without figures keeps the bots first."""
-    assert compiling.kernel_first(get_game("first-ascent"), ["planner"])
-    assert not compiling.kernel_first(get_game("all-in-ascent"), ["tuned"])
-    assert not compiling.kernel_first(get_game("dice-race"), ["hold-at"])
+    assert compiling.compiles_kernel_first(get_game("first-ascent"), ["planner"])
+    assert not compiling.compiles_kernel_first(get_game("all-in-ascent"), ["tuned"])
+    assert not compiling.compiles_kernel_first(get_game("dice-race"), ["hold-at"])

@@ -19,15 +19,18 @@ to compile) and one that is not reachable by its module and name (a closure, num
 helpers). A list from older sources costs only the second core's time:
 a function no longer there is passed over, and a signature the kernel no longer uses is
 compiled for nothing. So the list keeps a hash of the sources of every module whose functions
-the compile went through, and tests/test_compile_order.py fails while a game's list was
-recorded from other sources than the ones checked out.
+the compile went through, and tests/test_compile_order.py fails while one of those modules
+differs from the one checked out (a module with no compiled function, such as a table of
+constants, is not covered: a change there can only make the list compile for nothing).
 """
 import base64
 import hashlib
 import importlib
 import importlib.util
 import json
+import os
 import pickle
+from contextlib import contextmanager
 from pathlib import Path
 
 import numba
@@ -65,26 +68,38 @@ def _address(dispatcher):
 
 
 class _Namer(event.Listener):
-    """Writes the address of each function numba starts compiling, a line each."""
+    """Writes the address of each function numba starts compiling, a line each, straight to
+    a file descriptor that does not block: numba holds its compile lock meanwhile, so a
+    reader that has stopped reading must not stop this process. A name that does not fit in
+    the pipe is dropped (the other process then walks further than it needs to), and once
+    the reader is gone (EPIPE) nothing more is written."""
 
-    def __init__(self, stream):
-        self.stream = stream
+    def __init__(self, fd):
+        self.fd = fd
+        self.open = True
 
     def on_start(self, ev):
+        if not self.open:
+            return
         try:
-            self.stream.write(address_of(ev.data["dispatcher"]).encode() + b"\n")
-            self.stream.flush()
-        except (OSError, ValueError):   # the other process has ended: nobody to tell
+            os.write(self.fd, address_of(ev.data["dispatcher"]).encode() + b"\n")
+        except BlockingIOError:
             pass
+        except OSError:             # the other process has ended: nobody to tell
+            self.open = False
 
     def on_end(self, ev):
         pass
 
 
-def naming_what_compiles(stream):
-    """A context in which each function this process starts compiling is named on `stream`
-    (a binary pipe to the second process: compile_backwards' `run_started`)."""
-    return event.install_listener("numba:compile", _Namer(stream))
+@contextmanager
+def naming_what_compiles(fd):
+    """A context in which each function this process starts compiling is named on the file
+    descriptor `fd` (a pipe to the second process: compile_backwards' `started_elsewhere`),
+    which it makes non-blocking."""
+    os.set_blocking(fd, False)
+    with event.install_listener("numba:compile", _Namer(fd)):
+        yield
 
 
 def _resolve(address):
@@ -164,9 +179,10 @@ def read(path, game_name):
     A function that no longer resolves, or whose types no longer unpickle, is left out."""
     try:
         order = json.loads(path.read_text())["games"][game_name]
-    except (OSError, ValueError, KeyError, TypeError):
-        return []
-    if order.get("numba") != numba.__version__:
+        if order.get("numba") != numba.__version__:
+            return []
+        entries = list(order["functions"])
+    except Exception:       # noqa: BLE001 - an unreadable file costs time, never the run
         return []
     types, found = {}, []
 
@@ -175,8 +191,9 @@ def read(path, game_name):
             types[n] = pickle.loads(base64.b64decode(order["types"][n]))
         return types[n]
 
-    for address, names, returns in order["functions"]:
+    for entry in entries:
         try:
+            address, names, returns = entry
             dispatcher = _resolve(address)
             args = tuple(typed(n) for n in names)
             signature = args if returns is None else typed(returns)(*args)

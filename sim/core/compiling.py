@@ -14,11 +14,11 @@ the kernel with `random`, 20 s more for `tuned`), and numba compiles on one core
 given a way to compile the kernel alone (`play_kernel`: a throw-away game with `random` in every
 seat) compiles its other bots meanwhile in a second process (`python -m sim.core.compiling`),
 into the same cache folder, whose saves hold a lock (sim/core/numba_cache.py); the run's own
-throw-away game then loads them. If that process fails, the run compiles them itself. Once
-the bots are done, that process compiles the kernel from its other end, where the game has
-recorded the order its kernel compiles in (sim/core/compile_order.py), until the run has
-compiled the kernel and stops it (First Ascent's first game from an empty cache: 28 s, then
-19-20 s).
+throw-away game then loads them. If that process fails, the run compiles them itself. Where
+the game has recorded the order its kernel compiles in (sim/core/compile_order.py), that
+process also compiles the kernel from its other end, after the bots or, where they are the
+smaller part, before them, until it meets the run (First Ascent's first game from an empty
+cache: 28-29 s, then 18-19.5 s).
 """
 import json
 import math
@@ -148,13 +148,14 @@ def kernel_alongside(game, compiled, threads=None):
     return str(game.project_file(game.compile_order))
 
 
-def kernel_first(game, bots):
+def compiles_kernel_first(game, bots):
     """Whether the second process compiles the kernel (from its other end) before the bots:
     where the bots are the smaller part by the game's measured figures (shipped_estimate's:
-    the bots' own seconds, plus a tenth, against the kernel's with `random`). Then the run,
-    its kernel compiled, waits for the bots, but the kernel's own last steps take as long.
-    Where the bots are the larger part (All-In Ascent's `tuned`: 14.5 s against 5.9), they
-    start first, as they would alone."""
+    the bots' own seconds, plus a tenth, against the kernel's with `random`). The run then
+    waits for the bots once its kernel is compiled, but the bots are compiled while the run
+    is on the kernel's last steps, which only it can take (the entry point's own code). Where
+    the bots are the larger part (All-In Ascent's `tuned`: 14.5 s against 5.9), they start
+    first, as they would alone, and the run compiles the whole kernel meanwhile."""
     kernel = shipped_estimate(game, ["random"])
     return kernel is not None and shipped_estimate(game, bots, {"random"}) is not None and \
         1.1 * shipped_estimate(game, bots, {"random"}) < kernel
@@ -179,10 +180,10 @@ def _usable_cores():
         return os.cpu_count() or 1
 
 
-def _start_second_process(game_name, bots, kernel="", first=False):
+def _start_second_process(game_name, bots, order_file="", kernel_first=False):
     """`python -m sim.core.compiling` compiling `bots` of the game into this cache folder (and
-    the kernel from its other end, with `kernel` the file of its compile order: after the
-    bots, or before them if `first`), or None if no process can be started (the run then
+    the kernel from its other end, in the order `order_file` records: after the bots, or
+    before them if `kernel_first`), or None if no process can be started (the run then
     compiles them itself)."""
     if not sys.executable:      # an embedded interpreter: no Python to start
         return None
@@ -196,7 +197,8 @@ def _start_second_process(game_name, bots, kernel="", first=False):
     try:
         return subprocess.Popen(
             [sys.executable, "-m", "sim.core.compiling", game_name,
-             *([KERNEL_FIRST_FLAG if first else KERNEL_FLAG, kernel] if kernel else []),
+             *([KERNEL_FIRST_FLAG if kernel_first else KERNEL_FLAG, order_file]
+               if order_file else []),
              *bots],
             cwd=root, env=env,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -204,12 +206,13 @@ def _start_second_process(game_name, bots, kernel="", first=False):
         return None
 
 
-_STARTED_EARLY = {}     # (game name, bots, kernel, first) -> the second process compiling_early
-                        # started
+_STARTED_EARLY = {}     # (game name, bots, order file, kernel first) -> the second process
+                        # compiling_early started
 KERNEL_FLAG = "--kernel"            # the second process's argument: the kernel too, after the
                                     # bots, in the order of the file that follows
 KERNEL_FIRST_FLAG = "--kernel-first"    # the same, before the bots
-BOTS_DONE = "ascent: bots compiled"     # its line on its output once the bots are saved
+BOTS_DONE = "ascent: bots compiled"     # its one line on its output, once its bots (if any)
+                                        # are saved
 
 
 def _stop(helper, finished=False):
@@ -217,8 +220,11 @@ def _stop(helper, finished=False):
     closes: stop_at_end_of_input), and killed only if it has not stopped within 30 s."""
     if helper is None:
         return
-    helper.stdin.close()
-    helper.stdout.close()
+    for pipe in (helper.stdin, helper.stdout):
+        try:
+            pipe.close()
+        except OSError:         # a name left unsent to a process that has ended (EPIPE)
+            pass
     if not finished:
         try:
             helper.wait(timeout=30)
@@ -243,14 +249,15 @@ def compiling_early(game, seat_policies, threads=None):
     want one, so that it compiles the bots meanwhile; compile_first takes it over. On the way
     out, stop it if nothing did (the run found its folder done, or failed)."""
     names = list(seat_policies)
-    bots, kernel = [], ""
+    bots, order_file = [], ""
     if not is_compiled(game.name, names):
         compiled = compiled_here(game.name)
         bots = bots_to_compile_alongside(game, names, compiled, threads)
-        kernel = kernel_alongside(game, compiled, threads)
-    first = bool(kernel) and kernel_first(game, bots)
-    key = (game.name, tuple(bots), kernel, first)
-    helper = _start_second_process(game.name, bots, kernel, first) if bots or kernel else None
+        order_file = kernel_alongside(game, compiled, threads)
+    kernel_first = bool(order_file) and compiles_kernel_first(game, bots)
+    key = (game.name, tuple(bots), order_file, kernel_first)
+    helper = _start_second_process(game.name, bots, order_file, kernel_first) \
+        if bots or order_file else None
     if helper is not None:
         _STARTED_EARLY[key] = helper
     try:
@@ -262,34 +269,36 @@ def compiling_early(game, seat_policies, threads=None):
 
 
 @contextmanager
-def compiling_alongside(game_name, bots, kernel="", first=False):
+def compiling_alongside(game_name, bots, order_file="", kernel_first=False):
     """While the body runs, a second process compiles `bots` into this cache folder (the one
-    compiling_early started, if it did), and, with `kernel` (a kernel_alongside answer), the
-    kernel from its other end, after the bots or `first`; on the way out, wait for its bots,
-    and stop it (or wait for it to end, without `kernel`). Meanwhile each function this
-    process starts compiling is named on the second process's input: where it finds one, the
-    two have met, and it goes on to the bots (or stops). Its failure is not an error: the run
-    then compiles the bots itself, and says why if they cannot compile."""
-    if not bots and not kernel:
+    compiling_early started, if it did), and, with `order_file` (a kernel_alongside answer),
+    the kernel from its other end, after the bots or, if `kernel_first`, before them; on the
+    way out, wait for its bots, and stop it (or wait for it to end, without `order_file`).
+    Meanwhile each function this process starts compiling is named on the second process's
+    input: where it comes to one, the two have met, and it goes on to the bots (or ends).
+    Its failure is not an error: the run then compiles the bots itself, and says why if they
+    cannot compile."""
+    if not bots and not order_file:
         yield
         return
-    helper = _STARTED_EARLY.pop((game_name, tuple(bots), kernel, first), None) or \
-        _start_second_process(game_name, bots, kernel, first)
+    helper = _STARTED_EARLY.pop((game_name, tuple(bots), order_file, kernel_first), None) or \
+        _start_second_process(game_name, bots, order_file, kernel_first)
     finished = False
     try:
-        if helper is not None and kernel:
+        if helper is not None and order_file:
             from sim.core.compile_order import naming_what_compiles
-            with naming_what_compiles(helper.stdin):
+            with naming_what_compiles(helper.stdin.fileno()):
                 yield
         else:
             yield
         if helper is not None:
-            if kernel:
-                # the body compiled the kernel: what the second process would compile now,
-                # the run has saved; it only waits for the bots (or the process's end)
-                for line in helper.stdout:
-                    if line.decode(errors="replace").strip() == BOTS_DONE:
-                        break
+            if order_file:
+                # the body compiled the kernel: what the second process would compile of it
+                # now, the run has saved; it only waits for the bots (or the process's end)
+                if bots:
+                    for line in helper.stdout:
+                        if line.decode(errors="replace").strip() == BOTS_DONE:
+                            break
             else:
                 helper.wait()
                 finished = True
@@ -318,10 +327,10 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
     # any figure measured here
     compiled = compiled_here(game.name)
     alongside = bots_to_compile_alongside(game, names, compiled, threads) if play_kernel else []
-    kernel = kernel_alongside(game, compiled, threads) if play_kernel else ""
-    first = bool(kernel) and kernel_first(game, alongside)
-    _release_early(game.name, (game.name, tuple(alongside), kernel, first)
-                   if alongside or kernel else None)
+    order_file = kernel_alongside(game, compiled, threads) if play_kernel else ""
+    kernel_first = bool(order_file) and compiles_kernel_first(game, alongside)
+    _release_early(game.name, (game.name, tuple(alongside), order_file, kernel_first)
+                   if alongside or order_file else None)
     before = last_compile_seconds(game.name, names, cold=compiled is None)
     if before is None:
         before = shipped_estimate(game, names, compiled, alongside=bool(alongside))
@@ -344,8 +353,8 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
         ticker = threading.Thread(target=tick, daemon=True)
         ticker.start()
     try:
-        with compiling_alongside(game.name, alongside, kernel, first):
-            if alongside or kernel:
+        with compiling_alongside(game.name, alongside, order_file, kernel_first):
+            if alongside or order_file:
                 play_kernel()
         play_one()
     finally:
@@ -370,14 +379,19 @@ def stop_at_end_of_input():
     index before its data file. Until then, each line of the input names a function the run
     has started compiling (RUN_STARTED)."""
     from sim.core.numba_cache import IN_CACHE_FILE
-    # the bare file, not sys.stdin: a daemon thread blocked in a buffered read aborts the
-    # interpreter's exit when the compile is done
-    pending = b""
-    while chunk := os.read(0, 4096):
-        *lines, pending = (pending + chunk).split(b"\n")
-        RUN_STARTED.update(line.decode(errors="replace") for line in lines)
+    read_lines_until_end(0, RUN_STARTED)
     IN_CACHE_FILE.acquire()
     os._exit(1)
+
+
+def read_lines_until_end(fd, into):
+    """Add each line read from the file descriptor `fd` to the set `into`, until it ends. The
+    bare descriptor, not sys.stdin: a daemon thread blocked in a buffered read aborts the
+    interpreter's exit when the compile is done."""
+    pending = b""
+    while chunk := os.read(fd, 4096):
+        *lines, pending = (pending + chunk).split(b"\n")
+        into.update(line.decode(errors="replace") for line in lines)
 
 
 def main(argv=None):
@@ -387,22 +401,26 @@ def main(argv=None):
     end, in the order FILE records (sim/core/compile_order.py); it stops early when its
     input ends."""
     game_name, *bots = sys.argv[1:] if argv is None else argv
-    first = bots[:1] == [KERNEL_FIRST_FLAG]
-    kernel = bots[1] if bots[:1] in ([KERNEL_FLAG], [KERNEL_FIRST_FLAG]) else ""
-    bots = bots[2:] if kernel else bots
+    kernel_first = bots[:1] == [KERNEL_FIRST_FLAG]
+    order_file = bots[1] if bots[:1] in ([KERNEL_FLAG], [KERNEL_FIRST_FLAG]) else ""
+    bots = bots[2:] if order_file else bots
     # Ctrl-C reaches the run's whole process group: the run stops this process itself, at a
     # point where no cache file is half written
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=stop_at_end_of_input, daemon=True).start()
+    # the run reads one line from this process's output; numba's own prints (its debug
+    # switches) go where its errors go instead, so that they can never fill that pipe
+    to_run = os.dup(1)
+    os.dup2(2, 1)
     from sim.core.compile_order import compile_backwards, read
     from sim.core.policies import get_policy
-    if first:
-        compile_backwards(read(Path(kernel), game_name), RUN_STARTED)
+    if kernel_first:
+        compile_backwards(read(Path(order_file), game_name), RUN_STARTED)
     for name in bots:
         get_policy(game_name, name)
-    print(BOTS_DONE, flush=True)
-    if kernel and not first:
-        compile_backwards(read(Path(kernel), game_name), RUN_STARTED)
+    os.write(to_run, BOTS_DONE.encode() + b"\n")
+    if order_file and not kernel_first:
+        compile_backwards(read(Path(order_file), game_name), RUN_STARTED)
 
 
 if __name__ == "__main__":
