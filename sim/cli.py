@@ -183,6 +183,7 @@ def cmd_ladder(args):
     started = time.perf_counter()
     log = (lambda *a: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
     parts = Path(args.out).with_name(Path(args.out).name + ".parts.json") if args.out else None
+    _compile_ladder(game, rules, args.players, policies, args.seed, args.threads, args.quiet)
     try:
         pairings, characters = ladder.run_ladder(policies, args.players, args.games, args.seed,
                                                  args.threads, rules, log, parts)
@@ -198,6 +199,24 @@ def cmd_ladder(args):
     if not args.quiet:
         print(text)
     return 0
+
+
+def _compile_ladder(game, rules, players, policies, seed, threads, quiet):
+    """A ladder's compile, with `ascent simulate`'s line (sim/core/compiling.py): throw-away
+    games through the game's run entry, which the ladder's games go through too, seating
+    the bots `players` at a time (the last ones with repeats)."""
+    from sim.core.compiling import compile_first
+
+    def throw_away(seats):
+        return lambda: game.api.play(rules, 1, seed, seats, "random", threads=threads)
+
+    def every_bot():
+        for i in range(0, len(policies), players):
+            group = list(policies[i:i + players])
+            throw_away((group * players)[:players])()
+
+    compile_first(game, policies, every_bot, quiet=quiet,
+                  play_kernel=throw_away(["random"] * players), threads=threads)
 
 
 def cmd_tune(args):

@@ -167,6 +167,37 @@ def test_ladder_runs_end_to_end(tmp_path):
     assert "ascent ladder" in text
 
 
+def test_a_ladder_compiles_its_bots_with_the_compile_line_first(tmp_path, monkeypatch):
+    """`ascent ladder` compiles as `ascent simulate` does (sim/core/compiling.py): a line with
+    the bots and the seconds, the kernel with `random` first, then a throw-away game through
+    the games' own entry for every bot, seated two at a time here."""
+    from sim.cli import main
+    from sim.core import compiling
+    from sim.games.all_in_ascent import protocol
+    calls, seated = [], []
+    real_play = protocol.play
+
+    def recording_play(rules, n, seed, seats, *a, **k):
+        seated.append(list(seats))
+        return real_play(rules, n, seed, seats, *a, **k)
+
+    def recording_compile_first(game, names, play_one, quiet=False, play_kernel=None,
+                                threads=None):
+        calls.append((game.name, list(names), quiet, threads))
+        play_kernel()
+        play_one()
+        return 0.0
+
+    monkeypatch.setattr(protocol, "play", recording_play)
+    monkeypatch.setattr(compiling, "compile_first", recording_compile_first)
+    assert main(["ladder", "--players", "2", "--games", "4", "--policies",
+                 "random,designers-heuristic,greedy", "--threads", "1", "--out",
+                 str(tmp_path / "LADDER.md"), "--quiet"]) == 0
+    assert calls == [("all-in-ascent", ["random", "designers-heuristic", "greedy"], True, 1)]
+    assert seated == [["random", "random"], ["random", "designers-heuristic"],
+                      ["greedy", "greedy"]]
+
+
 def test_an_interrupted_ladder_keeps_its_finished_pairings(tmp_path, monkeypatch):
     from sim.cli import main
     from sim.games.all_in_ascent import ladder
