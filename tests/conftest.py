@@ -12,6 +12,8 @@ with marks, but under pytest 9 it no longer sees them (it renames `item._nodeid`
 pytest 9 does not read), so the units are given through xdist's scheduler hook instead."""
 from pathlib import PurePosixPath
 
+import subprocess
+
 import pytest
 
 
@@ -34,3 +36,18 @@ def pytest_xdist_make_scheduler(config, log):
             return work_unit(nodeid)
 
     return ByTestFolder(config, log)
+
+
+@pytest.fixture
+def started(monkeypatch):
+    """Every process sim/core/compiling.py starts during the test, as it starts them."""
+    from sim.core import compiling
+    processes = []
+    popen = subprocess.Popen
+
+    def recording_popen(*args, **kwargs):
+        processes.append(popen(*args, **kwargs))
+        return processes[-1]
+
+    monkeypatch.setattr(compiling.subprocess, "Popen", recording_popen)
+    return processes

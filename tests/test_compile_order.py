@@ -224,19 +224,11 @@ def test_the_second_process_compiles_the_kernel_backwards_into_the_cache(tmp_pat
 
 
 def test_a_cold_start_compiles_the_kernel_from_both_ends_and_stops_the_second_process(
-        tmp_path, monkeypatch):
+        tmp_path, monkeypatch, started):
     """With a recorded order, a cold start's second process compiles the bots, then the
     kernel backwards; the run waits for the bots only, and stops the process once its own
     kernel compile is done. Without one (or told to use one thread), no kernel for it."""
     import sim
-    started = []
-    popen = subprocess.Popen
-
-    def recording_popen(*args, **kwargs):
-        started.append(popen(*args, **kwargs))
-        return started[-1]
-
-    monkeypatch.setattr(compiling.subprocess, "Popen", recording_popen)
     folder = tmp_path / "cache" / sim.code_key()
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(folder))
     monkeypatch.setattr(compiling, "_usable_cores", lambda: 2)
@@ -266,19 +258,11 @@ def test_a_cold_start_compiles_the_kernel_from_both_ends_and_stops_the_second_pr
     assert list(folder.rglob("*hold_at_policy*.nbi")), "the bots were not waited for"
 
 
-def test_a_second_process_that_ends_first_is_no_error(tmp_path, monkeypatch):
+def test_a_second_process_that_ends_first_is_no_error(tmp_path, monkeypatch, started):
     """The second process may end while the run still compiles (its order unreadable, as
     with another numba; or it crashed): the names the run writes then go nowhere, and the run
     goes on as if it had none."""
     import sim
-    started = []
-    popen = subprocess.Popen
-
-    def recording_popen(*args, **kwargs):
-        started.append(popen(*args, **kwargs))
-        return started[-1]
-
-    monkeypatch.setattr(compiling.subprocess, "Popen", recording_popen)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache" / sim.code_key()))
     order = tmp_path / "order.json"
     compile_order.save(order, "dice-race", {"numba": "0.0", "types": {}, "modules": [],

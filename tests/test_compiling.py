@@ -215,20 +215,6 @@ def test_only_random_or_a_compiled_kernel_needs_no_second_process(tmp_path, monk
     assert compiling.bots_to_compile_alongside(no_random, ["hold-at"], None) == []
 
 
-@pytest.fixture
-def started(monkeypatch):
-    """Every process compiling.py starts during the test, as it starts them."""
-    processes = []
-    popen = subprocess.Popen
-
-    def recording_popen(*args, **kwargs):
-        processes.append(popen(*args, **kwargs))
-        return processes[-1]
-
-    monkeypatch.setattr(compiling.subprocess, "Popen", recording_popen)
-    return processes
-
-
 def test_the_second_process_failing_or_the_run_failing_leaves_no_process_behind(started):
     """A second process that fails is no error (the run compiles the bots itself, and says
     why if they cannot compile); a run that fails stops the second process."""

@@ -157,8 +157,8 @@ def compiles_kernel_first(game, bots):
     the bots are the larger part (All-In Ascent's `tuned`: 14.5 s against 5.9), they start
     first, as they would alone, and the run compiles the whole kernel meanwhile."""
     kernel = shipped_estimate(game, ["random"])
-    return kernel is not None and shipped_estimate(game, bots, {"random"}) is not None and \
-        1.1 * shipped_estimate(game, bots, {"random"}) < kernel
+    own = shipped_estimate(game, bots, {"random"})
+    return kernel is not None and own is not None and 1.1 * own < kernel
 
 
 def _second_process_helps(game, compiled, threads):
@@ -414,13 +414,14 @@ def main(argv=None):
     os.dup2(2, 1)
     from sim.core.compile_order import compile_backwards, read
     from sim.core.policies import get_policy
+    order = read(Path(order_file), game_name) if order_file else []
     if kernel_first:
-        compile_backwards(read(Path(order_file), game_name), RUN_STARTED)
+        compile_backwards(order, RUN_STARTED)
     for name in bots:
         get_policy(game_name, name)
     os.write(to_run, BOTS_DONE.encode() + b"\n")
-    if order_file and not kernel_first:
-        compile_backwards(read(Path(order_file), game_name), RUN_STARTED)
+    if not kernel_first:
+        compile_backwards(order, RUN_STARTED)
 
 
 if __name__ == "__main__":
