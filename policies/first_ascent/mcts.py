@@ -31,7 +31,7 @@ widening, tree depth, margin); `mcts@N` runs N iterations per decision; `mcts-tu
 tuned's twelve characters' knob vectors.
 """
 import numpy as np
-from numba import njit
+from numba import njit, typeof
 
 from policies.first_ascent.planner import N_KNOBS, decide
 from policies.first_ascent.tuned import load_tuned, tuned_vector
@@ -273,13 +273,18 @@ def _search_policy(agent):
     policy holds them as constants (with their addresses: sim.core.policies.as_function_value),
     set by `prepare` just before numba compiles the policy (a few lines) in each process."""
     agents = None
+    searching = None
 
     def search_policy(ctx):
-        return search(ctx, agents)
+        return searching(ctx, agents)
 
     def prepare():
-        nonlocal agents
+        nonlocal agents, searching
         agents = (as_function_value(agent, POLICY_SIGNATURE),) * 8
+        # the search by address too: linked in, its code and the engine's would be optimised
+        # again in every process, as this function cannot be cached (2.9 s for mcts-tuned)
+        searching = as_function_value(
+            search, POLICY_SIGNATURE.return_type(POLICY_SIGNATURE.args[0], typeof(agents)))
     return search_policy, prepare
 
 
