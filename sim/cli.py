@@ -219,6 +219,19 @@ def _compile_ladder(game, rules, players, policies, seed, threads, quiet):
                   play_kernel=throw_away(["random"] * players), threads=threads)
 
 
+def _compile_tuning(game, tuning, args):
+    """A tuning run's compile, with `ascent simulate`'s line (sim/core/compiling.py): one
+    throw-away tuning game, through the entry the tuning's games go through."""
+    from sim.core.compiling import compile_first
+
+    def throw_away(every_seat=None):
+        return lambda: tuning.throw_away_game(args.character, args.players, args.seed,
+                                              args.threads, every_seat)
+
+    compile_first(game, tuning.seat_policies(args.players, 0), throw_away(), quiet=args.quiet,
+                  play_kernel=throw_away("random"), threads=args.threads)
+
+
 def cmd_tune(args):
     game = _game(args)
     tuning = _module(game, "tuning_module", f"ascent tune --game {game.name}")
@@ -230,6 +243,7 @@ def cmd_tune(args):
         raise UsageError(f"--character: unknown character {args.character!r}; allowed: "
                          f"{', '.join(keys)}")
     log = (lambda *a: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
+    _compile_tuning(game, tuning, args)
     result = tuning.tune(args.character, args.players, args.budget, args.games, args.seed,
                          args.validation_games, args.threads, log)
     print(json.dumps(result, indent=2))

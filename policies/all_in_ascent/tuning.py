@@ -37,6 +37,7 @@ def tuning_games(character, n_players, n_games, master_seed):
 
 
 def seat_policies(n_players, seat):
+    """The bots of a tuning game whose tuned seat is `seat`."""
     names = []
     k = 0
     for s in range(n_players):
@@ -66,6 +67,18 @@ def character_wins(character, knobs, n_players, seeds, chars, threads=None, rule
                                  threads=threads)
         won[rows] = final[:, G_WINNER] == seat
     return won
+
+
+def throw_away_game(character, n_players, seed, threads=None, every_seat=None):
+    """One tuning game through the entry tune's games go through, for the compile before a
+    run (`ascent tune`): `character` with its stored knobs against the opponents, or
+    `every_seat` (a bot name) in every seat."""
+    seeds, chars = tuning_games(character, n_players, 1, seed)
+    if every_seat is not None:
+        play_fixed_games(seeds, chars, n_players, [every_seat] * n_players, threads=threads)
+        return
+    play_fixed_games(seeds, chars, n_players, seat_policies(n_players, 0),
+                     params={"tuned": tuned_vector(load_tuned())}, threads=threads)
 
 
 def tune(character, n_players=4, budget=200, games=2000, seed=1, validation_games=20000,

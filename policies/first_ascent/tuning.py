@@ -50,6 +50,26 @@ def character_wins(character, knobs, n_players, seeds, chars, threads=None, rule
     return ((batch.records[:, G_WINNER] >> seat) & 1).astype(np.int8)
 
 
+def throw_away_game(character, n_players, seed, threads=None, every_seat=None):
+    """One tuning game through the entry tune's games go through, for the compile before a
+    run (`ascent tune`): `character` with its stored knobs against the opponents, or
+    `every_seat` (a bot name) in every seat."""
+    seeds, chars = tuning_games(character, n_players, 1, seed)
+    slots = np.zeros((1, MAX_PLAYERS), np.int64)
+    slots[0, n_players:] = -1
+    if every_seat is not None:
+        play_rows(build_rules(n_players), seeds, chars, slots, [every_seat], threads=threads)
+        return
+    slots[0, 1:n_players] = 1
+    play_rows(build_rules(n_players), seeds, chars, slots, ["tuned", OPPONENT],
+              params={"tuned": tuned_vector(load_tuned())}, threads=threads)
+
+
+def seat_policies(n_players, seat):
+    """The bots of a tuning game whose tuned seat is `seat`."""
+    return [("tuned" if s == seat else OPPONENT) for s in range(n_players)]
+
+
 def tune(character, n_players=4, budget=40, games=1000, seed=1, validation_games=4000,
          threads=None, log=print, rules=None, vectors=None):
     """CMA-ES for one character; with `rules`, its knobs are fitted under those rules (the
