@@ -87,6 +87,10 @@ def cmd_replay(args):
     game.check_players(players)
     rules = _rules(args, game, players)
     names = _seat_policies(args, game, players)
+    from sim.core.compiling import compile_first
+    compile_first(game, names, lambda: game.api.replay(args.seed, players, rules, names, chars,
+                                                       args.format),
+                  quiet=args.quiet, entry="single-game engine")
     text = game.api.replay(args.seed, players, rules, names, chars, args.format)
     if args.out:
         Path(args.out).write_text(text)
@@ -491,6 +495,8 @@ def build_parser():
     rp.add_argument("--seat-policies", help="comma-separated policy per seat")
     rp.add_argument("--format", choices=("text", "jsonl"), default="text")
     rp.add_argument("--out", help="write to this file instead of stdout")
+    rp.add_argument("--quiet", action="store_true",
+                    help="no compile line on standard error (first run of this code only)")
     rules_args(rp)
     rp.set_defaults(func=cmd_replay)
 

@@ -42,6 +42,48 @@ def test_a_cold_run_says_what_it_compiles_and_records_how_long(tmp_path, monkeyp
     assert "about 42 s" in later.getvalue()
 
 
+def test_another_entry_keeps_markers_and_figures_of_its_own(tmp_path, monkeypatch):
+    """`ascent replay` compiles the single-game engine, not the kernel: a compiled kernel does
+    not make it compiled, its line names it, and it quotes no kernel figure."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "key1"))
+    game = get_game("dice-race")
+    compiling.record("dice-race", ["hold-at"], 12.0)          # the kernel is compiled
+    out = io.StringIO()
+    played = []
+    compiling.compile_first(game, ["hold-at"], lambda: played.append(1), stream=out,
+                            entry="single-game engine")
+    text = out.getvalue()
+    assert played == [1]
+    assert "compiling the Dice Race single-game engine and the bots hold-at" in text
+    assert "not yet measured here" in text and "about 12 s" not in text
+    assert compiling.is_compiled("dice-race-single-game-engine", ["hold-at"])
+    assert compiling.compiled_here("dice-race") == {"hold-at"}   # the kernel's, unchanged
+    again = io.StringIO()
+    compiling.compile_first(game, ["hold-at"], lambda: played.append(2), stream=again,
+                            entry="single-game engine")
+    assert played == [1] and again.getvalue() == ""
+    # another version of the code quotes the figure this entry took
+    compiling.record("dice-race-single-game-engine", ["hold-at"], 7.4)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "key2"))
+    later = io.StringIO()
+    compiling.compile_first(game, ["hold-at"], lambda: None, stream=later,
+                            entry="single-game engine")
+    assert "about 7 s" in later.getvalue()
+
+
+def test_ascent_replay_says_what_it_compiles_on_standard_error(tmp_path):
+    """End to end, from an empty cache: the line on standard error, the transcript alone on
+    standard output; the second run says nothing."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    command = [sys.executable, "-m", "sim.cli", "replay", "--game", "dice-race", "--seed", "3",
+               "--players", "2"]
+    first = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    assert "compiling the Dice Race single-game engine and the bots hold-at" in first.stderr
+    assert "compiling" not in first.stdout and first.stdout.startswith("seat 1 ")
+    second = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    assert second.stderr == "" and second.stdout == first.stdout
+
+
 def test_quiet_says_nothing_but_still_records(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     out = io.StringIO()

@@ -307,7 +307,7 @@ def compiling_alongside(game_name, bots, order_file="", kernel_first=False):
 
 
 def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_kernel=None,
-                  threads=None):
+                  threads=None, entry=None):
     """If this code has not yet compiled `game` with these bots, play one throw-away game
     through `play_one()` (which compiles them), with a progress line unless `quiet`; record
     how long it took. Returns the seconds spent compiling (0 when already compiled). The
@@ -315,29 +315,36 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
     bound at import would keep a stream that a test harness has since closed).
     `play_kernel()`, if given, plays a throw-away game with `random` in every seat: from an
     empty cache the other bots then compile in a second process meanwhile (see above), unless
-    `threads` (the run's --threads) is 1."""
+    `threads` (the run's --threads) is 1.
+    `entry` names another way into the engine than the kernel (`ascent replay`'s "single-game
+    engine"), which play_one compiles: it keeps markers of its own, and its estimate is only
+    a figure measured in this or another cache folder (the game's shipped figures are the
+    kernel's)."""
     stream = sys.stderr if stream is None else stream
     names = list(seat_policies)
-    if is_compiled(game.name, names):
+    key = game.name if entry is None else f"{game.name}-{entry.replace(' ', '-')}"
+    if is_compiled(key, names):
         _release_early(game.name)
         return 0.0
     bots = ", ".join(sorted(set(names)))
     # a figure measured on this machine for these bots in a folder as cold (or as warm) as
     # this one; else the game's measured figures, less the kernel where it is compiled; else
     # any figure measured here
-    compiled = compiled_here(game.name)
-    alongside = bots_to_compile_alongside(game, names, compiled, threads) if play_kernel else []
-    order_file = kernel_alongside(game, compiled, threads) if play_kernel else ""
+    compiled = compiled_here(key)
+    with_kernel = play_kernel is not None and entry is None
+    alongside = bots_to_compile_alongside(game, names, compiled, threads) if with_kernel else []
+    order_file = kernel_alongside(game, compiled, threads) if with_kernel else ""
     kernel_first = bool(order_file) and compiles_kernel_first(game, alongside)
     _release_early(game.name, (game.name, tuple(alongside), order_file, kernel_first)
                    if alongside or order_file else None)
-    before = last_compile_seconds(game.name, names, cold=compiled is None)
-    if before is None:
+    before = last_compile_seconds(key, names, cold=compiled is None)
+    if before is None and entry is None:
         before = shipped_estimate(game, names, compiled, alongside=bool(alongside))
     if before is None:
-        before = last_compile_seconds(game.name, names)
-    about = "a minute or two" if before is None else f"about {max(before, 1)} s"
-    head = (f"compiling the {game.title} kernel and the bots {bots} "
+        before = last_compile_seconds(key, names)
+    about = ("a minute or two" if entry is None else "not yet measured here") \
+        if before is None else f"about {max(before, 1)} s"
+    head = (f"compiling the {game.title} {entry or 'kernel'} and the bots {bots} "
             f"(first run of this code only, {about})")
     started = time.perf_counter()
     done = threading.Event()
@@ -364,7 +371,7 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
     seconds = time.perf_counter() - started
     if not quiet:
         print(f"\r{head}: done in {seconds:.0f} s", file=stream, flush=True)
-    record(game.name, names, seconds, cold=compiled is None)
+    record(key, names, seconds, cold=compiled is None)
     return seconds
 
 
