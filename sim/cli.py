@@ -81,6 +81,9 @@ def cmd_replay(args):
         raise UsageError(f"--characters: required for {game.title}, e.g. "
                          f"{','.join(game.character_keys()[:2])}")
     chars = game.check_characters(args.characters, args.players)
+    if game.replay_needs_characters and chars == "random":
+        raise UsageError(f"--characters: replay needs explicit characters, e.g. "
+                         f"{','.join(game.character_keys()[:2])}")
     players = args.players or (len(chars) if chars != "random" else None)
     if not players:
         raise UsageError(f"--players: required for --game {game.name} ({game.player_counts})")
@@ -88,10 +91,13 @@ def cmd_replay(args):
     rules = _rules(args, game, players)
     names = _seat_policies(args, game, players)
     from sim.core.compiling import compile_first
-    compile_first(game, names, lambda: game.api.replay(args.seed, players, rules, names, chars,
-                                                       args.format),
-                  quiet=args.quiet, entry="single-game engine")
-    text = game.api.replay(args.seed, players, rules, names, chars, args.format)
+    played = []         # a cold start's game is the replay itself, played once
+
+    def play():
+        played.append(game.api.replay(args.seed, players, rules, names, chars, args.format))
+    compile_first(game, names, play, quiet=args.quiet, entry="single-game engine")
+    text = played[0] if played else game.api.replay(args.seed, players, rules, names, chars,
+                                                    args.format)
     if args.out:
         Path(args.out).write_text(text)
     else:

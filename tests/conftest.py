@@ -51,3 +51,42 @@ def started(monkeypatch):
 
     monkeypatch.setattr(compiling.subprocess, "Popen", recording_popen)
     return processes
+
+
+@pytest.fixture
+def tune_compile(monkeypatch, capsys):
+    """`ascent tune` run with its compile recorded: tune_compile(game, character, tuning,
+    entry, seats_of) runs a tiny two-player tuning and returns what happened in order: the
+    compile_first call (game, bots, quiet, threads), then the seats of every game played
+    through the tuning module's `entry` (seats_of turns that call's arguments into the list
+    of bot names seated), with "kernel" and "bots" where compile_first played the kernel's
+    throw-away game and then the bots', and "compiled" where it returned."""
+    from sim.cli import main
+    from sim.core import compiling
+
+    def run(game, character, tuning, entry, seats_of):
+        events = []
+        real_entry = getattr(tuning, entry)
+
+        def recording_entry(*a, **k):
+            events.append(seats_of(a))
+            return real_entry(*a, **k)
+
+        def recording_compile_first(game_spec, names, play_one, quiet=False, play_kernel=None,
+                                    threads=None):
+            events.append((game_spec.name, sorted(names), quiet, threads))
+            events.append("kernel")
+            play_kernel()
+            events.append("bots")
+            play_one()
+            events.append("compiled")
+            return 0.0
+
+        monkeypatch.setattr(tuning, entry, recording_entry)
+        monkeypatch.setattr(compiling, "compile_first", recording_compile_first)
+        assert main(["tune", "--game", game, "--character", character, "--players", "2",
+                     "--budget", "2", "--games", "4", "--validation-games", "4",
+                     "--threads", "1", "--quiet"]) == 0
+        capsys.readouterr()
+        return events
+    return run

@@ -56,19 +56,89 @@ def test_another_entry_keeps_markers_and_figures_of_its_own(tmp_path, monkeypatc
     assert played == [1]
     assert "compiling the Dice Race single-game engine and the bots hold-at" in text
     assert "not yet measured here" in text and "about 12 s" not in text
-    assert compiling.is_compiled("dice-race-single-game-engine", ["hold-at"])
+    assert compiling.is_compiled("dice-race@single-game-engine", ["hold-at"])
     assert compiling.compiled_here("dice-race") == {"hold-at"}   # the kernel's, unchanged
     again = io.StringIO()
     compiling.compile_first(game, ["hold-at"], lambda: played.append(2), stream=again,
                             entry="single-game engine")
     assert played == [1] and again.getvalue() == ""
     # another version of the code quotes the figure this entry took
-    compiling.record("dice-race-single-game-engine", ["hold-at"], 7.4)
+    compiling.record("dice-race@single-game-engine", ["hold-at"], 7.4)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "key2"))
     later = io.StringIO()
     compiling.compile_first(game, ["hold-at"], lambda: None, stream=later,
                             entry="single-game engine")
     assert "about 7 s" in later.getvalue()
+
+
+def test_another_entry_quotes_none_of_the_kernels_shipped_figures(tmp_path, monkeypatch):
+    """Ascension ships figures for its kernel and bots (results/compile_seconds.json); the
+    single-game engine is compiled another way, so its line quotes none of them."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    game = get_game("ascension")
+    assert compiling.shipped_estimate(game, ["hybrid"]) is not None
+    out = io.StringIO()
+    compiling.compile_first(game, ["hybrid"], lambda: None, stream=out,
+                            entry="single-game engine")
+    assert "(first run of this code only, not yet measured here)" in out.getvalue()
+
+
+def test_a_folder_is_cold_only_until_any_entry_has_compiled_the_game(tmp_path, monkeypatch):
+    """The kernel and the single-game engine share most of the engine's code: a figure
+    measured after the other entry compiled is a warm folder's figure."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    game = get_game("dice-race")
+    assert compiling._cold("dice-race")
+    compiling.compile_first(game, ["hold-at"], lambda: None, quiet=True,
+                            entry="single-game engine")
+    assert not compiling._cold("dice-race")
+    compiling.compile_first(game, ["hold-at"], lambda: None, quiet=True)
+    kernel = json.loads(compiling.marker_path("dice-race", ["hold-at"]).read_text())
+    entry = json.loads(compiling.marker_path("dice-race@single-game-engine",
+                                             ["hold-at"]).read_text())
+    assert entry["cold"] is True and kernel["cold"] is False
+
+
+def test_a_budget_is_the_same_compiled_bot(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    game = get_game("dice-race")
+    compiling.compile_first(game, ["mcts@5", "hold-at"], lambda: None, quiet=True)
+    played = []
+    assert compiling.compile_first(game, ["mcts@900", "hold-at"], lambda: played.append(1),
+                                   quiet=True) == 0.0
+    assert played == []
+    assert compiling.compiled_here("dice-race") == {"hold-at", "mcts"}
+
+
+def test_an_error_while_compiling_starts_on_a_line_of_its_own(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    out = io.StringIO()
+
+    def failing():
+        raise ValueError("no such game")
+    with pytest.raises(ValueError):
+        compiling.compile_first(get_game("dice-race"), ["random"], failing, stream=out)
+    assert out.getvalue().endswith("\n")
+    assert not compiling.is_compiled("dice-race", ["random"])
+
+
+def test_ascent_replay_plays_its_game_once_from_an_empty_cache(tmp_path, monkeypatch, capsys):
+    from sim.cli import main
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    game = get_game("dice-race")
+    real_replay = game.api.replay
+    calls = []
+
+    def counting_replay(*a, **k):
+        calls.append(1)
+        return real_replay(*a, **k)
+    monkeypatch.setattr(game.api, "replay", counting_replay)
+    assert main(["replay", "--game", "dice-race", "--seed", "3", "--players", "2"]) == 0
+    first = capsys.readouterr()
+    assert "single-game engine" in first.err and calls == [1]
+    assert main(["replay", "--game", "dice-race", "--seed", "3", "--players", "2"]) == 0
+    second = capsys.readouterr()
+    assert second.err == "" and second.out == first.out and calls == [1, 1]
 
 
 def test_ascent_replay_says_what_it_compiles_on_standard_error(tmp_path):

@@ -40,7 +40,22 @@ def _markers(cache_dir=None):
 
 
 def _marker_name(game_name, seat_policies):
-    return f"{game_name}--{'+'.join(sorted(set(seat_policies)))}.json"
+    # a bot's budget (BOT@N) is a parameter of the same compiled code
+    return f"{game_name}--{'+'.join(sorted({_base_name(p) for p in seat_policies}))}.json"
+
+
+def _entry_key(game_name, entry):
+    """The name an entry other than the kernel keeps its markers under: not matched by the
+    kernel's `{game}--*` (a game name has no '@', which marks a budget in a bot's name)."""
+    return game_name if entry is None else f"{game_name}@{entry.replace(' ', '-')}"
+
+
+def _cold(game_name, cache_dir=None):
+    """Whether this cache folder has compiled nothing of the game yet, through any entry (the
+    kernel or another: they share most of the engine's code)."""
+    folder = _markers(cache_dir)
+    return not any(folder.glob(f"{game_name}--*.json")) and \
+        not any(folder.glob(f"{game_name}@*--*.json"))
 
 
 def marker_path(game_name, seat_policies, cache_dir=None):
@@ -55,8 +70,9 @@ def is_compiled(game_name, seat_policies, cache_dir=None):
 def last_compile_seconds(game_name, seat_policies, cache_dir=None, cold=None):
     """The newest figure measured for these bots, under any version of the code (the sibling
     cache folders), or None. With `cold` (True or False), only a figure measured in a folder
-    that had (True) or had not (False) yet compiled the game's kernel: a warm folder's figure
-    leaves the kernel out. A marker written before markers said so counts as either."""
+    that had not (True) or had (False) compiled any of the game's code before (_cold): a warm
+    folder's figure leaves most of the engine out. A marker written before markers said so
+    counts as either."""
     name = _marker_name(game_name, seat_policies)
     folders = _markers(cache_dir).parent.parent.glob(f"*/ascent-compiled/{name}")
     found = []
@@ -121,11 +137,12 @@ def shipped_estimate(game, seat_policies, compiled=None, alongside=False):
 
 def record(game_name, seat_policies, seconds, cache_dir=None, cold=True):
     """Mark these bots compiled in this cache folder, with the seconds it took and whether
-    the folder compiled the game's kernel in them (`cold`)."""
+    the folder had compiled nothing of the game before (`cold`)."""
     folder = _markers(cache_dir)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / _marker_name(game_name, seat_policies)).write_text(
-        json.dumps({"game": game_name, "policies": sorted(set(seat_policies)),
+        json.dumps({"game": game_name,
+                    "policies": sorted({_base_name(p) for p in seat_policies}),
                     "seconds": round(seconds, 1), "cold": bool(cold)}) + "\n")
 
 
@@ -322,7 +339,7 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
     kernel's)."""
     stream = sys.stderr if stream is None else stream
     names = list(seat_policies)
-    key = game.name if entry is None else f"{game.name}-{entry.replace(' ', '-')}"
+    key = _entry_key(game.name, entry)
     if is_compiled(key, names):
         _release_early(game.name)
         return 0.0
@@ -331,13 +348,14 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
     # this one; else the game's measured figures, less the kernel where it is compiled; else
     # any figure measured here
     compiled = compiled_here(key)
+    cold = _cold(game.name)
     with_kernel = play_kernel is not None and entry is None
     alongside = bots_to_compile_alongside(game, names, compiled, threads) if with_kernel else []
     order_file = kernel_alongside(game, compiled, threads) if with_kernel else ""
     kernel_first = bool(order_file) and compiles_kernel_first(game, alongside)
     _release_early(game.name, (game.name, tuple(alongside), order_file, kernel_first)
                    if alongside or order_file else None)
-    before = last_compile_seconds(key, names, cold=compiled is None)
+    before = last_compile_seconds(key, names, cold=cold)
     if before is None and entry is None:
         before = shipped_estimate(game, names, compiled, alongside=bool(alongside))
     if before is None:
@@ -364,6 +382,12 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
             if alongside or order_file:
                 play_kernel()
         play_one()
+    except BaseException:
+        if ticker is not None:          # the error's message starts on a line of its own
+            done.set()
+            ticker.join()
+            print(file=stream, flush=True)
+        raise
     finally:
         done.set()
         if ticker is not None:
@@ -371,7 +395,7 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
     seconds = time.perf_counter() - started
     if not quiet:
         print(f"\r{head}: done in {seconds:.0f} s", file=stream, flush=True)
-    record(key, names, seconds, cold=compiled is None)
+    record(key, names, seconds, cold=cold)
     return seconds
 
 

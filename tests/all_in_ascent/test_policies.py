@@ -157,46 +157,20 @@ def test_tune_runs_end_to_end_with_a_tiny_budget(capsys):
     assert set(result["knobs"]) >= {"milestone_threshold", "train_value"}
 
 
-@pytest.mark.parametrize("game, character, tuning_module, entry", [
-    ("all-in-ascent", "sprinter", "policies.all_in_ascent.tuning", "play_fixed_games"),
-    ("first-ascent", None, "policies.first_ascent.tuning", "play_rows")])
-def test_tune_compiles_with_the_compile_line_first(game, character, tuning_module, entry,
-                                                   monkeypatch, capsys):
+def test_tune_compiles_with_the_compile_line_first(tune_compile):
     """`ascent tune` compiles as `ascent simulate` does (sim/core/compiling.py): the line with
     the tuning's bots, the kernel with `random` first, then one tuning game through the entry
     the tuning's games go through, before the first candidate is played."""
-    import importlib
-
-    from sim.cli import main
-    from sim.core import compiling
-    tuning = importlib.import_module(tuning_module)
-    if character is None:
-        character = tuning.KEYS[0]
-    events = []
-    real_entry = getattr(tuning, entry)
-
-    def recording_entry(*a, **k):
-        events.append("game")
-        return real_entry(*a, **k)
-
-    def recording_compile_first(game_spec, names, play_one, quiet=False, play_kernel=None,
-                                threads=None):
-        events.append((game_spec.name, sorted(names), quiet, threads))
-        play_kernel()
-        play_one()
-        events.append("compiled")
-        return 0.0
-
-    monkeypatch.setattr(tuning, entry, recording_entry)
-    monkeypatch.setattr(compiling, "compile_first", recording_compile_first)
-    assert main(["tune", "--game", game, "--character", character, "--players", "2",
-                 "--budget", "2", "--games", "4", "--validation-games", "4", "--threads", "1",
-                 "--quiet"]) == 0
-    capsys.readouterr()
-    # two players: the tuned seat and one planner (All-In Ascent's designers-heuristic
-    # opponent sits from three players on)
-    assert events[:4] == [(game, ["planner", "tuned"], True, 1), "game", "game", "compiled"]
-    assert "game" in events[4:]
+    from policies.all_in_ascent import tuning
+    events = tune_compile("all-in-ascent", "sprinter", tuning, "play_fixed_games",
+                          lambda a: list(a[3]))
+    # two players: the tuned seat and one planner (the designers-heuristic opponent sits from
+    # three players on)
+    assert events[:6] == [("all-in-ascent", ["planner", "tuned"], True, 1),
+                          "kernel", ["random", "random"], "bots", ["tuned", "planner"],
+                          "compiled"]
+    assert events[6:] and all(e in (["tuned", "planner"], ["planner", "tuned"])
+                              for e in events[6:])
 
 
 def test_ladder_runs_end_to_end(tmp_path):

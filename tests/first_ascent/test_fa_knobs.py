@@ -112,3 +112,17 @@ def test_a_data_file_with_a_bad_ability_names_the_field(ability, words):
     with pytest.raises(DataError) as caught:
         validate_data(data, "my-data.json")
     assert str(caught.value).startswith("my-data.json: ") and words in str(caught.value)
+
+
+def test_tune_compiles_with_the_compile_line_first(tune_compile):
+    """`ascent tune` compiles as `ascent simulate` does: the kernel with `random` first, then
+    one tuning game (the tuned seat against a planner) through play_rows, which the tuning's
+    games go through too."""
+    from policies.first_ascent import tuning
+    events = tune_compile("first-ascent", tuning.KEYS[0], tuning, "play_rows",
+                          lambda a: [a[4][slot] for slot in a[3][0] if slot >= 0])
+    assert events[:6] == [("first-ascent", ["planner", "tuned"], True, 1),
+                          "kernel", ["random", "random"], "bots", ["tuned", "planner"],
+                          "compiled"]
+    assert events[6:] and all(e in (["tuned", "planner"], ["planner", "tuned"])
+                              for e in events[6:])
