@@ -71,6 +71,20 @@ def test_another_entry_keeps_markers_and_figures_of_its_own(tmp_path, monkeypatc
     assert "about 7 s" in later.getvalue()
 
 
+def test_a_familys_bots_count_once_in_the_estimate():
+    """Ascension's four stair builders share their search: at one table they compiled in 14 s
+    from an empty cache, where the sum of their figures said 41."""
+    game = get_game("ascension")
+    figures = json.loads(game.project_file(game.compile_estimates).read_text())
+    figures = figures["games"]["ascension"]
+    table = ["stair-builder", "stair-builder-forgetful", "blocker", "hybrid"]
+    dearest = max(figures["bots"][name] for name in table)
+    assert compiling.shipped_estimate(game, table) == \
+        round(figures["kernel_and_random"] + dearest)
+    assert compiling.shipped_estimate(game, table + ["random-safe"]) == \
+        round(figures["kernel_and_random"] + dearest + figures["bots"]["random-safe"])
+
+
 def test_another_entry_quotes_none_of_the_kernels_shipped_figures(tmp_path, monkeypatch):
     """Ascension ships figures for its kernel and bots (results/compile_seconds.json); the
     single-game engine is compiled another way, so its line quotes none of them."""
