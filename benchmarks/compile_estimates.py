@@ -9,8 +9,9 @@ each other bot in every seat (what the bot adds). The seconds are the ones the c
 itself measures and records (compiling.record), so imports and the run's own work are left
 out. Writes results/compile_seconds.json (each game with the date and machine of its
 measurement), which each game's game.toml names
-(`compile_estimates`). A run's estimate is the kernel's figure plus each of its bots' own, so
-two bots that share code (`planner` and `tuned`) are counted twice: the estimate errs long.
+(`compile_estimates`). A run's estimate is the kernel's figure plus each of its bots' own,
+the bots of one family (`planner` and `tuned`; the stair builders) counted once at the
+dearest's figure, since they share most of their code (compiling.shipped_estimate).
 """
 import argparse
 import json
