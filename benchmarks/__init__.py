@@ -18,19 +18,40 @@ NOTES = ("<!-- The notes below are written by hand: a benchmark that rewrites th
 def replace_section(marker, text):
     """Put `text` (starting with the heading `marker`) into results/BENCHMARKS.md, in place of
     the section under that heading if there is one, else at the end. The section's notes
-    written by hand (from the line NOTES to the section's end) stay, after the new text."""
+    written by hand (from the line NOTES to the section's end) stay, after the new text. A
+    section runs from its heading line to the next `## ` heading line; a line in a fenced
+    code block (a command's output, say) is no heading."""
     path = ROOT / "results" / "BENCHMARKS.md"
     old = path.read_text() if path.exists() else "# Benchmarks\n\n"
     text = text.rstrip("\n") + "\n"
-    if marker not in old:
+    start, end = _section_lines(old.splitlines(keepends=True), marker)
+    if start is None:
         path.write_text(old.rstrip() + "\n\n" + text)
         return
-    head, _, rest = old.partition(marker)
-    nxt = rest.find("\n## ")
-    section = rest if nxt < 0 else rest[:nxt + 1]
+    lines = old.splitlines(keepends=True)
+    section = "".join(lines[start:end])
     if NOTES in section:
         text += "\n" + section[section.index(NOTES):].rstrip("\n") + "\n"
-    path.write_text(head + text + ("\n" + rest[nxt + 1:] if nxt >= 0 else ""))
+    rest = "".join(lines[end:])
+    path.write_text("".join(lines[:start]) + text + ("\n" + rest if rest else ""))
+
+
+def _section_lines(lines, marker):
+    """(first line, line after the last) of the section whose heading line is `marker`, or
+    (None, None)."""
+    start = None
+    fenced = False
+    for i, line in enumerate(lines):
+        if line.startswith("```"):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        if start is None and line.rstrip("\n") == marker:
+            start = i
+        elif start is not None and line.startswith("## "):
+            return start, i
+    return (start, len(lines)) if start is not None else (None, None)
 
 
 def cold_compile_seconds(code):
