@@ -18,9 +18,10 @@ NOTES = ("<!-- The notes below are written by hand: a benchmark that rewrites th
 def replace_section(marker, text):
     """Put `text` (starting with the heading `marker`) into results/BENCHMARKS.md, in place of
     the section under that heading if there is one, else at the end. The section's notes
-    written by hand (from the line NOTES to the section's end) stay, after the new text. A
-    section runs from its heading line to the next `## ` heading line; a line in a fenced
-    code block (a command's output, say) is no heading."""
+    written by hand (from the line NOTES to the section's end) stay, after the new text. The
+    section is the first whose heading line starts with `marker` (`## Ascension kernel`
+    finds `## Ascension kernel (issue 8)`), and runs to the next `## ` heading line; a line
+    in a fenced code block (a command's output, say) is no heading."""
     path = ROOT / "results" / "BENCHMARKS.md"
     old = path.read_text() if path.exists() else "# Benchmarks\n\n"
     text = text.rstrip("\n") + "\n"
@@ -37,8 +38,8 @@ def replace_section(marker, text):
 
 
 def _section_lines(lines, marker):
-    """(first line, line after the last) of the section whose heading line is `marker`, or
-    (None, None)."""
+    """(first line, line after the last) of the first section whose heading line starts with
+    `marker`, or (None, None)."""
     start = None
     fenced = False
     for i, line in enumerate(lines):
@@ -47,7 +48,7 @@ def _section_lines(lines, marker):
             continue
         if fenced:
             continue
-        if start is None and line.rstrip("\n") == marker:
+        if start is None and line.startswith(marker):
             start = i
         elif start is not None and line.startswith("## "):
             return start, i

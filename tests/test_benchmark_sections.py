@@ -31,15 +31,18 @@ def test_a_rewritten_section_keeps_its_notes_written_by_hand(tmp_path, monkeypat
     assert path.read_text().count("- a note") == 2 and "newer b" in path.read_text()
 
 
-def test_a_heading_in_a_code_block_or_a_longer_heading_is_not_the_section(tmp_path, monkeypatch):
+def test_a_heading_in_a_code_block_or_a_mention_in_the_text_is_not_the_section(tmp_path,
+                                                                              monkeypatch):
     """A `## ` line inside a fenced block (a command's output quoted in the notes) does not end
-    the section, and `## A` is not the heading `## A kernel`."""
+    the section; the marker finds the heading line that starts with it, not a mention of it
+    inside another section's text."""
     (tmp_path / "results").mkdir()
     path = tmp_path / "results" / "BENCHMARKS.md"
     notes = f"{benchmarks.NOTES}\n\n```\n## not a heading\n```\n- after the block\n"
-    path.write_text(f"# Benchmarks\n\n## A kernel\n\nk\n\n## A\n\nold a\n\n{notes}\n"
-                    "## B\n\nold b\n")
+    path.write_text(f"# Benchmarks\n\n## Z\n\nsee ## A kernel below\n\n"
+                    f"## A kernel (issue 8)\n\nold a\n\n{notes}\n## B\n\nold b\n")
     monkeypatch.setattr(benchmarks, "ROOT", tmp_path)
-    benchmarks.replace_section("## A", "## A\n\nnew a")
-    assert path.read_text() == \
-        f"# Benchmarks\n\n## A kernel\n\nk\n\n## A\n\nnew a\n\n{notes}\n## B\n\nold b\n"
+    benchmarks.replace_section("## A kernel", "## A kernel (issue 8)\n\nnew a")
+    assert path.read_text() == (f"# Benchmarks\n\n## Z\n\nsee ## A kernel below\n\n"
+                                f"## A kernel (issue 8)\n\nnew a\n\n{notes}\n"
+                                "## B\n\nold b\n")
