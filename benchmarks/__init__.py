@@ -25,11 +25,11 @@ def replace_section(marker, text):
     path = ROOT / "results" / "BENCHMARKS.md"
     old = path.read_text() if path.exists() else "# Benchmarks\n\n"
     text = text.rstrip("\n") + "\n"
-    start, end = _section_lines(old.splitlines(keepends=True), marker)
+    lines = old.splitlines(keepends=True)
+    start, end = _section_lines(lines, marker)
     if start is None:
         path.write_text(old.rstrip() + "\n\n" + text)
         return
-    lines = old.splitlines(keepends=True)
     section = "".join(lines[start:end])
     if NOTES in section:
         text += "\n" + section[section.index(NOTES):].rstrip("\n") + "\n"

@@ -93,11 +93,11 @@ def cmd_replay(args):
     from sim.core.compiling import compile_first
     played = []         # a cold start's game is the replay itself, played once
 
-    def play():
-        played.append(game.api.replay(args.seed, players, rules, names, chars, args.format))
-    compile_first(game, names, play, quiet=args.quiet, entry="single-game engine")
-    text = played[0] if played else game.api.replay(args.seed, players, rules, names, chars,
-                                                    args.format)
+    def replay():
+        return game.api.replay(args.seed, players, rules, names, chars, args.format)
+    compile_first(game, names, lambda: played.append(replay()), quiet=args.quiet,
+                  entry="single-game engine")
+    text = played[0] if played else replay()
     if args.out:
         Path(args.out).write_text(text)
     else:

@@ -74,11 +74,11 @@ def throw_away_game(character, n_players, seed, threads=None, every_seat=None):
     run (`ascent tune`): `character` with its stored knobs against the opponents, or
     `every_seat` (a bot name) in every seat."""
     seeds, chars = tuning_games(character, n_players, 1, seed)
-    if every_seat is not None:
+    if every_seat is None:
+        character_wins(character, load_tuned().get(character, list(PLANNER_DEFAULTS)),
+                       n_players, seeds, chars, threads)
+    else:
         play_fixed_games(seeds, chars, n_players, [every_seat] * n_players, threads=threads)
-        return
-    play_fixed_games(seeds, chars, n_players, seat_policies(n_players, 0),
-                     params={"tuned": tuned_vector(load_tuned())}, threads=threads)
 
 
 def tune(character, n_players=4, budget=200, games=2000, seed=1, validation_games=20000,

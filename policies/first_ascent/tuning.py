@@ -55,14 +55,13 @@ def throw_away_game(character, n_players, seed, threads=None, every_seat=None):
     run (`ascent tune`): `character` with its stored knobs against the opponents, or
     `every_seat` (a bot name) in every seat."""
     seeds, chars = tuning_games(character, n_players, 1, seed)
+    if every_seat is None:
+        character_wins(character, load_tuned().get(character, list(DEFAULT_PARAMS)),
+                       n_players, seeds, chars, threads)
+        return
     slots = np.zeros((1, MAX_PLAYERS), np.int64)
     slots[0, n_players:] = -1
-    if every_seat is not None:
-        play_rows(build_rules(n_players), seeds, chars, slots, [every_seat], threads=threads)
-        return
-    slots[0, 1:n_players] = 1
-    play_rows(build_rules(n_players), seeds, chars, slots, ["tuned", OPPONENT],
-              params={"tuned": tuned_vector(load_tuned())}, threads=threads)
+    play_rows(build_rules(n_players), seeds, chars, slots, [every_seat], threads=threads)
 
 
 def seat_policies(n_players, seat):

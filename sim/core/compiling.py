@@ -39,9 +39,13 @@ def _markers(cache_dir=None):
     return Path(cache_dir or os.environ["NUMBA_CACHE_DIR"]) / "ascent-compiled"
 
 
+def _bot_names(seat_policies):
+    """The compiled bots of these seats: a budget (BOT@N) is a parameter of the same code."""
+    return sorted({_base_name(policy) for policy in seat_policies})
+
+
 def _marker_name(game_name, seat_policies):
-    # a bot's budget (BOT@N) is a parameter of the same compiled code
-    return f"{game_name}--{'+'.join(sorted({_base_name(p) for p in seat_policies}))}.json"
+    return f"{game_name}--{'+'.join(_bot_names(seat_policies))}.json"
 
 
 def _entry_key(game_name, entry):
@@ -116,10 +120,10 @@ def shipped_estimate(game, seat_policies, compiled=None, alongside=False):
     """Seconds measured for the game's kernel with `random` plus each other bot's own, a
     family's bots counted once at the dearest's figure (results/compile_seconds.json, named
     by the game.toml), leaving out what `compiled` (a compiled_here answer) says is done;
-    None where the game has no figures or one of the bots has none. With `alongside` (the bots compiled in a second process while the kernel
-    compiles), the longer of the two, the bots' figure plus a tenth: alone, they also compile
-    the engine code they call, which their figures, measured with the kernel cached, leave
-    out."""
+    None where the game has no figures or one of the bots has none. With `alongside` (the
+    bots compiled in a second process while the kernel compiles), the longer of the two, the
+    bots' figure plus a tenth: alone, they also compile the engine code they call, which
+    their figures, measured with the kernel cached, leave out."""
     if not game.compile_estimates:
         return None
     done = {"random"} | {_base_name(name) for name in compiled or ()}
@@ -147,7 +151,7 @@ def record(game_name, seat_policies, seconds, cache_dir=None, cold=True):
     folder.mkdir(parents=True, exist_ok=True)
     (folder / _marker_name(game_name, seat_policies)).write_text(
         json.dumps({"game": game_name,
-                    "policies": sorted({_base_name(p) for p in seat_policies}),
+                    "policies": _bot_names(seat_policies),
                     "seconds": round(seconds, 1), "cold": bool(cold)}) + "\n")
 
 
@@ -382,21 +386,19 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
         print(f"{head}: 0 s", end="", file=stream, flush=True)
         ticker = threading.Thread(target=tick, daemon=True)
         ticker.start()
+    compiled_all = False
     try:
         with compiling_alongside(game.name, alongside, order_file, kernel_first):
             if alongside or order_file:
                 play_kernel()
         play_one()
-    except BaseException:
-        if ticker is not None:          # the error's message starts on a line of its own
-            done.set()
-            ticker.join()
-            print(file=stream, flush=True)
-        raise
+        compiled_all = True
     finally:
         done.set()
         if ticker is not None:
             ticker.join()
+            if not compiled_all:        # the error's message starts on a line of its own
+                print(file=stream, flush=True)
     seconds = time.perf_counter() - started
     if not quiet:
         print(f"\r{head}: done in {seconds:.0f} s", file=stream, flush=True)
