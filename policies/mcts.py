@@ -64,7 +64,7 @@ import sys
 import numpy as np
 from numba import njit
 
-from sim.core.jit import CalleeCompiler, njit_noalloc
+from sim.core.jit import CalleeCompiler, copy_into, njit_noalloc
 from sim.core.rng import stream_below
 
 MAX_SEATS = 8
@@ -74,7 +74,7 @@ SEARCH_FUNCTIONS = ("legal", "step", "mover", "hide_future", "evaluate")
 NO_NODE = -1
 
 
-@njit(cache=True)
+@njit_noalloc       # one copy for every slot: a plain njit compiled one per literal slot number
 def _param(params, k, default):
     return params[k] if params.shape[0] > k else default
 
@@ -377,7 +377,7 @@ def _search(game, bot):
         values = np.zeros(MAX_SEATS, np.float64)
 
         for _ in range(iterations):
-            work[:] = state
+            copy_into(work, state)
             game.hide_future(work, tables, seat, stream)
             walk_from(work, tables, stream, params, step_work, depth, exploration, widening,
                       max_tree_depth, first_child, next_sibling, n_children, node_action, visits,

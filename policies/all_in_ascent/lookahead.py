@@ -21,6 +21,7 @@ from numba import njit
 
 from policies.all_in_ascent.planner import N_PLANNER_KNOBS, plan
 from policies.all_in_ascent.tuned import load_tuned, tuned_vector
+from sim.core.jit import copy_into
 from sim.core.policies import compiled_on_use, register
 from sim.core.rng import stream_below
 from sim.games.all_in_ascent.engine import apply_action, legal_actions, pbase
@@ -50,7 +51,7 @@ def rollout(st, t, seat, first_action, depth, imagined_rng, knobs, work, legal, 
     """Play `first_action` then `depth` planner actions on `work`, a copy of st whose RNG state
     is `imagined_rng`; return the value for `seat`. `policy_work`: the planner's work memory
     (the real decision's ctx.work: the planner keeps nothing in it between decisions)."""
-    work[:] = st
+    copy_into(work, st)
     work[G_RNG] = imagined_rng
     apply_action(work, t, first_action, trace)
     streams = np.zeros(1, np.uint64)   # the planner draws nothing; its context needs a stream

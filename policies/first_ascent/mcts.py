@@ -41,7 +41,7 @@ from policies.mcts import (
     WALK_PATH_LEN, WALK_PHASE, WALK_SIZE, WALK_TREE, back_up, rollout_answer, root_decision,
     start_tree, start_walk, walk_answer, walk_wants_bot)
 from sim.core.game import get_game
-from sim.core.jit import njit_noalloc
+from sim.core.jit import copy_into, njit_noalloc
 from sim.core.layout import layout
 from sim.core.policies import as_function_value, compiled_on_use, register
 from sim.core.rng import stream_below
@@ -231,7 +231,7 @@ def search(ctx, agents):
     checkpoint = real[SEGMENT_CHECKPOINT:SEGMENT_CHECKPOINT + STATE_SIZE]
     # the imagined game's bundle (engine/__init__.py, `ag`); every seat on slot 0
     slot_params = np.zeros((1, params.shape[0]), np.float64)
-    slot_params[0, :] = params
+    copy_into(slot_params[0], params)
     streams = np.empty((MAX_PLAYERS, 1), np.uint64)
     for q in range(MAX_PLAYERS):
         streams[q, 0] = np.uint64(stream_below(ctx.stream, 1 << 32)) << np.uint64(32) | \
@@ -247,7 +247,7 @@ def search(ctx, agents):
     node_action[:] = NO_NODE
     values = w[M_VALUES:M_VALUES + MAX_SEATS].view(np.float64)
     for _ in range(iterations):
-        st[:] = checkpoint
+        copy_into(st, checkpoint)
         w[:SEGMENT] = 0                 # the rollout bots' caches start afresh; the imagined
         w[SEGMENT_FIRST] = real[SEGMENT_FIRST]  # engine rewrites its own segment block
         w[SEGMENT_TURN_SEAT] = -1

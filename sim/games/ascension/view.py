@@ -42,7 +42,7 @@ from the real one, with the faces it does not know dealt from the cubes it has n
 import numpy as np
 from numba import njit
 
-from sim.core.jit import njit_noalloc
+from sim.core.jit import copy_into, njit_noalloc
 from sim.core.rng import stream_below
 from sim.games.ascension.engine import (hidden_face_barred_from_pillar, piece_is_movable,
                                         reserve_group, shows, top_piece)
@@ -224,7 +224,7 @@ def sample_state(view, t, seat, stream, st):
     Pieces of the same kind and face are interchangeable to the rules, so
     a known piece gets the lowest free id of its face. Returns False if the view does not fit
     the piece set (a view not built by build_view)."""
-    st[:B_STACK] = view[:B_STACK]
+    copy_into(st[:B_STACK], view[:B_STACK])
     st[B_STACK:] = 0
     st[B_STACK:B_STACK + N_SQUARES * MAX_STACK_CAP] = -1
     used = np.zeros(N_PIECES, np.bool_)
