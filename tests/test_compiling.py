@@ -3,7 +3,9 @@ import dataclasses
 import importlib
 import io
 import json
+import math
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,9 +24,9 @@ def test_a_cold_run_says_what_it_compiles_and_records_how_long(tmp_path, monkeyp
     game = get_game("dice-race")
     out = io.StringIO()
     played = []
-    seconds = compiling.compile_first(game, ["hold-at", "random", "hold-at"],
-                                      lambda: played.append(1), stream=out)
-    assert played == [1] and seconds >= 0
+    times = compiling.compile_first(game, ["hold-at", "random", "hold-at"],
+                                    lambda: played.append(1), stream=out)
+    assert played == [1] and times.compiling >= 0 and times.first_game >= 0
     text = out.getvalue()
     assert "compiling the Dice Race kernel and the bots hold-at, random" in text
     assert "first run of this code only, a minute or two" in text and "done in" in text
@@ -32,7 +34,7 @@ def test_a_cold_run_says_what_it_compiles_and_records_how_long(tmp_path, monkeyp
     # warm: nothing played, nothing said
     again = io.StringIO()
     assert compiling.compile_first(game, ["hold-at", "random"], lambda: played.append(2),
-                                   stream=again) == 0.0
+                                   stream=again) == (0.0, 0.0)
     assert played == [1] and again.getvalue() == ""
     # another version of the code (another cache key) quotes the figure measured before
     compiling.record("dice-race", ["random"], 41.6)
@@ -119,7 +121,7 @@ def test_a_budget_is_the_same_compiled_bot(tmp_path, monkeypatch):
     compiling.compile_first(game, ["mcts@5", "hold-at"], lambda: None, quiet=True)
     played = []
     assert compiling.compile_first(game, ["mcts@900", "hold-at"], lambda: played.append(1),
-                                   quiet=True) == 0.0
+                                   quiet=True) == (0.0, 0.0)
     assert played == []
     assert compiling.compiled_here("dice-race") == {"hold-at", "mcts"}
 
@@ -153,6 +155,76 @@ def test_ascent_replay_plays_its_game_once_from_an_empty_cache(tmp_path, monkeyp
     assert main(["replay", "--game", "dice-race", "--seed", "3", "--players", "2"]) == 0
     second = capsys.readouterr()
     assert second.err == "" and second.out == first.out and calls == [1, 1]
+
+
+def test_the_compile_figure_leaves_out_the_games_own_play(tmp_path, monkeypatch):
+    """numba compiles everything a game calls before the game starts: the figure recorded (and
+    quoted by the next version's line) ends with the last compile; the line names the play
+    after it apart. An Ascension MCTS game with random rollouts plays for about 20 s."""
+    import time
+
+    from numba import njit
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    out = io.StringIO()
+
+    def compiles_then_plays():
+        @njit(cache=False)
+        def one_more(x):
+            return x + 1
+        assert one_more(1) == 2
+        time.sleep(1.6)
+    times = compiling.compile_first(get_game("dice-race"), ["random"], compiles_then_plays,
+                                    stream=out)
+    assert times.first_game >= 1.6 and times.compiling < 1.5
+    marker = json.loads(compiling.marker_path("dice-race", ["random"]).read_text())
+    assert marker["seconds"] == round(times.compiling, 1)
+    assert re.search(r"done in \d+ s \(then 2 s playing its first game\)\n$", out.getvalue())
+
+
+def test_the_line_says_playing_only_once_no_compile_is_under_way_for_a_moment():
+    import time
+    compiles = compiling._Compiles()
+    assert compiles.playing_since(None, quiet_for=0) is None          # not yet in its game
+    started = time.perf_counter() - 5
+    assert compiles.playing_since(started, quiet_for=0) == started    # it compiled nothing
+    compiles.on_start(None)
+    assert compiles.playing_since(started, quiet_for=0) is None       # a compile under way
+    compiles.on_end(None)
+    assert compiles.playing_since(started, quiet_for=0) == compiles.last_end
+    assert compiles.playing_since(started, quiet_for=60) is None      # it may compile again
+
+
+def test_a_cold_simulate_keeps_the_game_that_compiled_it_as_its_game_0(tmp_path, monkeypatch,
+                                                                        capsys):
+    """From an empty cache `ascent simulate` plays its bots' first game to compile them; that
+    game is the run's game 0 (a game depends on its seed and index, not its chunk), so no game
+    is played twice, and the run's tables are those of a warm run."""
+    import pandas as pd
+
+    from sim.cli import main
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    game = get_game("dice-race")
+    real_play = game.api.play
+    games_played = []
+
+    def counting_play(rules, n, seed, seats, *a, first_index=0, **k):
+        if list(seats) != ["random", "random"]:
+            games_played.extend(range(first_index, first_index + n))
+        return real_play(rules, n, seed, seats, *a, first_index=first_index, **k)
+    monkeypatch.setattr(game.api, "play", counting_play)
+    command = ["simulate", "--game", "dice-race", "--players", "2", "--games", "5", "--seed",
+               "4", "--policy", "hold-at", "--chunk", "2", "--threads", "1"]
+    assert main(command + ["--out", str(tmp_path / "cold")]) == 0
+    assert "compiling the Dice Race kernel" in capsys.readouterr().err
+    assert games_played == [0, 1, 2, 3, 4]
+    assert main(command + ["--out", str(tmp_path / "warm")]) == 0
+    assert "compiling" not in capsys.readouterr().err
+    assert games_played == [0, 1, 2, 3, 4] * 2
+    for table in ("games", "seats"):
+        pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "cold" / f"{table}.parquet"),
+                                      pd.read_parquet(tmp_path / "warm" / f"{table}.parquet"))
+    manifest = json.loads((tmp_path / "cold" / "manifest.json").read_text())
+    assert math.isfinite(manifest["games_per_second"]) and manifest["wall_seconds"] > 0
 
 
 def test_ascent_replay_says_what_it_compiles_on_standard_error(tmp_path):
@@ -500,7 +572,7 @@ def test_a_second_process_started_early_for_bots_the_run_no_longer_needs_is_stop
     with compiling.compiling_early(game, ["mcts", "random"]):
         compiling.record("dice-race", ["mcts", "random"], 1.0)     # the other run
         assert compiling.compile_first(game, ["mcts", "random"], lambda: None, quiet=True,
-                                       play_kernel=lambda: None) == 0.0
+                                       play_kernel=lambda: None) == (0.0, 0.0)
         assert started[0].returncode == 1 and compiling._STARTED_EARLY == {}
 
 

@@ -4,10 +4,12 @@ A new user's first `ascent simulate` used to print nothing for a minute or more.
 a game's kernel and its bots on their first call and caches them on disk, in a folder keyed by
 the sources (sim/__init__.py), so the wait comes once per version of the code and per set of
 bots. A small marker file per (game, bots) in that folder says the wait is over; without it, the
-run plays one throw-away game first (which compiles everything it needs), with a line that
+run plays one game first (which compiles everything it needs; `ascent simulate` and `ascent
+replay` keep it as their first game, the other commands throw it away), with a line that
 counts the seconds against the last figure measured here, or before any, against the figures
 measured for the game and its bots on a 2-core machine (its game.toml's `compile_estimates`,
-written by benchmarks/compile_estimates.py).
+written by benchmarks/compile_estimates.py). The figures are compile time only: the line
+names the game's own play after the compile apart.
 
 From an empty cache the kernel and the bots take about as long each (All-In Ascent: 15 s for
 the kernel with `random`, 20 s more for `tuned`), and numba compiles on one core. So a run
@@ -28,8 +30,11 @@ import subprocess
 import sys
 import threading
 import time
+from collections import namedtuple
 from contextlib import contextmanager
 from pathlib import Path
+
+from numba.core import event
 
 from sim.core.numba_cache import saves_are_locked
 from sim.core.policies import BUDGET_MARK, policy_name_problem, registered_policy
@@ -332,11 +337,46 @@ def compiling_alongside(game_name, bots, order_file="", kernel_first=False):
         _stop(helper, finished)
 
 
+# compile_first's answer: the seconds spent compiling, then those spent playing the game that
+# compiled it once numba was done (both 0.0 when nothing was compiled)
+CompileTimes = namedtuple("CompileTimes", "compiling first_game")
+
+
+class _Compiles(event.Listener):
+    """numba's compiles in this process: how many are under way, and when the latest ended
+    (None before any). A function loaded from the cache is no compile (numba reports none)."""
+
+    def __init__(self):
+        self.open = 0
+        self.last_end = None
+
+    def on_start(self, ev):
+        self.open += 1
+
+    def on_end(self, ev):
+        self.open -= 1
+        self.last_end = time.perf_counter()
+
+    def playing_since(self, game_started, quiet_for=1.5):
+        """When the game that compiles (started at `game_started`, None before) began its
+        play, or None while it may still be compiling: no compile under way, and none for
+        `quiet_for` seconds (numba compiles a run's kernel and bots one after the other,
+        with a moment of Python between them)."""
+        if game_started is None or self.open:
+            return None
+        since = max(game_started, self.last_end or game_started)
+        return since if time.perf_counter() - since >= quiet_for else None
+
+
 def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_kernel=None,
                   threads=None, entry=None):
-    """If this code has not yet compiled `game` with these bots, play one throw-away game
-    through `play_one()` (which compiles them), with a progress line unless `quiet`; record
-    how long it took. Returns the seconds spent compiling (0 when already compiled). The
+    """If this code has not yet compiled `game` with these bots, play one game through
+    `play_one()` (which compiles them), with a progress line unless `quiet`; record how long
+    the compile took. Returns CompileTimes. numba compiles everything a game calls before
+    the game starts, so the compile ends with the last compile numba reports (or with the
+    second process's bots); the rest is the game's own play, which the line names apart and
+    the record leaves out: an MCTS game of Ascension with random rollouts plays for about
+    20 s, and was quoted as compile time (the line's estimates are compile time only). The
     progress goes to `stream`, by default the sys.stderr of the moment of the call (a default
     bound at import would keep a stream that a test harness has since closed).
     `play_kernel()`, if given, plays a throw-away game with `random` in every seat: from an
@@ -351,7 +391,7 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
     key = _entry_key(game.name, entry)
     if is_compiled(key, names):
         _release_early(game.name)
-        return 0.0
+        return CompileTimes(0.0, 0.0)
     bots = ", ".join(sorted(set(names)))
     # a figure measured on this machine for these bots in a folder as cold (or as warm) as
     # this one; else the game's measured figures, less the kernel where it is compiled; else
@@ -376,22 +416,35 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
     started = time.perf_counter()
     done = threading.Event()
 
+    compiles = _Compiles()
+    game_started = None
+    width = [0]         # of the line shown: a shorter one is padded over it
+
+    def show(state, end=""):
+        text = f"{head}: {state}"
+        print(f"\r{text}{' ' * (width[0] - len(text))}", end=end, file=stream, flush=True)
+        width[0] = len(text)
+
     def tick():
         while not done.wait(1.0):
-            print(f"\r{head}: {time.perf_counter() - started:.0f} s", end="", file=stream,
-                  flush=True)
+            now = time.perf_counter()
+            since = compiles.playing_since(game_started)
+            show(f"{now - started:.0f} s" if since is None else
+                 f"done in {since - started:.0f} s; playing its first game: {now - since:.0f} s")
 
     ticker = None
     if not quiet:
-        print(f"{head}: 0 s", end="", file=stream, flush=True)
+        show("0 s")
         ticker = threading.Thread(target=tick, daemon=True)
         ticker.start()
     compiled_all = False
     try:
-        with compiling_alongside(game.name, alongside, order_file, kernel_first):
-            if alongside or order_file:
-                play_kernel()
-        play_one()
+        with event.install_listener("numba:compile", compiles):
+            with compiling_alongside(game.name, alongside, order_file, kernel_first):
+                if alongside or order_file:
+                    play_kernel()
+            game_started = time.perf_counter()      # the second process's bots are saved
+            play_one()
         compiled_all = True
     finally:
         done.set()
@@ -399,11 +452,15 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
             ticker.join()
             if not compiled_all:        # the error's message starts on a line of its own
                 print(file=stream, flush=True)
-    seconds = time.perf_counter() - started
+    finished = time.perf_counter()
+    compiled_at = max(game_started, compiles.last_end or started)
+    times = CompileTimes(compiled_at - started, finished - compiled_at)
     if not quiet:
-        print(f"\r{head}: done in {seconds:.0f} s", file=stream, flush=True)
-    record(key, names, seconds, cold=cold)
-    return seconds
+        playing = f" (then {times.first_game:.0f} s playing its first game)" \
+            if times.first_game >= 1 else ""
+        show(f"done in {times.compiling:.0f} s{playing}", end="\n")
+    record(key, names, times.compiling, cold=cold)
+    return times
 
 
 RUN_STARTED = set()     # in the second process: the functions the run has started compiling

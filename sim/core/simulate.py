@@ -54,14 +54,23 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
             raise OutputError(f"{out.parent}: cannot write here ({exc.strerror or exc})") \
                 from None
         try:
-            def throw_away(seats):
+            def first_game(seats):
                 return lambda: game.api.play(rules, 1, seed, seats, characters,
                                              threads=threads, rotate=rotate)
-            compile_first(game, seat_policies, throw_away(seat_policies), quiet=quiet,
-                          play_kernel=throw_away(["random"] * len(seat_policies)),
-                          threads=threads)
-            started = time.perf_counter()
+            # the game that compiles the run's bots is the run's game 0, kept: a game depends
+            # on its seed and index only, not on its chunk (principle 2), and an MCTS game
+            # can take as long as the compile
+            compiling_game = []
+            compiled = compile_first(
+                game, seat_policies,
+                lambda: compiling_game.append(first_game(seat_policies)()), quiet=quiet,
+                play_kernel=first_game(["random"] * len(seat_policies)), threads=threads)
             done = 0
+            if compiling_game and games > 0:
+                writer.add(compiling_game[0])
+                done = 1
+            kept = done
+            started = time.perf_counter()
             while done < games:
                 n = min(chunk, games - done)
                 played = game.api.play(rules, n, seed, seat_policies, characters,
@@ -69,13 +78,14 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
                 writer.add(played)
                 done += n
                 if games > chunk and not quiet:
-                    rate = done / (time.perf_counter() - started)
+                    rate = (done - kept) / (time.perf_counter() - started)
                     print(f"\r{done:,}/{games:,} games  {rate:,.0f} games/s  "
                           f"ETA {(games - done) / rate:,.0f} s", end="", file=sys.stderr,
                           flush=True)
             if games > chunk and not quiet:
                 print(file=sys.stderr)
-            wall = time.perf_counter() - started
+            # the time spent playing: game 0's share of the compile's time is its play
+            wall = time.perf_counter() - started + (compiled.first_game if kept else 0.0)
             manifest = {
                 "game": game.name,
                 "record_schema_version": game.record_schema_version,
@@ -104,8 +114,9 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
             raise
     if not quiet:
         print(_summary_from(out, game))
-        print(f"{games:,} games in {wall:.1f} s ({games / wall:,.0f} games/s); "
-              f"written to {out}/")
+        rate = games / wall     # two figures where an MCTS run plays under 10 a second
+        rate_text = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
+        print(f"{games:,} games in {wall:.1f} s ({rate_text} games/s); written to {out}/")
     return 0
 
 
