@@ -337,48 +337,72 @@ def compiling_alongside(game_name, bots, order_file="", kernel_first=False):
         _stop(helper, finished)
 
 
-# compile_first's answer: the seconds spent compiling, then those spent playing the game that
-# compiled it once numba was done (both 0.0 when nothing was compiled)
+# compile_first's answer: the seconds spent compiling, then those the game that compiled it
+# spent playing (both 0.0 when nothing was compiled)
 CompileTimes = namedtuple("CompileTimes", "compiling first_game")
 
 
 class _Compiles(event.Listener):
-    """numba's compiles in this process: how many are under way, and when the latest ended
-    (None before any). A function loaded from the cache is no compile (numba reports none)."""
+    """numba's compiles in this process once the compiling game has started (`start`): how
+    many are under way, the seconds spent in the outermost ones, and when the latest ended.
+    A function loaded from the cache is no compile (numba reports none)."""
 
     def __init__(self):
         self.open = 0
+        self.seconds = 0.0
+        self.game_started = None
+        self._outermost_began = None
         self.last_end = None
+
+    def start(self):
+        """The compiling game starts: compiles count from now."""
+        self.game_started = time.perf_counter()
 
     def on_start(self, ev):
         self.open += 1
+        if self.open == 1:
+            self._outermost_began = time.perf_counter()
 
     def on_end(self, ev):
         self.open -= 1
         self.last_end = time.perf_counter()
+        if self.open == 0 and self.game_started is not None:
+            self.seconds += self.last_end - max(self._outermost_began, self.game_started)
 
-    def playing_since(self, game_started, quiet_for=1.5):
-        """When the game that compiles (started at `game_started`, None before) began its
-        play, or None while it may still be compiling: no compile under way, and none for
-        `quiet_for` seconds (numba compiles a run's kernel and bots one after the other,
-        with a moment of Python between them)."""
-        if game_started is None or self.open:
-            return None
-        since = max(game_started, self.last_end or game_started)
-        return since if time.perf_counter() - since >= quiet_for else None
+    def split(self, started, now=None):
+        """(seconds compiling, seconds playing) from `started` to `now`: everything before the
+        game started (the kernel's game, the wait for the second process), then the game's
+        own compiles (numba compiles a function on its first call, which may come after some
+        play: a replay's last steps, a ladder's next bots)."""
+        now = time.perf_counter() if now is None else now
+        if self.game_started is None:
+            return now - started, 0.0
+        compiling = self.game_started - started + self.seconds
+        if self.open:
+            compiling += now - max(self._outermost_began, self.game_started)
+        return compiling, now - started - compiling
+
+    def playing(self, quiet_for=1.5):
+        """Whether the game plays now, as far as one can tell: it has started, no compile is
+        under way, and none has ended for `quiet_for` seconds (numba compiles a run's kernel
+        and bots one after the other, with a moment of Python between them)."""
+        if self.game_started is None or self.open:
+            return False
+        since = max(self.game_started, self.last_end or self.game_started)
+        return time.perf_counter() - since >= quiet_for
 
 
 def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_kernel=None,
                   threads=None, entry=None):
     """If this code has not yet compiled `game` with these bots, play one game through
     `play_one()` (which compiles them), with a progress line unless `quiet`; record how long
-    the compile took. Returns CompileTimes. numba compiles everything a game calls before
-    the game starts, so the compile ends with the last compile numba reports (or with the
-    second process's bots); the rest is the game's own play, which the line names apart and
-    the record leaves out: an MCTS game of Ascension with random rollouts plays for about
-    20 s, and was quoted as compile time (the line's estimates are compile time only). The
-    progress goes to `stream`, by default the sys.stderr of the moment of the call (a default
-    bound at import would keep a stream that a test harness has since closed).
+    the compile took. Returns CompileTimes. The compile is everything before that game
+    starts (the kernel's game, the wait for the second process) and the compiles numba
+    reports while it plays (_Compiles); the rest is the game's own play, which the line names
+    apart and the record leaves out: an MCTS game of Ascension with random rollouts plays for
+    about 20 s, and was quoted as compile time (the line's estimates are compile time only).
+    The progress goes to `stream`, by default the sys.stderr of the moment of the call (a
+    default bound at import would keep a stream that a test harness has since closed).
     `play_kernel()`, if given, plays a throw-away game with `random` in every seat: from an
     empty cache the other bots then compile in a second process meanwhile (see above), unless
     `threads` (the run's --threads) is 1.
@@ -417,7 +441,6 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
     done = threading.Event()
 
     compiles = _Compiles()
-    game_started = None
     width = [0]         # of the line shown: a shorter one is padded over it
 
     def show(state, end=""):
@@ -427,10 +450,9 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
 
     def tick():
         while not done.wait(1.0):
-            now = time.perf_counter()
-            since = compiles.playing_since(game_started)
-            show(f"{now - started:.0f} s" if since is None else
-                 f"done in {since - started:.0f} s; playing its first game: {now - since:.0f} s")
+            compiling, playing = compiles.split(started)
+            show(f"done in {compiling:.0f} s; playing: {playing:.0f} s" if compiles.playing()
+                 else f"{compiling + playing:.0f} s")
 
     ticker = None
     if not quiet:
@@ -443,7 +465,7 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
             with compiling_alongside(game.name, alongside, order_file, kernel_first):
                 if alongside or order_file:
                     play_kernel()
-            game_started = time.perf_counter()      # the second process's bots are saved
+            compiles.start()        # the second process's bots are saved by now
             play_one()
         compiled_all = True
     finally:
@@ -452,12 +474,9 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
             ticker.join()
             if not compiled_all:        # the error's message starts on a line of its own
                 print(file=stream, flush=True)
-    finished = time.perf_counter()
-    compiled_at = max(game_started, compiles.last_end or started)
-    times = CompileTimes(compiled_at - started, finished - compiled_at)
+    times = CompileTimes(*compiles.split(started))
     if not quiet:
-        playing = f" (then {times.first_game:.0f} s playing its first game)" \
-            if times.first_game >= 1 else ""
+        playing = f" (and {times.first_game:.0f} s of play)" if times.first_game >= 1 else ""
         show(f"done in {times.compiling:.0f} s{playing}", end="\n")
     record(key, names, times.compiling, cold=cold)
     return times

@@ -97,6 +97,19 @@ class Played:
     def seats(self):
         return self._frame_pair()[1]
 
+    def followed_by(self, later):
+        """This chunk and the `later` one (the games right after it) as one chunk: the tables
+        one chunk of all their games gives, in the form the game builds them."""
+        import pyarrow as pa
+        tables = []
+        for mine, theirs in zip(self._tables, later._tables):
+            if isinstance(mine, pa.Table):
+                tables.append(pa.concat_tables([mine, theirs]))
+            else:
+                import pandas as pd
+                tables.append(pd.concat([mine, theirs], ignore_index=True))
+        return Played(*tables, self.seconds + later.seconds)
+
     def arrow(self):
         """(games, seats) as pyarrow Tables."""
         import pyarrow as pa

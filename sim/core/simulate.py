@@ -65,27 +65,33 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
                 game, seat_policies,
                 lambda: compiling_game.append(first_game(seat_policies)()), quiet=quiet,
                 play_kernel=first_game(["random"] * len(seat_policies)), threads=threads)
+            kept = compiling_game[0] if compiling_game and games > 0 else None
             done = 0
-            if compiling_game and games > 0:
-                writer.add(compiling_game[0])
-                done = 1
-            kept = done
             started = time.perf_counter()
             while done < games:
                 n = min(chunk, games - done)
-                played = game.api.play(rules, n, seed, seat_policies, characters,
-                                       first_index=done, threads=threads, rotate=rotate)
+                if done == 0 and kept is not None:
+                    # the first chunk is the kept game 0 and the games after it, as on a warm
+                    # run: a run's tables are typed by their first chunk
+                    played = kept if n == 1 else kept.followed_by(game.api.play(
+                        rules, n - 1, seed, seat_policies, characters, first_index=1,
+                        threads=threads, rotate=rotate))
+                else:
+                    played = game.api.play(rules, n, seed, seat_policies, characters,
+                                           first_index=done, threads=threads, rotate=rotate)
                 writer.add(played)
                 done += n
-                if games > chunk and not quiet:
-                    rate = (done - kept) / (time.perf_counter() - started)
-                    print(f"\r{done:,}/{games:,} games  {rate:,.0f} games/s  "
+                timed = done - (kept is not None)      # the games this loop has played
+                if games > chunk and not quiet and timed > 0:
+                    rate = timed / (time.perf_counter() - started)
+                    print(f"\r{done:,}/{games:,} games  {_rate_text(rate)} games/s  "
                           f"ETA {(games - done) / rate:,.0f} s", end="", file=sys.stderr,
                           flush=True)
             if games > chunk and not quiet:
                 print(file=sys.stderr)
             # the time spent playing: game 0's share of the compile's time is its play
-            wall = time.perf_counter() - started + (compiled.first_game if kept else 0.0)
+            wall = time.perf_counter() - started + \
+                (compiled.first_game if kept is not None else 0.0)
             manifest = {
                 "game": game.name,
                 "record_schema_version": game.record_schema_version,
@@ -103,7 +109,7 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
                 "chunk": chunk,
                 "command": command_line,
                 "wall_seconds": round(wall, 3),
-                "games_per_second": round(games / wall, 1),
+                "games_per_second": _rounded_rate(games / wall),
             }
             writer.publish(manifest, overwrite=overwrite)
         except BaseException as exc:
@@ -114,10 +120,21 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
             raise
     if not quiet:
         print(_summary_from(out, game))
-        rate = games / wall     # two figures where an MCTS run plays under 10 a second
-        rate_text = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
-        print(f"{games:,} games in {wall:.1f} s ({rate_text} games/s); written to {out}/")
+        print(f"{games:,} game{'s' * (games != 1)} in {wall:.1f} s "
+              f"({_rate_text(games / wall)} games/s); "
+              f"written to {out}/")
     return 0
+
+
+def _rate_text(rate):
+    """Games a second as a person reads them: two figures under 10 (an MCTS run of
+    Ascension plays one game in 20 s, which was '0 games/s')."""
+    return f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
+
+
+def _rounded_rate(rate):
+    """Games a second for the manifest: to 0.1, or to three figures under 1."""
+    return round(rate, 1) if rate >= 1 else float(f"{rate:.3g}")
 
 
 def run_identity(rules, seat_policies, game, **more):
