@@ -353,43 +353,50 @@ class _Compiles(event.Listener):
         self.game_started = None
         self._outermost_began = None
         self.last_end = None
+        # the progress line's thread reads what numba's compiling thread writes
+        self._lock = threading.Lock()
 
     def start(self):
         """The compiling game starts: compiles count from now."""
-        self.game_started = time.perf_counter()
+        with self._lock:
+            self.game_started = time.perf_counter()
 
     def on_start(self, ev):
-        self.open += 1
-        if self.open == 1:
-            self._outermost_began = time.perf_counter()
+        with self._lock:
+            if self.open == 0:
+                self._outermost_began = time.perf_counter()
+            self.open += 1
 
     def on_end(self, ev):
-        self.open -= 1
-        self.last_end = time.perf_counter()
-        if self.open == 0 and self.game_started is not None:
-            self.seconds += self.last_end - max(self._outermost_began, self.game_started)
+        with self._lock:
+            self.open -= 1
+            self.last_end = time.perf_counter()
+            if self.open == 0 and self.game_started is not None:
+                self.seconds += self.last_end - max(self._outermost_began, self.game_started)
 
     def split(self, started, now=None):
         """(seconds compiling, seconds playing) from `started` to `now`: everything before the
         game started (the kernel's game, the wait for the second process), then the game's
         own compiles (numba compiles a function on its first call, which may come after some
         play: a replay's last steps, a ladder's next bots)."""
-        now = time.perf_counter() if now is None else now
-        if self.game_started is None:
-            return now - started, 0.0
-        compiling = self.game_started - started + self.seconds
-        if self.open:
-            compiling += now - max(self._outermost_began, self.game_started)
-        return compiling, now - started - compiling
+        with self._lock:
+            now = time.perf_counter() if now is None else now
+            if self.game_started is None:
+                return now - started, 0.0
+            compiling = self.game_started - started + self.seconds
+            if self.open:
+                compiling += now - max(self._outermost_began, self.game_started)
+            return compiling, now - started - compiling
 
     def playing(self, quiet_for=1.5):
         """Whether the game plays now, as far as one can tell: it has started, no compile is
         under way, and none has ended for `quiet_for` seconds (numba compiles a run's kernel
         and bots one after the other, with a moment of Python between them)."""
-        if self.game_started is None or self.open:
-            return False
-        since = max(self.game_started, self.last_end or self.game_started)
-        return time.perf_counter() - since >= quiet_for
+        with self._lock:
+            if self.game_started is None or self.open:
+                return False
+            since = max(self.game_started, self.last_end or self.game_started)
+            return time.perf_counter() - since >= quiet_for
 
 
 def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_kernel=None,

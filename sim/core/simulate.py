@@ -55,7 +55,7 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
                 from None
         try:
             def first_game(seats):
-                return lambda: game.api.play(rules, 1, seed, seats, characters,
+                return lambda: game.api.play(rules, 1, seed, seats, characters, first_index=0,
                                              threads=threads, rotate=rotate)
             # the game that compiles the run's bots is the run's game 0, kept: a game depends
             # on its seed and index only, not on its chunk (principle 2), and an MCTS game
