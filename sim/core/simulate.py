@@ -54,17 +54,17 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
             raise OutputError(f"{out.parent}: cannot write here ({exc.strerror or exc})") \
                 from None
         try:
-            def first_game(seats):
-                return lambda: game.api.play(rules, 1, seed, seats, characters, first_index=0,
-                                             threads=threads, rotate=rotate)
+            def play(n, first, seats=seat_policies):
+                return game.api.play(rules, n, seed, seats, characters, first_index=first,
+                                     threads=threads, rotate=rotate)
             # the game that compiles the run's bots is the run's game 0, kept: a game depends
             # on its seed and index only, not on its chunk (principle 2), and an MCTS game
             # can take as long as the compile
             compiling_game = []
             compiled = compile_first(
-                game, seat_policies,
-                lambda: compiling_game.append(first_game(seat_policies)()), quiet=quiet,
-                play_kernel=first_game(["random"] * len(seat_policies)), threads=threads)
+                game, seat_policies, lambda: compiling_game.append(play(1, 0)), quiet=quiet,
+                play_kernel=lambda: play(1, 0, ["random"] * len(seat_policies)),
+                threads=threads)
             kept = compiling_game[0] if compiling_game and games > 0 else None
             done = 0
             started = time.perf_counter()
@@ -73,12 +73,9 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
                 if done == 0 and kept is not None:
                     # the first chunk is the kept game 0 and the games after it, as on a warm
                     # run: a run's tables are typed by their first chunk
-                    played = kept if n == 1 else kept.followed_by(game.api.play(
-                        rules, n - 1, seed, seat_policies, characters, first_index=1,
-                        threads=threads, rotate=rotate))
+                    played = kept if n == 1 else kept.followed_by(play(n - 1, 1))
                 else:
-                    played = game.api.play(rules, n, seed, seat_policies, characters,
-                                           first_index=done, threads=threads, rotate=rotate)
+                    played = play(n, done)
                 writer.add(played)
                 done += n
                 timed = done - (kept is not None)      # the games this loop has played
