@@ -39,7 +39,8 @@ def write_perf_map():
             continue
         for cres in obj.overloads.values():
             module = getattr(cres.library, "_final_module", None)
-            if module is None:
+            # a callee Python never called has no machine code (sim/core/jit.py)
+            if module is None or getattr(cres.library, "_machine_code_pending", False):
                 continue
             for fn in module.functions:
                 if fn.is_declaration:

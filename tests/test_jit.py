@@ -298,3 +298,87 @@ def test_only_an_entry_points_code_gets_llvms_whole_pipeline(monkeypatch):
     for name in code._private_copies:
         assert code._final_module.get_function(name).linkage == Linkage.internal
         assert shared.get_function(name).linkage == Linkage.linkonce_odr
+
+
+def _tripled(x):
+    return 3 * x
+
+
+def _tripled_plus_one(x):
+    return tripled(x) + 1
+
+
+tripled = compile_noalloc(_tripled, cache=False)
+tripled_plus_one = compile_noalloc(_tripled_plus_one, first_class=True, cache=False)
+
+
+def test_a_callee_gets_machine_code_only_when_python_calls_it():
+    """A callee's code is linked into its callers as LLVM code; its own machine code is
+    generated only if Python calls it, by a stand-in entry point, which then hands every
+    call to numba's own."""
+    assert tripled_plus_one(4) == 13
+    (compiled,) = tripled.overloads.values()
+    assert type(compiled.library) is CalleeCodeLibrary
+    assert compiled.library._machine_code_pending
+    assert tripled(4) == 12 and tripled(-2) == -6
+    assert not compiled.library._machine_code_pending
+    (entry_code,) = tripled_plus_one.overloads.values()
+    assert not getattr(entry_code.library, "_machine_code_pending", False)
+
+
+_CACHED_CALLEES = '''
+from sim.core.jit import njit_noalloc
+
+@njit_noalloc
+def halve(x):
+    if x % 2:
+        raise ValueError("halve: odd")
+    return x // 2
+
+@njit_noalloc
+def quarter(x):
+    return halve(halve(x))
+
+@njit_noalloc(first_class=True)
+def quarter_plus_one(x):
+    return quarter(x) + 1
+'''
+
+_FIRST_PROCESS = '''
+import cached_callees as m
+assert m.quarter_plus_one(8) == 3
+(compiled,) = m.quarter.overloads.values()
+assert compiled.library._machine_code_pending
+'''
+
+_SECOND_PROCESS = '''
+import pytest
+from numba import njit
+from sim.core.jit import CalleeCodeLibrary
+import cached_callees as m
+assert m.quarter(8) == 2
+(compiled,) = m.quarter.overloads.values()
+assert type(compiled.library) is CalleeCodeLibrary and m.quarter.stats.cache_hits
+with pytest.raises(ValueError, match="halve: odd"):
+    m.halve(3)
+assert njit(lambda x: m.quarter(x) * 10)(16) == 40     # a new caller links the cached code
+assert m.quarter_plus_one(12) == 4 and m.quarter_plus_one.stats.cache_hits
+'''
+
+
+def test_a_cached_callee_is_kept_as_code_and_runs_when_loaded(tmp_path):
+    """numba's cache keeps a callee without machine code as its LLVM code: another process
+    loads it, calls it from Python (its exceptions included), and links it into a new
+    caller."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    (tmp_path / "cached_callees.py").write_text(_CACHED_CALLEES)
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join([str(tmp_path), str(root)]))
+    for script in (_FIRST_PROCESS, _SECOND_PROCESS):
+        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                              text=True)
+        assert done.returncode == 0, done.stderr

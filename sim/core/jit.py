@@ -27,16 +27,33 @@ function value needs (the bots, compiled through sim/core/policies.compiled_on_u
 search's agents, `first_class=True`). numba otherwise generates one for every function, and
 every caller links it in and optimises it again.
 
-Nor is a callee's own finished code optimised across functions (see CalleeCodeLibrary).
+Nor is a callee's own finished code optimised across functions, nor turned into machine code
+before Python calls it (see CalleeCodeLibrary).
 """
+import ctypes
+import itertools
+
+import llvmlite.binding as llvm
+import llvmlite.ir as llvm_ir
 from llvmlite.binding import Linkage
-from numba import config, njit, types
+from numba import _dynfunc, config, njit, types
 from numba.core import compiler, compiler_machinery, typed_passes
-from numba.core.codegen import JITCodeLibrary, JITCPUCodegen
+from numba.core.codegen import CPUCodeLibrary, JITCodeLibrary, JITCPUCodegen
+from numba.core.compiler_lock import global_compiler_lock
+from numba.core.cpu import CPUContext
 from numba.core.registry import CPUDispatcher
 
 
-class EntryCodeLibrary(JITCodeLibrary):
+class _SetsWaitingEnvironments:
+    """After numba puts a library's machine code in the JIT, the environments that waited for
+    their global to be there (_set_env) are set."""
+
+    def _finalize_specific(self):
+        super()._finalize_specific()
+        _set_waiting_environments(self._codegen)
+
+
+class EntryCodeLibrary(_SetsWaitingEnvironments, JITCodeLibrary):
     """numba's compiled code of a function whose own code runs: a kernel, a bot, a search's
     agents, anything called from Python. numba links into it a copy of everything it calls and
     optimises the lot. The copies LLVM did not inline are "linkonce_odr", one definition for
@@ -56,6 +73,14 @@ class EntryCodeLibrary(JITCodeLibrary):
             if not function.is_declaration and function.linkage == Linkage.linkonce_odr:
                 function.linkage = "internal"
                 self._private_copies.append(function.name)
+
+    @classmethod
+    def _unserialize(cls, codegen, state):
+        # numba rebuilds every cached library through the class of the libraries it creates
+        name, kind, data = state
+        if kind == CalleeCodeLibrary.CACHED_AS:
+            return CalleeCodeLibrary.from_cache(codegen, name, data)
+        return super()._unserialize(codegen, state)
 
     def _get_module_for_linking(self):
         self._ensure_finalized()
@@ -85,7 +110,7 @@ def cheap_module_pipeline(codegen):
     return manager, builder
 
 
-class CalleeCodeLibrary(JITCodeLibrary):
+class CalleeCodeLibrary(_SetsWaitingEnvironments, JITCodeLibrary):
     """numba's compiled code of a function that runs inside other compiled code (njit_noalloc,
     not a function value). numba finishes every function's code by linking in everything it
     calls and running LLVM's whole module pipeline over the lot. For a callee that work was
@@ -96,7 +121,17 @@ class CalleeCodeLibrary(JITCodeLibrary):
     one runs on its callers' code (and on numba's other functions, which keep numba's default).
     Called from Python (tests, the single-game API), a callee runs that code: optimised
     function by function as numba lowers it, its calls not inlined. Where numba offers no
-    cheap pipeline (cheap_module_pipeline), a callee gets the whole one, as before."""
+    cheap pipeline (cheap_module_pipeline), a callee gets the whole one, as before.
+
+    Nor is its code turned into machine code until Python calls it (a test, the single-game
+    API). numba did that for every function it finished, and a callee's code holds a copy of
+    everything it calls: each level of a call chain generated the machine code of the levels
+    under it again (5-7 s of First Ascent's 32 s in one process). Its callers link its code,
+    not its machine code, so numba's cache keeps a callee's code as LLVM bitcode (CACHED_AS),
+    and numba's Python entry point to it is a stand-in (_first_call_compiles) until called."""
+
+    CACHED_AS = "ascent-callee-bitcode"
+    _machine_code_pending = False
 
     def _optimize_final_module(self):
         pipeline = cheap_module_pipeline(self._codegen)
@@ -105,10 +140,124 @@ class CalleeCodeLibrary(JITCodeLibrary):
         manager, builder = pipeline
         manager.run(self._final_module, builder)
 
+    def _finalize_final_module(self):
+        # numba's, up to the JIT (which generate_machine_code does, if ever)
+        self._finalize_dynamic_globals()
+        self._verify_declare_only_symbols()
+        self._finalized = True
+        self._machine_code_pending = True
+
+    def generate_machine_code(self):
+        """Put this code in the JIT as machine code (once). Its copies of its callees become
+        private to it first, as an entry point's do, so that no two definitions of one name
+        meet in the JIT whichever of them comes first; its callers still link the copies as
+        numba shares them."""
+        with global_compiler_lock:
+            if not self._machine_code_pending:
+                return
+            self._machine_code_pending = False
+            shared = self._get_module_for_linking()
+            if shared is self._final_module:
+                self._shared_module = shared.clone()
+            for function in self._final_module.functions:
+                if not function.is_declaration and function.linkage == Linkage.linkonce_odr:
+                    function.linkage = "internal"
+            self._dynamic_globals = []              # numba's step counts them again
+            CPUCodeLibrary._finalize_final_module(self)
+
+    def get_pointer_to_function(self, name):
+        self._ensure_finalized()
+        self.generate_machine_code()
+        return super().get_pointer_to_function(name)
+
+    def serialize_using_object_code(self):
+        self._ensure_finalized()
+        if self._machine_code_pending:
+            return (self.name, self.CACHED_AS, self._final_module.as_bitcode())
+        return super().serialize_using_object_code()
+
+    @classmethod
+    def from_cache(cls, codegen, name, bitcode):
+        library = cls(codegen, name)
+        library.enable_object_caching()
+        library._final_module = llvm.parse_bitcode(bitcode)
+        library._finalize_final_module()
+        return library
+
 
 # every CPU function numba compiles in this process, ours or not, is an entry point unless
 # compiled as a callee (CalleeCompiler)
 JITCPUCodegen._library_class = EntryCodeLibrary
+
+_numba_get_executable = CPUContext.get_executable
+_numba_set_env = JITCPUCodegen.set_env
+_stand_in_names = itertools.count()
+
+
+def _get_executable(context, library, fndesc, env):
+    """numba's Python entry point to a compiled function; for a callee without machine code
+    yet, a stand-in that generates it on the first call."""
+    if isinstance(library, CalleeCodeLibrary):
+        library._ensure_finalized()
+        if library._machine_code_pending:
+            return _first_call_compiles(context, library, fndesc, env)
+    return _numba_get_executable(context, library, fndesc, env)
+
+
+def _first_call_compiles(context, library, fndesc, env):
+    """A C function with the signature of numba's Python wrapper, (closure, args, kwargs),
+    that passes the call to the Python object in its global: first a function that generates
+    the callee's machine code and numba's own entry point to it, then that entry point."""
+    codegen = library.codegen
+    name = f"ascent.first_call.{next(_stand_in_names)}"
+    module = llvm_ir.Module(name)
+    pointer = llvm_ir.IntType(8).as_pointer()
+    target = llvm_ir.GlobalVariable(module, pointer, name=name + ".target")
+    target.initializer = llvm_ir.Constant(pointer, None)
+    signature = llvm_ir.FunctionType(pointer, [pointer, pointer, pointer])
+    py_call = llvm_ir.Function(module, signature, "PyObject_Call")
+    stand_in = llvm_ir.Function(module, signature, name)
+    builder = llvm_ir.IRBuilder(stand_in.append_basic_block())
+    builder.ret(builder.call(py_call, [builder.load(target), stand_in.args[1],
+                                       stand_in.args[2]]))
+    compiled = llvm.parse_assembly(str(module))
+    with global_compiler_lock:
+        codegen._engine.add_module(compiled)
+        codegen._engine.finalize_object()
+        slot = ctypes.c_void_p.from_address(
+            codegen._engine.get_global_value_address(target.name))
+        address = codegen._engine.get_function_address(name)
+    entry = []
+
+    def first_call(*args, **kwargs):
+        with global_compiler_lock:
+            if not entry:
+                entry.append(_numba_get_executable(context, library, fndesc, env))
+                slot.value = id(entry[0])           # later calls go to it directly
+        return entry[0](*args, **kwargs)
+    slot.value = id(first_call)
+    doc = f"compiled wrapper for {fndesc.qualname!r}"
+    return _dynfunc.make_function(fndesc.lookup_module(), fndesc.qualname.split(".")[-1], doc,
+                                  address, env, (library, first_call, entry, compiled))
+
+
+def _set_env(codegen, env_name, env):
+    """numba's set_env, which writes the environment's address into its global in the JIT; a
+    global not there yet (a callee without machine code) waits for it."""
+    if codegen._engine.is_symbol_defined(env_name):
+        _numba_set_env(codegen, env_name, env)
+    else:
+        codegen.__dict__.setdefault("_waiting_environments", {})[env_name] = env
+
+
+def _set_waiting_environments(codegen):
+    waiting = codegen.__dict__.get("_waiting_environments")
+    for env_name in [n for n in waiting or () if codegen._engine.is_symbol_defined(n)]:
+        _numba_set_env(codegen, env_name, waiting.pop(env_name))
+
+
+CPUContext.get_executable = _get_executable
+JITCPUCodegen.set_env = _set_env
 
 
 @compiler_machinery.register_pass(mutates_CFG=False, analysis_only=False)
