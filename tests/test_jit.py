@@ -365,11 +365,20 @@ assert njit(lambda x: m.quarter(x) * 10)(16) == 40     # a new caller links the 
 assert m.quarter_plus_one(12) == 4 and m.quarter_plus_one.stats.cache_hits
 '''
 
+_THIRD_PROCESS = '''
+from sim.core.jit import CalleeCodeLibrary
+import cached_callees as m
+assert m.quarter(8) == 2 and m.quarter.stats.cache_hits
+(compiled,) = m.quarter.overloads.values()
+assert type(compiled.library) is not CalleeCodeLibrary      # its machine code came cached
+'''
+
 
 def test_a_cached_callee_is_kept_as_code_and_runs_when_loaded(tmp_path):
     """numba's cache keeps a callee without machine code as its LLVM code: another process
     loads it, calls it from Python (its exceptions included), and links it into a new
-    caller."""
+    caller. Once Python has called it, it is cached with its machine code, which the next
+    process loads."""
     import os
     import subprocess
     import sys
@@ -378,7 +387,7 @@ def test_a_cached_callee_is_kept_as_code_and_runs_when_loaded(tmp_path):
     root = Path(__file__).resolve().parents[1]
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
                PYTHONPATH=os.pathsep.join([str(tmp_path), str(root)]))
-    for script in (_FIRST_PROCESS, _SECOND_PROCESS):
+    for script in (_FIRST_PROCESS, _SECOND_PROCESS, _THIRD_PROCESS):
         done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
                               text=True)
         assert done.returncode == 0, done.stderr

@@ -234,11 +234,27 @@ def _first_call_compiles(context, library, fndesc, env):
             if not entry:
                 entry.append(_numba_get_executable(context, library, fndesc, env))
                 slot.value = id(entry[0])           # later calls go to it directly
+                _cache_machine_code(library, fndesc)
         return entry[0](*args, **kwargs)
     slot.value = id(first_call)
     doc = f"compiled wrapper for {fndesc.qualname!r}"
     return _dynfunc.make_function(fndesc.lookup_module(), fndesc.qualname.split(".")[-1], doc,
                                   address, env, (library, first_call, entry, compiled))
+
+
+def _cache_machine_code(library, fndesc):
+    """Save a callee Python has called into numba's cache again, now with its machine code:
+    Python calls it in later processes too (the single-game API: Ascension's `ascent replay`
+    generated 0.5 s of it at every start)."""
+    dispatcher = fndesc.lookup_module()
+    for part in fndesc.qualname.split("."):
+        dispatcher = getattr(dispatcher, part, None)
+    cache = getattr(dispatcher, "_cache", None)
+    if cache is None:
+        return
+    for signature, compiled in list(dispatcher.overloads.items()):
+        if compiled.library is library:
+            cache.save_overload(signature, compiled)
 
 
 def _set_env(codegen, env_name, env):
