@@ -391,3 +391,84 @@ def test_a_cached_callee_is_kept_as_code_and_runs_when_loaded(tmp_path):
         done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
                               text=True)
         assert done.returncode == 0, done.stderr
+
+
+def _shouted(x):
+    print("shouted", x)
+    return x + 1
+
+
+def _shouted_twice(x):
+    return shouted(x) * 2
+
+
+shouted = compile_noalloc(_shouted, cache=False)
+shouted_twice = compile_noalloc(_shouted_twice, first_class=True, cache=False)
+
+
+def test_a_callee_without_machine_code_still_gives_its_callers_its_environment(capfd):
+    """A callee's code reads its environment where it uses Python (a print): an entry point
+    compiled in the same process links that code, and the environment is set once the entry
+    point's code is in the JIT, though the callee's own is not (the global waits)."""
+    assert shouted_twice(3) == 8
+    (compiled,) = shouted.overloads.values()
+    assert compiled.library._machine_code_pending
+    assert shouted(5) == 6 and shouted_twice(4) == 10
+    assert capfd.readouterr().out.split("\n")[:3] == ["shouted 3", "shouted 5", "shouted 4"]
+
+
+def _even(n):
+    if n == 0:
+        return True
+    return odd(n - 1)
+
+
+def _odd(n):
+    if n == 0:
+        return False
+    return even(n - 1)
+
+
+def _parity(n):
+    return even(n)
+
+
+even = compile_noalloc(_even, cache=False)
+odd = compile_noalloc(_odd, cache=False)
+parity = compile_noalloc(_parity, first_class=True, cache=False)
+
+
+def test_callees_that_call_each_other_get_their_machine_code_as_numba_gives_it():
+    """Recursion through another callee leaves a call numba's runtime linker binds once the
+    callee's own code is in the JIT, so such callees get their machine code at once."""
+    assert parity(7) is False and parity(10) is True
+    (compiled,) = even.overloads.values()
+    assert not compiled.library._machine_code_pending
+    assert odd(3) is True
+
+
+def test_a_callee_generated_late_keeps_its_copies_private_and_shares_them():
+    """Once Python has called a callee, the copies of its callees in its machine code are
+    private to it (no two definitions of one name in the JIT); callers linking it later still
+    get them as numba shares them (linkonce_odr)."""
+    assert quarter_noalloc(16) == 4
+    (compiled,) = quarter_noalloc.overloads.values()
+    library = compiled.library
+    assert not library._machine_code_pending
+    defined = [f for f in library._final_module.functions if not f.is_declaration]
+    assert defined and not [f for f in defined if f.linkage == Linkage.linkonce_odr]
+    shared = library._get_module_for_linking()
+    assert any(f.linkage == Linkage.linkonce_odr and "halve" in f.name
+               for f in shared.functions if not f.is_declaration)
+
+
+def _halve(x):
+    return x // 2
+
+
+def _quarter(x):
+    return halve_noalloc(halve_noalloc(x))
+
+
+halve_noalloc = compile_noalloc(_halve, cache=False)
+quarter_noalloc = compile_noalloc(_quarter, cache=False)

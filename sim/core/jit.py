@@ -32,6 +32,8 @@ before Python calls it (see CalleeCodeLibrary).
 """
 import ctypes
 import itertools
+import warnings
+import weakref
 
 import llvmlite.binding as llvm
 import llvmlite.ir as llvm_ir
@@ -132,6 +134,7 @@ class CalleeCodeLibrary(_SetsWaitingEnvironments, JITCodeLibrary):
 
     CACHED_AS = "ascent-callee-bitcode"
     _machine_code_pending = False
+    dispatcher = None           # a weak reference to the dispatcher that holds it (add_overload)
 
     def _optimize_final_module(self):
         pipeline = cheap_module_pipeline(self._codegen)
@@ -141,6 +144,11 @@ class CalleeCodeLibrary(_SetsWaitingEnvironments, JITCodeLibrary):
         manager.run(self._final_module, builder)
 
     def _finalize_final_module(self):
+        globals_ = self._final_module.global_variables
+        if any(g.name.startswith(".numba.unresolved$") for g in globals_):
+            # recursion through another callee: numba's runtime linker binds the call when the
+            # callee's own code is in the JIT, as numba puts it there (numba's way, then)
+            return super()._finalize_final_module()
         # numba's, up to the JIT (which generate_machine_code does, if ever)
         self._finalize_dynamic_globals()
         self._verify_declare_only_symbols()
@@ -200,6 +208,10 @@ def _get_executable(context, library, fndesc, env):
     if isinstance(library, CalleeCodeLibrary):
         library._ensure_finalized()
         if library._machine_code_pending:
+            # callers compiled in this process link its code, which may read its environment
+            # (a print, an objmode block): its global takes it once some code that holds it is
+            # in the JIT (_set_env)
+            _set_env(library.codegen, context.get_env_name(fndesc), env)
             return _first_call_compiles(context, library, fndesc, env)
     return _numba_get_executable(context, library, fndesc, env)
 
@@ -228,33 +240,44 @@ def _first_call_compiles(context, library, fndesc, env):
             codegen._engine.get_global_value_address(target.name))
         address = codegen._engine.get_function_address(name)
     entry = []
+    # looked up now, not at the first call: a thread that first calls it while the module is
+    # still being imported would wait for the import lock
+    python_module = fndesc.lookup_module()
+    short_name = fndesc.qualname.split(".")[-1]
+    doc = f"compiled wrapper for {fndesc.qualname!r}"
 
     def first_call(*args, **kwargs):
         with global_compiler_lock:
             if not entry:
-                entry.append(_numba_get_executable(context, library, fndesc, env))
+                # numba's get_executable, with the module looked up above
+                code = library.get_pointer_to_function(fndesc.llvm_cpython_wrapper_name)
+                entry.append(_dynfunc.make_function(python_module, short_name, doc, code, env,
+                                                    (library,)))
+                _set_env(codegen, context.get_env_name(fndesc), env)
                 slot.value = id(entry[0])           # later calls go to it directly
-                _cache_machine_code(library, fndesc)
+                _cache_machine_code(library)
         return entry[0](*args, **kwargs)
     slot.value = id(first_call)
-    doc = f"compiled wrapper for {fndesc.qualname!r}"
-    return _dynfunc.make_function(fndesc.lookup_module(), fndesc.qualname.split(".")[-1], doc,
-                                  address, env, (library, first_call, entry, compiled))
+    return _dynfunc.make_function(python_module, short_name, doc, address, env,
+                                  (library, first_call, entry, compiled))
 
 
-def _cache_machine_code(library, fndesc):
+def _cache_machine_code(library):
     """Save a callee Python has called into numba's cache again, now with its machine code:
     Python calls it in later processes too (the single-game API: Ascension's `ascent replay`
-    generated 0.5 s of it at every start)."""
-    dispatcher = fndesc.lookup_module()
-    for part in fndesc.qualname.split("."):
-        dispatcher = getattr(dispatcher, part, None)
+    generated 0.5 s of it at every start). A save that fails costs only that: a warning."""
+    dispatcher = library.dispatcher() if library.dispatcher is not None else None
     cache = getattr(dispatcher, "_cache", None)
     if cache is None:
         return
     for signature, compiled in list(dispatcher.overloads.items()):
         if compiled.library is library:
-            cache.save_overload(signature, compiled)
+            try:
+                cache.save_overload(signature, compiled)
+            except OSError as exc:
+                warnings.warn(f"numba's cache: could not save {library.name} with its machine "
+                              f"code ({exc}); it is generated again in the next process",
+                              stacklevel=2)
 
 
 def _set_env(codegen, env_name, env):
@@ -320,6 +343,11 @@ class OneSpecializationPerTypes(CPUDispatcher):
             pipeline_class = compiler.Compiler if entry else CalleeCompiler
         super().__init__(py_func, locals=locals, targetoptions=targetoptions,
                          pipeline_class=pipeline_class)
+
+    def add_overload(self, cres):
+        if isinstance(cres.library, CalleeCodeLibrary):
+            cres.library.dispatcher = weakref.ref(self)     # where its machine code is saved
+        super().add_overload(cres)
 
     def get_call_template(self, args, kws):
         args = tuple(_widened(a, self.keeps_flags) for a in args)
