@@ -357,3 +357,15 @@ def test_a_search_asks_its_rollout_bot_only_for_first_children_and_rollouts(iter
     search(st, rules.config, np.int64(0), legal_actions, np.int64(n), np.array([5], np.uint64),
            np.array([iterations, depth, 0.7, 0.0]), counted)
     assert n == 2 and counted[0] == calls
+
+
+@pytest.mark.parametrize("name", ["mcts", "mcts-tuned"])
+def test_all_in_ascents_search_compiles_no_string_code(name):
+    """The generic search copies arrays with copy_into: a slice assignment would link numba's
+    string formatting into it (2 s of a first run, compiled for nothing)."""
+    from tests.compiled_code import string_code_in
+    get_policy("all-in-ascent", name)
+    compiled, found = string_code_in({"policies.mcts", "policies.all_in_ascent.mcts",
+                                      "sim.games.all_in_ascent.search"})
+    assert compiled >= 1
+    assert not found

@@ -402,3 +402,15 @@ def test_the_estimate_counts_a_cable_car_ride_as_a_way_out():
     st[S.S_BIV + 0] = 1
     unpenalised = search.race_progress(st, g.t, 0, cost, done)
     assert abs((unpenalised - penalised) - search.BLOCK / 3.0) < 1e-12
+
+
+@pytest.mark.parametrize("name", ["mcts", "mcts-hybrid"])
+def test_the_search_compiles_no_string_code(name):
+    """The search and the view's sampler copy arrays with copy_into: a slice assignment would
+    link numba's string formatting into them (compiled for nothing at a first run)."""
+    from tests.compiled_code import string_code_in
+    get_policy("ascension", name)
+    compiled, found = string_code_in({"policies.mcts", "policies.ascension.mcts",
+                                      "sim.games.ascension.search", "sim.games.ascension.view"})
+    assert compiled >= 1
+    assert not found

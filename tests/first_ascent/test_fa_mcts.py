@@ -282,3 +282,15 @@ def test_the_independent_mcts_reaches_no_planner_or_greedy_code():
     assert not independent & bots
     assert "policies.first_ascent.planner" in modules_reached(mcts.mcts_tuned_policy,
                                                               mcts._prepare_tuned)
+
+
+@pytest.mark.parametrize("name", ["mcts", "mcts-tuned"])
+def test_the_search_compiles_no_string_code(name):
+    """The search copies arrays with copy_into: a slice assignment would link numba's string
+    formatting into it (2 s of a first run, compiled for nothing)."""
+    from tests.compiled_code import string_code_in
+    get_policy("first-ascent", name)
+    compiled, found = string_code_in({"policies.mcts", "policies.first_ascent.mcts",
+                                      "sim.games.first_ascent.search"})
+    assert compiled >= 2
+    assert not found
