@@ -15,7 +15,9 @@ def string_code_in(modules):
     of numba's string functions their code holds, linked copies included)."""
     compiled, found = 0, set()
     for obj in gc.get_objects():
-        if not isinstance(obj, CPUDispatcher) or obj.py_func.__module__ not in modules:
+        # by its type: isinstance() asks a weak proxy among the objects for its referent,
+        # which may be gone
+        if not issubclass(type(obj), CPUDispatcher) or obj.py_func.__module__ not in modules:
             continue
         for result in obj.overloads.values():
             compiled += 1
