@@ -14,7 +14,6 @@ the samples that fell in compiled code (the compile's own samples are left out).
 that LLVM inlined is counted in its caller.
 """
 import argparse
-import gc
 import os
 import re
 import subprocess
@@ -32,22 +31,19 @@ os.environ["NUMBA_CACHE_DIR"] = _EMPTY_CACHE.name
 
 def write_perf_map():
     """The perf map of every function compiled in this process; returns its path."""
-    from numba.core.registry import CPUDispatcher
+    from sim.core.jit import compiled_specializations
     names = {}
-    for obj in gc.get_objects():
-        if not isinstance(obj, CPUDispatcher):
+    for _, cres in compiled_specializations():
+        module = getattr(cres.library, "_final_module", None)
+        # a callee Python never called has no machine code (sim/core/jit.py)
+        if module is None or getattr(cres.library, "_machine_code_pending", False):
             continue
-        for cres in obj.overloads.values():
-            module = getattr(cres.library, "_final_module", None)
-            # a callee Python never called has no machine code (sim/core/jit.py)
-            if module is None or getattr(cres.library, "_machine_code_pending", False):
+        for fn in module.functions:
+            if fn.is_declaration:
                 continue
-            for fn in module.functions:
-                if fn.is_declaration:
-                    continue
-                address = cres.library.get_pointer_to_function(fn.name)
-                if address:
-                    names[address] = fn.name
+            address = cres.library.get_pointer_to_function(fn.name)
+            if address:
+                names[address] = fn.name
     path = os.path.join(tempfile.gettempdir(), f"perf-{os.getpid()}.map")
     starts = sorted(names)
     with open(path, "w") as out:

@@ -31,6 +31,7 @@ Nor is a callee's own finished code optimised across functions, nor turned into 
 before Python calls it (see CalleeCodeLibrary).
 """
 import ctypes
+import gc
 import itertools
 import warnings
 import weakref
@@ -44,6 +45,28 @@ from numba.core.codegen import CPUCodeLibrary, JITCodeLibrary, JITCPUCodegen
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.cpu import CPUContext
 from numba.core.registry import CPUDispatcher
+
+
+def _make_copies_private(module):
+    """Make the copies numba linked into `module` ("linkonce_odr": one definition for the whole
+    process) private to it; returns their names."""
+    copies = []
+    for function in module.functions:
+        if not function.is_declaration and function.linkage == Linkage.linkonce_odr:
+            function.linkage = "internal"
+            copies.append(function.name)
+    return copies
+
+
+def compiled_specializations():
+    """(dispatcher, compile result) for every specialization of every numba CPU function this
+    process holds, compiled here or loaded from the cache: for tools that read the code."""
+    for obj in gc.get_objects():
+        # by its type: isinstance() asks a weak proxy among the objects for its referent,
+        # which may be gone
+        if issubclass(type(obj), CPUDispatcher):
+            for result in list(obj.overloads.values()):
+                yield obj, result
 
 
 class _SetsWaitingEnvironments:
@@ -70,11 +93,7 @@ class EntryCodeLibrary(_SetsWaitingEnvironments, JITCodeLibrary):
 
     def _optimize_final_module(self):
         super()._optimize_final_module()
-        self._private_copies = []
-        for function in self._final_module.functions:
-            if not function.is_declaration and function.linkage == Linkage.linkonce_odr:
-                function.linkage = "internal"
-                self._private_copies.append(function.name)
+        self._private_copies = _make_copies_private(self._final_module)
 
     @classmethod
     def _unserialize(cls, codegen, state):
@@ -167,9 +186,7 @@ class CalleeCodeLibrary(_SetsWaitingEnvironments, JITCodeLibrary):
             shared = self._get_module_for_linking()
             if shared is self._final_module:
                 self._shared_module = shared.clone()
-            for function in self._final_module.functions:
-                if not function.is_declaration and function.linkage == Linkage.linkonce_odr:
-                    function.linkage = "internal"
+            _make_copies_private(self._final_module)
             self._dynamic_globals = []              # numba's step counts them again
             CPUCodeLibrary._finalize_final_module(self)
 
