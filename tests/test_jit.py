@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 from llvmlite.binding import Linkage
-from numba.core.codegen import JITCodeLibrary
+from numba.core.codegen import CPUCodeLibrary, JITCodeLibrary
 from numba.core.compiler import Compiler
 from numba.core.registry import CPUDispatcher
 
@@ -460,6 +460,51 @@ def test_a_callee_generated_late_keeps_its_copies_private_and_shares_them():
     shared = library._get_module_for_linking()
     assert any(f.linkage == Linkage.linkonce_odr and "halvings" in f.name and
                "both_ways" not in f.name for f in shared.functions if not f.is_declaration)
+
+
+class _Interrupted(BaseException):
+    """Stands for Ctrl-C (KeyboardInterrupt) in the middle of numba's work."""
+
+
+@pytest.mark.parametrize("where", ["before the JIT", "in the JIT"])
+def test_a_first_call_interrupted_while_its_machine_code_is_made_can_be_called_again(
+        monkeypatch, where):
+    """Ctrl-C (or a MemoryError) while a callee's machine code is generated on its first call
+    from Python: that call fails, the next one generates the code and runs it. The callee was
+    marked done before the work, and the next call jumped to address 0 (a crash)."""
+    def checked_plus_one(x):
+        if x < 0:
+            raise ValueError("checked_plus_one: negative")
+        return x + 1
+
+    callee = compile_noalloc(checked_plus_one, cache=False)
+
+    def twice(x):
+        return callee(callee(x))
+
+    caller = compile_noalloc(twice, first_class=True, cache=False)
+    assert caller(1) == 3                   # compiles both; no machine code for the callee
+    (compiled,) = callee.overloads.values()
+    assert compiled.library._machine_code_pending
+    state = {"armed": True}
+    cls, step = (CPUCodeLibrary, "_finalize_final_module") if where == "before the JIT" \
+        else (JITCodeLibrary, "_finalize_specific")
+    numba_step = getattr(cls, step)
+
+    def interrupted(library):
+        if state["armed"] and library is compiled.library:
+            state["armed"] = False
+            raise _Interrupted()
+        return numba_step(library)
+
+    monkeypatch.setattr(cls, step, interrupted)
+    with pytest.raises(_Interrupted):
+        callee(1)
+    assert not state["armed"]
+    assert callee(2) == 3 and callee(5) == 6
+    with pytest.raises(ValueError, match="negative"):
+        callee(-1)
+    assert not compiled.library._machine_code_pending
 
 
 def _halvings(x):

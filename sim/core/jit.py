@@ -182,13 +182,19 @@ class CalleeCodeLibrary(_SetsWaitingEnvironments, JITCodeLibrary):
         with global_compiler_lock:
             if not self._machine_code_pending:
                 return
+            # pending until done: a first call interrupted here (Ctrl-C, a MemoryError) left
+            # the callee marked done with no code, and the next call jumped to address 0
+            if self._final_module in self._codegen._engine._ee._modules:
+                # the interrupted call had put the code in the JIT: what numba does next
+                self._finalize_specific()
+            else:
+                shared = self._get_module_for_linking()
+                if shared is self._final_module:
+                    self._shared_module = shared.clone()
+                _make_copies_private(self._final_module)
+                self._dynamic_globals = []          # numba's step counts them again
+                CPUCodeLibrary._finalize_final_module(self)
             self._machine_code_pending = False
-            shared = self._get_module_for_linking()
-            if shared is self._final_module:
-                self._shared_module = shared.clone()
-            _make_copies_private(self._final_module)
-            self._dynamic_globals = []              # numba's step counts them again
-            CPUCodeLibrary._finalize_final_module(self)
 
     def get_pointer_to_function(self, name):
         self._ensure_finalized()
@@ -268,6 +274,9 @@ def _first_call_compiles(context, library, fndesc, env):
             if not entry:
                 # numba's get_executable, with the module looked up above
                 code = library.get_pointer_to_function(fndesc.llvm_cpython_wrapper_name)
+                if not code:
+                    raise RuntimeError(f"{fndesc.qualname}: numba's JIT holds no machine code "
+                                       f"for it")
                 entry.append(_dynfunc.make_function(python_module, short_name, doc, code, env,
                                                     (library,)))
                 _set_env(codegen, context.get_env_name(fndesc), env)
@@ -291,10 +300,10 @@ def _cache_machine_code(library):
         if compiled.library is library:
             try:
                 cache.save_overload(signature, compiled)
-            except OSError as exc:
+            except Exception as exc:        # noqa: BLE001 - the call itself has its code
                 warnings.warn(f"numba's cache: could not save {library.name} with its machine "
                               f"code ({exc}); it is generated again in the next process",
-                              stacklevel=2)
+                              stacklevel=3)       # at the line that called the callee
 
 
 def _set_env(codegen, env_name, env):
