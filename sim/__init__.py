@@ -1,7 +1,11 @@
 """ascent: engines and shared machinery. See README.md."""
+import atexit
 import functools
 import hashlib
 import os
+import shutil
+import sys
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -89,8 +93,29 @@ def keyed_cache_dir(folder):
     return str(folder) if Path(folder).name == key else str(Path(folder) / key)
 
 
-os.environ["NUMBA_CACHE_DIR"] = (keyed_cache_dir(os.environ["NUMBA_CACHE_DIR"])
-                                 if os.environ.get("NUMBA_CACHE_DIR") else _numba_cache_dir())
+def writable_cache_dir(folder):
+    """`folder`, created if need be, where this process can write in it; else a new temporary
+    folder (removed when this process ends), keyed the same way, with a warning. Given a
+    folder it cannot write, numba caches into `__pycache__` folders next to the sources
+    instead, which the key does not cover: an edit to one file then left the compiled code
+    that calls it from another unchanged (a review found it). Checked as numba checks."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+        return folder
+    except OSError as exc:
+        temporary = tempfile.mkdtemp(prefix="ascent-numba-")
+        atexit.register(shutil.rmtree, temporary, ignore_errors=True)
+        print(f"ascent: warning: numba's cache folder {folder} cannot be written "
+              f"({exc.strerror or exc}); compiling into {temporary}, removed at exit, so "
+              f"every run compiles again. Set NUMBA_CACHE_DIR to a folder you can write",
+              file=sys.stderr)
+        return str(Path(temporary) / code_key())
+
+
+os.environ["NUMBA_CACHE_DIR"] = writable_cache_dir(
+    keyed_cache_dir(os.environ["NUMBA_CACHE_DIR"]) if os.environ.get("NUMBA_CACHE_DIR")
+    else _numba_cache_dir())
 # numba may already be imported (it reads the variable at import): set its config too.
 try:
     from numba.core import config as _numba_config

@@ -123,6 +123,48 @@ def test_a_cache_folder_the_user_names_is_keyed_too(tmp_path):
     assert _cache_dir_in_fresh_process(None).endswith(key)
 
 
+_CACHED_HERE = """
+import os, sys
+from pathlib import Path
+import sim
+from numba import njit
+from numba.core import config
+
+@njit(cache=True)
+def doubled(x):
+    return 2 * x
+
+assert doubled(21) == 42
+cache = Path(config.CACHE_DIR)
+print(cache)
+assert cache == Path(os.environ["NUMBA_CACHE_DIR"]) and cache.name == sim.code_key()
+assert list(cache.rglob("*.nbi")), "nothing cached in the temporary folder"
+"""
+
+
+def test_a_cache_folder_that_cannot_be_written_is_replaced_by_a_temporary_one(tmp_path):
+    """numba, given a cache folder it cannot write, caches into __pycache__ next to the
+    sources, which the key does not cover (an edited callee's caller kept its old code there).
+    Such a folder is replaced by a temporary one, keyed the same way and removed at exit, and
+    the run says so. A folder below a file cannot be written, whoever runs the test."""
+    import os
+    import subprocess
+    import sys
+    (tmp_path / "a_file").write_text("")
+    script = tmp_path / "cached_here.py"
+    script.write_text(_CACHED_HERE)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "a_file" / "cache"),
+               PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, str(script)], env=env, cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "ascent: warning: numba's cache folder" in done.stderr
+    assert str(tmp_path / "a_file" / "cache") in done.stderr
+    temporary = Path(done.stdout.strip().splitlines()[-1])
+    assert not temporary.parent.exists()                  # removed at exit
+    assert not list(tmp_path.rglob("__pycache__"))        # nothing next to the sources
+
+
 def test_a_games_runs_depend_on_its_own_data_files_only(source_copy):
     """Re-tuning First Ascent's bot (policies/first_ascent/tuned.json) once locked every
     All-In Ascent and Ascension experiment out of resuming: the run identity hashed every data
