@@ -507,6 +507,33 @@ def test_a_first_call_interrupted_while_its_machine_code_is_made_can_be_called_a
     assert not compiled.library._machine_code_pending
 
 
+def _labs():
+    import ctypes
+    import ctypes.util
+    labs = ctypes.CDLL(ctypes.util.find_library("c")).labs
+    labs.restype = ctypes.c_long
+    labs.argtypes = [ctypes.c_long]
+    return labs
+
+
+_LABS = _labs()
+
+
+def _absolute(x):
+    return _LABS(x)
+
+
+absolute = compile_noalloc(_absolute)
+
+
+def test_a_callee_numba_cannot_cache_is_not_offered_to_its_cache_again(recwarn):
+    """numba does not cache code that holds a ctypes pointer, and warns once when it compiles
+    it. The save after a callee's first call from Python offered it again, and numba warned a
+    second time."""
+    assert absolute(-7) == 7 and absolute(3) == 3
+    assert len([w for w in recwarn if "dynamic globals" in str(w.message)]) == 1
+
+
 def _halvings(x):
     if x < 2:
         return 0

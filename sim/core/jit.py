@@ -294,8 +294,8 @@ def _cache_machine_code(library):
     generated 0.5 s of it at every start). A save that fails costs only that: a warning."""
     dispatcher = library.dispatcher() if library.dispatcher is not None else None
     cache = getattr(dispatcher, "_cache", None)
-    if cache is None:
-        return
+    if cache is None or library.has_dynamic_globals:
+        return          # numba does not cache code with a ctypes pointer, and said so once
     for signature, compiled in list(dispatcher.overloads.items()):
         if compiled.library is library:
             try:
