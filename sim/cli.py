@@ -1,9 +1,11 @@
 """`ascent`: the command line. Thin: parse, call, print. Bad input exits 2 with one line."""
 import argparse
 import json
+import os
 import shlex
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -193,22 +195,40 @@ def cmd_ladder(args):
     started = time.perf_counter()
     log = (lambda *a: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
     parts = Path(args.out).with_name(Path(args.out).name + ".parts.json") if args.out else None
-    _compile_ladder(game, rules, args.players, policies, args.seed, args.threads, args.quiet)
-    try:
-        pairings, characters = ladder.run_ladder(policies, args.players, args.games, args.seed,
-                                                 args.threads, rules, log, parts)
-    except ladder.LadderPartsError as exc:
-        raise UsageError(str(exc)) from None
-    text = ladder.ladder_markdown(policies, pairings, characters, args.players, args.games,
-                                  args.seed, _command_line(args))
-    resumed = f" (this invocation; finished pairings are kept in {parts})" if parts else ""
-    text += f"\nWall time: {time.perf_counter() - started:.0f} s{resumed}.\n"
-    if args.out:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(text)
+    with _locked(args.out):
+        _compile_ladder(game, rules, args.players, policies, args.seed, args.threads,
+                        args.quiet)
+        try:
+            pairings, characters = ladder.run_ladder(policies, args.players, args.games,
+                                                     args.seed, args.threads, rules, log, parts)
+        except ladder.LadderPartsError as exc:
+            raise UsageError(str(exc)) from None
+        text = ladder.ladder_markdown(policies, pairings, characters, args.players, args.games,
+                                      args.seed, _command_line(args))
+        resumed = f" (this invocation; finished pairings are kept in {parts})" if parts else ""
+        text += f"\nWall time: {time.perf_counter() - started:.0f} s{resumed}.\n"
+        if args.out:
+            out = Path(args.out)
+            tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
+            tmp.write_text(text)
+            os.replace(tmp, out)
     if not args.quiet:
         print(text)
     return 0
+
+
+@contextmanager
+def _locked(out):
+    """The output file `out` (None: none) locked against a second ascent command writing it
+    (sim/core/output.py's lock): two ladders into one --out both played every pairing, and
+    the later one's parts file dropped the other's finished pairings."""
+    if out is None:
+        yield
+        return
+    from sim.core.output import folder_lock
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    with folder_lock(Path(out)):
+        yield
 
 
 def _compile_ladder(game, rules, players, policies, seed, threads, quiet):
@@ -615,7 +635,7 @@ def build_parser():
     lp.add_argument("--threads", type=_positive_int, default=None)
     lp.add_argument("--out", help="write the markdown table here (e.g. results/LADDER.md); "
                     "finished pairings are kept beside it in OUT.parts.json, so a rerun "
-                    "resumes")
+                    "with the same settings, code and data files resumes")
     lp.add_argument("--quiet", action="store_true")
     rules_args(lp)
     lp.set_defaults(func=cmd_ladder)

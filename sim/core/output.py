@@ -66,8 +66,8 @@ def folder_state(out, fingerprint):
 
 @contextmanager
 def folder_lock(out):
-    """An exclusive lock for writing `out` (the hidden file .NAME.lock beside it); a second
-    writer fails at once with one line."""
+    """An exclusive lock for writing `out`, a run folder or a file (the hidden file .NAME.lock
+    beside it); a second writer fails at once with one line."""
     lock = out.parent / f".{out.name}.lock"
     try:
         handle = open(lock, "w")
@@ -77,8 +77,8 @@ def folder_lock(out):
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            raise OutputError(f"{out}: another ascent run is writing this folder (lock "
-                              f"{lock}); wait for it or choose another --out") from None
+            raise OutputError(f"{out}: another ascent run is writing it (lock {lock}); wait "
+                              f"for it or choose another --out") from None
         yield
     finally:
         # the lock file stays: deleting it would let a writer that opened it just before lock

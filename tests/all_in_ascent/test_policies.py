@@ -243,6 +243,31 @@ def test_an_interrupted_ladder_keeps_its_finished_pairings(tmp_path, monkeypatch
     assert main(args[:4] + ["31"] + args[5:]) == 2
 
 
+def test_a_ladder_does_not_reuse_the_pairings_of_other_bots_or_share_its_file(
+        tmp_path, monkeypatch, capsys):
+    """Pairings saved before `ascent tune --store` rewrote tuned.json (or before an engine
+    fix) were reused, and the ladder printed the old bots' verdict. And two ladders into one
+    --out both played every pairing, the later one dropping the other's from the file."""
+    import sim
+    from sim.cli import main
+    from sim.core.output import folder_lock
+    out = tmp_path / "LADDER.md"
+    args = ["ladder", "--players", "2", "--games", "6", "--policies", "random,greedy",
+            "--out", str(out), "--quiet"]
+    assert main(args) == 0
+    capsys.readouterr()
+    real_data_key = sim.package_data_key
+    monkeypatch.setattr(sim, "package_data_key", lambda *a, **k: "retuned")
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "other data files" in err and "\n" not in err.strip()
+    monkeypatch.setattr(sim, "package_data_key", real_data_key)
+    assert main(args) == 0
+    with folder_lock(out):
+        assert main(args) == 2
+    assert "another ascent run is writing" in capsys.readouterr().err
+
+
 def _gaps_from_r52(st, t, seat, rid, gaps):
     """stat_gaps worked out from the engine's R52 at each call (requirements_after_dice with no
     die, then each effect's applied modifier times a die's mean), as the planner did before the

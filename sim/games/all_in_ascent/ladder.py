@@ -91,9 +91,13 @@ def run_ladder(policies, n_players, n_games, seed, threads=None, rules=None, log
     """Every pairing and every self-play. With `parts` (a JSON file path), each finished piece is
     saved there as soon as it ends and reused by a rerun with the same settings, so an
     interrupted ladder loses no finished pairing and plays none twice."""
+    from sim import code_key, package_data_key
     seeds, chars = random_seating(seed, n_games, n_players)
+    # the bots' code and data too: a ladder rerun after `ascent tune --store` (tuned.json) or
+    # an engine fix reused the pairings of the old bots and printed their verdict
     key = {"players": n_players, "games": n_games, "seed": seed,
-           "rules": (rules or default_rules()).fingerprint}
+           "rules": (rules or default_rules()).fingerprint, "code": code_key(),
+           "data": package_data_key(game="all-in-ascent")}
     done = _load_parts(parts, key)
     pairings = []
     for i, a in enumerate(policies):
@@ -129,10 +133,17 @@ def _load_parts(path, key):
     except (OSError, ValueError) as exc:
         raise LadderPartsError(f"{path}: unreadable ladder parts ({exc}); remove the file to "
                                f"start the ladder afresh") from None
-    if saved.get("key") != key:
-        raise LadderPartsError(f"{path}: saved ladder parts are for other settings ({saved.get('key')}); "
-                         f"remove the file or choose another --out")
+    saved_key = saved.get("key") if isinstance(saved.get("key"), dict) else {}
+    differ = [_KEY_FIELDS.get(field, field) for field in key if saved_key.get(field) != key[field]]
+    if differ:
+        raise LadderPartsError(f"{path}: saved ladder parts are for other settings (other "
+                               f"{', '.join(differ)}); remove the file or choose another --out")
     return saved["parts"]
+
+
+_KEY_FIELDS = {"players": "--players", "games": "--games", "seed": "--seed",
+               "rules": "rules", "code": "code (sim/, policies/)",
+               "data": "data files (the game's data, tuned.json)"}
 
 
 def _save_parts(path, key, done):
