@@ -545,7 +545,9 @@ def build_parser():
     sp.add_argument("--threads", type=_positive_int, default=None)
     sp.add_argument("--chunk", type=_positive_int, default=20_000,
                     help="games per batch, written to disk as it finishes: memory grows with "
-                         "the chunk, not with --games (results do not depend on it)")
+                         "the chunk, not with --games, and an interrupted run keeps its "
+                         "finished chunks for the same command to go on from (results do not "
+                         "depend on it)")
     sp.add_argument("--out", help="output folder (default results/simulate/GAME-pPLAYERS-POLICY-"
                                   "gGAMES-sSEED: the same command writes the same games there)")
     sp.add_argument("--overwrite", action="store_true",
@@ -671,6 +673,11 @@ def main(argv=None):
     except (GameError, UsageError, OutputError) as exc:
         print(f"ascent: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        # one line, not a traceback; what a command had finished is kept (a run's chunks, a
+        # ladder's pairings), and the same command again goes on from there
+        print("\nascent: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -93,9 +93,40 @@ def test_a_full_disk_leaves_the_earlier_run_intact(tmp_path, capsys, monkeypatch
     monkeypatch.setattr(pq.ParquetWriter, "write_table", full)
     capsys.readouterr()
     assert simulate(out, "--overwrite", seed="2") == 2
-    assert "No space left on device" in one_line_error(capsys)
-    assert snapshot(out) == before and leftovers(out) == []
+    err = one_line_error(capsys)
+    # the first chunk (two tables) was saved before the disk filled: it is kept, and said so
+    assert "No space left on device" in err and "its 15 finished games are kept" in err
+    assert snapshot(out) == before and [p for p in leftovers(out) if ".tmp-" in p] == []
     assert main(["report", str(out)]) == 0
+    monkeypatch.undo()                                  # space freed: the same command goes on
+    assert simulate(out, "--overwrite", seed="2") == 0
+    assert json.loads((out / "manifest.json").read_text())["resumed_games"] == 15
+    assert leftovers(out) == []
+
+
+def test_an_interrupted_run_keeps_its_finished_chunks_and_the_same_command_goes_on(
+        tmp_path, capsys):
+    """A run killed after some of its chunks plays only the games after them when the same
+    command runs again (it played the whole run again), and its tables are those of a run
+    never interrupted. Another run into the folder discards them."""
+    whole, out = tmp_path / "whole", tmp_path / "run"
+    assert simulate(whole, seed="2") == 0
+    # a chunk writes its seats, then its games: the fifth table is the third chunk's seats
+    run_killed(KILLER, "table", 5, [*RUN, "--seed", "2", "--out", out], tmp_path / "k.log")
+    assert [p for p in leftovers(out) if ".partial-" in p]
+    assert main([*RUN[:-1], "--seed", "2", "--out", str(out)]) == 0      # not quiet
+    assert "resuming: 30 of the 40 games" in capsys.readouterr().err
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["resumed_games"] == 30 and leftovers(out) == []
+    for table in ("games", "seats"):
+        assert pd.read_parquet(out / f"{table}.parquet").equals(
+            pd.read_parquet(whole / f"{table}.parquet"))
+    run_killed(KILLER, "table", 3, [*RUN, "--seed", "4", "--out", out, "--overwrite"],
+               tmp_path / "k2.log")
+    assert [p for p in leftovers(out) if ".partial-" in p]
+    assert simulate(out, "--overwrite", seed="3") == 0
+    assert "resumed_games" not in json.loads((out / "manifest.json").read_text())
+    assert leftovers(out) == []
 
 
 def test_a_second_writer_is_kept_out(tmp_path, capsys):

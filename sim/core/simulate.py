@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 
 from sim.core.compiling import compile_first
-from sim.core.output import (OutputError, RunWriter, folder_lock, folder_state,
-                             restore_set_aside, run_fingerprint)
+from sim.core.output import (FinishedChunks, OutputError, RunWriter, folder_lock,
+                             folder_state, restore_set_aside, run_fingerprint)
 
 
 def simulate(game, out, players, games, seed, rules, seat_policies, characters="random",
@@ -37,6 +37,7 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
         restore_set_aside(out)
         state = folder_state(out, fingerprint)
         if state == "same":
+            FinishedChunks(out, fingerprint).remove()   # a kill after the run was in place
             if not quiet:
                 print(f"{out}/ already holds this run (same rules, bots, seed and games): "
                       f"nothing to play")
@@ -53,6 +54,13 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
         except OSError as exc:
             raise OutputError(f"{out.parent}: cannot write here ({exc.strerror or exc})") \
                 from None
+        FinishedChunks.discard_others(out, fingerprint)
+        finished = FinishedChunks(out, fingerprint)
+        resumed = min(finished.games, games)
+        if resumed and not quiet:
+            print(f"{out}/: resuming: {resumed:,} of the {games:,} games were played by an "
+                  f"interrupted run of this command (kept in {finished.folder.name})",
+                  file=sys.stderr)
         try:
             def play(n, first, seats=seat_policies):
                 return game.api.play(rules, n, seed, seats, characters, first_index=first,
@@ -65,8 +73,9 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
                 game, seat_policies, lambda: compiling_game.append(play(1, 0)), quiet=quiet,
                 play_kernel=lambda: play(1, 0, ["random"] * len(seat_policies)),
                 threads=threads)
-            kept = compiling_game[0] if compiling_game and games > 0 else None
-            done = 0
+            kept = compiling_game[0] if compiling_game and games > 0 and not resumed \
+                else None
+            done = resumed
             started = time.perf_counter()
             while done < games:
                 n = min(chunk, games - done)
@@ -76,9 +85,9 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
                     played = kept if n == 1 else kept.followed_by(play(n - 1, 1))
                 else:
                     played = play(n, done)
-                writer.add(played)
+                finished.add(done, played)
                 done += n
-                timed = done - (kept is not None)      # the games this loop has played
+                timed = done - resumed - (kept is not None)     # played by this loop
                 if games > chunk and not quiet and timed > 0:
                     rate = timed / (time.perf_counter() - started)
                     print(f"\r{done:,}/{games:,} games  {_rate_text(rate)} games/s  "
@@ -86,6 +95,8 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
                           flush=True)
             if games > chunk and not quiet:
                 print(file=sys.stderr)
+            for tables in finished.tables():
+                writer.add_tables(tables)
             # the time spent playing: game 0's share of the compile's time is its play
             wall = time.perf_counter() - started + \
                 (compiled.first_game if kept is not None else 0.0)
@@ -106,20 +117,29 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
                 "chunk": chunk,
                 "command": command_line,
                 "wall_seconds": round(wall, 3),
-                "games_per_second": _rounded_rate(games / wall),
+                "games_per_second": _rounded_rate((games - resumed) / wall),
+                **({"resumed_games": resumed} if resumed else {}),
             }
             writer.publish(manifest, overwrite=overwrite)
+            finished.remove()
         except BaseException as exc:
             writer.discard()
             if isinstance(exc, OSError):
+                kept = f"; its {finished.games:,} finished games are kept in " \
+                    f"{finished.folder}: the same command goes on from there" \
+                    if finished.games else ""
                 raise OutputError(f"{out}: could not write the run ({exc.strerror or exc}); "
-                                  f"nothing was replaced") from None
+                                  f"nothing was replaced{kept}") from None
             raise
     if not quiet:
         print(_summary_from(out, game))
-        print(f"{games:,} game{'s' * (games != 1)} in {wall:.1f} s "
-              f"({_rate_text(games / wall)} games/s); "
-              f"written to {out}/")
+        rate = _rate_text((games - resumed) / wall)
+        if resumed:
+            print(f"{games:,} games: {games - resumed:,} played in {wall:.1f} s ({rate} "
+                  f"games/s), {resumed:,} by the interrupted run; written to {out}/")
+        else:
+            print(f"{games:,} game{'s' * (games != 1)} in {wall:.1f} s ({rate} games/s); "
+                  f"written to {out}/")
     return 0
 
 
