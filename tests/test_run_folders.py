@@ -43,6 +43,7 @@ def test_the_same_command_twice_plays_once(tmp_path, capsys):
     out = tmp_path / "run"
     assert simulate(out) == 0
     before = snapshot(out)
+    (tmp_path / ".run.tmp-99999").mkdir()      # left by a run of this command killed meanwhile
     assert main([*RUN[:-1], "--seed", "1", "--out", str(out)]) == 0   # not quiet, other chunk
     assert "already holds this run" in capsys.readouterr().out
     assert snapshot(out) == before and leftovers(out) == []

@@ -110,6 +110,13 @@ def restore_set_aside(out):
         shutil.rmtree(stale, ignore_errors=True)
 
 
+def remove_killed_writes(out):
+    """Remove what a killed run left half written beside `out` (its .NAME.tmp-PID). Call under
+    the lock."""
+    for stale in Path(out).parent.glob(f".{Path(out).name}.tmp-*"):
+        shutil.rmtree(stale, ignore_errors=True)
+
+
 class RunWriter:
     """Streams a run's tables into a temporary sibling of `out`, then publishes it.
 
@@ -120,8 +127,7 @@ class RunWriter:
         self.out = Path(out)
         self.fingerprint = fingerprint
         self.games = int(games)
-        for stale in self.out.parent.glob(f".{self.out.name}.tmp-*"):
-            shutil.rmtree(stale, ignore_errors=True)      # a killed run's leftovers (we hold the lock)
+        remove_killed_writes(self.out)
         self.tmp = self.out.parent / f".{self.out.name}.tmp-{os.getpid()}"
         self.tmp.mkdir()
         self.writers = {}

@@ -14,7 +14,8 @@ import numpy as np
 
 from sim.core.compiling import compile_first
 from sim.core.output import (FinishedChunks, OutputError, RunWriter, folder_lock,
-                             folder_state, restore_set_aside, run_fingerprint)
+                             folder_state, remove_killed_writes, restore_set_aside,
+                             run_fingerprint)
 
 
 def simulate(game, out, players, games, seed, rules, seat_policies, characters="random",
@@ -37,7 +38,9 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
         restore_set_aside(out)
         state = folder_state(out, fingerprint)
         if state == "same":
-            FinishedChunks(out, fingerprint).remove()   # a kill after the run was in place
+            # a run of this command killed after this one was in place left its writes
+            FinishedChunks(out, fingerprint).remove()
+            remove_killed_writes(out)
             if not quiet:
                 print(f"{out}/ already holds this run (same rules, bots, seed and games): "
                       f"nothing to play")
