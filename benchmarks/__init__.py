@@ -71,6 +71,10 @@ def acceptance_lines(relpath):
     if not path.exists():
         return []
     m = json.loads(path.read_text())
+    if m.get("resumed_games"):      # its figures are the last invocation's games only
+        return [f"- The issue's acceptance run, timed by `simulate` itself (not run by this "
+                f"script): `{m['command']}`; {m['resumed_games']:,} of its {m['games']:,} "
+                f"games were played by an interrupted invocation, so it gives no rate."]
     return [f"- The issue's acceptance run, timed by `simulate` itself (not run by this script): "
             f"`{m['command']}` played {m['games']:,} games in {m['wall_seconds']:,.0f} s "
             f"({m['games_per_second']:,.0f} games/s on {m['threads']} threads)."]

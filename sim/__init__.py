@@ -104,13 +104,28 @@ def writable_cache_dir(folder):
         tempfile.TemporaryFile(dir=folder).close()
         return folder
     except OSError as exc:
-        temporary = tempfile.mkdtemp(prefix="ascent-numba-")
+        _remove_orphaned_caches()
+        temporary = tempfile.mkdtemp(prefix=f"ascent-numba-{os.getpid()}-")
         atexit.register(shutil.rmtree, temporary, ignore_errors=True)
         print(f"ascent: warning: numba's cache folder {folder} cannot be written "
               f"({exc.strerror or exc}); compiling into {temporary}, removed at exit, so "
               f"every run compiles again. Set NUMBA_CACHE_DIR to a folder you can write",
               file=sys.stderr)
         return str(Path(temporary) / code_key())
+
+
+def _remove_orphaned_caches():
+    """Remove the temporary cache folders (writable_cache_dir's) of processes that have ended
+    without their exit handlers (SIGTERM, SIGKILL): several MB each."""
+    for folder in Path(tempfile.gettempdir()).glob("ascent-numba-*-*"):
+        try:
+            os.kill(int(folder.name.split("-")[2]), 0)
+        except ValueError:
+            continue
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except OSError:         # alive, another user's
+            continue
 
 
 os.environ["NUMBA_CACHE_DIR"] = writable_cache_dir(

@@ -145,12 +145,18 @@ assert list(cache.rglob("*.nbi")), "nothing cached in the temporary folder"
 def test_a_cache_folder_that_cannot_be_written_is_replaced_by_a_temporary_one(tmp_path):
     """numba, given a cache folder it cannot write, caches into __pycache__ next to the
     sources, which the key does not cover (an edited callee's caller kept its old code there).
-    Such a folder is replaced by a temporary one, keyed the same way and removed at exit, and
-    the run says so. A folder below a file cannot be written, whoever runs the test."""
+    Such a folder is replaced by a temporary one, keyed the same way and removed at exit (or
+    by the next such run, once its process has ended), and the run says so. A folder below a
+    file cannot be written, whoever runs the test."""
     import os
     import subprocess
     import sys
+    import tempfile
     (tmp_path / "a_file").write_text("")
+    # one left by a process that ended without its exit handlers (SIGTERM): removed
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    orphan = Path(tempfile.mkdtemp(prefix=f"ascent-numba-{ended}-"))
     script = tmp_path / "cached_here.py"
     script.write_text(_CACHED_HERE)
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "a_file" / "cache"),
@@ -162,6 +168,7 @@ def test_a_cache_folder_that_cannot_be_written_is_replaced_by_a_temporary_one(tm
     assert str(tmp_path / "a_file" / "cache") in done.stderr
     temporary = Path(done.stdout.strip().splitlines()[-1])
     assert not temporary.parent.exists()                  # removed at exit
+    assert not orphan.exists()
     assert not list(tmp_path.rglob("__pycache__"))        # nothing next to the sources
 
 

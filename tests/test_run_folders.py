@@ -125,7 +125,8 @@ def test_an_interrupted_run_keeps_its_finished_chunks_and_the_same_command_goes_
     run_killed(KILLER, "table", 3, [*RUN, "--seed", "4", "--out", out, "--overwrite"],
                tmp_path / "k2.log")
     assert [p for p in leftovers(out) if ".partial-" in p]
-    assert simulate(out, "--overwrite", seed="3") == 0
+    assert main([*RUN[:-1], "--seed", "3", "--out", str(out), "--overwrite"]) == 0
+    assert "the 15 finished games of an interrupted other run" in capsys.readouterr().err
     assert "resumed_games" not in json.loads((out / "manifest.json").read_text())
     assert leftovers(out) == []
 
@@ -179,6 +180,56 @@ def test_a_kill_at_any_write_point_never_leaves_a_mixed_folder(tmp_path, point, 
     assert simulate(out, "--overwrite", seed="3") == 0
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".run.tmp-")]
     assert main(["report", str(out)]) == 0
+
+
+def test_a_run_killed_after_its_last_chunk_is_made_from_its_chunks_without_a_compile(
+        tmp_path, capsys, monkeypatch):
+    """Every chunk finished (killed while the run's tables were made): the same command
+    plays nothing, compiles nothing, and its manifest gives no rate for games it did not
+    play."""
+    from sim.core import compiling
+    whole, out = tmp_path / "whole", tmp_path / "run"
+    assert simulate(whole, seed="2") == 0
+    # 3 chunks (15, 15, 10 games) write 6 tables; the 7th is the run's own games table
+    run_killed(KILLER, "table", 7, [*RUN, "--seed", "2", "--out", out], tmp_path / "k.log")
+    monkeypatch.setattr(compiling, "compile_first", lambda *a, **k: pytest.fail("compiled"))
+    assert main([*RUN[:-1], "--seed", "2", "--out", str(out)]) == 0
+    assert "all played by the interrupted run" in capsys.readouterr().out
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["resumed_games"] == 40 and manifest["games_per_second"] is None
+    assert pd.read_parquet(out / "seats.parquet").equals(pd.read_parquet(whole / "seats.parquet"))
+
+
+def test_a_disk_without_room_for_the_run_twice_still_takes_it(tmp_path, monkeypatch):
+    """The run's tables are made from its saved chunks; where the disk cannot hold both, each
+    chunk goes once taken (a run that fitted before chunks were saved was refused for good,
+    its chunks filling the disk)."""
+    from collections import namedtuple
+    from sim.core import simulate as simulate_module
+    whole, out = tmp_path / "whole", tmp_path / "run"
+    assert simulate(whole) == 0
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr(simulate_module.shutil, "disk_usage", lambda path: usage(1, 1, 1))
+    taken = []
+    real_unlink = Path.unlink
+    monkeypatch.setattr(Path, "unlink", lambda self, *a: (taken.append(self.name),
+                                                          real_unlink(self, *a)))
+    assert simulate(out) == 0
+    assert len([name for name in taken if name.startswith("games-")]) == 3
+    for table in ("games", "seats"):
+        assert pd.read_parquet(out / f"{table}.parquet").equals(
+            pd.read_parquet(whole / f"{table}.parquet"))
+    assert leftovers(out) == []
+
+
+def test_a_run_leaves_alone_what_a_run_into_a_name_like_a_pattern_would_match(tmp_path):
+    """Folder names are matched literally: a run into `x[12]` removed the saved chunks and
+    the half-written tables of a run into `x1`."""
+    for name in (".x1.partial-0123", ".x1.tmp-99999", ".x1.old-99999"):
+        (tmp_path / name).mkdir()
+    assert simulate(tmp_path / "x[12]") == 0
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".x1.")) == [
+        ".x1.old-99999", ".x1.partial-0123", ".x1.tmp-99999"]
 
 
 # --- report never reads a partial or foreign folder --------------------------------------------

@@ -14,6 +14,7 @@
   loses no finished chunk: the same command plays only the games after them.
 """
 import fcntl
+import glob
 import hashlib
 import json
 import os
@@ -103,7 +104,8 @@ def swap_in(new, final, aside):
 def restore_set_aside(out):
     """A run killed between the two renames of `publish` left the earlier run beside `out`
     (.NAME.old-PID) and nothing at `out`: put it back. Call under the lock."""
-    aside = sorted(out.parent.glob(f".{out.name}.old-*"), key=lambda p: p.stat().st_mtime)
+    aside = sorted(out.parent.glob(f".{glob.escape(out.name)}.old-*"),
+                   key=lambda p: p.stat().st_mtime)
     if aside and not out.exists():
         os.rename(aside.pop(), out)
     for stale in aside:
@@ -113,7 +115,7 @@ def restore_set_aside(out):
 def remove_killed_writes(out):
     """Remove what a killed run left half written beside `out` (its .NAME.tmp-PID). Call under
     the lock."""
-    for stale in Path(out).parent.glob(f".{Path(out).name}.tmp-*"):
+    for stale in Path(out).parent.glob(f".{glob.escape(Path(out).name)}.tmp-*"):
         shutil.rmtree(stale, ignore_errors=True)
 
 
@@ -229,12 +231,17 @@ class FinishedChunks:
 
     @staticmethod
     def discard_others(out, fingerprint):
-        """Remove the finished chunks of other runs into `out`: once another run plays into
-        it, they can no longer be resumed there."""
+        """Remove the finished chunks of other runs into `out` (once another run plays into
+        it, they can no longer be resumed there); returns how many games they held. The name
+        is escaped: a run into `x[12]` removed the chunks of a run into `x1` (a review found
+        it)."""
         out = Path(out)
-        for folder in out.parent.glob(f".{out.name}.partial-*"):
+        games = 0
+        for folder in out.parent.glob(f".{glob.escape(out.name)}.partial-*"):
             if folder.name != f".{out.name}.partial-{fingerprint}":
+                games += FinishedChunks(out, folder.name.rpartition("-")[2]).games
                 shutil.rmtree(folder, ignore_errors=True)
+        return games
 
     @property
     def games(self):
@@ -280,11 +287,23 @@ class FinishedChunks:
             os.replace(tmp, path)
         self.chunks.append((first, n))
 
-    def tables(self):
-        """Each finished chunk's (games, seats) tables, in the order of its games."""
+    def size(self):
+        """The bytes the finished chunks take on disk."""
+        return sum(self._path(t, first, n).stat().st_size
+                   for first, n in self.chunks for t in TABLES)
+
+    def tables(self, consume=False):
+        """Each finished chunk's (games, seats) tables, in the order of its games. With
+        `consume`, a chunk's files are removed once the caller has taken its tables and asks
+        for the next: for a disk with no room for the run twice, where a kill while the run's
+        tables are made loses the chunks already taken."""
         import pyarrow.parquet as pq
-        for first, n in self.chunks:
+        for first, n in list(self.chunks):
             yield tuple(pq.ParquetFile(self._path(t, first, n)).read() for t in TABLES)
+            if consume:
+                for t in ("games", "seats"):        # the games file first: the chunk is gone
+                    self._path(t, first, n).unlink()
+                self.chunks.remove((first, n))
 
     def remove(self):
         shutil.rmtree(self.folder, ignore_errors=True)

@@ -6,6 +6,7 @@ the manifest fields of its rules and the summary; this module owns the loop, the
 the folder (sim/core/output.py: atomic, locked, fingerprinted), so every game's output folder
 has the same shape and the same guarantees."""
 import platform
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -57,7 +58,10 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
         except OSError as exc:
             raise OutputError(f"{out.parent}: cannot write here ({exc.strerror or exc})") \
                 from None
-        FinishedChunks.discard_others(out, fingerprint)
+        dropped = FinishedChunks.discard_others(out, fingerprint)
+        if dropped and not quiet:
+            print(f"{out}/: the {dropped:,} finished games of an interrupted other run into "
+                  f"this folder are discarded", file=sys.stderr)
         finished = FinishedChunks(out, fingerprint)
         resumed = min(finished.games, games)
         if resumed and not quiet:
@@ -68,24 +72,24 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
             def play(n, first, seats=seat_policies):
                 return game.api.play(rules, n, seed, seats, characters, first_index=first,
                                      threads=threads, rotate=rotate)
-            # the game that compiles the run's bots is the run's game 0, kept: a game depends
-            # on its seed and index only, not on its chunk (principle 2), and an MCTS game
-            # can take as long as the compile
+            # the game that compiles the run's bots is the first game left to play, kept: a
+            # game depends on its seed and index only, not on its chunk (principle 2), and an
+            # MCTS game can take as long as the compile
             compiling_game = []
+            randoms = ["random"] * len(seat_policies)
             compiled = compile_first(
-                game, seat_policies, lambda: compiling_game.append(play(1, 0)), quiet=quiet,
-                play_kernel=lambda: play(1, 0, ["random"] * len(seat_policies)),
-                threads=threads)
-            kept = compiling_game[0] if compiling_game and games > 0 and not resumed \
-                else None
+                game, seat_policies, lambda: compiling_game.append(play(1, resumed)),
+                quiet=quiet, play_kernel=lambda: play(1, resumed, randoms),
+                threads=threads) if resumed < games else None
+            kept = compiling_game[0] if compiling_game else None
             done = resumed
             started = time.perf_counter()
             while done < games:
                 n = min(chunk, games - done)
-                if done == 0 and kept is not None:
-                    # the first chunk is the kept game 0 and the games after it, as on a warm
+                if done == resumed and kept is not None:
+                    # the first chunk is the kept game and the games after it, as on a warm
                     # run: a run's tables are typed by their first chunk
-                    played = kept if n == 1 else kept.followed_by(play(n - 1, 1))
+                    played = kept if n == 1 else kept.followed_by(play(n - 1, done + 1))
                 else:
                     played = play(n, done)
                 finished.add(done, played)
@@ -98,11 +102,17 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
                           flush=True)
             if games > chunk and not quiet:
                 print(file=sys.stderr)
-            for tables in finished.tables():
+            # the run's tables are made from its saved chunks; where the disk has no room for
+            # both, each chunk is removed once taken (the run fitted it before chunks were
+            # saved, and a review found it refused for good, its chunks filling the disk)
+            room = shutil.disk_usage(out.parent).free
+            consume = room < 1.25 * finished.size() + (16 << 20)
+            for tables in finished.tables(consume=consume):
                 writer.add_tables(tables)
-            # the time spent playing: game 0's share of the compile's time is its play
+            # the time spent playing: the kept game's share of the compile's time is its play
             wall = time.perf_counter() - started + \
                 (compiled.first_game if kept is not None else 0.0)
+            played_now = games - resumed
             manifest = {
                 "game": game.name,
                 "record_schema_version": game.record_schema_version,
@@ -120,7 +130,8 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
                 "chunk": chunk,
                 "command": command_line,
                 "wall_seconds": round(wall, 3),
-                "games_per_second": _rounded_rate((games - resumed) / wall),
+                # this invocation's games: an interrupted one's were played at another time
+                "games_per_second": _rounded_rate(played_now / wall) if played_now else None,
                 **({"resumed_games": resumed} if resumed else {}),
             }
             writer.publish(manifest, overwrite=overwrite)
@@ -128,17 +139,20 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
         except BaseException as exc:
             writer.discard()
             if isinstance(exc, OSError):
-                kept = f"; its {finished.games:,} finished games are kept in " \
-                    f"{finished.folder}: the same command goes on from there" \
-                    if finished.games else ""
+                # (chunks removed while the run's tables were made leave none to go on from)
+                left = finished.games if finished.chunks and finished.chunks[0][0] == 0 else 0
+                note = f"; its {left:,} finished games are kept in {finished.folder}: free " \
+                    f"space, and the same command goes on from there" if left else ""
                 raise OutputError(f"{out}: could not write the run ({exc.strerror or exc}); "
-                                  f"nothing was replaced{kept}") from None
+                                  f"nothing was replaced{note}") from None
             raise
     if not quiet:
         print(_summary_from(out, game))
-        rate = _rate_text((games - resumed) / wall)
-        if resumed:
-            print(f"{games:,} games: {games - resumed:,} played in {wall:.1f} s ({rate} "
+        rate = _rate_text(played_now / wall)
+        if resumed == games:
+            print(f"{games:,} games, all played by the interrupted run; written to {out}/")
+        elif resumed:
+            print(f"{games:,} games: {played_now:,} played in {wall:.1f} s ({rate} "
                   f"games/s), {resumed:,} by the interrupted run; written to {out}/")
         else:
             print(f"{games:,} game{'s' * (games != 1)} in {wall:.1f} s ({rate} games/s); "
