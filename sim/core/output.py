@@ -222,7 +222,8 @@ class FinishedChunks:
     after them: before, it played the whole run again (a review helper killed a 60,000-game
     run at 40,000). A chunk's games file is put in place last, so a chunk with both files is
     whole. Use under folder_lock(out); the finished run's tables are then made from these
-    (their disk space twice over, until the run is in place and this folder removed)."""
+    (their disk space twice over until the run is in place and this folder removed, or once
+    over where the disk has no more room: tables(consume=True))."""
 
     def __init__(self, out, fingerprint):
         out = Path(out)
@@ -294,16 +295,17 @@ class FinishedChunks:
 
     def tables(self, consume=False):
         """Each finished chunk's (games, seats) tables, in the order of its games. With
-        `consume`, a chunk's files are removed once the caller has taken its tables and asks
-        for the next: for a disk with no room for the run twice, where a kill while the run's
-        tables are made loses the chunks already taken."""
+        `consume`, a chunk's files are removed as soon as its tables are read: for a disk with
+        no room for the run twice, where a kill while the run's tables are made loses the
+        chunks read so far."""
         import pyarrow.parquet as pq
         for first, n in list(self.chunks):
-            yield tuple(pq.ParquetFile(self._path(t, first, n)).read() for t in TABLES)
+            tables = tuple(pq.ParquetFile(self._path(t, first, n)).read() for t in TABLES)
             if consume:
                 for t in ("games", "seats"):        # the games file first: the chunk is gone
                     self._path(t, first, n).unlink()
                 self.chunks.remove((first, n))
+            yield tables
 
     def remove(self):
         shutil.rmtree(self.folder, ignore_errors=True)
