@@ -37,13 +37,17 @@ def test_a_growing_target_replays_the_short_last_chunk(tmp_path):
     assert doc["stopping"]["2"]["reached_target"] is False
 
 
-def test_raising_games_and_resuming_plays_exactly_the_new_games(tmp_path):
+def test_raising_games_and_resuming_plays_exactly_the_new_games(tmp_path, capsys):
     path = spec_file(tmp_path, "games = 110\nchunk = 50")
     run_experiment(load_spec(path), jobs=1, quiet=True)
     assert game_ids(load_spec(path).out) == list(range(110))
     path.write_text(path.read_text().replace("games = 110", "games = 120"))
-    run_experiment(load_spec(path), jobs=1, quiet=True)
+    capsys.readouterr()
+    run_experiment(load_spec(path), jobs=1)
     assert game_ids(load_spec(path).out) == list(range(120))
+    # the resume is said, not only seen as a smaller total in the progress line
+    assert "2 players: resuming: 100 games of earlier runs of this experiment are kept; 20 " \
+        "to play" in capsys.readouterr().err
 
 
 def test_a_chunk_larger_than_the_run(tmp_path):

@@ -421,6 +421,7 @@ def _run_locked(spec, jobs, scheduler, quiet, stop_after_chunks):
     earlier = manifest.doc.get("stopping", {})
     checked = False
     compiled = False
+    told = set()                # the player counts whose resume has been announced
     for players in spec.players:
         target_games = spec.games
         if spec.ci_halfwidth is not None:
@@ -441,6 +442,15 @@ def _run_locked(spec, jobs, scheduler, quiet, stop_after_chunks):
             for c in pending():          # counted first, lazily: the plan is never held
                 count += 1
                 total += c.games
+            if count and done and not quiet and players not in told:
+                # say so: a resume showed only as a smaller total in the progress line
+                finished = sum(c.games for c in chunks_for(spec, players, target_games)
+                               if is_done(c, done))
+                if finished:
+                    print(f"{out}: {players} players: resuming: {finished:,} games of earlier "
+                          f"runs of this experiment are kept; {total:,} to play",
+                          file=sys.stderr)
+                told.add(players)
             # a Dask cluster's workers may be other machines, with caches of their own; a
             # resume replays games here first, whatever the backend
             if count and not compiled and (not scheduler or (done and not checked)):
