@@ -265,6 +265,8 @@ def test_a_ladder_does_not_reuse_the_pairings_of_other_bots_or_share_its_file(
     with folder_lock(out):
         assert main(args) == 2
     assert "another ascent run is writing" in capsys.readouterr().err
+    (tmp_path / ".LADDER.md.tmp-99999").write_text("half a table")    # a killed write's
+    assert main(args) == 0 and not list(tmp_path.glob(".LADDER.md.tmp-*"))
 
 
 def _gaps_from_r52(st, t, seat, rid, gaps):
