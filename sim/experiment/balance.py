@@ -475,20 +475,38 @@ def relative_change(spec, choice):
 
 # --- the search --------------------------------------------------------------------------------
 
-def _sampler(spec):
+def _sampler(spec, seed=None):
     import optuna
+    seed = spec.seed if seed is None else seed
     if spec.sampler == "nsga2":
-        return optuna.samplers.NSGAIISampler(seed=spec.seed)
+        return optuna.samplers.NSGAIISampler(seed=seed)
     if spec.sampler == "random":
-        return optuna.samplers.RandomSampler(seed=spec.seed)
+        return optuna.samplers.RandomSampler(seed=seed)
     # group: the value of a knob is asked only when the knob changes (a conditional space)
-    return optuna.samplers.TPESampler(seed=spec.seed, multivariate=True, group=True,
+    return optuna.samplers.TPESampler(seed=seed, multivariate=True, group=True,
                                       n_startup_trials=min(10, max(2, spec.budget // 4)))
+
+
+def _ask(study, spec):
+    """The study's next trial, from a sampler seeded by the spec's seed and the number of
+    candidates asked before it (a failed one not counted), not from one whose random state
+    runs on from the start of this process. The sampler reads the finished candidates, not
+    the failed, so a search killed and resumed asks what one never interrupted asks, the
+    half-played candidate first: a review helper's resumed searches asked other candidates,
+    and 3 of 7 ended with another patch."""
+    import numpy as np
+    from optuna.trial import TrialState
+    asked = len(study.get_trials(deepcopy=False, states=(
+        TrialState.COMPLETE, TrialState.PRUNED, TrialState.RUNNING)))
+    seed = int(np.random.SeedSequence([spec.seed, asked]).generate_state(1)[0])
+    study.sampler = _sampler(spec, seed)
+    return study.ask()
 
 
 def open_study(spec):
     """The search's study, in OUT/study.journal: created, or resumed if its spec is unchanged.
-    Trials a killed run left running are marked failed (their candidates are asked again)."""
+    Trials a killed run left running are marked failed; _ask then asks their candidates
+    again, in their place."""
     import optuna
     from optuna.storages.journal import JournalFileBackend, JournalStorage
     from optuna.trial import TrialState
@@ -580,7 +598,7 @@ def search(spec, log=print, jobs=None, scheduler=None, quiet=True):
     while complete < spec.budget and asked < cap:
         trials, choices = [], []
         while len(trials) < min(spec.batch, spec.budget - complete) and asked < cap:
-            trial = study.ask()
+            trial = _ask(study, spec)
             asked += 1
             choice = _choose(trial, spec)
             key = json.dumps(normalized(spec, choice), sort_keys=True)
@@ -764,7 +782,16 @@ def compile_before_search(spec, quiet):
 
 def run_balance(spec, jobs=None, scheduler=None, quiet=False, validation=True):
     """The whole job: search, re-score the finalists, pick the patch, measure each knob's
-    share, validate on fresh seeds, write patch.toml and balance.md. Every stage resumes."""
+    share, validate on fresh seeds, write patch.toml and balance.md. Every stage resumes. The
+    out folder is locked (sim/core/output.py): a second balance run on it marked the first
+    one's running candidate failed, and the first then crashed (a review helper found it)."""
+    from sim.core.output import folder_lock
+    spec.out.parent.mkdir(parents=True, exist_ok=True)
+    with folder_lock(spec.out):
+        return _run_balance_locked(spec, jobs, scheduler, quiet, validation)
+
+
+def _run_balance_locked(spec, jobs, scheduler, quiet, validation):
     from sim.report.balance import write_balance_report
     log = log_to_stderr(quiet)
     started = time.perf_counter()
