@@ -225,14 +225,9 @@ def _locked(out):
     if out is None:
         yield
         return
-    import glob
-    from sim.core.output import folder_lock
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with folder_lock(out):
-        # a table a killed command left half written (its name, below)
-        for stale in out.parent.glob(f".{glob.escape(out.name)}.tmp-*"):
-            stale.unlink(missing_ok=True)
+    from sim.core.output import folder_lock, remove_killed_writes
+    with folder_lock(Path(out)):
+        remove_killed_writes(out)       # a table a killed ladder left half written
         yield
 
 

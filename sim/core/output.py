@@ -70,9 +70,10 @@ def folder_state(out, fingerprint):
 @contextmanager
 def folder_lock(out):
     """An exclusive lock for writing `out`, a run folder or a file (the hidden file .NAME.lock
-    beside it); a second writer fails at once with one line."""
+    beside it, its folder made if need be); a second writer fails at once with one line."""
     lock = out.parent / f".{out.name}.lock"
     try:
+        out.parent.mkdir(parents=True, exist_ok=True)
         handle = open(lock, "w")
     except OSError as exc:
         raise OutputError(f"{out.parent}: cannot write here ({exc.strerror})") from None
@@ -113,10 +114,13 @@ def restore_set_aside(out):
 
 
 def remove_killed_writes(out):
-    """Remove what a killed run left half written beside `out` (its .NAME.tmp-PID). Call under
-    the lock."""
+    """Remove what a killed command left half written beside `out` (.NAME.tmp-PID: a run's
+    folder, a ladder's table). Call under the lock."""
     for stale in Path(out).parent.glob(f".{glob.escape(Path(out).name)}.tmp-*"):
-        shutil.rmtree(stale, ignore_errors=True)
+        if stale.is_dir():
+            shutil.rmtree(stale, ignore_errors=True)
+        else:
+            stale.unlink(missing_ok=True)
 
 
 class RunWriter:

@@ -34,7 +34,6 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
     fingerprint = run_fingerprint({"game": game.name, "master_seed": seed, "games": games,
                                    "players": players, "schema": game.record_schema_version,
                                    **identity})
-    out.parent.mkdir(parents=True, exist_ok=True)
     with folder_lock(out):
         restore_set_aside(out)
         state = folder_state(out, fingerprint)

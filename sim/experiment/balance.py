@@ -786,7 +786,6 @@ def run_balance(spec, jobs=None, scheduler=None, quiet=False, validation=True):
     out folder is locked (sim/core/output.py): a second balance run on it marked the first
     one's running candidate failed, and the first then crashed (a review helper found it)."""
     from sim.core.output import folder_lock
-    spec.out.parent.mkdir(parents=True, exist_ok=True)
     with folder_lock(spec.out):
         return _run_balance_locked(spec, jobs, scheduler, quiet, validation)
 

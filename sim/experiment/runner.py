@@ -398,7 +398,6 @@ def run_experiment(spec: Spec, jobs=None, scheduler=None, quiet=False, stop_afte
     out = spec.out
     if out.exists() and not out.is_dir():
         raise SpecError(f"{spec.path}: out: {out} is a file, not a folder")
-    out.parent.mkdir(parents=True, exist_ok=True)
     try:
         with folder_lock(out):
             return _run_locked(spec, jobs, scheduler, quiet, stop_after_chunks)
