@@ -93,6 +93,11 @@ def keyed_cache_dir(folder):
     return str(folder) if Path(folder).name == key else str(Path(folder) / key)
 
 
+# whether numba's cache is writable_cache_dir's temporary folder: a run then compiles every time,
+# and its compile line must not promise otherwise
+TEMPORARY_CACHE = False
+
+
 def writable_cache_dir(folder):
     """`folder`, created if need be, where this process can write in it; else a new temporary
     folder (removed when this process ends), keyed the same way, with a warning. Given a
@@ -107,6 +112,8 @@ def writable_cache_dir(folder):
         _remove_orphaned_caches()
         temporary = tempfile.mkdtemp(prefix=f"ascent-numba-{os.getpid()}-")
         atexit.register(shutil.rmtree, temporary, ignore_errors=True)
+        global TEMPORARY_CACHE
+        TEMPORARY_CACHE = True
         print(f"ascent: warning: numba's cache folder {folder} cannot be written "
               f"({exc.strerror or exc}); compiling into {temporary}, removed at exit, so "
               f"every run compiles again. Set NUMBA_CACHE_DIR to a folder you can write",

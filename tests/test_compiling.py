@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import sim
 from sim.core import compiling
 from sim.core.game import get_game
 from sim.core.policies import policy_names
@@ -310,6 +311,13 @@ def test_before_measuring_here_the_line_quotes_the_game_s_measured_figures(tmp_p
     compiling.record("dice-race", ["random"], 7.0)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache" / "key3"))
     assert "about 7 s" in line(["random"])
+    # a cache that cannot be written (sim.writable_cache_dir's temporary folder): every run
+    # compiles, and the line must not promise that this is the last time
+    monkeypatch.setattr(sim, "TEMPORARY_CACHE", True)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache" / "key4"))
+    temporary = line(["random"])
+    assert "(every run while numba's cache folder cannot be written, about" in temporary
+    assert "first run" not in temporary
     # the kernel compiled here already (for random, in key3): only the bot is left to compile
     assert "about 3 s" in line(["random", "hold-at"])
     # a figure measured where the kernel was already compiled is no estimate for a cold start

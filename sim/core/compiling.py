@@ -36,6 +36,7 @@ from pathlib import Path
 
 from numba.core import event
 
+import sim
 from sim.core.numba_cache import saves_are_locked
 from sim.core.policies import BUDGET_MARK, policy_name_problem, registered_policy
 
@@ -442,8 +443,10 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
         before = last_compile_seconds(key, names)
     about = ("a minute or two" if entry is None else "not yet measured here") \
         if before is None else f"about {max(before, 1)} s"
+    when = ("every run while numba's cache folder cannot be written" if sim.TEMPORARY_CACHE
+            else "first run of this code only")
     head = (f"compiling the {game.title} {entry or 'kernel'} and the bots {bots} "
-            f"(first run of this code only, {about})")
+            f"({when}, {about})")
     started = time.perf_counter()
     done = threading.Event()
 
