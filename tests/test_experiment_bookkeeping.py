@@ -50,6 +50,26 @@ def test_raising_games_and_resuming_plays_exactly_the_new_games(tmp_path, capsys
         "to play" in capsys.readouterr().err
 
 
+def test_a_smaller_games_reads_every_finished_game_and_says_so(tmp_path, capsys):
+    """Finished games are never cut away, so lowering `games` leaves more games in the tables
+    than the spec names: the run says so, and the manifest counts what the tables hold (it
+    recorded the spec's smaller figure beside tables of more games)."""
+    path = spec_file(tmp_path, "games = 110\nchunk = 50")
+    run_experiment(load_spec(path), jobs=1, quiet=True)
+    path.write_text(path.read_text().replace("games = 110", "games = 60"))
+    capsys.readouterr()
+    doc = run_experiment(load_spec(path), jobs=1)
+    assert game_ids(load_spec(path).out) == list(range(110))
+    assert "2 players: 110 games of earlier runs are kept and read, more than the 60 this " \
+        "run asks for" in capsys.readouterr().err
+    assert doc["stopping"]["2"] == {"rule": "fixed game count", "games": 60, "games_kept": 110}
+    # the spec's own count: no such line, and no games_kept
+    path.write_text(path.read_text().replace("games = 60", "games = 110"))
+    doc = run_experiment(load_spec(path), jobs=1)
+    assert "kept and read" not in capsys.readouterr().err
+    assert doc["stopping"]["2"] == {"rule": "fixed game count", "games": 110}
+
+
 def test_a_chunk_larger_than_the_run(tmp_path):
     path = spec_file(tmp_path, "games = 20\nchunk = 50")
     doc = run_experiment(load_spec(path), jobs=1, quiet=True)

@@ -182,6 +182,15 @@ def done_chunks(out, identity_hash):
     return done
 
 
+def _games_kept(spec, players, done):
+    """The most games any variant of `spec` holds on disk for this player count."""
+    held = {}
+    for (variant, p, _), (_, games) in done.items():
+        if p == players and any(v.name == variant for v in spec.variants):
+            held[variant] = held.get(variant, 0) + games
+    return max(held.values(), default=0)
+
+
 def is_done(chunk, done):
     """The chunk on disk covers the planned games. A longer one (an earlier run's larger
     target) covers them too: finished games are never cut away."""
@@ -475,6 +484,16 @@ def _run_locked(spec, jobs, scheduler, quiet, stop_after_chunks):
                     "reached_target": widest <= spec.ci_halfwidth}
                 break
             target_games = min(cap, target_games + spec.chunk)
+        kept = _games_kept(spec, players, done_chunks(out, identity_hash))
+        if kept > stopping[players]["games"]:
+            # finished games are never cut away (is_done), so a smaller `games` reads them all:
+            # say so, and let the manifest count what the tables hold
+            stopping[players]["games_kept"] = kept
+            if not quiet:
+                print(f"{out}: {players} players: {kept:,} games of earlier runs are kept and "
+                      f"read, more than the {stopping[players]['games']:,} this run asks for "
+                      f"(finished games are never cut; a new out folder plays exactly that "
+                      f"many)", file=sys.stderr)
     if not quiet:
         print(file=sys.stderr)
     wall = time.perf_counter() - started
