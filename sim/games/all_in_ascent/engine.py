@@ -158,7 +158,8 @@ def visible_count(st, t, area):
 
 @njit_noalloc
 def refresh_area(st, t, area):
-    """R15/R69: the area's visible row becomes pickN(full area deck, 5)."""
+    """R15/R69: the area's visible row becomes pickN(full area deck, 5): a shuffle of the
+    area's distinct routes, so a row never holds one twice (R81)."""
     first = at(t, F_AREA_FIRST, area)
     count = at(t, F_AREA_COUNT, area)
     for i in range(count):
@@ -172,7 +173,9 @@ def refresh_area(st, t, area):
 
 @njit_noalloc
 def pick_milestones(st, t):
-    """R14: beginner, then intermediate outside its area, then expert outside both areas."""
+    """R14: beginner, then intermediate outside its area, then expert outside both areas.
+    R80: a milestone is kept apart from the visible rows (G_MILESTONES), so the same route may
+    be both a milestone and visible in its area."""
     used_areas = 0
     for tier in range(N_TIERS):
         n = 0
@@ -601,7 +604,7 @@ def legal_actions(st, t, out):
         return 0
     seat = st[G_CURRENT]
     n = 0
-    out[n] = END_TURN
+    out[n] = END_TURN               # R23: always legal, so play never deadlocks (R77)
     n += 1
     if st[pbase(seat) + P_TIME] >= t[PARAM_REST_TIME]:
         out[n] = REST
@@ -1157,7 +1160,7 @@ def resolve_attempt(st, t, seat, rid, tier, trace):
             st[b + P_ENDURANCE] = min(st[b + P_ENDURANCE], st[b + P_MAX_ENDURANCE])
     trace[T_PENALTY] = penalty
     trace[T_HEAL] = heal
-    st[b + P_ENDURANCE] = max(0, st[b + P_ENDURANCE])                  # R57
+    st[b + P_ENDURANCE] = max(0, st[b + P_ENDURANCE])                  # R57, R76
     if is_milestone:
         st[b + P_MS_TRIES + tier] += 1
         if success:                                                    # R58
@@ -1184,6 +1187,7 @@ def rest(st, t, seat):
         bonus += at(t, F_CARD_REST_BONUS, g)
         mask &= mask - 1
     top = st[b + P_MAX_ENDURANCE]
+    # R75: the bonus may carry endurance above the maximum, and a rest above it may lower it
     st[b + P_ENDURANCE] = min(top + bonus, st[b + P_ENDURANCE] + top)
     if st[b + P_CHARACTER] == ROUTE_READER:
         st[b + P_BETA] = 1
@@ -1374,8 +1378,9 @@ def note_turn_end(st, action, legal, n_legal):
 
 @njit_noalloc
 def apply_action(st, t, action, trace):
-    """Apply a LEGAL action of the current player (R37-R59), then the housekeeping of R60.
-    Callers check legality first (illegal_reason); like the designers' engine, this trusts it."""
+    """Apply a LEGAL action of the current player (R18: only the current player acts; R37-R59),
+    then the housekeeping of R60, which decides after every action who acts next. Callers check
+    legality first (illegal_reason); like the designers' engine, this trusts it (R21)."""
     seat = st[G_CURRENT]
     b = pbase(seat)
     trace[:] = 0

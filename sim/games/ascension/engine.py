@@ -342,7 +342,8 @@ def pickable_origins(st, t, p, out, first_only=False):
             return 1
         out[n] = ORIGIN_NEUTRAL
         n += 1
-    # A13, A41. A57/D26: with joker_extra_move the joker is placed only straight after the
+    # A13, A41, A43 (in any later turn: the arrival turn's piece phase is over when the joker
+    # reaches the hand). A57/D26: with joker_extra_move the joker is placed only straight after the
     # ordinary piece move (PHASE_JOKER), "never before it": it is then not an origin.
     if st[G_PRIVILEGED] == p and st[G_JOKER_STATE] == JOKER_HAND and n_shown > 0 \
             and not t[C_JOKER_EXTRA_MOVE]:
@@ -564,7 +565,7 @@ def enter_pawn_phase(st, t, p):
             st[G_PHASE] = PHASE_TURN_END
         else:
             block(st, t, p)                                     # A38
-            st[G_PHASE] = PHASE_TURN_END
+            st[G_PHASE] = PHASE_TURN_END                        # A11: the turn ends here
         return
     st[G_STAY_OK] = 1 if (t[C_CORNER_MAY_WAIT] and s == t[C_CORNER_OF + p]) else 0   # D13
     st[G_PHASE] = PHASE_PAWN
@@ -722,7 +723,7 @@ def move_pawn(st, t, p, d, main):
     if d == PILLAR and not st[S_SUMMIT + p]:                    # 2. A40
         summit_arrival(st, t, p)
     if d == t[C_CORNER_OF + p] and st[S_SUMMIT + p]:            # 3. A45
-        end_game(st, p, END_WIN)
+        end_game(st, p, END_WIN)                                # A11: nothing after
         return False
     sym = st[B_SYMBOL + d]
     if sym == SYM_BIVOUAC:                                      # 4. A35

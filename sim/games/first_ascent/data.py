@@ -175,6 +175,7 @@ def load_data(path=DATA_PATH):
 
 def validate_data(data, path):
     """Check a parsed data file (or the bundled one with knobs applied); returns it."""
+    # F2-F5 (and F104: twelve personal objectives): the components, counted
     expected = {"asset_kinds": 37, "pitches": 43, "climbing_cards": 70,
                 "summit_beta_tokens": 12, "shared_objectives": 16, "personal_objectives": 12,
                 "characters": 12}

@@ -80,7 +80,7 @@ S_HEX = SEAT_BASE + _seat_off["HEX"]
 S_ROUTE = SEAT_BASE + _seat_off["ROUTE"]
 S_ROUTE_N = SEAT_BASE + _seat_off["ROUTE_N"]
 S_ROUTE_MASK = SEAT_BASE + _seat_off["ROUTE_MASK"]
-S_PERM = SEAT_BASE + _seat_off["PERM"]
+S_PERM = SEAT_BASE + _seat_off["PERM"]          # F6: tokens are unlimited, so plain counts
 S_PERM_GAINED = SEAT_BASE + _seat_off["PERM_GAINED"]
 S_TECH = SEAT_BASE + _seat_off["TECH"]            # [1..4] used
 S_SB = SEAT_BASE + _seat_off["SB"]
@@ -121,6 +121,8 @@ RECORD_SIZE = T_SHARED_POINTS + MAX_PLAYERS * 17
 
 # --- cards, tiles, decks --------------------------------------------------------------------
 HAND = RECORD_SIZE                               # [seat * N_KINDS + kind]
+# F38: an asset board is counts per kind, face up until the next Follow phase (F52) and face
+# down after it; its 4 visible slots a column are only how the cards lie, and not kept
 BOARD_UP = HAND + MAX_PLAYERS * N_KINDS
 BOARD_DOWN = BOARD_UP + MAX_PLAYERS * N_KINDS
 DISCARD = BOARD_DOWN + MAX_PLAYERS * N_KINDS     # [kind]

@@ -28,6 +28,9 @@ def roll_risk_die(st, t):
 
 @njit_noalloc
 def penalty_payable(st, t, seat, face, reserved, psych_committed):
+    """Whether the Risk Die's penalty can be paid (F124's bookkeeping): two spare cards for
+    -2 Cards; one spare card and one psych beyond the psych committed to the pitch for -1 Card
+    -1 Psych. Spare cards are the hand's uncommitted ones and the asset board's."""
     cards = eligible_cards(st, t, seat, CT_ANY, True, reserved)
     if face == FACE_MINUS_2:
         return cards >= 2
@@ -62,8 +65,8 @@ def maybe_chalkbag(st, t, ag, seat, face):
 
 @njit_noalloc
 def own_turn_window(st, t, ag, seat, reserved):
-    """F119: the own-turn tokens may be played before a penalty is settled (or in the
-    Rerack step). One decision per token; CONTINUE ends the window."""
+    """F119 (F27's windows, fixed): the own-turn tokens may be played before a penalty is
+    settled (or in the Rerack step). One decision per token; CONTINUE ends the window."""
     while True:
         legal = legal_buffer(ag)
         n = 1

@@ -60,7 +60,7 @@ def play_round(st, t, ag):
                 if hex_row(st, t, st[S_ROUTE + base + i]) >= 3:
                     st[G_HEADWALL_UP] = 1
     follow_phase(st, t, ag)
-    for seat in range(P):                                        # F53
+    for seat in range(P):                                        # F53 (F37: 8 hexes)
         if st[S_ROUTE_N + seat * SEAT_FIELDS] >= t[T_SETUP + SETUP_PITCHES_TO_END]:
             end_game(st, t, END_EIGHT_PITCHES)
             return

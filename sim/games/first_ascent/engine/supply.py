@@ -81,7 +81,8 @@ def spread_single_type(st, t):
 
 @njit_noalloc
 def refill_spread(st, t):
-    """F121: deal up to 4, then replace the card dealt last while all 4 share a type."""
+    """F47, as F121 fixes it: deal up to 4, then replace the card dealt last while all 4 share
+    a type."""
     for s in range(4):
         if st[SPREAD + s] == 0:
             k = deck_draw(st, t)

@@ -259,7 +259,7 @@ def follow_phase(st, t, ag):
         technique_counts(st, t, seat, counts)
         for x in range(1, 5):
             tok[x] = st[S_TECH + base + x]
-        nr = holds_sb(st, seat, SB_NEW_RUBBER)
+        nr = holds_sb(st, seat, SB_NEW_RUBBER)         # F82: one wild symbol
         if t[C_SETS_GREEDY] != 0:
             sets = greedy_sets(counts, counts[5], tok, nr, used, sets_work)
         else:
