@@ -146,9 +146,12 @@ def test_a_dask_local_cluster_gives_byte_identical_results(reference, tmp_path):
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                                   host="127.0.0.1", dashboard_address=None) as cluster:
         run_experiment(spec, scheduler=cluster.scheduler_address, quiet=True)
-    for d in sorted((reference.out / "chunks").rglob("*.parquet")):
-        twin = spec.out / d.relative_to(reference.out)
-        assert twin.read_bytes() == d.read_bytes(), d
+    tables = sorted(d.relative_to(reference.out)
+                    for d in (reference.out / "chunks").rglob("*.parquet"))
+    assert tables and tables == sorted(d.relative_to(spec.out)
+                                       for d in (spec.out / "chunks").rglob("*.parquet"))
+    for d in tables:
+        assert (spec.out / d).read_bytes() == (reference.out / d).read_bytes(), d
 
 
 def test_killed_and_resumed_run_equals_an_uninterrupted_one(reference, tmp_path):

@@ -183,6 +183,7 @@ def test_every_categorical_column_reads_its_records(labels):
     # the runs are varied enough for a label wrong in every row, or shifted, to show (First
     # Ascent's runs all end one way on the default board)
     for table in (games, seats):
+        assert len(table.select_dtypes("category").columns), "no categorical column"
         for column in table.select_dtypes("category"):
             if column not in ("board", "end_reason") or labels is not _first_ascent_labels:
                 assert table[column].nunique() > 1, column

@@ -35,6 +35,7 @@ def test_v050_is_v040_otherwise():  # L2
     a = run_games(200, 5, 3, "designers-heuristic")
     b = run_games(200, 5, 3, "designers-heuristic", rules=build_rules("v0.5.0"))
     capped = a.final[:, S.G_END_REASON] == 2
+    assert (~capped).sum() >= 100               # the comparison is over games, not none
     assert np.array_equal(a.final[~capped], b.final[~capped])
 
 
@@ -69,6 +70,31 @@ def test_v060_per_route_gear_has_no_harness_bonus():  # L5
     set_stats(g, 0, [10, 10, 10, 10])
     ev = climb(g, "The Standard", [1, 1, 1])
     assert stats_of(ev["attempt"]) == [10, 10, 10, 10]
+
+
+def test_v060_rest_training_and_level_up_are_v040_s():  # L14 (rest, training, level-up)
+    def after(rules):
+        g = Game(5, ["technician", "sprinter"], rules=rules)
+        pset(g, 0, endurance=20, xp=400)
+        g.step(Rest())
+        g.step(Train("Campus Board"))
+        me = g.as_dict()["players"][0]
+        return {k: me[k] for k in ("endurance", "max_endurance", "time", "stats", "level", "xp",
+                                   "training")}
+    old, new = after(default_rules()), after(v060())
+    assert old == new
+    assert old["level"] > 1 and old["endurance"] > 20      # the level-up and the rest happened
+
+
+def test_v060_per_route_gear_on_lead():  # L5
+    # on lead, Belay Device +2 and Lead Rope +3 strength; lead needs both (L4), so a lead climb
+    # always has both: +5 (the other test: nothing off lead, and no Harness)
+    g = Game(2, ["technician", "sprinter", "ironLung"], rules=v060())
+    give(g, 0, "Belay Device", "Locking Carabiner", "Lead Rope")
+    pset(g, 0, endurance=500)
+    set_stats(g, 0, [10, 10, 10, 10])
+    ev = climb(g, "Lead Introduction", [1, 1, 1])
+    assert stats_of(ev["attempt"]) == [15, 10, 10, 10]
 
 
 def test_v060_stations_occupancy_and_the_climb_sets_the_station():  # L7-L9, L12

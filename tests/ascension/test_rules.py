@@ -979,9 +979,10 @@ def test_a43_joker_next_turn_not_arrival_turn():
     b.set_height(n, 8)
     g.move_pawn_to(2, n)
     start_turn(g, 2)
-    assert "joker" not in origins(g)
+    assert g.joker_state == "box"          # the joker reaches the hand on arrival (A40)
     idle_piece_move(g)
     g.step(MovePawn(S.PILLAR))
+    # the arrival turn ends with the pawn move: no piece decision of seat 2 is left in it
     assert g.joker_state == "hand" and g.current == 3
     finish_turn(g)
     assert g.current == 2 and turn_kind(g) == "extra"

@@ -899,6 +899,21 @@ def test_ridge_objective():
     assert st[T_SHARED_POINTS + 0 * 17 + 1] == 5
 
 
+def test_shared_objectives_are_no_race():
+    # F59, F129: every player who meets a shared objective scores it, whoever met it first, and
+    # a later player's points take nothing from an earlier one's
+    st, t = blank()
+    shared(st, 1, 2, 12)
+    climb_route(st, t, 0, [1, 9, 16, 22])
+    assert st[F(S_SC_SHARED, 0)] == 5 + 1
+    climb_route(st, t, 1, [1, 9, 16])
+    assert st[F(S_SC_SHARED, 1)] == 0             # three of the four ridge hexes: not yet
+    climb_route(st, t, 1, [22])
+    assert st[F(S_SC_SHARED, 1)] == 5 + 1
+    assert st[T_SHARED_POINTS + 1 * 17 + 1] == 5 and st[T_SHARED_POINTS + 1 * 17 + 12] == 1
+    assert st[F(S_SC_SHARED, 0)] == 5 + 1 and st[T_SHARED_POINTS + 0 * 17 + 1] == 5
+
+
 def test_south_ridge_and_headwall_each():
     # F89, F101
     st, t = blank()
