@@ -126,6 +126,30 @@ def test_the_report_renders_offline_with_every_section(real_run):
     assert "['" not in page and "{'" not in page and "nan%" not in page
 
 
+def test_the_header_names_a_data_file_of_the_designer_s_own(real_run, tmp_path):
+    """A copy of the bundled data file with one number changed, under the bundled file's name:
+    the report's header read "preset v0.4.0" as for the shipped data, and only manifest.json
+    told them apart. It now says which, by the file's bytes."""
+    import json
+    from sim.cli import main
+    from sim.games.all_in_ascent.data import bundled_path
+    (tmp_path / "mod").mkdir()
+    doc = json.loads(bundled_path("v0.4.0").read_text())
+    doc["CHARACTERS"]["sprinter"]["startingStats"]["strength"] += 5
+    mine = tmp_path / "mod" / "data-v0.4.0.json"
+    mine.write_text(json.dumps(doc))
+    out = tmp_path / "mine"
+    assert main(["simulate", "--players", "4", "--games", "40", "--seed", "4", "--policy",
+                 "random", "--data", str(mine), "--out", str(out), "--quiet"]) == 0
+    assert main(["report", str(out)]) == 0
+    sha = json.loads((out / "manifest.json").read_text())["data_sha256"]
+    assert f"data file data-v0.4.0.json of its own, not a shipped one (sha256 {sha[:12]})" in \
+        (out / "report.html").read_text()
+    if not (real_run / "report.html").exists():
+        assert main(["report", str(real_run)]) == 0
+    assert "data data-v0.4.0.json as shipped" in (real_run / "report.html").read_text()
+
+
 def test_the_comparison_view_is_paired_on_the_same_games(real_run, tmp_path):
     from sim.cli import main
     variant = tmp_path / "variant"

@@ -22,6 +22,12 @@ def describe_rules(meta):
         parts.append("switches " + ", ".join(f"{k}={v}" for k, v in switches.items()))
     if knobs:
         parts.append("knobs " + ", ".join(f"{k}={v}" for k, v in knobs.items()))
+    if m.get("data_sha256"):
+        from sim.games.all_in_ascent.data import bundled_file_of
+        shipped = bundled_file_of(m["data_sha256"])
+        parts.append(f"data {shipped} as shipped" if shipped else
+                     f"data file {m.get('data_file', '?')} of its own, not a shipped one "
+                     f"(sha256 {m['data_sha256'][:12]})")
     return "; ".join(parts)
 
 

@@ -67,6 +67,17 @@ def bundled_path(version="v0.4.0"):
     return resources.files("sim.games.all_in_ascent") / "data" / BUNDLED[version]
 
 
+def bundled_file_of(sha256):
+    """The bundled data file whose bytes hash to `sha256` (a run's manifest data_sha256), or
+    None: a report names a data file of the designer's own apart from the shipped ones, which
+    may bear the same file name."""
+    for name in BUNDLED.values():
+        path = resources.files("sim.games.all_in_ascent") / "data" / name
+        if hashlib.sha256(path.read_bytes()).hexdigest() == sha256:
+            return name
+    return None
+
+
 def load_data(path=None, counts=V040_COUNTS):
     """Read and validate a data file (.json, or .js/.mjs in data.js form). None = bundled v0.4.0."""
     if path is None:
