@@ -153,3 +153,16 @@ def test_the_bot_line_says_the_ladder_has_no_row_for_a_bot_it_lacks(tmp_path, mo
     assert "The skill ladder (results/LADDER.md, written by `ascent ladder`) has no row for " \
            "these bots." in line
     assert "Skill ladder: planner beats random" in bots.bot_line("all-in-ascent", ["planner"] * 4)
+
+
+def test_rotated_seats_are_not_reported_as_fixed_ones(tmp_path):
+    """With --rotate-seats every bot sits in every seat, but the bot line named one bot per
+    seat ("mixed seats: seat 1 stair-builder, ..."), so a seat's rate read as that bot's."""
+    out = simulate(tmp_path / "rot", "--game", "ascension", "--players", "2", "--games", "4",
+                   "--seed", "3", "--seat-policies", "random,random-safe", "--rotate-seats")
+    page = report(out)
+    assert "random, random-safe, rotated: the list moves one seat a game" in page
+    assert "seat 1 random" not in page
+    fixed = simulate(tmp_path / "fixed", "--game", "ascension", "--players", "2", "--games",
+                     "4", "--seed", "3", "--seat-policies", "random,random-safe")
+    assert "mixed seats: seat 1 random, seat 2 random-safe" in report(fixed)

@@ -15,13 +15,18 @@ ROOT = Path(__file__).resolve().parents[2]
 BASELINES = {"random", "random-safe", "greedy"}
 
 
-def describe_seating(policies):
-    """'tuned in every seat' or 'seats 1-4: a, b, c, d' (never a Python list)."""
+def describe_seating(policies, rotated=False):
+    """'tuned in every seat', 'mixed seats: seat 1 a, seat 2 b, ...', or, where the seats were
+    rotated (game i shifts the list by i seats), the bots in their order and that each took
+    every seat in turn (never a Python list)."""
     policies = [str(p) for p in policies]
     if not policies:
         return "unknown bots"
     if len(set(policies)) == 1:
         return f"{policies[0]} in every seat"
+    if rotated:
+        return (f"{', '.join(policies)}, rotated: the list moves one seat a game, so each bot "
+                f"takes every seat equally often")
     return "mixed seats: " + ", ".join(f"seat {i + 1} {p}" for i, p in enumerate(policies))
 
 
@@ -53,9 +58,10 @@ def ladder_steps(policy, path):
     return lines
 
 
-def bot_line(game, policies):
-    """The sentence: who played, and what is known of their strength."""
-    seating = describe_seating(policies)
+def bot_line(game, policies, rotated=False):
+    """The sentence: who played (`rotated`: the run's rotate_seats), and what is known of their
+    strength."""
+    seating = describe_seating(policies, rotated)
     names = sorted(set(str(p) for p in policies))
     text = f"Bots: {seating}."
     weak = [n for n in names if n in BASELINES]

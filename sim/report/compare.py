@@ -55,9 +55,9 @@ def group_label(game, group, value):
 def _describe(run):
     m = run.meta
     text = get_game(m["game"]).api.describe_rules(m)
+    policies = m.get("seat_policies") or sorted(run.seats["policy"].astype(str).unique())
     return (f"{run.label}: {len(run.games):,} games, "
-            f"{describe_seating(m.get('seat_policies') or sorted(run.seats['policy'].astype(str).unique()))}"
-            f", {text}")
+            f"{describe_seating(policies, m.get('rotate_seats', False))}, {text}")
 
 
 def stronger_ability_warnings(game, base, variant, diff, group):
