@@ -105,6 +105,14 @@ def test_a_comparison_gets_its_own_page(tmp_path):
     assert "max_stack=12" in page and "What changed" in page
     paired = pd.read_csv(variant / "tables" / "compare_paired.csv")
     assert set(paired["seat"]) == {0, 1} and (paired["games"] == 6).all()
+    assert "Paired on the" not in page
+    # a shorter variant: only the games both played are paired, and the page says so
+    short = simulate(tmp_path / "short", "--game", "ascension", "--players", "2", "--games",
+                     "4", "--seed", "9", "--policy", "stair-builder", "--rule", "max_stack=12")
+    report(short, "--against", str(base))
+    page = (short / "compare.html").read_text()
+    assert "Paired on the 4 games both runs played (games 0 to 3): 2 of the baseline&#x27;s 6 " \
+           "and 0 of the variant&#x27;s 4 are left out" in page
 
 
 def test_comparing_runs_of_two_games_is_refused(tmp_path, capsys):

@@ -94,6 +94,21 @@ def run_warnings(base, variant):
         [f"Baseline ({base.label}): {w}" for w in of_base if w not in of_variant]
 
 
+def unpaired_games_warning(base, variant):
+    """Where the two runs' game counts differ, the comparison pairs only the games both
+    played: say so, with how many of each run's are left out, since each run's own report
+    counts them (a 3,000-game variant against a 5,000-game baseline showed the baseline's rates
+    on its first 3,000 games, next to a header giving its 5,000)."""
+    ours, theirs = set(variant.games["game"]), set(base.games["game"])
+    common = ours & theirs
+    if ours == theirs or not common:
+        return []
+    return [f"Paired on the {len(common):,} games both runs played (games {min(common):,} to "
+            f"{max(common):,}): {len(theirs - common):,} of the baseline's {len(theirs):,} and "
+            f"{len(ours - common):,} of the variant's {len(ours):,} are left out, so a rate here "
+            f"may differ from the one in that run's own report"]
+
+
 def write_comparison(page, variant, base, against, started, filename="compare.html"):
     from sim.report.render import forest, validity_box
     import matplotlib.pyplot as plt
@@ -113,7 +128,7 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
     page.h(1, f"{get_game(game).title}: {variant.label} against {base.label}")
     page.p("Variant: " + _describe(variant) + ".", "meta")
     page.p("Baseline: " + _describe(base) + ".", "meta")
-    warnings = run_warnings(base, variant) + \
+    warnings = unpaired_games_warning(base, variant) + run_warnings(base, variant) + \
         stronger_ability_warnings(game, base, variant, diff, group)
     if warnings:
         validity_box(page, warnings)
