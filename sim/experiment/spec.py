@@ -300,8 +300,22 @@ def toml_string(text):
     return json.dumps(str(text), ensure_ascii=False)
 
 
+def toml_value(text):
+    """An option's value text as TOML: a number where the text is one that reads back as the
+    same text (a knob of 65 is written 65, as a designer writes it, not "65"), else a string.
+    Either form reads back as the same text (_value_text), so a spec's identity is the same."""
+    text = str(text)
+    try:
+        value = tomllib.loads(f"x = {text}")["x"]
+    except (tomllib.TOMLDecodeError, KeyError):
+        return toml_string(text)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and str(value) == text:
+        return text
+    return toml_string(text)
+
+
 def toml_inline_table(pairs):
-    return "{ " + ", ".join(f"{toml_string(k)} = {toml_string(v)}" for k, v in pairs) + " }"
+    return "{ " + ", ".join(f"{toml_string(k)} = {toml_value(v)}" for k, v in pairs) + " }"
 
 
 def variant_toml(name, rules, knobs):

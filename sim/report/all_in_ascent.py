@@ -19,7 +19,9 @@ def describe_rules(meta):
     knobs = rules.get("knobs") or rules.get("set") or {}
     parts = [f"preset {preset}"]
     if switches:
-        parts.append("switches " + ", ".join(f"{k}={v}" for k, v in switches.items()))
+        words = {True: "on", False: "off"}          # the words --rule takes, not Python's
+        parts.append("switches " + ", ".join(
+            f"{k}={words.get(v, v) if isinstance(v, bool) else v}" for k, v in switches.items()))
     if knobs:
         parts.append("knobs " + ", ".join(f"{k}={v}" for k, v in knobs.items()))
     if m.get("data_sha256"):

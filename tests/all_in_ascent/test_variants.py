@@ -365,6 +365,9 @@ def test_knobs_and_switches_change_the_fingerprint_and_are_recorded():
     tuned = build_rules(switches={"shared_belayer_pool": "on"},
                         knobs=["characters.technician.passive.requirement_reduction=3"])
     assert tuned.fingerprint != base.fingerprint
+    # a switch set to its default (the engine's reading) is the default game: one fingerprint
+    assert build_rules(switches={"sprinter_fail_xp_halved": "on", "shared_belayer_pool": "off"}
+                       ).fingerprint == base.fingerprint
     d = tuned.config.as_dict()
     assert d["switches"] == {"shared_belayer_pool": True}
     assert d["knobs"] == {"characters.technician.passive.requirement_reduction": 3}
@@ -373,6 +376,8 @@ def test_knobs_and_switches_change_the_fingerprint_and_are_recorded():
 @pytest.mark.parametrize("kwargs, message", [
     ({"switches": {"shared_belayers": "on"}}, "unknown switch 'shared_belayers'"),
     ({"switches": {"shared_belayer_pool": "maybe"}}, "expected on or off"),
+    ({"switches": {"shared_belayer_pool": "1"}}, "expected on or off, got '1'"),
+    ({"switches": {"shared_belayer_pool": "yes"}}, "expected on or off, got 'yes'"),
     ({"switches": {"max_rounds": "0"}}, "rounds >= 1 or none"),
     ({"switches": {"power_tap_keeps": "worst"}}, "one of lowest, best"),
     ({"knobs": ["characters.wizard.startingStats.focus=3"]}, "unknown character 'wizard'"),

@@ -288,6 +288,10 @@ class RulesConfig:
             value = V.parse_switch(name, text)
             if name == "max_rounds":
                 max_rounds = value
+            elif value == V.SWITCHES[name].default:
+                # the engine's reading asked for by name is the default game: the same rules,
+                # fingerprint and report header as a run that names no switch
+                merged.pop(name, None)
             else:
                 merged[name] = value
         checked = list(self.knobs)

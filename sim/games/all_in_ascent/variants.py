@@ -144,10 +144,12 @@ NUMERIC_STATION_FIELDS = ("bonus", "time", "endurance")
 def parse_bool(name, text):
     if isinstance(text, bool):
         return text
+    # on/off, the words `ascent rules` lists (a spec's true/false arrive as them); true/false
+    # too, Ascension's words. Not yes/no or 1/0: a number here is more likely a slip
     value = str(text).strip().lower()
-    if value in ("on", "true", "yes", "1"):
+    if value in ("on", "true"):
         return True
-    if value in ("off", "false", "no", "0"):
+    if value in ("off", "false"):
         return False
     raise VariantError(f"switch {name}: expected on or off, got {text!r}")
 
