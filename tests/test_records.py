@@ -212,10 +212,22 @@ def _ascension_summary(games, seats):
 
 
 def _first_ascent_summary(games, seats):
-    lines = ["win rate by character (shared wins count for every winner; 95% Wilson interval):"]
+    import numpy as np
+    from sim.core.stats import wilson_interval
+    lines = ["win share by character (a shared win counts 1/k for each of its k winners, as the "
+             "report ranks them), then wins with every winner counted, and the mean score; "
+             "95% intervals:"]
+    winners = seats.groupby("game")["won"].transform("sum")
+    share = (seats["won"] / winners.where(winners > 0)).fillna(0.0)
     for char, grp in seats.groupby("character", observed=True):
-        lines.append(rate_line(f"{char:<22}", int(grp["won"].sum()), len(grp),
-                               f"  mean score {grp['score'].mean():5.1f}  n={len(grp):,}"))
+        n, wins = len(grp), int(grp["won"].sum())
+        lo, hi = wilson_interval(wins, n)
+        mean = grp["score"].mean()
+        half = 1.96 * grp["score"].std() / np.sqrt(n) if n > 1 else float("nan")
+        lines.append(rate_line(
+            f"{char:<22}", float(share[grp.index].sum()), n,
+            f"  won {wins / n:7.2%} [{lo:6.2%}, {hi:6.2%}]  mean score {mean:5.1f} "
+            f"[{mean - half:5.1f}, {mean + half:5.1f}]  n={n:,}"))
     for reason in ("eight_pitches", "stranded", "round_cap", "policy_error"):
         k = int((games["end_reason"] == reason).sum())
         if k:

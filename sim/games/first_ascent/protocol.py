@@ -49,14 +49,29 @@ def play(rules, n_games, master_seed, seat_policies, characters, first_index=0, 
 
 
 def summary(games, seats):
+    """The lines `ascent simulate` prints: the report's headline measure first (the win share: a
+    shared win counts 1/k for each of its k winners), then the wins with every winner counted
+    (the measure of paired comparisons) and the mean score, each with its 95% interval."""
+    import numpy as np
     from sim.core.records import category_rows, label_counts, values
-    from sim.core.stats import rate_line
-    lines = ["win rate by character (shared wins count for every winner; 95% Wilson interval):"]
-    won, score = values(seats, "won"), values(seats, "score")
+    from sim.core.stats import rate_line, wilson_interval
+    lines = ["win share by character (a shared win counts 1/k for each of its k winners, as the "
+             "report ranks them), then wins with every winner counted, and the mean score; "
+             "95% intervals:"]
+    won, score, game = values(seats, "won"), values(seats, "score"), values(seats, "game")
+    _, slot = np.unique(game, return_inverse=True)
+    winners = np.bincount(slot, weights=won.astype(float))[slot]
+    share = np.divide(won.astype(float), winners, out=np.zeros(len(won)), where=winners > 0)
     for char, seated in category_rows(seats, "character"):
         n = int(seated.sum())
-        lines.append(rate_line(f"{char:<22}", int(won[seated].sum()), n,
-                               f"  mean score {score[seated].mean():5.1f}  n={n:,}"))
+        wins = int(won[seated].sum())
+        lo, hi = wilson_interval(wins, n)
+        mean = score[seated].mean()
+        half = 1.96 * score[seated].std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
+        lines.append(rate_line(
+            f"{char:<22}", float(share[seated].sum()), n,
+            f"  won {wins / n:7.2%} [{lo:6.2%}, {hi:6.2%}]  mean score {mean:5.1f} "
+            f"[{mean - half:5.1f}, {mean + half:5.1f}]  n={n:,}"))
     ended = label_counts(games, "end_reason")
     for reason in ("eight_pitches", "stranded", "round_cap", "policy_error"):
         k = ended.get(reason, 0)
