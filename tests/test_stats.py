@@ -81,3 +81,10 @@ def test_fisher_exact_p_shapes_and_degenerate_tables():
     assert fisher_exact_p([], [], [], []).shape == (0,)
     with pytest.raises(ValueError):
         fisher_exact_p(5, 3, 0, 3)
+
+
+def test_a_printed_interval_never_shows_a_nonzero_bound_as_zero():
+    """0 of 100,000 printed [0.00%, 0.00%]: the upper bound, 0.0038%, rounded away."""
+    from sim.core.stats import rate_line
+    assert "[ 0.00%, 0.0038%]" in rate_line("no winner", 0, 100_000)
+    assert "[ 2.15%, 11.18%]" in rate_line("x", 5, 100)

@@ -1,6 +1,8 @@
 """Intervals and tests for rates and paired differences. Every rate we report carries n and a 95%
 interval. The known-truth checks of these functions (coverage by simulation, exact edges, type I
 error under the null) are in tests/test_stats_known_truth.py."""
+import math
+
 import numpy as np
 
 Z95 = 1.959963984540054
@@ -61,8 +63,17 @@ def rate_line(label, successes, n, tail=None):
     replaces the n)."""
     lo, hi = wilson_interval(successes, n)
     rate = successes / n if n else float("nan")
-    return f"  {label} {rate:7.2%}  [{lo:6.2%}, {hi:6.2%}]" + \
+    return f"  {label} {_percent(rate, 7)}  [{_percent(lo, 6)}, {_percent(hi, 6)}]" + \
         (f"  n={n:,}" if tail is None else tail)
+
+
+def _percent(x, width):
+    """x as a percentage with 2 decimals, or with 2 significant digits where 2 decimals would
+    show a nonzero bound as 0.00% (0 wins of 100,000: [0.00%, 0.0038%], not [0.00%, 0.00%])."""
+    if 0 < abs(x) < 0.00005:
+        decimals = 1 - math.floor(math.log10(abs(100 * x)))
+        return f"{100 * x:.{decimals}f}%".rjust(width)
+    return f"{x:{width}.2%}"
 
 
 def binomial_p_value(successes, n, p0):

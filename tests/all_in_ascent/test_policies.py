@@ -173,6 +173,21 @@ def test_tune_compiles_with_the_compile_line_first(tune_compile):
                               for e in events[6:])
 
 
+def test_a_pairing_where_one_side_wins_every_game_has_a_real_interval():
+    """A normal interval on d = [A won] - [B won] gave +100.00 [+100.00, +100.00] where A won
+    all 20,000 games and -99.98 [-100.01, -99.95] (below -100) where B won all but 2: the
+    ladder now takes Tango's paired score interval, inside [-1, 1] and of nonzero width."""
+    from sim.games.all_in_ascent.ladder import pairing_difference
+    d, lo, hi, p = pairing_difference(20_000, 0, 20_000)
+    assert d == 1.0 and hi == 1.0 and 0.999 < lo < 1.0 and p < 1e-300
+    d, lo, hi, p = pairing_difference(2, 19_998, 20_000)
+    assert -1.0 <= lo < d < hi < -0.999
+    d, lo, hi, p = pairing_difference(300, 310, 1_000)       # a near tie: not significant
+    assert lo < 0 < hi and p > 0.5
+    d, lo, hi, p = pairing_difference(0, 0, 1_000)           # no game decided
+    assert d == 0 and lo < 0 < hi and p == 1.0
+
+
 def test_ladder_runs_end_to_end(tmp_path):
     from sim.cli import main
     out = tmp_path / "LADDER.md"

@@ -3,20 +3,22 @@
 A pairing (A, B) plays the run's games 0..n-1 (the same seeds and random seatings for every
 pairing). Seats alternate between the two policies (A B A B), and every other game swaps them
 (B A B A), so each policy sits in each seat equally often. Per game, d = [A won] - [B won]; the
-pairing's difference is the mean of d with a 95% normal interval on the same games.
+pairing's difference is the mean of d, with Tango's score interval for a paired difference
+and the exact McNemar p (sim/core/stats.py): one game has one winner, so every game A or B won
+is a discordant pair, and a normal interval on d collapsed where one side won every game (a
+review helper found +100.00 [+100.00, +100.00] and -99.98 [-100.01, -99.95] in LADDER.md).
 
 Per-character win rates under each policy come from self-play (all seats the same policy) on the
 same seeds.
 """
 import json
-import math
 import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 
-from sim.core.stats import wilson_interval
+from sim.core.stats import mcnemar_exact_p, paired_proportion_difference, wilson_interval
 from sim.games.all_in_ascent.batch import play_fixed_games, random_seating
 from sim.games.all_in_ascent.data import CHARACTER_KEYS
 from sim.games.all_in_ascent.rules import default_rules
@@ -30,8 +32,11 @@ def arrangement(a, b, n_players, swap):
     return [first if s % 2 == 0 else second for s in range(n_players)]
 
 
-def normal_two_sided_p(z):
-    return math.erfc(abs(z) / math.sqrt(2.0))
+def pairing_difference(a_wins, b_wins, games):
+    """(A's win rate minus B's, its 95% low and high, p) on the same `games` games, where no game
+    has both winning: Tango's score interval and the exact McNemar p."""
+    diff, low, high = paired_proportion_difference(b_wins, a_wins, games)
+    return float(diff), float(low), float(high), float(mcnemar_exact_p(b_wins, a_wins))
 
 
 @dataclass
@@ -62,12 +67,9 @@ def play_pairing(a, b, n_players, seeds, chars, threads=None, rules=None):
                 a_won[rows] |= (w == s)
             else:
                 b_won[rows] |= (w == s)
-    d = a_won.astype(np.float64) - b_won
-    mean = float(d.mean())
-    se = float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else float("inf")
-    p = normal_two_sided_p(mean / se) if se > 0 else (1.0 if mean == 0 else 0.0)
-    return Pairing(a, b, n, int(a_won.sum()), int(b_won.sum()), mean, mean - 1.96 * se,
-                   mean + 1.96 * se, p)
+    assert not (a_won & b_won).any()                # one winner a game
+    a_wins, b_wins = int(a_won.sum()), int(b_won.sum())
+    return Pairing(a, b, n, a_wins, b_wins, *pairing_difference(a_wins, b_wins, n))
 
 
 def self_play(policy, n_players, seeds, chars, threads=None, rules=None):
@@ -166,7 +168,8 @@ def ladder_markdown(policies, pairings, characters, n_players, n_games, seed, co
              f"{n_games:,} games per pairing, master seed {seed}: every pairing plays the same "
              "seeds and random character seatings; the two policies alternate seats (A B A B) "
              "and swap every other game. Difference = A's win rate minus B's on the same games, "
-             "with a 95% interval; p from a two-sided normal test.", "",
+             "with Tango's 95% score interval for a paired difference; p from the exact "
+             "McNemar test.", "",
              "## Head to head", "",
              "| A | B | A wins (95% CI) | B wins (95% CI) | A − B (95% CI) | p |",
              "|---|---|---|---|---|---|"]
