@@ -97,7 +97,8 @@ def render(page, r, plt, results_dir):
     page.h(2, "3. Gear cards")
     page.p("Owner vs non-owner win rates are an association, not an effect: strong players buy "
            "more. same_character: owners minus non-owners among seats of the same character and "
-           "player count (Mantel-Haenszel), tested with the Cochran-Mantel-Haenszel test; "
+           "player count (Mantel-Haenszel, in points, with Sato's 95% interval), tested with "
+           "the Cochran-Mantel-Haenszel test; "
            "all_seats: the raw difference, confounded by who buys. For the causal effect of a "
            "card run experiments/gear_ablation.toml and compare (ascent report VARIANT "
            "--against BASELINE). " + correction, "note")
@@ -108,12 +109,16 @@ def render(page, r, plt, results_dir):
             non_owners_win=lambda d: pct_ci(d, "non_owner_win_rate", "non_owner_ci_low",
                                             "non_owner_ci_high"),
             winners_owning_it=lambda d: pct_ci(d, "winners_owning", "winners_ci_low",
-                                               "winners_ci_high"))
+                                               "winners_ci_high"),
+            within_character=lambda d: [
+                f"{FS.points(v)} [{FS.points(lo)}, {FS.points(hi)}]" if np.isfinite(v) else "–"
+                for v, lo, hi in zip(d["within_character"], d["within_ci_low"],
+                                     d["within_ci_high"])])
         page.table(g[["card", "seats", "purchase", "median_round", "winners_owning_it",
                       "owners_win", "non_owners_win", "association", "within_character",
                       "p_screen"]].rename(columns={"association": "all_seats",
                                                    "within_character": "same_character"}),
-                   "gear", {"all_seats": FS.points, "same_character": FS.points,
+                   "gear", {"all_seats": FS.points,
                             "p_screen": FS.fmt_p, "median_round": lambda v: f"{v:g}"},
                    raw=gear)
         fig, ax = plt.subplots(figsize=(7, 0.32 * len(gear) + 1))
@@ -189,10 +194,15 @@ def render(page, r, plt, results_dir):
 
     page.h(2, "4. Milestone draws")
     draws = A.milestone_draw_table(r)
+    page.p("drawn: the share of games that drew the route for its tier. completion: the share "
+           "of the seats of those games (n = seats) that completed it, with its 95% interval. A "
+           "seat that completes its third milestone wins at once (R60, R65), so the expert "
+           "milestone, most often the last, is completed by about one seat a game: near "
+           "1 / players wherever the games are won.", "note")
     page.table(draws.assign(completion=pct_ci(draws, "completion_rate", "completion_ci_low",
                                               "completion_ci_high"))[
-        ["tier", "route", "area", "tag", "games", "drawn", "completion"]], "milestone_draws",
-        {"drawn": pct}, raw=draws)
+        ["tier", "route", "area", "tag", "games", "drawn", "seats", "completion"]],
+        "milestone_draws", {"drawn": pct}, raw=draws)
     if not cells.empty:
         page.p("Each cell: the character's win rate in games with this draw minus its rate in "
                "its other games, in points. Fisher's exact test, only where the character's "

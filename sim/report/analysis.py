@@ -279,6 +279,8 @@ def gear_table(r):
         within = FS.within_group_association(with_players(r),
                                              [f"owns_{key}" for key in card_columns(s)])
         df["within_character"] = within["effect"].to_numpy()
+        df["within_ci_low"] = within["ci_low"].to_numpy()
+        df["within_ci_high"] = within["ci_high"].to_numpy()
         df["p"] = within["p"].to_numpy()
     return df
 
@@ -465,7 +467,9 @@ def screen(r):
         gear["finding"] = [
             f"Owners of {row.card} win {abs(100 * row.within_character):.1f} points "
             f"{'more' if row.within_character > 0 else 'less'} than non-owners of the same "
-            f"character (all owners {FS.pct(row.owner_win_rate)}, all non-owners "
+            f"character ({FS.points(row.within_character)} "
+            f"[{FS.points(row.within_ci_low)}, {FS.points(row.within_ci_high)}]; "
+            f"all owners {FS.pct(row.owner_win_rate)}, all non-owners "
             f"{FS.pct(row.non_owner_win_rate)}); an association, not the card's effect "
             f"(n = {row.owners:,} owners, {{p}})" for row in gear.itertuples()]
     fam_gear = FS.Family("gear cards", gear if len(gear) else

@@ -196,10 +196,14 @@ def screen(r):
         used = seats.assign(**{f"uses_{key}": seats[f"used_{key}"] > 0
                                for key in SB_KEYS.values()})
         within = FS.within_group_association(used, [f"uses_{key}" for key in SB_KEYS.values()])
-        tokens = tokens.assign(p=within["p"].to_numpy(), effect=within["effect"].to_numpy())
+        tokens = tokens.assign(p=within["p"].to_numpy(), effect=within["effect"].to_numpy(),
+                               effect_ci_low=within["ci_low"].to_numpy(),
+                               effect_ci_high=within["ci_high"].to_numpy())
         tokens["finding"] = [
             f"Seats that used {row.token} win {abs(100 * row.effect):.1f} points "
-            f"{'more' if row.effect > 0 else 'less'} than others of the same character (all "
+            f"{'more' if row.effect > 0 else 'less'} than others of the same character "
+            f"({FS.points(row.effect)} [{FS.points(row.effect_ci_low)}, "
+            f"{FS.points(row.effect_ci_high)}]; all "
             f"users {FS.pct(row.win_rate_using)}, all others {FS.pct(row.win_rate_not_using)}); an "
             f"association, not the token's worth (n = {row.seats_using:,} seats, {{p}})"
             for row in tokens.itertuples()]

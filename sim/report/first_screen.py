@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from sim.core.stats import binomial_p_value, holm, wilson_interval
+from sim.core.stats import Z95, binomial_p_value, holm, wilson_interval
 
 ALPHA = 0.05
 TOP_PER_FAMILY = 3
@@ -104,6 +104,7 @@ def within_group_association(seats, flags, group=("players", "character")):
         total = n1 + n0
         weight = (n1 * n0 / total).sum()
         effect = ((a * n0 - c * n1) / total).sum() / weight if weight > 0 else np.nan
+        lo, hi = mantel_haenszel_difference_interval(effect, a, n1, c, n0)
         p = np.nan
         # each 2x2 table needs a win and a loss to carry information on the association
         informative = (a + c > 0) & (b + d > 0)
@@ -111,9 +112,24 @@ def within_group_association(seats, flags, group=("players", "character")):
             tables = np.stack([np.stack([a, b], -1), np.stack([c, d], -1)], 1)[informative]
             p = float(StratifiedTable(np.moveaxis(tables, 0, -1))
                       .test_null_odds(correction=False).pvalue)
-        rows.append({"flag": flag, "flagged_seats": int(n1.sum()), "effect": effect, "p": p,
-                     "strata": int(keep.sum())})
+        rows.append({"flag": flag, "flagged_seats": int(n1.sum()), "effect": effect,
+                     "ci_low": lo, "ci_high": hi, "p": p, "strata": int(keep.sum())})
     return pd.DataFrame(rows)
+
+
+def mantel_haenszel_difference_interval(effect, x1, n1, x0, n0, z=Z95):
+    """95% interval of a Mantel-Haenszel risk difference `effect` over strata with x1 wins of n1
+    flagged seats and x0 of n0 others: Sato's variance (Sato 1989, Biometrics 45:1323-1324),
+    valid both for many sparse strata and for a few large ones. With one stratum it is the
+    Wald variance of p1 - p0; tests/test_stats_known_truth.py checks its coverage."""
+    total = n1 + n0
+    weight = (n1 * n0 / total).sum()
+    if not weight > 0 or not np.isfinite(effect):
+        return np.nan, np.nan
+    p = ((n1 * n1 * x0 - n0 * n0 * x1 + n1 * n0 * (n0 - n1) / 2) / (total * total)).sum()
+    q = ((x1 * (n0 - x0) + x0 * (n1 - x1)) / (2 * total)).sum()
+    half = z * np.sqrt(max(effect * p + q, 0.0)) / weight
+    return effect - half, effect + half
 
 
 @dataclass
