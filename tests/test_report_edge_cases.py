@@ -174,3 +174,16 @@ def test_rotated_seats_are_not_reported_as_fixed_ones(tmp_path):
     fixed = simulate(tmp_path / "fixed", "--game", "ascension", "--players", "2", "--games",
                      "4", "--seed", "3", "--seat-policies", "random,random-safe")
     assert "mixed seats: seat 1 random, seat 2 random-safe" in report(fixed)
+
+
+def test_fixed_characters_are_not_read_as_a_character_verdict(tmp_path):
+    """--characters with mixed bots: each character kept its seat and its bot, and the report
+    ranked the characters without a word on it."""
+    out = simulate(tmp_path / "fixed", "--players", "2", "--games", "6", "--seed", "3",
+                   "--seat-policies", "tuned,random", "--characters", "technician,sprinter")
+    assert "Each character kept one seat and bot in every game (--characters)" in report(out)
+    same = simulate(tmp_path / "same", "--players", "2", "--games", "6", "--seed", "3",
+                    "--characters", "technician,sprinter")
+    assert "Each character kept one seat in every game" in report(same)
+    dealt = simulate(tmp_path / "dealt", "--players", "2", "--games", "6", "--seed", "3")
+    assert "Each character kept" not in report(dealt)

@@ -123,12 +123,32 @@ def never_warning(seats, group, column, label, what, least=100):
             if row["size"] >= least and row["sum"] == 0]
 
 
+def fixed_seating_warning(meta, policies):
+    """Characters given one per seat, not dealt at random: without --rotate-seats each character
+    always sat in the same seat, and with mixed bots it always played under the same bot (the
+    rotation moves a seat's character and bot together), so its rate is also that seat's or that
+    bot's (a review helper's run ranked 'Technician 89.5%' where the Technician was always seat 1
+    and always `tuned`, against `random` in seat 4)."""
+    characters = meta.get("characters")
+    if not isinstance(characters, (list, tuple)):
+        return None
+    tied = ([] if meta.get("rotate_seats") else ["seat"]) + \
+        (["bot"] if len(set(map(str, policies))) > 1 else [])
+    if not tied:
+        return None
+    what = " and ".join(tied)
+    return (f"Each character kept one {what} in every game (--characters), so a character's "
+            f"rate is also its {what}'s: these effects cannot be told apart. Deal the characters "
+            f"at random (the default) for a character verdict.")
+
+
 def validity_warnings(r, policies, tuned_rules=True):
     """Every warning that applies to the run `r` (analysis.Results) played by `policies`;
     tuned_rules=False leaves out the tuned-knobs check (a sweep says it once for all values)."""
     game = get_game(r.meta["game"])
     found = [policy_error_warning(r.games), cap_warning(r.games, game.cap_end_reasons),
-             tuned_rules_warning(game, r.meta, policies) if tuned_rules else None]
+             tuned_rules_warning(game, r.meta, policies) if tuned_rules else None,
+             fixed_seating_warning(r.meta, policies)]
     own = getattr(game.api, "validity_warnings", None)
     if own is not None:
         found.extend(own(r))
