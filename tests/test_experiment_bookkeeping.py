@@ -382,3 +382,46 @@ def test_a_run_compiles_once_here_with_its_compile_line_before_dealing_chunks(tm
     # nothing left to play: nothing compiled
     run_experiment(load_spec(path), jobs=1, quiet=True)
     assert len(calls) == 1
+
+
+def test_a_precision_run_killed_while_it_grows_resumes_to_the_uninterrupted_result(tmp_path):
+    """A run killed while it grew left one variant a chunk ahead of the other, and no stopping
+    record (it is written at the end). The resume read the ahead chunk into its interval, stopped
+    at another point and kept other tables (a review helper's: 1,200 games of one variant where
+    the uninterrupted run played 1,600). The target now reads each variant's first games only."""
+    import shutil
+    import pandas as pd
+    body = ('game = "all-in-ascent"\nplayers = [2]\nseed = 5\npolicy = "random"\n'
+            'games = 100\nchunk = 100\nci_halfwidth = {ci}\nmax_games = 800\nout = "{out}"\n'
+            '[variants.baseline]\n[variants.extra_die_off]\n'
+            'rules = {{ sprinter_extra_die = "off" }}\n')
+    widths = {}
+    # the uninterrupted reference: find a target that stops between the first and last chunk
+    for ci in (0.09, 0.075, 0.06):
+        path = tmp_path / f"ref{ci}.toml"
+        path.write_text(body.format(ci=ci, out=f"ref{ci}"))
+        doc = run_experiment(load_spec(path), jobs=1, quiet=True)
+        widths[ci] = (path, doc["stopping"]["2"]["games"])
+        if 200 <= widths[ci][1] < 800:
+            break
+    path, stop = widths[ci]
+    assert 200 <= stop < 800
+    ref = load_spec(path).out
+    killed = tmp_path / "killed"
+    shutil.copytree(ref, killed)
+    # what the kill left: the variant's last chunk unplayed, and no stopping record
+    last = max((killed / "chunks" / "extra_die_off" / "p2").glob("chunk-*"))
+    shutil.rmtree(last)
+    doc = json.loads((killed / "experiment.json").read_text())
+    doc.pop("stopping", None)
+    doc["chunks"] = [c for c in doc["chunks"]
+                     if not (c["variant"] == "extra_die_off" and c["index"] == stop // 100 - 1)]
+    (killed / "experiment.json").write_text(json.dumps(doc))
+    again = tmp_path / "again.toml"
+    again.write_text(body.format(ci=ci, out="killed"))
+    resumed = run_experiment(load_spec(again), jobs=1, quiet=True)
+    assert resumed["stopping"]["2"]["games"] == stop
+    for variant in ("baseline", "extra_die_off"):
+        for table in ("games", "seats"):
+            pd.testing.assert_frame_equal(load_variant(killed, variant, 2, table=table),
+                                          load_variant(ref, variant, 2, table=table))

@@ -386,14 +386,18 @@ def _progress_printer(quiet):
     return show
 
 
-def widest_interval(out, spec, players):
+def widest_interval(out, spec, players, games):
     """The widest 95% half-width among every variant's win rates (per character in All-In
-    Ascent and First Ascent, per seat/policy in Ascension) at `players`."""
+    Ascent and First Ascent, per seat/policy in Ascension) at `players`, on each variant's first
+    `games` games: the target's own games, whatever else is on disk. A run killed while it grew
+    left one variant a chunk ahead of another; read whole, that chunk let the resumed run stop
+    at another point than an uninterrupted one, with other tables (a review helper's)."""
     worst = 0.0
     for v in spec.variants:
-        seats = load_variant(out, v.name, players, columns=[spec.group, "won"])
+        seats = load_variant(out, v.name, players, columns=["game", spec.group, "won"])
         if seats is None:
             return float("inf")
+        seats = seats[seats["game"] < games]
         grp = seats.groupby(spec.group, observed=True)["won"]
         lo, hi = wilson_interval(grp.sum().to_numpy(), grp.count().to_numpy())
         worst = max(worst, float(np.max((hi - lo) / 2)))
@@ -474,7 +478,7 @@ def _run_locked(spec, jobs, scheduler, quiet, stop_after_chunks):
             if spec.ci_halfwidth is None or stop_after_chunks is not None:
                 stopping[players] = {"rule": "fixed game count", "games": target_games}
                 break
-            widest = widest_interval(out, spec, players)
+            widest = widest_interval(out, spec, players, target_games)
             cap = spec.max_games
             if widest <= spec.ci_halfwidth or target_games >= cap:
                 stopping[players] = {
