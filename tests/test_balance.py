@@ -93,18 +93,25 @@ KILLED_WHILE_PLAYING = killer_script("""
 """, "sys.argv[3:]")
 
 
-def test_a_search_killed_and_resumed_asks_what_one_never_interrupted_asks(tmp_path, capsys):
-    """A candidate a killed run left half-played is asked again first, and every candidate
-    comes from a sampler seeded by its place in the search: a resumed search asked other
-    candidates, and could end with another patch. Its folder is locked while it runs."""
+@pytest.mark.parametrize("batch, nth", [(1, 6), (1, 1), (3, 5)])
+def test_a_search_killed_and_resumed_asks_what_one_never_interrupted_asks(tmp_path, capsys,
+                                                                          batch, nth):
+    """The candidates a killed run left half-played are asked again first, in their order, and
+    every other candidate comes from a sampler seeded by its place in the search: a resumed
+    search asked other candidates, and could end with another patch. Review helpers found it
+    three ways: killed in the sixth candidate; in the first (the current rules, which no
+    seeded place asks again); in a batch's second candidate (its pruned duplicate kept its
+    place while its failed candidates lost theirs). Its folder is locked while it runs."""
     from sim.core.output import folder_lock
     # two knobs, so that the sampler has room to ask other candidates than one never killed
     two_knobs = SPEC.format(budget=12) + "\n[knobs.target]\nlow = 20\nhigh = 40\nstep = 1\n"
+    if batch > 1:
+        two_knobs = two_knobs.replace("seed = 1\n", f"seed = 1\nbatch = {batch}\n", 1)
     (tmp_path / "whole").mkdir()
     whole = write(tmp_path / "whole", text=two_knobs)
     assert main(["balance", str(whole), "--quiet", "--no-validation"]) == 0
     path = write(tmp_path, text=two_knobs)
-    run_killed(KILLED_WHILE_PLAYING, "candidate", 6,
+    run_killed(KILLED_WHILE_PLAYING, "candidate", nth,
                ["balance", path, "--quiet", "--no-validation"], tmp_path / "killed.log")
     with folder_lock(load_balance_spec(path).out):
         assert main(["balance", str(path), "--quiet", "--no-validation"]) == 2

@@ -505,8 +505,8 @@ def _ask(study, spec):
 
 def open_study(spec):
     """The search's study, in OUT/study.journal: created, or resumed if its spec is unchanged.
-    Trials a killed run left running are marked failed; _ask then asks their candidates
-    again, in their place."""
+    Trials a killed run left running are marked failed, and their candidates are queued to be
+    asked again first, in their order."""
     import optuna
     from optuna.storages.journal import JournalFileBackend, JournalStorage
     from optuna.trial import TrialState
@@ -527,8 +527,16 @@ def open_study(spec):
                 f"{spec.path}: the spec changed since the study in {spec.out} began (its "
                 f"games, knobs, target, bots or seed differ); use a new out folder, or restore "
                 f"the spec")
-        for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+        # the candidates of the batch a kill cut short, asked again in their order and before
+        # any other: the enqueued current rules have no place a seeded sampler would ask them
+        # at, and a batch's duplicates, pruned, still count in _ask's places while its failed
+        # candidates would not (review helpers' resumed searches asked other candidates)
+        left = sorted(study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)),
+                      key=lambda t: t.number)
+        for t in left:
             study.tell(t.number, state=TrialState.FAIL)
+        for t in left:
+            study.enqueue_trial(dict(t.params), skip_if_exists=False)
         return study
     # the largest gap from the target, the knobs changed, the relative size of the change
     study = optuna.create_study(study_name="balance", storage=storage, sampler=_sampler(spec),
