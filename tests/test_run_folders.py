@@ -49,6 +49,24 @@ def test_the_same_command_twice_plays_once(tmp_path, capsys):
     assert snapshot(out) == before and leftovers(out) == []
 
 
+def test_a_run_through_a_symlink_lands_in_its_target_under_the_target_s_lock(tmp_path, capsys):
+    """--out naming a symlink replaced the link with the run (its target stayed empty, and a
+    `.link.old-PID` link was left), and --out link and --out real took two locks, so two runs
+    into one folder both played (a review helper's)."""
+    from sim.core.output import folder_lock
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    with folder_lock(tmp_path / "real"):
+        assert simulate(tmp_path / "link") == 2
+    assert "another ascent run is writing" in one_line_error(capsys)
+    assert simulate(tmp_path / "link") == 0
+    assert (tmp_path / "link").is_symlink() and (tmp_path / "real" / "manifest.json").exists()
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".link.")]
+    before = snapshot(tmp_path / "real")
+    assert simulate(tmp_path / "real") == 0         # the same run, by its other name: kept
+    assert snapshot(tmp_path / "real") == before
+
+
 def test_another_run_into_a_full_folder_is_refused_and_overwrite_replaces_it(tmp_path, capsys):
     out = tmp_path / "run"
     assert simulate(out) == 0

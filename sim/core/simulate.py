@@ -27,7 +27,10 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
     memory). `rules` are the game's packed rules, `seat_policies` one bot name per seat."""
     import numba
     from importlib.metadata import version
-    out = Path(out)
+    # the folder itself, through any symlink: locked and swapped in where the run lands (the
+    # link was replaced by the run, and two names of one folder took two locks), as `ascent
+    # run` and `ascent balance` resolve theirs
+    out = Path(out).resolve()
     identity = run_identity(rules, seat_policies, game.name,
                             **({"rotate": rotate} if game.rotate_seats else {}),
                             **({"characters": characters} if game.has_characters else {}))
