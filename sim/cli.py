@@ -654,7 +654,8 @@ def build_parser():
     tp.add_argument("--seed", type=_seed, default=1)
     tp.add_argument("--threads", type=_positive_int, default=None)
     tp.add_argument("--store", action="store_true",
-                    help="write the result into policies/all_in_ascent/tuned.json")
+                    help="write the result into the game's tuned bot file "
+                         "(policies/<game>/tuned.json)")
     tp.add_argument("--quiet", action="store_true")
     tp.set_defaults(func=cmd_tune)
     return parser

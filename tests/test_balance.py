@@ -149,6 +149,8 @@ def test_a_resumed_search_with_another_spec_is_refused(tmp_path, capsys):
     (("seed = 1", "seed = 1\nmax_changed = 2"), "max_changed: expected a whole number from 1 to 1"),
     (("seed = 1", "seed = 1\nsampler = \"grid\""), "sampler: unknown sampler 'grid'"),
     (("seed = 1", "seed = 1\ncolour = 1"), "colour: unknown key"),
+    (("seed = 1", "seed = 1\n[variants.a]"),
+     "its keys (variants) are those of a spec for `ascent run`; run it with"),
 ])
 def test_bad_specs_are_one_line_naming_file_and_key(tmp_path, capsys, change, message):
     text = SPEC.format(budget=3).replace(*change)

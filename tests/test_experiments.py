@@ -54,6 +54,8 @@ def assert_same_results(a, b, spec):
 
 @pytest.mark.parametrize("text, message", [
     ('games = 10\nout = "x"\ncolour = "red"', "colour: unknown key"),
+    ('games = 10\nout = "x"\nbudget = 5\n[knobs.x]\nvalues = [1]',
+     "budget, knobs. are those of a spec for `ascent balance`; run it with"),
     ('games = "many"\nout = "x"', "games: expected a whole number"),
     ('games = 10\nout = "x"\nplayers = [5]', "players: player counts are 1..4"),
     ('games = 10\nout = "x"\npolicy = "genius"', "policy: unknown policy 'genius'"),

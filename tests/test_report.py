@@ -200,6 +200,9 @@ preset = "v0.6.0"
 def test_report_on_a_missing_folder_is_a_clear_error(tmp_path, capsys):
     from sim.cli import main
     assert main(["report", str(tmp_path / "nothing")]) == 2
+    assert f"{tmp_path / 'nothing'}: no such folder" in capsys.readouterr().err
+    (tmp_path / "empty").mkdir()
+    assert main(["report", str(tmp_path / "empty")]) == 2
     assert "neither a simulate folder" in capsys.readouterr().err
 
 

@@ -51,8 +51,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
-from sim.experiment.spec import (is_rule_option, read_spec_document, toml_inline_table,
-                                 toml_string, variant_toml)
+from sim.experiment.spec import (EXPERIMENT_ONLY, is_rule_option, read_spec_document,
+                                 toml_inline_table, toml_string, variant_toml)
 
 
 KEYS = {"game", "players", "policy", "preset", "rules", "set", "target", "max_changed", "budget",
@@ -201,7 +201,7 @@ def load_balance_spec(path):
     bound outside a knob's legal range is refused before any game is played."""
     from sim.core.game import GameError
     from sim.core.policies import policy_name_problem
-    p, doc, game = read_spec_document(path, KEYS, BalanceError)
+    p, doc, game = read_spec_document(path, KEYS, BalanceError, EXPERIMENT_ONLY)
     players = doc.get("players", [4])
     players = [players] if isinstance(players, int) and not isinstance(players, bool) else players
     if not isinstance(players, list) or not players or any(

@@ -167,9 +167,16 @@ def _value_text(value, bool_words=("on", "off")):
     return str(value)
 
 
-def read_spec_document(path, allowed, error=SpecError):
+# keys only the other kind of spec has: a balance spec given to `ascent run`, or an experiment
+# given to `ascent balance`, is named as such rather than refused for its first foreign key
+BALANCE_ONLY = ("ascent balance", {"knobs", "target", "budget"})
+EXPERIMENT_ONLY = ("ascent run", {"variants", "sweep"})
+
+
+def read_spec_document(path, allowed, error=SpecError, other=BALANCE_ONLY):
     """A spec file's TOML document, with only `allowed` top keys and a known game: (path text,
-    document, GameSpec). Every fault is one `error` naming the file (and the key)."""
+    document, GameSpec). Every fault is one `error` naming the file (and the key); `other`:
+    (command, keys) of the other kind of spec, named where the document has those keys."""
     from sim.core.game import DEFAULT_GAME, game_names, get_game
     p = str(path)
     try:
@@ -183,6 +190,10 @@ def read_spec_document(path, allowed, error=SpecError):
         raise error(f"{p}: not valid TOML ({exc})") from None
     except RecursionError:
         raise error(f"{p}: nested too deeply to be a spec") from None
+    command, marks = other
+    if set(doc) - set(allowed) and set(doc) & marks:
+        raise error(f"{p}: its keys ({', '.join(sorted(set(doc) & marks))}) are those of a spec "
+                    f"for `{command}`; run it with `{command} {p}`")
     for key in doc:
         if key not in allowed:
             _fail(p, key, f"unknown key; allowed: {', '.join(sorted(allowed))}", error)

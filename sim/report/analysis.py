@@ -93,6 +93,8 @@ def load_results(path, variant=None):
                                                            doc["identity"]["players"])
         return Results(f"{doc['name']}/{variant}", pd.concat(games, ignore_index=True),
                        pd.concat(seats, ignore_index=True), meta)
+    if not Path(path).exists():
+        raise ValueError(f"{path}: no such folder")
     raise ValueError(f"{path}: neither a simulate folder (games.parquet) nor an experiment "
                      f"folder (experiment.json)")
 
