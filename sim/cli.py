@@ -661,12 +661,26 @@ def build_parser():
     return parser
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a job scheduler's time limit, `kill`), raised where the command is, so that it
+    stops as Ctrl-C stops it: its locks released and its half-written files removed, not left
+    by a process that vanished without a word."""
+
+
+def _terminated(signum, frame):
+    raise Terminated()
+
+
 def main(argv=None):
+    import signal
+    import threading
     from sim.core.game import GameError
     from sim.core.output import OutputError
     parser = build_parser()
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
+    on_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminated) if on_main_thread else None
     try:
         _check_policy_flags(args)
         _check_threads(args)
@@ -674,11 +688,17 @@ def main(argv=None):
     except (GameError, UsageError, OutputError) as exc:
         print(f"ascent: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         # one line, not a traceback; what a command had finished is kept (a run's chunks, a
         # ladder's pairings), and the same command again goes on from there
+        if isinstance(exc, Terminated):
+            print("\nascent: terminated (SIGTERM)", file=sys.stderr)
+            return 128 + signal.SIGTERM
         print("\nascent: interrupted", file=sys.stderr)
         return 130
+    finally:
+        if on_main_thread:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

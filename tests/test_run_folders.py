@@ -346,3 +346,27 @@ def test_a_run_set_aside_by_a_killed_swap_is_put_back(tmp_path):
     os.rename(out, tmp_path / ".run.old-4242")          # as a kill between the renames leaves it
     assert simulate(out) == 0                            # the same run: restored, not replayed
     assert snapshot(out) == before and leftovers(out) == []
+
+
+def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path, capsys):
+    """A job scheduler's SIGTERM ended a run with no word (exit -15), leaving its half-written
+    files beside the folder. Now it stops as Ctrl-C does: one line, exit 143, its finished
+    chunks kept, nothing half-written left, and the same command goes on from there."""
+    import subprocess
+    import sys
+    from fault_injection import REPO
+    whole, out = tmp_path / "whole", tmp_path / "run"
+    assert simulate(whole, seed="2") == 0
+    script = KILLER.replace("signal.SIGKILL", "signal.SIGTERM")
+    done = subprocess.run([sys.executable, "-c", script, "table", "5", *RUN, "--seed", "2",
+                           "--out", str(out)], capture_output=True, text=True, timeout=600,
+                          cwd=REPO)
+    assert done.returncode == 143, done.stderr[-600:]
+    assert done.stderr.strip().splitlines()[-1] == "ascent: terminated (SIGTERM)"
+    assert "Traceback" not in done.stderr
+    assert all(".partial-" in p for p in leftovers(out)) and leftovers(out)
+    assert main([*RUN[:-1], "--seed", "2", "--out", str(out)]) == 0
+    assert "resuming: 30 of the 40 games" in capsys.readouterr().err
+    for table in ("games", "seats"):
+        assert pd.read_parquet(out / f"{table}.parquet").equals(
+            pd.read_parquet(whole / f"{table}.parquet"))
