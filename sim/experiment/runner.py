@@ -129,6 +129,9 @@ def write_chunk(out, chunk, games, seats, identity_hash):
         shutil.rmtree(tmp, ignore_errors=True)
         raise SpecError(f"{out}: could not write {chunk.relpath} ({exc.strerror or exc}); "
                         f"finished chunks are kept: free space and rerun to resume") from None
+    except BaseException:            # Ctrl-C, SIGTERM: nothing half-written left behind
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     # the chunk is there whole or not at all; a damaged or short one is replaced
     swap_in(tmp, final, final.with_name(final.name + f".tmp-old-{os.getpid()}"))
 
