@@ -62,6 +62,12 @@ def test_a_whole_budget_finds_the_known_fix(tmp_path, brute_force, capsys):
     report = (tmp_path / "out" / "balance.md").read_text()
     assert f"**Patch:** `head_start = {best}`" in report
     assert "Validation on fresh seeds" in report and "master seed 2" in report
+    # every rate with its interval: the current rules' too, and the validation's two columns
+    import re
+    assert re.search(r"\| 2 \| seat 1 \| [\d.]+% \[[\d.]+, [\d.]+\] \([+-][\d.]+\) \| "
+                     r"[\d.]+% \[[\d.]+, [\d.]+\]", report)
+    assert re.search(r"\| 2 \| seat 1 \| [\d.]+% \[[\d.]+, [\d.]+\] \| [\d.]+% "
+                     r"\[[\d.]+, [\d.]+\] \| [+-]", report)
     # the validation is an experiment folder `ascent run` resumes
     assert (tmp_path / "out" / "validation" / "hold-at" / "experiment.json").exists()
 

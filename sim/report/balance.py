@@ -31,9 +31,12 @@ def _rate_rows(spec, before, after):
     rows = []
     for key, (rate, n, goal) in after["rates"].items():
         players, group = key.split("|")
-        old_rate, _, old_goal = before["rates"][key]
+        old_rate, old_n, old_goal = before["rates"][key]
         lo, hi = wilson_interval(np.rint(rate * n), n)
-        rows.append(f"| {players} | {_rate_label(game, spec, group)} | {100 * old_rate:.1f}% ({_points(old_rate - old_goal)})"
+        old_lo, old_hi = wilson_interval(np.rint(old_rate * old_n), old_n)
+        rows.append(f"| {players} | {_rate_label(game, spec, group)} | {100 * old_rate:.1f}% "
+                    f"[{100 * float(old_lo):.1f}, {100 * float(old_hi):.1f}] "
+                    f"({_points(old_rate - old_goal)})"
                     f" | {100 * rate:.1f}% [{100 * float(lo):.1f}, {100 * float(hi):.1f}] "
                     f"({_points(rate - goal)}) | {100 * goal:.1f}% | {n:,} |")
     return rows
@@ -121,7 +124,8 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times, c
             if gap <= ON_TARGET:
                 continue
             players, group = key.split("|")
-            names.append(f"{_rate_label(game, spec, group)} ({players} players, {100 * gap:.1f} points off)")
+            names.append(f"{_rate_label(game, spec, group)} ({players} players, "
+                         f"{100 * gap:.1f} points off)")
         lines.append(f"- **Still off the target:** {', '.join(names)}. Either no knob of the "
                      f"spec moves them far enough, or the search ran out of budget: the Pareto "
                      f"front and the bounds below tell which.")
@@ -149,11 +153,11 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times, c
                   "bots (the checks of every report's first screen):", ""] + \
             [f"- {w}" for w in cautions]
     lines += ["", "## Per group, before and after (re-score)", "",
-              "| players | group | current rules (gap) | patch [95%] (gap) | target | n |",
+              "| players | group | current rules [95%] (gap) | patch [95%] (gap) | target | n |",
               "|---|---|---|---|---|---|"] + _rate_rows(spec, before, patch)
     if coadapted is not None:
         lines += ["", "With the bot re-tuned for the patch (same games):", "",
-                  "| players | group | current rules (gap) | patch, re-tuned bot [95%] (gap) "
+                  "| players | group | current rules [95%] (gap) | patch, re-tuned bot [95%] (gap) "
                   "| target | n |", "|---|---|---|---|---|---|"] + \
             _rate_rows(spec, before, coadapted)
     lines += ["", "## Validation on fresh seeds", ""]
@@ -161,14 +165,19 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times, c
         lines.append("Not run (the patch changes nothing, or validation was skipped).")
     for policy, (table, gap) in validated.items():
         lines += [f"### {policy}, master seed {spec.validation_seed}", "",
-                  "| players | group | current rules | patch | difference [paired 95%] | n |",
+                  "| players | group | current rules [95%] | patch [95%] | "
+                  "difference [paired 95%] | n |",
                   "|---|---|---|---|---|---|"]
         for r in table.itertuples():
             key = getattr(r, table.columns[2])
             label = game.api.character_name(key) if spec.group == "character" else \
                 f"seat {int(key) + 1}"
-            lines.append(f"| {r.players} | {label} | {100 * r.base_win_rate:.1f}% | "
-                         f"{100 * r.variant_win_rate:.1f}% | {_points(r.difference)} "
+            rates = []
+            for rate in (r.base_win_rate, r.variant_win_rate):
+                lo, hi = wilson_interval(np.rint(rate * r.games), r.games)
+                rates.append(f"{100 * rate:.1f}% [{100 * float(lo):.1f}, {100 * float(hi):.1f}]")
+            lines.append(f"| {r.players} | {label} | {rates[0]} | "
+                         f"{rates[1]} | {_points(r.difference)} "
                          f"[{_points(r.paired_ci_low)}, {_points(r.paired_ci_high)}] | "
                          f"{r.games:,} |")
         lines += ["", f"Largest gap from the target with the patch under {policy}: "
