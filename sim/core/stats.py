@@ -42,6 +42,33 @@ def wilson_interval(successes, n, z=Z95):
 
 
 
+def clustered_rate_interval(successes, trials, z=Z95):
+    """A rate pooled over clusters (a seat's climbs in one game: the same character, stats and
+    gear, so not independent), with a 95% interval that allows for it: (rate, lo, hi, n).
+
+    The rate is sum(successes) / sum(trials). Its variance is the cluster-robust variance of a
+    ratio, k / (k - 1) * sum((s_i - rate * t_i)^2) / sum(t_i)^2 over the k clusters with
+    trials; the design effect (that variance over the binomial one, at least 1) shrinks n to an
+    effective sample size, and the interval is Wilson's on it (so it stays inside [0, 1]).
+    Where every trial succeeded or failed the binomial interval is kept."""
+    s = np.asarray(successes, dtype=float)
+    t = np.asarray(trials, dtype=float)
+    keep = t > 0
+    s, t = s[keep], t[keep]
+    n = t.sum()
+    if n == 0:
+        return float("nan"), float("nan"), float("nan"), 0
+    rate = s.sum() / n
+    k = len(t)
+    binomial = rate * (1 - rate) / n
+    effective = n
+    if k > 1 and binomial > 0:
+        robust = k / (k - 1) * ((s - rate * t) ** 2).sum() / (n * n)
+        effective = n / max(1.0, robust / binomial)
+    lo, hi = wilson_interval(rate * effective, effective, z)
+    return float(rate), float(lo), float(hi), int(n)
+
+
 def rate_row(successes, n):
     """A table row for a rate: n, count, rate and its 95% Wilson interval."""
     lo, hi = wilson_interval(successes, n)

@@ -277,6 +277,10 @@ def render(page, r, plt, results_dir):
            "rounds are.", "note")
     climbs = A.climb_success_table(r)
     page.h(3, "Climb success per area and character")
+    page.p("95% interval allowing for one seat's climbs in a game being alike (the same "
+           "character, stats and gear): the climbs are not independent trials, so the interval "
+           "is Wilson's on an effective number of climbs (sim/core/stats.py, "
+           "clustered_rate_interval).", "note")
     page.table(climbs.assign(character=[A.display(c, names) for c in climbs["character"]],
                              success=pct_ci(climbs, "success_rate"))[
         ["character", "area", "climbs", "success"]], "climb_success", raw=climbs)

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.game import DEFAULT_GAME, game_names, get_game
-from sim.core.stats import fisher_exact_p, holm, wilson_interval
+from sim.core.stats import clustered_rate_interval, fisher_exact_p, holm, wilson_interval
 from sim.report import first_screen as FS
 
 ALPHA = FS.ALPHA
@@ -411,11 +411,12 @@ def climb_success_table(r):
     rows = []
     for char, grp in s.groupby("character", observed=True):
         for area in ("bouldering", "topRope", "leadClimbing"):
-            n = int(grp[f"climbs_{area}"].sum())
-            ok = int(grp[f"climbs_ok_{area}"].sum())
-            lo, hi = wilson_interval(ok, n)
+            # a seat's climbs in one game share its character, stats and gear: the interval
+            # allows for that (clustered_rate_interval), where independent climbs would not
+            rate, lo, hi, n = clustered_rate_interval(grp[f"climbs_ok_{area}"].to_numpy(),
+                                                      grp[f"climbs_{area}"].to_numpy())
             rows.append({"character": str(char), "area": area, "climbs": n,
-                         "success_rate": ok / n if n else np.nan, "ci_low": lo, "ci_high": hi})
+                         "success_rate": rate, "ci_low": lo, "ci_high": hi})
     return pd.DataFrame(rows)
 
 
