@@ -383,6 +383,8 @@ def test_knobs_and_switches_change_the_fingerprint_and_are_recorded():
     ({"knobs": ["characters.wizard.startingStats.focus=3"]}, "unknown character 'wizard'"),
     ({"knobs": ["characters.technician.passive.requirement_reduction=-1"]}, "out of range"),
     ({"knobs": ["characters.technician.passive.speed=1"]}, "no passive number 'speed'"),
+    ({"knobs": ["characters.sprinter.startingStats.tecnique=20"]},
+     "stats: strength, technique, focus, flexibility"),
     ({"knobs": ['gear."Gold Rope".cost=1']}, "no card named 'Gold Rope'"),
     ({"knobs": ['gear."Mountain Mentor".cost=cheap']}, "expected a whole number"),
     ({"knobs": ['routes.topRope."The Standard".name=5']}, "numeric route fields"),

@@ -251,7 +251,7 @@ def check_knob(path, text, data):
             return parts, _number(path, text, integer=False)
         raise VariantError(f"knob {path}: allowed under a character: startingEndurance, "
                            f"startingStats.<stat>, growth.<stat or endurance>, "
-                           f"passive.<number>")
+                           f"passive.<number>; stats: {', '.join(gamedata.STATS)}")
     if head == "gear" and len(parts) == 3:
         card = _named(data.gear, parts[1], path, "card")
         if parts[2] == "in_deck":          # 0 takes the card out of the game (ablation)
