@@ -13,7 +13,7 @@ def test_simulate_writes_parquet_and_a_manifest(tmp_path, capsys):
     assert main(["simulate", "--game", "first-ascent", "--players", "3", "--games", "30",
                  "--seed", "2", "--policy", "greedy", "--chunk", "11", "--out", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "win rate by character" in text and "mean length" in text
+    assert "win share by character" in text and "mean length" in text
     games = pd.read_parquet(out / "games.parquet")
     seats = pd.read_parquet(out / "seats.parquet")
     assert len(games) == 30 and len(seats) == 90
