@@ -30,7 +30,8 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
     # the folder itself, through any symlink: locked and swapped in where the run lands (the
     # link was replaced by the run, and two names of one folder took two locks), as `ascent
     # run` and `ascent balance` resolve theirs
-    out = Path(out).resolve()
+    shown = Path(out)           # as the user named it, in what the run prints
+    out = shown.resolve()
     identity = run_identity(rules, seat_policies, game.name,
                             **({"rotate": rotate} if game.rotate_seats else {}),
                             **({"characters": characters} if game.has_characters else {}))
@@ -45,29 +46,29 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
             FinishedChunks(out, fingerprint).remove()
             remove_killed_writes(out)
             if not quiet:
-                print(f"{out}/ already holds this run (same rules, bots, seed and games): "
+                print(f"{shown}/ already holds this run (same rules, bots, seed and games): "
                       f"nothing to play")
                 print(_summary_from(out, game))
             return 0
         if state == "foreign":
-            raise OutputError(f"{out}: holds files that are not an ascent run; --overwrite "
+            raise OutputError(f"{shown}: holds files that are not an ascent run; --overwrite "
                               f"replaces only a run folder: choose another --out")
         if state == "other run" and not overwrite:
-            raise OutputError(f"{out}: holds another run; pass --overwrite to replace it, or "
+            raise OutputError(f"{shown}: holds another run; pass --overwrite to replace it, or "
                               f"choose another --out")
         try:
             writer = RunWriter(out, fingerprint, games)
         except OSError as exc:
-            raise OutputError(f"{out.parent}: cannot write here ({exc.strerror or exc})") \
+            raise OutputError(f"{shown.parent}: cannot write here ({exc.strerror or exc})") \
                 from None
         dropped = FinishedChunks.discard_others(out, fingerprint)
         if dropped and not quiet:
-            print(f"{out}/: the {dropped:,} finished games of an interrupted other run into "
+            print(f"{shown}/: the {dropped:,} finished games of an interrupted other run into "
                   f"this folder are discarded", file=sys.stderr)
         finished = FinishedChunks(out, fingerprint)
         resumed = min(finished.games, games)
         if resumed and not quiet:
-            print(f"{out}/: resuming: {resumed:,} of the {games:,} games were played by an "
+            print(f"{shown}/: resuming: {resumed:,} of the {games:,} games were played by an "
                   f"interrupted run of this command (kept in {finished.folder.name})",
                   file=sys.stderr)
         try:
@@ -145,20 +146,20 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
                 left = finished.games if finished.chunks and finished.chunks[0][0] == 0 else 0
                 note = f"; its {left:,} finished games are kept in {finished.folder}: free " \
                     f"space, and the same command goes on from there" if left else ""
-                raise OutputError(f"{out}: could not write the run ({exc.strerror or exc}); "
+                raise OutputError(f"{shown}: could not write the run ({exc.strerror or exc}); "
                                   f"nothing was replaced{note}") from None
             raise
     if not quiet:
         print(_summary_from(out, game))
         rate = _rate_text(played_now / wall)
         if resumed == games:
-            print(f"{games:,} games, all played by the interrupted run; written to {out}/")
+            print(f"{games:,} games, all played by the interrupted run; written to {shown}/")
         elif resumed:
             print(f"{games:,} games: {played_now:,} played in {wall:.1f} s ({rate} "
-                  f"games/s), {resumed:,} by the interrupted run; written to {out}/")
+                  f"games/s), {resumed:,} by the interrupted run; written to {shown}/")
         else:
             print(f"{games:,} game{'s' * (games != 1)} in {wall:.1f} s ({rate} games/s); "
-                  f"written to {out}/")
+                  f"written to {shown}/")
     return 0
 
 
