@@ -195,7 +195,8 @@ def render(page, r, plt, results_dir):
     page.h(2, "4. Milestone draws")
     draws = A.milestone_draw_table(r)
     page.p("drawn: the share of games that drew the route for its tier. completion: the share "
-           "of the seats of those games (n = seats) that completed it, with its 95% interval. A "
+           "of the seats of those games (n = seats) that completed it, with its 95% interval "
+           "(allowing for the seats of one game being alike: clustered by game). A "
            "seat that completes its third milestone wins at once (R60, R65), so the expert "
            "milestone, most often the last, is completed by about one seat a game: near "
            "1 / players wherever the games are won.", "note")

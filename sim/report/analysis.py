@@ -300,13 +300,16 @@ def milestone_draw_table(r):
             g[["game", col, f"{col}_area", f"{col}_tag"]], on="game")
         for route, grp in merged.groupby(col, observed=True):
             n_games = int((g[col] == route).sum())
-            t = rate_table([grp["done"].sum()], [len(grp)])
+            # the seats of one game share its draw and its pace: clustered by game
+            per_game = grp.groupby("game")["done"].agg(["sum", "count"])
+            rate, lo, hi, n = clustered_rate_interval(per_game["sum"].to_numpy(),
+                                                      per_game["count"].to_numpy())
             rows.append({"tier": tier, "route": str(route),
                          "area": str(grp[f"{col}_area"].iloc[0]),
                          "tag": str(grp[f"{col}_tag"].iloc[0]),
                          "drawn": n_games / len(g), "games": n_games,
-                         "completion_rate": t["rate"][0], "completion_ci_low": t["ci_low"][0],
-                         "completion_ci_high": t["ci_high"][0], "seats": t["n"][0]})
+                         "completion_rate": rate, "completion_ci_low": lo,
+                         "completion_ci_high": hi, "seats": n})
     return pd.DataFrame(rows)
 
 
