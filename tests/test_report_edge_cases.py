@@ -103,6 +103,8 @@ def test_a_comparison_gets_its_own_page(tmp_path):
     assert (variant / "report.html").read_text() == own
     page = (variant / "compare.html").read_text()
     assert "max_stack=12" in page and "What changed" in page
+    import re            # each run's own rate on the paired games comes with its interval
+    assert re.search(r"<td>[\d.]+% \[[\d.]+, [\d.]+\]</td>\s*<td>[\d.]+% \[", page)
     paired = pd.read_csv(variant / "tables" / "compare_paired.csv")
     assert set(paired["seat"]) == {0, 1} and (paired["games"] == 6).all()
     assert "Paired on the" not in page

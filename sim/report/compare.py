@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.game import get_game
+from sim.core.stats import wilson_interval
 from sim.experiment.paired import paired_differences
 from sim.report import first_screen as FS
 from sim.report.analysis import ALPHA, holm, same_games
@@ -168,14 +169,18 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
                     zip(ordered["difference"], ordered["paired_ci_low"],
                         ordered["paired_ci_high"])],
         unpaired=[f"[{FS.points(lo)}, {FS.points(hi)}]" for lo, hi in
-                  zip(ordered["unpaired_ci_low"], ordered["unpaired_ci_high"])])
+                  zip(ordered["unpaired_ci_low"], ordered["unpaired_ci_high"])],
+        # each run's own rate on these games, with its 95% Wilson interval
+        **{column: [FS.pct_interval(rate, *wilson_interval(round(rate * n), n))
+                    for rate, n in zip(ordered[column], ordered["games"])]
+           for column in ("base_win_rate", "variant_win_rate")})
     columns = ["players", "label", "games", "base_win_rate", "variant_win_rate", "difference",
                "discordant", "unpaired", "p_value", "p_holm", "significant"]
     page.table(shown[columns].rename(columns={
         "label": group, "base_win_rate": "baseline", "variant_win_rate": "variant",
         "difference": "difference [paired 95%]", "discordant": "changed",
         "unpaired": "unpaired 95%", "p_value": "p"}), "paired",
-        {"baseline": FS.pct, "variant": FS.pct, "p": FS.fmt_p, "p_holm": FS.fmt_p}, raw=diff)
+        {"p": FS.fmt_p, "p_holm": FS.fmt_p}, raw=diff)
 
     page.h(2, "How the games changed")
     page.table(_flow_rows(game, base, variant), "flow")
