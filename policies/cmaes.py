@@ -110,17 +110,25 @@ def store_record(path, character, result, command, about):
 
 
 def tune_each_for_rules(tune, keys, knob_names, start, rules, n_players, budget, games, seed,
-                        validation_games, threads=None, log=print):
+                        validation_games, threads=None, log=print, finished=None, save=None):
     """Co-adaptation (`ascent balance`'s coadapt): every character's knobs re-fitted under
     `rules`, one character after the other, each against the others' latest knobs, starting from
     `start` ({character: knob vector}, the stored ones). `tune` is a game's tune(character,
     players, budget, games, seed, validation_games, threads, log, rules=, vectors=). Returns
-    ({character: knob vector}, {character: tuning record}); nothing is stored."""
+    ({character: knob vector}, {character: tuning record}); nothing is stored.
+    `finished`: the records of characters an interrupted co-adaptation had re-fitted (each
+    character's fit is a pure function of the ones before it, so they are not fitted again);
+    `save(character, record)` is called as each character's fit ends."""
     vectors = dict(start)
     records = {}
     for character in keys:
-        result = tune(character, n_players, budget, games, seed, validation_games, threads, log,
-                      rules=rules, vectors=vectors)
+        if finished and character in finished:
+            result = finished[character]
+        else:
+            result = tune(character, n_players, budget, games, seed, validation_games, threads,
+                          log, rules=rules, vectors=vectors)
+            if save is not None:
+                save(character, result)
         vectors[character] = [result["knobs"][k] for k in knob_names]
         records[character] = result
     return vectors, records

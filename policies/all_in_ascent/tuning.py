@@ -97,11 +97,11 @@ def tune(character, n_players=4, budget=200, games=2000, seed=1, validation_game
 
 
 def tune_for_rules(rules, n_players, budget, games, seed, validation_games, threads=None,
-                   log=print):
+                   log=print, finished=None, save=None):
     """Every character's knobs re-fitted under `rules` (policies/cmaes.py)."""
     return cmaes.tune_each_for_rules(tune, CHARACTER_KEYS, PLANNER_KNOBS, load_tuned(), rules,
                                      n_players, budget, games, seed, validation_games, threads,
-                                     log)
+                                     log, finished, save)
 
 
 def policy_params(vectors):

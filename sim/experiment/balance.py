@@ -857,13 +857,28 @@ def coadapt(spec, patch, cache, log):
         packed = game.build_rules(players, spec.preset, rules, knobs)
         log(f"co-adaptation: re-tuning {spec.policy} for the patch ({spec.coadapt_budget} "
             f"evaluations of {spec.coadapt_games:,} games per character)")
+        # each character's fit is kept as it ends (OUT/coadapt.partial.json), so an interrupted
+        # co-adaptation goes on at the next character (it started over: minutes of CMA-ES lost)
+        from sim.experiment.runner import write_json_atomic
+        partial = spec.out / "coadapt.partial.json"
+        try:
+            saved = json.loads(partial.read_text())
+        except (OSError, ValueError):
+            saved = {}
+        finished = saved.get("records", {}) if saved.get("key") == key else {}
+
+        def save(character, record):
+            finished[character] = record
+            write_json_atomic(partial, {"key": key, "records": finished})
         vectors, records = tuning.tune_for_rules(
             packed, players, spec.coadapt_budget, spec.coadapt_games, spec.seed,
-            4 * spec.coadapt_games, spec.threads, log)
+            4 * spec.coadapt_games, spec.threads, log, finished=dict(finished), save=save)
         dist, rates = distance(spec, play_candidate(
             spec, patch["choice"], spec.rescore_games, spec.seed,
             policy_params=tuning.policy_params(vectors)))
         log(f"co-adapted: {100 * dist:.2f} points on {spec.rescore_games:,} games")
         return {"distance": dist, "rates": rates, "vectors": vectors,
                 "validation": {c: r.get("validation") for c, r in records.items()}}
-    return _cached(cache, key, compute)
+    result = _cached(cache, key, compute)
+    (spec.out / "coadapt.partial.json").unlink(missing_ok=True)     # kept in rescored.json
+    return result
