@@ -370,3 +370,13 @@ def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path, capsys):
     for table in ("games", "seats"):
         assert pd.read_parquet(out / f"{table}.parquet").equals(
             pd.read_parquet(whole / f"{table}.parquet"))
+
+
+def test_out_naming_the_folder_one_stands_in_is_refused(tmp_path, monkeypatch, capsys):
+    """--out . swapped a new folder in where the shell stood, leaving it in a deleted one (a
+    review helper's): refused, with the name to give from outside."""
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    assert simulate(".") == 2
+    assert "--out .: the folder you are in" in one_line_error(capsys)
+    assert list((tmp_path / "here").iterdir()) == []

@@ -32,6 +32,12 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
     # run` and `ascent balance` resolve theirs
     shown = Path(out)           # as the user named it, in what the run prints
     out = shown.resolve()
+    here = Path.cwd().resolve()
+    if out == here or out in here.parents:
+        # a run is swapped in as a new folder: the shell would be left in the old, deleted one
+        raise OutputError(f"--out {shown}: the folder you are in (or one above it); a run "
+                          f"replaces its folder whole, so name it from outside: cd .. and "
+                          f"--out {out.name or out}")
     identity = run_identity(rules, seat_policies, game.name,
                             **({"rotate": rotate} if game.rotate_seats else {}),
                             **({"characters": characters} if game.has_characters else {}))
@@ -59,7 +65,7 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
         try:
             writer = RunWriter(out, fingerprint, games)
         except OSError as exc:
-            raise OutputError(f"{shown.parent}: cannot write here ({exc.strerror or exc})") \
+            raise OutputError(f"{out.parent}: cannot write here ({exc.strerror or exc})") \
                 from None
         dropped = FinishedChunks.discard_others(out, fingerprint)
         if dropped and not quiet:
