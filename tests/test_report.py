@@ -370,3 +370,17 @@ def test_a_verdict_the_skill_curve_does_not_back_is_marked_next_to_its_number(re
     assert "may be a bot artifact" not in page and "Checked against stronger play" not in page
     assert ("Not checked against stronger play: results/SKILL.md has no skill curve at 4 "
             "players.") in page
+
+
+def test_the_header_names_what_differs_from_the_preset_and_nothing_else():
+    """The round cap is kept apart from the switches in a simulate manifest, and was left out
+    of the header (--rule max_rounds=30 read as the stock game); an experiment's variant
+    naming a switch at its default plays the default game, and was named (review helpers')."""
+    from sim.report.all_in_ascent import describe_rules
+    simulate = {"rules": {"preset": "v0.4.0", "max_rounds": 30, "switches": {}, "knobs": {}}}
+    assert describe_rules(simulate) == "preset v0.4.0; switches max_rounds=30"
+    simulate["rules"]["max_rounds"] = 45
+    assert describe_rules(simulate) == "preset v0.4.0"
+    variant = {"preset": "v0.4.0", "rules": {"preset": "v0.4.0", "set": {}, "rules": {
+        "sprinter_fail_xp_halved": "on", "shared_belayer_pool": "on", "max_rounds": "45"}}}
+    assert describe_rules(variant) == "preset v0.4.0; switches shared_belayer_pool=on"

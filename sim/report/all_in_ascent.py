@@ -11,13 +11,35 @@ from sim.report.render import (end_reasons_text, first_screen, forest, heatmap, 
 import matplotlib.pyplot as plt  # noqa: E402 (after render.py chose the non-interactive backend)
 
 
+def _is_default_switch(name, value, preset):
+    from sim.games.all_in_ascent.rules import PRESETS
+    from sim.games.all_in_ascent.variants import SWITCHES, VariantError, parse_switch
+    if name not in SWITCHES or isinstance(value, bool):
+        return name in SWITCHES and value == SWITCHES[name].default
+    try:
+        parsed = parse_switch(name, value)
+    except VariantError:
+        return False
+    if name == "max_rounds":
+        return preset in PRESETS and parsed == PRESETS[preset].max_rounds
+    return parsed == SWITCHES[name].default
+
+
 def describe_rules(meta):
     m = meta
     rules = m.get("rules", {})
     preset = m.get("preset") or rules.get("preset", "v0.4.0")
-    switches = rules.get("switches") or rules.get("rules") or {}
+    switches = dict(rules.get("switches") or rules.get("rules") or {})
     knobs = rules.get("knobs") or rules.get("set") or {}
     parts = [f"preset {preset}"]
+    # a simulate manifest keeps the round cap apart from the switches (None: no cap)
+    from sim.games.all_in_ascent.rules import PRESETS
+    if "max_rounds" in rules and preset in PRESETS and \
+            rules["max_rounds"] != PRESETS[preset].max_rounds:
+        switches["max_rounds"] = "none" if rules["max_rounds"] is None else rules["max_rounds"]
+    # an experiment's variant keeps its switches as written: one set to its default is the
+    # default game (RulesConfig.with_variants), and is not named
+    switches = {k: v for k, v in switches.items() if not _is_default_switch(k, v, preset)}
     if switches:
         words = {True: "on", False: "off"}          # the words --rule takes, not Python's
         parts.append("switches " + ", ".join(
