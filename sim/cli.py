@@ -697,7 +697,7 @@ def main(argv=None):
         print("\nascent: interrupted", file=sys.stderr)
         return 130
     finally:
-        if on_main_thread:
+        if on_main_thread and previous is not None:      # None: not set from Python
             signal.signal(signal.SIGTERM, previous)
 
 

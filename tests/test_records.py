@@ -215,7 +215,7 @@ def _first_ascent_summary(games, seats):
     import numpy as np
     from sim.core.stats import wilson_interval
     lines = ["win share by character (a shared win counts 1/k for each of its k winners, as the "
-             "report ranks them), then wins with every winner counted, and the mean score; "
+             "report ranks them),", "then wins with every winner counted, and the mean score; "
              "95% intervals:"]
     winners = seats.groupby("game")["won"].transform("sum")
     share = (seats["won"] / winners.where(winners > 0)).fillna(0.0)
@@ -224,10 +224,11 @@ def _first_ascent_summary(games, seats):
         lo, hi = wilson_interval(wins, n)
         mean = grp["score"].mean()
         half = 1.96 * grp["score"].std() / np.sqrt(n) if n > 1 else float("nan")
+        spread = f"[{mean - half:5.1f}, {mean + half:5.1f}]" if n > 1 else "[    –,     –]"
         lines.append(rate_line(
             f"{char:<22}", float(share[grp.index].sum()), n,
             f"  won {wins / n:7.2%} [{lo:6.2%}, {hi:6.2%}]  mean score {mean:5.1f} "
-            f"[{mean - half:5.1f}, {mean + half:5.1f}]  n={n:,}"))
+            f"{spread}  n={n:,}"))
     for reason in ("eight_pitches", "stranded", "round_cap", "policy_error"):
         k = int((games["end_reason"] == reason).sum())
         if k:

@@ -113,7 +113,7 @@ def test_a_comparison_gets_its_own_page(tmp_path):
                      "4", "--seed", "9", "--policy", "stair-builder", "--rule", "max_stack=12")
     report(short, "--against", str(base))
     page = (short / "compare.html").read_text()
-    assert "Paired on the 4 games both runs played (games 0 to 3): 2 of the baseline&#x27;s 6 " \
+    assert "Paired on the 4 games both runs played: 2 of the baseline&#x27;s 6 " \
            "and 0 of the variant&#x27;s 4 are left out" in page
 
 

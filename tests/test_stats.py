@@ -88,3 +88,6 @@ def test_a_printed_interval_never_shows_a_nonzero_bound_as_zero():
     from sim.core.stats import rate_line
     assert "[ 0.00%, 0.0038%]" in rate_line("no winner", 0, 100_000)
     assert "[ 2.15%, 11.18%]" in rate_line("x", 5, 100)
+    assert "[99.9962%, 100.00%]" in rate_line("all", 100_000, 100_000)
+    from sim.report.first_screen import pct_interval
+    assert pct_interval(1.0, 0.99962, 1.0) == "100.000% [99.962, 100.000]"

@@ -217,7 +217,16 @@ def test_mantel_haenszel_difference_interval_coverage(strata, low, high, differe
     lo, hi = interval(30 / 100 - 20 / 150, np.array([30.]), np.array([100.]), np.array([20.]),
                       np.array([150.]))
     wald = np.sqrt(0.3 * 0.7 / 100 + (20 / 150) * (130 / 150) / 150)
-    assert (hi - lo) / 2 == pytest.approx(1.959963984540054 * wald)
+    assert (hi - lo) / 2 == pytest.approx(1.959963984540054 * wald, rel=0.02)
+    # no width where a group won all or none (3 of 3 owners): the adjusted counts give one, and
+    # the interval stays inside [-1, 1] (19 of 20 against 0 of 20 reached +104.6)
+    one = [np.array([v]) for v in (3., 3., 250., 1000.)]
+    lo, hi = interval(0.75, *one)
+    assert lo < 0.6 and hi <= 1.0
+    lo, hi = interval(0.95, *[np.array([v]) for v in (19., 20., 0., 20.)])
+    assert hi == 1.0 and lo < 0.9
+    lo, hi = interval(0.0, *[np.array([v]) for v in (0., 2., 0., 500.)])
+    assert lo < -0.2 and hi > 0.2
     rng = np.random.default_rng(7)
     covered = 0
     for _ in range(2000):
@@ -256,4 +265,7 @@ def test_a_clustered_rate_keeps_its_coverage_where_independent_trials_would_not(
     rate, lo, hi, n = clustered_rate_interval(wins, trials)
     wlo, whi = wilson_interval(wins.sum(), trials.sum())
     assert n == 2000 and hi - lo == pytest.approx(whi - wlo, rel=0.15)
-    assert clustered_rate_interval([5, 3], [5, 3])[1:3] == tuple(wilson_interval(8, 8))
+    # nothing to say how alike a cluster's trials are: as many trials as clusters
+    assert clustered_rate_interval([5, 3], [5, 3])[1:3] == tuple(wilson_interval(2, 2))
+    assert clustered_rate_interval([0] * 50, [10] * 50)[2] == pytest.approx(
+        wilson_interval(0, 50)[1])

@@ -26,7 +26,7 @@ def describe_seating(policies, rotated=False):
         return f"{policies[0]} in every seat"
     if rotated:
         return (f"{', '.join(policies)}, rotated: the list moves one seat a game, so each bot "
-                f"takes every seat equally often")
+                f"takes every seat in turn")
     return "mixed seats: " + ", ".join(f"seat {i + 1} {p}" for i, p in enumerate(policies))
 
 

@@ -104,8 +104,8 @@ def unpaired_games_warning(base, variant):
     common = ours & theirs
     if ours == theirs or not common:
         return []
-    return [f"Paired on the {len(common):,} games both runs played (games {min(common):,} to "
-            f"{max(common):,}): {len(theirs - common):,} of the baseline's {len(theirs):,} and "
+    return [f"Paired on the {len(common):,} games both runs played: "
+            f"{len(theirs - common):,} of the baseline's {len(theirs):,} and "
             f"{len(ours - common):,} of the variant's {len(ours):,} are left out, so a rate here "
             f"may differ from the one in that run's own report"]
 

@@ -176,10 +176,11 @@ def ladder_markdown(policies, pairings, characters, n_players, n_games, seed, co
     for p in pairings:
         alo, ahi = wilson_interval(p.a_wins, p.games)
         blo, bhi = wilson_interval(p.b_wins, p.games)
+        p_text = f"{p.p_value:.2g}" if p.p_value > 0 else "< 1e-300"   # an exact p underflows
         lines.append(f"| {p.a} | {p.b} | {_pct(p.a_wins / p.games)} [{_pct(alo)}, {_pct(ahi)}] "
                      f"| {_pct(p.b_wins / p.games)} [{_pct(blo)}, {_pct(bhi)}] "
                      f"| {100 * p.diff:+.2f} [{100 * p.diff_low:+.2f}, {100 * p.diff_high:+.2f}] "
-                     f"| {p.p_value:.2g} |")
+                     f"| {p_text} |")
     lines += ["", "## The expected order, step by step", "",
               "Expected: " + " < ".join(x for x in EXPECTED_ORDER if x in policies) + ". "
               "A step holds when the stronger policy beats the weaker head to head with the "

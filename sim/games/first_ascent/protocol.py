@@ -56,7 +56,7 @@ def summary(games, seats):
     from sim.core.records import category_rows, label_counts, values
     from sim.core.stats import rate_line, wilson_interval
     lines = ["win share by character (a shared win counts 1/k for each of its k winners, as the "
-             "report ranks them), then wins with every winner counted, and the mean score; "
+             "report ranks them),", "then wins with every winner counted, and the mean score; "
              "95% intervals:"]
     won, score, game = values(seats, "won"), values(seats, "score"), values(seats, "game")
     _, slot = np.unique(game, return_inverse=True)
@@ -68,10 +68,11 @@ def summary(games, seats):
         lo, hi = wilson_interval(wins, n)
         mean = score[seated].mean()
         half = 1.96 * score[seated].std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
+        spread = f"[{mean - half:5.1f}, {mean + half:5.1f}]" if n > 1 else "[    –,     –]"
         lines.append(rate_line(
             f"{char:<22}", float(share[seated].sum()), n,
             f"  won {wins / n:7.2%} [{lo:6.2%}, {hi:6.2%}]  mean score {mean:5.1f} "
-            f"[{mean - half:5.1f}, {mean + half:5.1f}]  n={n:,}"))
+            f"{spread}  n={n:,}"))
     ended = label_counts(games, "end_reason")
     for reason in ("eight_pitches", "stranded", "round_cap", "policy_error"):
         k = ended.get(reason, 0)
