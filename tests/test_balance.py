@@ -93,21 +93,27 @@ def test_the_search_resumes_where_it_stopped(tmp_path):
 
 
 KILLED_WHILE_PLAYING = killer_script("""
+    import optuna
     import sim.experiment.balance as balance
 """, """
     balance.evaluate_candidate = kill_at("candidate", balance.evaluate_candidate)
+    optuna.study.Study.tell = kill_at("tell", optuna.study.Study.tell)
 """, "sys.argv[3:]")
 
 
-@pytest.mark.parametrize("batch, nth", [(1, 6), (1, 1), (3, 5)])
+@pytest.mark.parametrize("batch, point, nth", [(1, "candidate", 6), (1, "candidate", 1),
+                                               (3, "candidate", 5), (3, "tell", 5),
+                                               (3, "tell", 7)])
 def test_a_search_killed_and_resumed_asks_what_one_never_interrupted_asks(tmp_path, capsys,
-                                                                          batch, nth):
+                                                                          batch, point, nth):
     """The candidates a killed run left half-played are asked again first, in their order, and
     every other candidate comes from a sampler seeded by its place in the search: a resumed
     search asked other candidates, and could end with another patch. Review helpers found it
-    three ways: killed in the sixth candidate; in the first (the current rules, which no
+    four ways: killed in the sixth candidate; in the first (the current rules, which no
     seeded place asks again); in a batch's second candidate (its pruned duplicate kept its
-    place while its failed candidates lost theirs). Its folder is locked while it runs."""
+    place while its failed candidates lost theirs); between two results of a batch (its
+    remainder, filled up with a new candidate, put the batches out of step). Its folder is
+    locked while it runs."""
     from sim.core.output import folder_lock
     # two knobs, so that the sampler has room to ask other candidates than one never killed
     two_knobs = SPEC.format(budget=12) + "\n[knobs.target]\nlow = 20\nhigh = 40\nstep = 1\n"
@@ -117,7 +123,7 @@ def test_a_search_killed_and_resumed_asks_what_one_never_interrupted_asks(tmp_pa
     whole = write(tmp_path / "whole", text=two_knobs)
     assert main(["balance", str(whole), "--quiet", "--no-validation"]) == 0
     path = write(tmp_path, text=two_knobs)
-    run_killed(KILLED_WHILE_PLAYING, "candidate", nth,
+    run_killed(KILLED_WHILE_PLAYING, point, nth,
                ["balance", path, "--quiet", "--no-validation"], tmp_path / "killed.log")
     with folder_lock(load_balance_spec(path).out):
         assert main(["balance", str(path), "--quiet", "--no-validation"]) == 2

@@ -494,13 +494,30 @@ def _ask(study, spec):
     the failed, so a search killed and resumed asks what one never interrupted asks, the
     half-played candidate first: a review helper's resumed searches asked other candidates,
     and 3 of 7 ended with another patch."""
-    import numpy as np
     from optuna.trial import TrialState
     asked = len(study.get_trials(deepcopy=False, states=(
         TrialState.COMPLETE, TrialState.PRUNED, TrialState.RUNNING)))
-    seed = int(np.random.SeedSequence([spec.seed, asked]).generate_state(1)[0])
-    study.sampler = _sampler(spec, seed)
+    study.sampler = _sampler(spec, _place_seed(spec, asked))
     return study.ask()
+
+
+def _place_seed(spec, place):
+    import numpy as np
+    return int(np.random.SeedSequence([spec.seed, place]).generate_state(1)[0])
+
+
+def _reopen(study, spec, number):
+    """A trial a killed search left running, taken up again in its place: the same trial, with
+    the sampler its place seeds (its knobs already asked are kept), so that the study reads as
+    one never interrupted. Marked failed and asked anew, a cut batch came out other than an
+    uninterrupted one (review helpers': the sampler saw other trials, numbered otherwise)."""
+    import optuna
+    from optuna.trial import TrialState
+    trials = study.get_trials(deepcopy=False)
+    place = sum(1 for t in trials if t.number < number and t.state in (
+        TrialState.COMPLETE, TrialState.PRUNED, TrialState.RUNNING))
+    study.sampler = _sampler(spec, _place_seed(spec, place))
+    return optuna.trial.Trial(study, trials[number]._trial_id)
 
 
 def open_study(spec):
@@ -533,10 +550,16 @@ def open_study(spec):
         # candidates would not (review helpers' resumed searches asked other candidates)
         left = sorted(study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)),
                       key=lambda t: t.number)
-        for t in left:
-            study.tell(t.number, state=TrialState.FAIL)
-        for t in left:
-            study.enqueue_trial(dict(t.params), skip_if_exists=False)
+        # the trials of the batch a kill cut short are taken up again first (_reopen); where
+        # some of that batch had been told, they are its whole remainder and make a batch of
+        # their own, so that the next batch is asked as the uninterrupted search asks it
+        # (filled up with a new candidate, the batches ran out of step: a review helper's,
+        # killed between two results of a batch of three)
+        batches = {t.user_attrs.get("batch_of") for t in left} - {None}
+        told = [t for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+                if t.user_attrs.get("batch_of") in batches]
+        study.ascent_reopen = [t.number for t in left]
+        study.ascent_reopen_alone = bool(told)
         return study
     # the largest gap from the target, the knobs changed, the relative size of the change
     study = optuna.create_study(study_name="balance", storage=storage, sampler=_sampler(spec),
@@ -544,6 +567,7 @@ def open_study(spec):
     study.set_user_attr("identity_sha256", identity)
     study.set_user_attr("identity", spec.identity())
     study.enqueue_trial({f"change:{k.key}": False for k in spec.knobs})
+    study.ascent_reopen, study.ascent_reopen_alone = [], False
     return study
 
 
@@ -603,10 +627,23 @@ def search(spec, log=print, jobs=None, scheduler=None, quiet=True):
     evaluated = 0
     best = min((v[0] for v in done.values()), default=math.inf)
     asked, cap = 0, max(1, spec.budget - complete) * 20
+    reopen = list(study.ascent_reopen)         # open_study: the trials a kill left running
+    alone = study.ascent_reopen_alone          # ... and whether they are a batch on their own
     while complete < spec.budget and asked < cap:
         trials, choices = [], []
-        while len(trials) < min(spec.batch, spec.budget - complete) and asked < cap:
-            trial = _ask(study, spec)
+        size = min(spec.batch, spec.budget - complete)
+        first = None                # the batch's first trial names it (open_study reads it)
+        while asked < cap:
+            if reopen:
+                trial = _reopen(study, spec, reopen.pop(0))
+                first = trial.user_attrs.get("batch_of", trial.number) if first is None \
+                    else first
+            elif alone or len(trials) >= size:
+                break
+            else:
+                trial = _ask(study, spec)
+                first = trial.number if first is None else first
+            trial.set_user_attr("batch_of", first)
             asked += 1
             choice = _choose(trial, spec)
             key = json.dumps(normalized(spec, choice), sort_keys=True)
@@ -619,7 +656,10 @@ def search(spec, log=print, jobs=None, scheduler=None, quiet=True):
                 continue
             trials.append(trial)
             choices.append(choice)
+        was_alone, alone = alone, False
         if not trials:
+            if was_alone:           # a remainder of duplicates only: on to the next batch
+                continue
             break
         for trial, choice, (dist, rates) in zip(trials, choices,
                                                 _evaluate_batch(spec, choices, jobs, scheduler)):
