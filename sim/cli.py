@@ -674,11 +674,17 @@ def _terminated(signum, frame):
 def main(argv=None):
     import signal
     import threading
+    import warnings
     from sim.core.game import GameError
     from sim.core.output import OutputError
     parser = build_parser()
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
+    # joblib's note on the tasks an interrupted Parallel abandoned: the command's own line
+    # ("interrupted", "terminated") says it, and what was finished is kept
+    warnings.filterwarnings("ignore", category=UserWarning, module=r"joblib\.parallel",
+                            message=r"\d+ tasks (which were still being processed|have been "
+                                    r"successfully executed)")
     on_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminated) if on_main_thread else None
     try:
