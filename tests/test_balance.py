@@ -185,24 +185,28 @@ def test_coadaptation_needs_a_bot_whose_tuning_takes_rules(tmp_path, capsys):
     assert "coadapt: re-tuning for a patch's rules is built for" in capsys.readouterr().err
 
 
+# All-In Ascent's tuned bot, one knob, re-tuned for the patch (tiny budgets: the plumbing)
+COADAPT = """game = "all-in-ascent"
+players = [2]
+policy = "tuned"
+budget = 2
+games = {games}
+rescore_games = {games}
+finalists = 2
+coadapt = true
+coadapt_budget = 2
+coadapt_games = {coadapt_games}
+out = "out"
+[knobs."characters.freeSolo.passive.access_bypass"]
+values = [0]
+"""
+
+
 def test_coadaptation_retunes_the_bot_under_the_patch_and_rescores(tmp_path):
     """All-In Ascent's tuned bot re-fitted under the patch's rules (a tiny budget: this checks
     the plumbing, not the fit): the re-score plays the re-tuned knobs, and the report says so."""
     path = tmp_path / "aia.toml"
-    path.write_text('''game = "all-in-ascent"
-players = [2]
-policy = "tuned"
-budget = 2
-games = 200
-rescore_games = 200
-finalists = 2
-coadapt = true
-coadapt_budget = 2
-coadapt_games = 8
-out = "out"
-[knobs."characters.freeSolo.passive.access_bypass"]
-values = [0]
-''')
+    path.write_text(COADAPT.format(games=200, coadapt_games=8))
     spec = load_balance_spec(path)
     from sim.experiment.balance import run_balance
     report = run_balance(spec, quiet=True, validation=False).read_text()
@@ -229,20 +233,7 @@ def test_an_interrupted_coadaptation_goes_on_at_the_next_character(tmp_path, mon
     started over from the first (a review helper's: minutes of CMA-ES lost). Each character's
     fit is now kept as it ends, and the resumed one equals one never interrupted."""
     from sim.experiment.balance import run_balance
-    text = """game = "all-in-ascent"
-players = [2]
-policy = "tuned"
-budget = 2
-games = 100
-rescore_games = 100
-finalists = 2
-coadapt = true
-coadapt_budget = 2
-coadapt_games = 6
-out = "out"
-[knobs."characters.freeSolo.passive.access_bypass"]
-values = [0]
-"""
+    text = COADAPT.format(games=100, coadapt_games=6)
     (tmp_path / "whole").mkdir()
     whole = tmp_path / "whole" / "aia.toml"
     whole.write_text(text)

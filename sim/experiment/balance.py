@@ -488,22 +488,11 @@ def _sampler(spec, seed=None):
 
 
 def _ask(study, spec):
-    """The study's next trial, from a sampler seeded by the spec's seed and the number of
-    candidates asked before it (a failed one not counted), not from one whose random state
-    runs on from the start of this process. The sampler reads the finished candidates, not
-    the failed, so a search killed and resumed asks what one never interrupted asks, the
-    half-played candidate first: a review helper's resumed searches asked other candidates,
-    and 3 of 7 ended with another patch."""
-    from optuna.trial import TrialState
-    asked = len(study.get_trials(deepcopy=False, states=(
-        TrialState.COMPLETE, TrialState.PRUNED, TrialState.RUNNING)))
-    study.sampler = _sampler(spec, _place_seed(spec, asked))
+    """The study's next trial, from a sampler seeded by its place in the search (_seed_place),
+    not from one whose random state runs on from the start of this process: a review helper's
+    resumed searches asked other candidates, and 3 of 7 ended with another patch."""
+    _seed_place(study, spec, len(study.trials))
     return study.ask()
-
-
-def _place_seed(spec, place):
-    import numpy as np
-    return int(np.random.SeedSequence([spec.seed, place]).generate_state(1)[0])
 
 
 def _reopen(study, spec, number):
@@ -512,18 +501,26 @@ def _reopen(study, spec, number):
     one never interrupted. Marked failed and asked anew, a cut batch came out other than an
     uninterrupted one (review helpers': the sampler saw other trials, numbered otherwise)."""
     import optuna
+    _seed_place(study, spec, number)
+    return optuna.trial.Trial(study, study.get_trials(deepcopy=False)[number]._trial_id)
+
+
+def _seed_place(study, spec, number):
+    """Give the study a sampler seeded by the spec's seed and the place of trial `number`: the
+    trials before it that were asked and not failed. The sampler reads the finished ones, so a
+    search killed and resumed asks what one never interrupted asks."""
+    import numpy as np
     from optuna.trial import TrialState
-    trials = study.get_trials(deepcopy=False)
-    place = sum(1 for t in trials if t.number < number and t.state in (
+    place = sum(1 for t in study.get_trials(deepcopy=False) if t.number < number and t.state in (
         TrialState.COMPLETE, TrialState.PRUNED, TrialState.RUNNING))
-    study.sampler = _sampler(spec, _place_seed(spec, place))
-    return optuna.trial.Trial(study, trials[number]._trial_id)
+    study.sampler = _sampler(spec, int(np.random.SeedSequence([spec.seed, place])
+                                       .generate_state(1)[0]))
 
 
 def open_study(spec):
     """The search's study, in OUT/study.journal: created, or resumed if its spec is unchanged.
-    Trials a killed run left running are marked failed, and their candidates are queued to be
-    asked again first, in their order."""
+    The trials a killed run left running are named in `study.ascent_reopen`, for search to take
+    up again first (_reopen)."""
     import optuna
     from optuna.storages.journal import JournalFileBackend, JournalStorage
     from optuna.trial import TrialState
@@ -544,10 +541,6 @@ def open_study(spec):
                 f"{spec.path}: the spec changed since the study in {spec.out} began (its "
                 f"games, knobs, target, bots or seed differ); use a new out folder, or restore "
                 f"the spec")
-        # the candidates of the batch a kill cut short, asked again in their order and before
-        # any other: the enqueued current rules have no place a seeded sampler would ask them
-        # at, and a batch's duplicates, pruned, still count in _ask's places while its failed
-        # candidates would not (review helpers' resumed searches asked other candidates)
         left = sorted(study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)),
                       key=lambda t: t.number)
         # the trials of the batch a kill cut short are taken up again first (_reopen); where

@@ -12,10 +12,12 @@ import matplotlib.pyplot as plt  # noqa: E402 (after render.py chose the non-int
 
 
 def _is_default_switch(name, value, preset):
+    """Whether a switch as a manifest or a spec records it (a value or its text) is the
+    preset's own reading (the round cap: the preset's cap)."""
     from sim.games.all_in_ascent.rules import PRESETS
     from sim.games.all_in_ascent.variants import SWITCHES, VariantError, parse_switch
-    if name not in SWITCHES or isinstance(value, bool):
-        return name in SWITCHES and value == SWITCHES[name].default
+    if name not in SWITCHES:
+        return False
     try:
         parsed = parse_switch(name, value)
     except VariantError:
@@ -33,12 +35,10 @@ def describe_rules(meta):
     knobs = rules.get("knobs") or rules.get("set") or {}
     parts = [f"preset {preset}"]
     # a simulate manifest keeps the round cap apart from the switches (None: no cap)
-    from sim.games.all_in_ascent.rules import PRESETS
-    if "max_rounds" in rules and preset in PRESETS and \
-            rules["max_rounds"] != PRESETS[preset].max_rounds:
+    if "max_rounds" in rules:
         switches["max_rounds"] = "none" if rules["max_rounds"] is None else rules["max_rounds"]
-    # an experiment's variant keeps its switches as written: one set to its default is the
-    # default game (RulesConfig.with_variants), and is not named
+    # one at its default is the default game (RulesConfig.with_variants), and is not named:
+    # an experiment's variant keeps its switches as written
     switches = {k: v for k, v in switches.items() if not _is_default_switch(k, v, preset)}
     if switches:
         words = {True: "on", False: "off"}          # the words --rule takes, not Python's

@@ -18,6 +18,12 @@ def _points(x):
     return f"{100 * x:+.1f}"
 
 
+def _rate_ci(rate, n):
+    """'12.3% [11.0, 13.7]': a rate of n with its 95% Wilson interval."""
+    lo, hi = wilson_interval(np.rint(rate * n), n)
+    return f"{100 * rate:.1f}% [{100 * float(lo):.1f}, {100 * float(hi):.1f}]"
+
+
 def _rate_label(game, spec, group):
     """A rates key's group as words: a character, "A against B" (head to head), or a seat."""
     if spec.group != "character":
@@ -32,13 +38,10 @@ def _rate_rows(spec, before, after):
     for key, (rate, n, goal) in after["rates"].items():
         players, group = key.split("|")
         old_rate, old_n, old_goal = before["rates"][key]
-        lo, hi = wilson_interval(np.rint(rate * n), n)
-        old_lo, old_hi = wilson_interval(np.rint(old_rate * old_n), old_n)
-        rows.append(f"| {players} | {_rate_label(game, spec, group)} | {100 * old_rate:.1f}% "
-                    f"[{100 * float(old_lo):.1f}, {100 * float(old_hi):.1f}] "
-                    f"({_points(old_rate - old_goal)})"
-                    f" | {100 * rate:.1f}% [{100 * float(lo):.1f}, {100 * float(hi):.1f}] "
-                    f"({_points(rate - goal)}) | {100 * goal:.1f}% | {n:,} |")
+        rows.append(f"| {players} | {_rate_label(game, spec, group)} | "
+                    f"{_rate_ci(old_rate, old_n)} ({_points(old_rate - old_goal)}) | "
+                    f"{_rate_ci(rate, n)} ({_points(rate - goal)}) | {100 * goal:.1f}% | "
+                    f"{n:,} |")
     return rows
 
 
@@ -172,12 +175,8 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times, c
             key = getattr(r, table.columns[2])
             label = game.api.character_name(key) if spec.group == "character" else \
                 f"seat {int(key) + 1}"
-            rates = []
-            for rate in (r.base_win_rate, r.variant_win_rate):
-                lo, hi = wilson_interval(np.rint(rate * r.games), r.games)
-                rates.append(f"{100 * rate:.1f}% [{100 * float(lo):.1f}, {100 * float(hi):.1f}]")
-            lines.append(f"| {r.players} | {label} | {rates[0]} | "
-                         f"{rates[1]} | {_points(r.difference)} "
+            lines.append(f"| {r.players} | {label} | {_rate_ci(r.base_win_rate, r.games)} | "
+                         f"{_rate_ci(r.variant_win_rate, r.games)} | {_points(r.difference)} "
                          f"[{_points(r.paired_ci_low)}, {_points(r.paired_ci_high)}] | "
                          f"{r.games:,} |")
         lines += ["", f"Largest gap from the target with the patch under {policy}: "
