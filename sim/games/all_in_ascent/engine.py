@@ -802,23 +802,35 @@ MENTOR_NONE, MENTOR_FIRST_NERF = -1, -2    # requirements_from_dice's mentor_at,
 
 
 @njit_noalloc
+def mentor_cancelled_effect(t, character, rid, mentor_at):
+    """R52: the effect Mountain Mentor gives modifier 0, or -1. `mentor_at`: MENTOR_NONE (no
+    Mountain Mentor), MENTOR_FIRST_NERF (the engine: the first nerf effect left after the
+    character rules) or the effect the player cancels (switch your_choice_gear), which must
+    still be a nerf after the character rules."""
+    if mentor_at == MENTOR_NONE:
+        return -1
+    for i in range(effect_count(t, character, rid)):
+        _, m = effect_stat_mod(t, rid, i)
+        if character_modifier(character, m) == 1 and (mentor_at == i
+                                                      or mentor_at == MENTOR_FIRST_NERF):
+            return i
+    return -1
+
+
+@njit_noalloc
 def requirements_from_dice(t, character, rid, dice, n_dice, mentor_at, trace):
     """R52: the route's requirements after the dice, into trace[T_REQ:T_REQ+4]. `mentor_at`:
-    MENTOR_NONE (no Mountain Mentor), MENTOR_FIRST_NERF (the engine: the first nerf effect left
-    after the character rules) or the effect the player cancels (switch your_choice_gear)."""
+    as mentor_cancelled_effect's."""
     for s in range(N_STATS):
         trace[T_REQ + s] = at(t, F_ROUTE_REQ, rid * N_STATS + s)
-    trace[T_MENTOR_INDEX] = -1
+    mentor_index = mentor_cancelled_effect(t, character, rid, mentor_at)
+    trace[T_MENTOR_INDEX] = mentor_index
     n_eff = effect_count(t, character, rid)
     trace[T_N_EFFECTS] = n_eff
     for i in range(n_eff):
         stat, m = effect_stat_mod(t, rid, i)
         die = dice[i] if i < n_dice else 0                 # R78, R79: missing dice count 0
-        m = character_modifier(character, m)
-        if m == 1 and (mentor_at == i or mentor_at == MENTOR_FIRST_NERF):
-            m = 0
-            mentor_at = MENTOR_NONE
-            trace[T_MENTOR_INDEX] = i
+        m = 0 if i == mentor_index else character_modifier(character, m)
         trace[T_EFFECT_STAT + i] = stat
         trace[T_EFFECT_MOD + i] = m
         trace[T_EFFECT_DIE + i] = die
@@ -968,7 +980,7 @@ def chosen_dice_requirements(t, c, gear, rid, is_milestone, dice, n, reroll_valu
     reroll, keep, as_value, coach = dice_gear(t, gear, rid, is_milestone)
     if not power_tap:
         keep = 0
-    mentor = owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0
+    mentor = has_mountain_mentor(t, gear)
     eff = trace[T_WORK:T_WORK + N_STATS]
     for i in range(N_STATS):
         eff[i] = trace[T_EFF_STATS + i]

@@ -19,8 +19,8 @@ from sim.core.jit import njit_noalloc
 from sim.games.all_in_ascent.engine import (
     MENTOR_FIRST_NERF, MENTOR_NONE, apply_dice_gear, best_final_choice, character_modifier,
     dice_gear, dice_to_roll, effect_count, effect_stat_mod, effective_stat_values,
-    meets_requirements, owned_card_of_kind, pbase, requirements_from_dice, reroll_fires,
-    stats_needed)
+    has_mountain_mentor, meets_requirements, mentor_cancelled_effect, owned_card_of_kind, pbase,
+    requirements_from_dice, reroll_fires, stats_needed)
 from sim.games.all_in_ascent.memory import (
     PR_DICE, PR_DICE_WORK, PR_EFF, PR_MEMO, PR_TRACE, PROBABILITY_WORK)
 from sim.games.all_in_ascent.rules import (  # the flat tables
@@ -57,15 +57,9 @@ def _applied_modifier(t, c, rid, i, mentor_index):
 
 @njit_noalloc
 def _mentor_index(t, c, gear, rid):
-    """R52: the effect Mountain Mentor cancels (the first nerf left after the character rules),
-    or -1."""
-    if owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) < 0:
-        return -1
-    for i in range(effect_count(t, c, rid)):
-        _, m = effect_stat_mod(t, rid, i)
-        if character_modifier(c, m) == 1:
-            return i
-    return -1
+    """R52: the effect the engine's Mountain Mentor cancels for this gear, or -1."""
+    return mentor_cancelled_effect(
+        t, c, rid, MENTOR_FIRST_NERF if has_mountain_mentor(t, gear) else MENTOR_NONE)
 
 
 @njit_noalloc(inline="always")
@@ -282,14 +276,14 @@ def success_count_of(t, c, gear, rid, is_milestone, eff, work):
     rerolls = reroll_fires(t, gear, rid)
     seqmem = owned_card_of_kind(t, gear, KIND_DIE_AS_ONE, -1) >= 0
     if t[PARAM_CHOICE_BEST] != 0 and (rerolls or seqmem or
-                                      owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0):
+                                      has_mountain_mentor(t, gear)):
         return _chosen_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, need, work)
     coupled = power_tap or rerolls or seqmem
     if not coupled:
         return _independent_count(t, rid, is_milestone, c, gear, eff, need)
     if t[PARAM_JOINT_READY]:
         reroll, keep, as_value, coach = dice_gear(t, gear, rid, is_milestone)
-        mentor = owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0
+        mentor = has_mountain_mentor(t, gear)
         flags = _joint_flags(reroll, keep if power_tap else 0, as_value, coach, mentor)
         good, total = _joint_count(t, c, rid, flags, eff, need)
         if good >= 0:
@@ -324,7 +318,7 @@ def _enumerated_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, rer
     reroll, keep, as_value, coach = dice_gear(t, gear, rid, is_milestone)
     if not power_tap:
         keep = 0
-    mentor = owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0
+    mentor = has_mountain_mentor(t, gear)
     n_outcomes = 6 ** n_roll * (6 if rerolls else 1)
     good = 0
     for code in range(n_outcomes):
@@ -344,7 +338,7 @@ def _chosen_count(t, c, gear, rid, is_milestone, eff, n_roll, power_tap, need, w
     reroll, keep, as_value, coach = dice_gear(t, gear, rid, is_milestone)
     if not power_tap:
         keep = 0
-    mentor = owned_card_of_kind(t, gear, KIND_NEGATE_NERF, -1) >= 0
+    mentor = has_mountain_mentor(t, gear)
     eff_array = work[PR_EFF:PR_EFF + N_STATS]
     for s in range(N_STATS):
         eff_array[s] = eff[s]
