@@ -386,6 +386,10 @@ def test_bad_type_message(tmp_path):
     ("GEAR_SHOP[5].effectKind", "teleport", ["effectKind", "rerollOnTag"]),
     ("GEAR_SHOP[5].tagFilter", "Slab", ["tag", "Pinch/Crimp"]),
     ("GEAR_SHOP[5].prerequisiteLevel", 16, ["out of range", "1..15"]),
+    # R51: the dice cards' values the engine has no reading for
+    ("GEAR_SHOP[16].value", -2, ["out of range", "0..100"]),
+    ("GEAR_SHOP[11].value", 0, ["out of range", "1..6"]),
+    ("GEAR_SHOP[7].value", 0, ["out of range", "1..100"]),
     ("ROUTES.topRope[4].tag", "Slab", ["tag", "Dynamic", "null"]),
     ("ROUTES.topRope[4].time", 0, ["out of range"]),
     ("ROUTES.topRope[4].time", "5", ["integer", "string"]),

@@ -23,7 +23,7 @@ DICE_GEAR = ["Crimp Sequence Decoder", "Power Tap Belt", "Sequence Memorization"
 ROUTE_GEAR = ["Harness", "Belay Device", "Lead Rope"]
 
 
-def brute_force(route, character, gear, eff, milestone):
+def brute_force(route, character, gear, eff, milestone, coach_bonus=1):
     effects, n_roll, power_tap, reroll = reference_dice(route, character, gear)
     good = total = 0
     for roll in itertools.product(range(1, 7), repeat=n_roll):
@@ -38,7 +38,7 @@ def brute_force(route, character, gear, eff, milestone):
                 if d[i] > 1:
                     d[i] = 1
             if milestone and "Climbing Coach" in gear:
-                d = [min(6, x + 1) for x in d]
+                d = [min(6, x + coach_bonus) for x in d]
             req = [int(route[s]) for s in STATS]
             mentor = "Mountain Mentor" in gear
             for i, (stat, m) in enumerate(effects):
@@ -105,6 +105,37 @@ def test_probability_equals_brute_force(character, joint_tables):
                     (route["name"], gear, milestone)
                 checked += 1
     assert checked == 72 * len(gear_sets) * 2
+
+
+@pytest.mark.parametrize("bonus", [0, 2, 7])
+def test_probability_reads_the_climbing_coach_bonus_of_the_rules(bonus):
+    """R51.4 with the knob gear."Climbing Coach".value: the success probability the bots read
+    adds the rules' bonus to every die, as the engine does (0: no bonus; 7: every die reads 6),
+    on every route for a character the dice touch, with and without coupled dice."""
+    from sim.games.all_in_ascent.rules import build_rules
+    rules = build_rules("v0.4.0", knobs=[f'gear."Climbing Coach".value={bonus}'])
+    game = Game(5, ["ironLung"], rules=rules)
+    st = game.state
+    b = S.player_offset(0)
+    rng = np.random.default_rng(bonus)
+    checked = 0
+    for gear in [("Climbing Coach",), ("Climbing Coach", "Mountain Mentor"),
+                 ("Climbing Coach", "Power Tap Belt", "Sequence Memorization")]:
+        mask = 0
+        for name in gear:
+            mask |= 1 << rules.card_id(name)
+        st[b + S.P_GEAR] = mask
+        for rid, (area, route) in enumerate(_routes(game)):
+            eff = [int(route[stat]) + int(rng.integers(-8, 6)) for stat in STATS]
+            for s in range(4):
+                st[b + S.P_STATS + s] = eff[s]
+                st[b + S.P_TRAINING + s] = 0
+            good, total = success_count(st, game.tables, 0, rid, True)
+            assert Fraction(int(good), int(total)) == \
+                brute_force(route, "ironLung", gear, eff, True, coach_bonus=bonus), \
+                (route["name"], gear)
+            checked += 1
+    assert checked == 3 * 72
 
 
 @pytest.mark.parametrize("bonus", range(TABLE_COACH + 3))

@@ -29,6 +29,12 @@ EFFECT_KINDS = ("rerollOnTag", "timeCostReduction", "enduranceHalvedOnTag", "ext
                 "ignoreFailPenalty", "treatOneDieAsValue", "failBonusXp",
                 "successHealEndurance", "trainingBonusBoost", "milestoneDiceBonus",
                 "negateOneNerfDie")
+# R51: the dice cards read their value as a count or a face, so values the engine has no
+# reading for are refused rather than ignored: Power Tap Belt keeps that many dice (R51.2),
+# Sequence Memorization's die reads at most that face (R51.3), Climbing Coach adds that much to
+# every die (R51.4; 0 adds nothing).
+DICE_CARD_VALUES = {"extraDieBestN": (1, 100), "treatOneDieAsValue": (1, 6),
+                    "milestoneDiceBonus": (0, 100)}
 ROUTE_FILTERS = ("All", "Repeated", "Bouldering", "Top Rope", "Lead", "Slab", "Vertical",
                  "Overhang", "Traverse")
 
@@ -409,6 +415,9 @@ def validate(doc, filename, counts=V040_COUNTS, sha256=None):
                     c.choice(entry, f"{path}.{key}[{j}]", allowed, "route filter")
         if "effectKind" in card:
             c.choice(card["effectKind"], f"{path}.effectKind", EFFECT_KINDS, "effectKind")
+            if card["effectKind"] in DICE_CARD_VALUES:
+                low, high = DICE_CARD_VALUES[card["effectKind"]]
+                c.integer(card["value"], f"{path}.value", low, high)
         if "tagFilter" in card:
             c.choice(card["tagFilter"], f"{path}.tagFilter", TAGS + (None,), "tag")
         for j, pre in enumerate(c.array(c.field(card, "prerequisiteItems", path),

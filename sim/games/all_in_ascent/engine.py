@@ -730,12 +730,17 @@ def dice_gear(t, gear, rid, is_milestone):
                 keep = -keep
     g = owned_card_of_kind(t, gear, KIND_DIE_AS_ONE, -1)
     as_value = at(t, F_CARD_VALUE, g) if g >= 0 else 0
-    coach = 0
-    if is_milestone:
-        g = owned_card_of_kind(t, gear, KIND_MILESTONE_DICE, -1)
-        if g >= 0:
-            coach = at(t, F_CARD_VALUE, g)
-    return reroll, keep, as_value, coach
+    return reroll, keep, as_value, climbing_coach_bonus(t, gear, is_milestone)
+
+
+@njit_noalloc(inline="always")
+def climbing_coach_bonus(t, gear, is_milestone):
+    """R51.4: what Climbing Coach adds to every die of this attempt, or 0 (data.py keeps its
+    value at 0 or more)."""
+    if not is_milestone:
+        return 0
+    g = owned_card_of_kind(t, gear, KIND_MILESTONE_DICE, -1)
+    return at(t, F_CARD_VALUE, g) if g >= 0 else 0
 
 
 @njit_noalloc(one_copy=True)

@@ -18,13 +18,13 @@ from numba import njit
 from sim.core.jit import njit_noalloc
 from sim.games.all_in_ascent.engine import (
     MENTOR_FIRST_NERF, MENTOR_NONE, apply_dice_gear, best_final_choice, character_modifier,
-    dice_gear, dice_to_roll, effect_count, effect_stat_mod, effective_stat_values,
-    has_mountain_mentor, meets_requirements, mentor_cancelled_effect, owned_card_of_kind, pbase,
-    requirements_from_dice, reroll_fires, stats_needed)
+    climbing_coach_bonus, dice_gear, dice_to_roll, effect_count, effect_stat_mod,
+    effective_stat_values, has_mountain_mentor, meets_requirements, mentor_cancelled_effect,
+    owned_card_of_kind, pbase, requirements_from_dice, reroll_fires, stats_needed)
 from sim.games.all_in_ascent.memory import (
     PR_DICE, PR_DICE_WORK, PR_EFF, PR_MEMO, PR_TRACE, PROBABILITY_WORK)
 from sim.games.all_in_ascent.rules import (  # the flat tables
-    at, F_CARD_VALUE, F_JOINT_ENTRIES, F_JOINT_INDEX, F_ROUTE_AREA, F_ROUTE_REQ, F_ROUTE_SLOT_BIT)
+    at, F_JOINT_ENTRIES, F_JOINT_INDEX, F_ROUTE_AREA, F_ROUTE_REQ, F_ROUTE_SLOT_BIT)
 from sim.games.all_in_ascent.rules import (
     KIND_DIE_AS_ONE, KIND_MILESTONE_DICE, KIND_NEGATE_NERF, PARAM_BETA_BOOST, PARAM_JOINT_READY,
     PARAM_CHOICE_BEST, PARAM_POWER_TAP_BEST, PARAM_N_ROUTES, PARAM_TECH_REQ_MINUS)
@@ -141,7 +141,7 @@ def _stat_pass_count(t, c, rid, s, mentor_index, coach_bonus, slack):
     """Independent path, by enumeration: of the 6**k outcomes of stat s's own k dice (its
     effects with a non-zero modifier), how many give sum(modifier * die) <= slack. Returns
     (count, 6**k). DICE_SUM_COUNTS serves the usual cases; this is its reference and serves
-    the rest (a negative Coach bonus)."""
+    the rest (more dice on one stat than the table holds)."""
     n_eff = effect_count(t, c, rid)
     k = 0
     for i in range(n_eff):
@@ -213,11 +213,10 @@ def _tabled_pass_count(n_nerf, n_buff, bonus, slack):
 @njit_noalloc(one_copy=True)
 def _independent_count(t, rid, is_milestone, c, gear, eff, need):
     mentor_index = _mentor_index(t, c, gear, rid)
-    coach = owned_card_of_kind(t, gear, KIND_MILESTONE_DICE, -1) if is_milestone else -1
-    coach_bonus = at(t, F_CARD_VALUE, coach) if coach >= 0 else 0
+    coach_bonus = climbing_coach_bonus(t, gear, is_milestone)
     # each stat's nerf and buff dice, 4 bits each: nerfs at bit 8s, buffs at bit 8s + 4
     dice = 0
-    tabled = coach_bonus >= 0
+    tabled = True
     for i in range(effect_count(t, c, rid)):
         stat, _ = effect_stat_mod(t, rid, i)
         m = _applied_modifier(t, c, rid, i, mentor_index)
