@@ -57,7 +57,7 @@ class Transcript:
         }
         if S.CLIMB <= code < S.BUY_ROTATION:
             event["attempt"] = _attempt_json(g, trace)
-        if code == S.REST and g.characters[seat] == "routeReader":
+        if code == S.REST and after[b + S.P_BETA] != 0:                # R39, as the engine set it
             event["beta_boost"] = True
         if code >= S.REDISTRIBUTE:
             event["stat_shift"] = {s: int(after[b + S.P_REDIST + i])
@@ -203,6 +203,8 @@ def render_text(records):
     for area, routes in head["visible"].items():
         out.append(f"  {area}: " + ", ".join(routes))
     out.append("Shop: " + ", ".join(head["shop"]))
+    # R51.2: which dice the Power Tap Belt keeps follows the switch the game was played under
+    kept = "highest" if head["rules"]["switches"].get("power_tap_keeps") == "best" else "lowest"
     current_round = None
     for ev in records[1:]:
         if ev["round"] != current_round:
@@ -229,7 +231,7 @@ def render_text(records):
             if a["reroll_index"] is not None:
                 d += f" -> re-roll #{a['reroll_index']} {dice['after_reroll']}"
             if dice["after_power_tap"] != dice["after_reroll"]:
-                d += f" -> keep lowest {dice['after_power_tap']}"
+                d += f" -> keep {kept} {dice['after_power_tap']}"
             if a["sequence_memorization_index"] is not None:
                 d += f" -> memorized {dice['after_sequence_memorization']}"
             if dice["final"] != dice["after_sequence_memorization"]:
@@ -240,7 +242,7 @@ def render_text(records):
             verdict = "SUCCESS" if a["success"] else "fail"
             line = (f"{who} {what}: {d}; {cmp}; {verdict}, +{a['xp_gained']} XP {res}")
             if a["beta_boost"]:
-                line += " [Beta Boost +3]"
+                line += f" [Beta Boost +{a['beta_boost']}]"
         elif kind == "redistribute":
             line = (f"{who} moves {act['points']} points from {act['from']} to {act['to']} "
                     f"for this round {res}")
