@@ -6,8 +6,9 @@ pawn to its goal walkable (the pillar; the own corner once the seat holds summit
 middle of a 2-2-9 path lowers one edge's cost exactly as much as it raises the next, so a
 greedy bot on it never starts a staircase. Here the distance is exact for a relaxed problem
 instead: choose a path and a target height g for every square on it so that each step is legal
-by height (A30: up 1, or 2 off a shown ladder; down 1, or 2 onto a shown mattress), paying
-ceil(|g - H| / 2) piece moves per square (a cube moves 2 hu). That is a shortest path over
+by height (A30: up 1, or 2 off a shown ladder; down 1, or 2 onto a shown mattress, or off one
+under the switch mattress_mode=from), paying ceil(|g - H| / 2) piece moves per square (a cube
+moves 2 hu). That is a shortest path over
 (square, target height) nodes, solved backwards from the goal with Dijkstra's algorithm.
 Closed squares (other pawns, foreign or unused corners) cost INF; a square showing a chasm or
 a foreign shape is open only at a changed height (a piece on it, or its top lifted, changes
@@ -22,7 +23,7 @@ Everything reads the seat's view (view.py), never the state.
 """
 
 from sim.core.jit import njit_noalloc
-from sim.games.ascension.rules import C_CORNER_OF, C_SHAPE_OF
+from sim.games.ascension.rules import C_CORNER_OF, C_MATTRESS_FROM, C_SHAPE_OF
 from sim.games.ascension.state import (
     B_H, B_PAWN_ON, B_SHAPES, B_STACK, B_SYMBOL, MAX_PLAYERS, N_SQUARES, NB, PILLAR, PILLAR_BASE,
     S_PAWN_SQ, S_SUMMIT, SYM_CHASM, SYM_DRAGON, SYM_LADDER, SYM_MATTRESS)
@@ -160,6 +161,7 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
     wanted), or every node of cost `bound` or less is settled. Returns the climb distance at
     the pawn (as plan_costs; INF where the pawn's node costs more than `bound`)."""
     goal = goal_square(b, t, seat)
+    mattress_from = t[C_MATTRESS_FROM] != 0
     # no cost to go yet, no successor, nothing wanted: three plain fills, which the compiler
     # vectorises (the edit costs' loop cannot be)
     work[W_C:W_C + N_NODES] = INF
@@ -214,9 +216,11 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
             d = node // NH
             g_d = node - d * NH
             # A30's window for a step from (s, g_s) onto (d, g_d): up 1, or 2 off a ladder s
-            # shows at g_s; down 1, or 2 onto a mattress d shows at g_d. The board's facts are
-            # read into locals once (`b` may be `work`, which this loop writes)
-            down = 2 if (b[B_SYMBOL + d] == SYM_MATTRESS and g_d == b[B_H + d]) else 1
+            # shows at g_s; down 1, or 2 onto a mattress d shows at g_d (switch
+            # mattress_mode=from: off a mattress s shows at g_s). The board's facts are read
+            # into locals once (`b` may be `work`, which this loop writes)
+            onto_mattress = not mattress_from and b[B_SYMBOL + d] == SYM_MATTRESS and \
+                g_d == b[B_H + d]
             for k in range(8):
                 s = NB[d, k]
                 if s < 0:
@@ -226,12 +230,15 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
                     work[W_E_READY + s] = search
                 ladder = b[B_SYMBOL + s] == SYM_LADDER
                 h_s = b[B_H + s]
+                off_mattress = mattress_from and b[B_SYMBOL + s] == SYM_MATTRESS
                 lo = max(0, g_d - (2 if ladder else 1))
-                hi = min(NH - 1, g_d + down)
+                hi = min(NH - 1, g_d + (2 if onto_mattress or off_mattress else 1))
                 for g_s in range(lo, hi + 1):
                     up = 2 if (ladder and g_s == h_s) else 1
                     if g_d - g_s > up:
                         continue
+                    if off_mattress and g_s - g_d == 2 and g_s != h_s:
+                        continue                         # the mattress shows at h_s only
                     at = s * NH + g_s
                     total = cost + 1 + work[W_E + at]
                     if total > MAX_COST or total >= work[W_C + at]:

@@ -20,7 +20,8 @@ from sim.games.ascension import engine as E
 from sim.games.ascension import state as S
 from sim.games.ascension.game import AscensionGame
 from sim.games.ascension.policy_api import MAX_POLICY_PARAMS, WORK_SIZE, PolicyContext
-from sim.games.ascension.rules import C_CORNER_OF, C_SHAPE_OF, default_rules
+from sim.games.ascension.rules import (
+    C_CORNER_OF, C_MATTRESS_FROM, C_SHAPE_OF, build_rules, default_rules)
 from sim.games.ascension.view import V_TOP_H
 
 CORNERS = (0, 8, 72, 80)
@@ -59,11 +60,14 @@ def _edit_moves(b, t, seat, s, g, top_height):
     return drop // 2 + 2                            # lift cubes, then add a half-cube
 
 
-def _step_is_legal(b, s, g_s, d, g_d):
+def _step_is_legal(b, t, s, g_s, d, g_d):
     """A30 on target heights: up 1, or 2 off a ladder s shows at its height; down 1, or 2
-    onto a mattress d shows at its height."""
+    onto a mattress d shows at its height (switch mattress_mode=from: off a mattress s shows
+    at its height)."""
     up = 2 if b[S.B_SYMBOL + s] == S.SYM_LADDER and g_s == b[S.B_H + s] else 1
-    down = 2 if b[S.B_SYMBOL + d] == S.SYM_MATTRESS and g_d == b[S.B_H + d] else 1
+    mattress = (s, g_s) if t[C_MATTRESS_FROM] else (d, g_d)
+    down = 2 if (b[S.B_SYMBOL + mattress[0]] == S.SYM_MATTRESS
+                 and mattress[1] == b[S.B_H + mattress[0]]) else 1
     return -down <= g_d - g_s <= up
 
 
@@ -91,7 +95,7 @@ def _reference_costs(b, t, seat, top_heights):
                 break
             for g_s in range(nh):
                 if (s, g_s) in edit and (s, g_s) not in cost and \
-                        _step_is_legal(b, s, g_s, d, g_d):
+                        _step_is_legal(b, t, s, g_s, d, g_d):
                     heapq.heappush(heap, (c + 1 + edit[(s, g_s)], s, g_s))
     return cost, edit
 
@@ -109,36 +113,64 @@ def _search(view, seat, legal, t, work):
     return int(distance), costs, plan
 
 
+def _assert_search_is_the_reference(view, seat, legal, t, work):
+    """The climb distance, the pawn decision's costs and the plan at one position agree with
+    the reference; returns whether the pawn reaches its goal."""
+    b = view
+    tops = view[V_TOP_H:V_TOP_H + S.N_SQUARES]
+    ref, edit = _reference_costs(b, t, seat, tops)
+    distance, costs, plan = _search(view, seat, legal, t, work)
+    pawn = int(b[S.S_PAWN_SQ + seat])
+    start = (pawn, int(b[S.B_H + pawn]))
+    for s, c in zip(legal, costs):
+        node = (s, int(b[S.B_H + s]))
+        assert c == ref.get(node, SC.INF), (s, c, ref.get(node))
+    if start not in ref:
+        assert distance == SC.INF and plan == []
+        return False
+    assert distance == ref[start] // SC.MOVE_WEIGHT
+    # the plan: from the pawn to the goal, legal steps, and its cost is the least
+    assert plan[0] == start
+    goal = t[C_CORNER_OF + seat] if b[S.S_SUMMIT + seat] else S.PILLAR
+    assert plan[-1][0] == goal
+    total = sum(edit[node] for node in plan) + len(plan) - 1
+    assert total == ref[start]
+    for (s, g_s), (d, g_d) in zip(plan, plan[1:]):
+        assert d in S.NB[s] and _step_is_legal(b, t, s, g_s, d, g_d)
+    return True
+
+
 def test_the_staircase_search_finds_the_least_cost_plan(positions):  # A27 A29 A30 A37
     """The climb distance, the pawn decision's costs and the plan the bots follow agree with
     a plain Dijkstra over every node, at every captured position."""
     work = np.zeros(WORK_SIZE, np.int64)
-    reached = 0
     checked = positions[::10]                 # the reference is slow Python: one in ten
-    for view, seat, legal, t in checked:
-        b = view
-        tops = view[V_TOP_H:V_TOP_H + S.N_SQUARES]
-        ref, edit = _reference_costs(b, t, seat, tops)
-        distance, costs, plan = _search(view, seat, legal, t, work)
-        pawn = int(b[S.S_PAWN_SQ + seat])
-        start = (pawn, int(b[S.B_H + pawn]))
-        if start in ref:
-            reached += 1
-            assert distance == ref[start] // SC.MOVE_WEIGHT
-            # the plan: from the pawn to the goal, legal steps, and its cost is the least
-            assert plan[0] == start
-            goal = t[C_CORNER_OF + seat] if b[S.S_SUMMIT + seat] else S.PILLAR
-            assert plan[-1][0] == goal
-            total = sum(edit[node] for node in plan) + len(plan) - 1
-            assert total == ref[start]
-            for (s, g_s), (d, g_d) in zip(plan, plan[1:]):
-                assert d in S.NB[s] and _step_is_legal(b, s, g_s, d, g_d)
-        else:
-            assert distance == SC.INF and plan == []
-        for s, c in zip(legal, costs):
-            node = (s, int(b[S.B_H + s]))
-            assert c == ref.get(node, SC.INF), (s, c, ref.get(node))
+    reached = sum(_assert_search_is_the_reference(*position, work) for position in checked)
     assert reached > 0.9 * len(checked)
+
+
+@pytest.mark.parametrize("mattress_mode", ["onto", "from"])
+def test_the_staircase_search_reads_the_mattress_switch(positions, mattress_mode):  # A30
+    """A30's 2-hu drop, onto a shown mattress or (switch mattress_mode=from) off one, in the
+    search as in the reference: two captured positions with a mattress shown on squares where
+    the two readings give the pawn other climb costs."""
+    t = build_rules(4, {"mattress_mode": mattress_mode}).config
+    onto = default_rules(4).config
+    work = np.zeros(WORK_SIZE, np.int64)
+    readings_differ = 0
+    for index, squares in ((56, (18, 27, 37)), (140, (28, 54, 63, 65, 73))):
+        view, seat, legal, _ = positions[index]
+        for square in squares:
+            assert view[S.B_SYMBOL + square] == 0
+            shown = view.copy()
+            shown[S.B_SYMBOL + square] = S.SYM_MATTRESS
+            _assert_search_is_the_reference(shown, seat, legal, t, work)
+            pawn = int(shown[S.S_PAWN_SQ + seat])
+            start = (pawn, int(shown[S.B_H + pawn]))
+            tops = shown[V_TOP_H:V_TOP_H + S.N_SQUARES]
+            readings_differ += (_reference_costs(shown, t, seat, tops)[0].get(start)
+                                != _reference_costs(shown, onto, seat, tops)[0].get(start))
+    assert readings_differ == (0 if mattress_mode == "onto" else 8)
 
 
 def test_the_search_does_not_depend_on_what_its_memory_held(positions):
