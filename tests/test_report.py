@@ -160,6 +160,8 @@ def test_the_comparison_view_is_paired_on_the_same_games(real_run, tmp_path):
     own = (variant / "report.html").read_text()
     assert main(["report", str(variant), "--against", str(real_run)]) == 0
     assert (variant / "report.html").read_text() == own      # its own report is left alone
+    # a run against itself: refused
+    assert main(["report", str(variant), "--against", str(variant)]) == 2
     page = (variant / "compare.html").read_text()
     assert page.index("What changed (paired on the same games)") < page.index("<img")
     diff = pd.read_csv(variant / "tables" / "compare_paired.csv")
@@ -169,7 +171,7 @@ def test_the_comparison_view_is_paired_on_the_same_games(real_run, tmp_path):
             (diff["unpaired_ci_high"] - diff["unpaired_ci_low"]) + 1e-12).all()
 
 
-def test_the_comparison_view_on_an_experiment_folder(tmp_path):
+def test_the_comparison_view_on_an_experiment_folder(tmp_path, capsys):
     from sim.cli import main
     from sim.experiment.runner import run_experiment
     from sim.experiment.spec import load_spec
@@ -191,6 +193,12 @@ preset = "v0.6.0"
     page = (out / "compare-v060.html").read_text()
     assert "versions/v060 against versions/baseline" in page
     assert "designers-heuristic in every seat" in page
+    # a variant against itself would show every difference as 0: refused, naming the others
+    capsys.readouterr()
+    assert main(["report", str(out), "--against", str(out)]) == 2
+    message = capsys.readouterr().err
+    assert "variant 'baseline' against itself" in message and "others: v060" in message
+    assert not (out / "compare.html").exists()
     # the variant's own report: `policy = "..."` is one bot in every seat, not its letters
     assert main(["report", str(out)]) == 0
     page = (out / "report.html").read_text()

@@ -3,6 +3,7 @@ embedded, no network), figures/*.png and tables/*.csv in the results folder."""
 import base64
 import html
 import io
+import json
 import time
 from pathlib import Path
 
@@ -321,6 +322,19 @@ def run_policies(r):
     return r.meta.get("seat_policies") or sorted(r.seats["policy"].astype(str).unique())
 
 
+def _self_comparison(folder, meta):
+    """The refusal of a run compared with itself: every difference would read as 0."""
+    if "variant" not in meta:
+        return (f"--against {folder} is the run itself, so every difference would be 0; "
+                f"name another run of the same seeds")
+    variants = json.loads((folder / "experiment.json").read_text())
+    names = list(variants.get("variant_order") or variants["identity"]["variants"])
+    others = ", ".join(v for v in names if v != meta["variant"]) or "none"
+    return (f"--against {folder}: variant {meta['variant']!r} against itself, so every "
+            f"difference would be 0; name the changed variant with --variant (this folder's "
+            f"others: {others}), or the other side with --against-variant")
+
+
 def write_report(results_dir, against=None, variant=None, against_variant=None):
     """report.html for a run; with `against`, compare.html instead (the paired comparison on
     its first screen), leaving the run's own report.html as it was."""
@@ -333,6 +347,9 @@ def write_report(results_dir, against=None, variant=None, against_variant=None):
     if against is not None:
         from sim.report.compare import write_comparison
         base = A.load_results(against, against_variant)
+        if Path(against).resolve() == out.resolve() and \
+                base.meta.get("variant") == r.meta.get("variant"):
+            raise ValueError(_self_comparison(out, r.meta))
         name = f"compare-{tag}.html" if tag else "compare.html"
         return write_comparison(Page(out, prefix=f"compare_{tag}_" if tag else "compare_"),
                                 r, base, against, started, name)
