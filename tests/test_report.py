@@ -226,6 +226,10 @@ def test_the_notebook_runs(tmp_path):
         os.environ.pop("ASCENT_NOTEBOOK_GAMES", None)
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
     assert not [o for o in outputs if o.get("output_type") == "error"]
+    # the figures show in the notebook (its three figures: win share, game length, training)
+    shown = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"
+             and any("image/png" in o.get("data", {}) for o in c.get("outputs", []))]
+    assert len(shown) == 3, shown
 
 
 def card_experiment(tmp_path, name, variants):
