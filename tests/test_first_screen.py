@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from sim.core.stats import wilson_interval
 from sim.report import analysis as A
 from sim.report import first_screen as FS
 
@@ -125,6 +126,29 @@ def test_formatting_never_prints_a_bare_zero_p_or_a_starred_zero():
     assert FS.fmt_p(float("nan")) == "not tested"
     assert FS.points(0.00004) != "+0.0"
     assert FS.pct_interval(float("nan"), float("nan"), float("nan")) == "–"
+
+
+def test_a_difference_and_its_interval_are_written_to_one_number_of_digits():
+    # each written alone, -0.05 [-0.08, -0.03] read "-0.1 [-0.1, -0.027]"
+    assert FS.points_interval(-0.0005, -0.0008, -0.0003) == "-0.05 [-0.08, -0.03]"
+    assert FS.points_interval(0.012, 0.002, 0.022) == "+1.2 [+0.2, +2.2]"
+    assert FS.points_interval(-0.003, -0.0051, 0.00004) == "-0.300 [-0.510, +0.004]"
+    assert FS.points_triple(0.5, float("nan"), float("nan")) == ("+50.0", "–", "–")
+
+
+def test_milestone_cells_give_the_other_games_and_the_difference_an_interval():
+    from statsmodels.stats.proportion import confint_proportions_2indep
+    rng = np.random.default_rng(7)
+    cells = A.milestone_character_table(synthetic_run(rng, 800))
+    row = cells.sort_values("n").iloc[-1]
+    wins_elsewhere = row.other_draws_wins
+    assert (row.other_draws_ci_low, row.other_draws_ci_high) == \
+        tuple(wilson_interval(wins_elsewhere, row.other_draws_n))
+    assert np.allclose((row.effect_ci_low, row.effect_ci_high), confint_proportions_2indep(
+        row.wins, row.n, wins_elsewhere, row.other_draws_n, method="newcomb"))
+    assert row.effect_ci_low < row.effect < row.effect_ci_high
+    text = A.effect_text(cells.sort_values("n").tail(1))[0]
+    assert text == FS.points_interval(row.effect, row.effect_ci_low, row.effect_ci_high)
 
 
 def test_a_stratified_association_is_not_fooled_by_the_player_count():

@@ -11,6 +11,10 @@ from sim.report.render import (end_reasons_text, first_screen, forest, heatmap, 
 import matplotlib.pyplot as plt  # noqa: E402 (after render.py chose the non-interactive backend)
 
 
+# the milestone cells' columns as the page heads them (the CSV keeps the numbers)
+CELL_HEADINGS = {"other_draws_n": "n other games", "other_draws": "win rate in other games",
+                 "effect_text": "difference [95%]"}
+
 def _is_default_switch(name, value, preset):
     """Whether a switch as a manifest or a spec records it (a value or its text) is the
     preset's own reading (the round cap: the preset's cap)."""
@@ -133,7 +137,7 @@ def render(page, r, plt, results_dir):
             winners_owning_it=lambda d: pct_ci(d, "winners_owning", "winners_ci_low",
                                                "winners_ci_high"),
             within_character=lambda d: [
-                f"{FS.points(v)} [{FS.points(lo)}, {FS.points(hi)}]" if np.isfinite(v) else "–"
+                FS.points_interval(v, lo, hi) if np.isfinite(v) else "–"
                 for v, lo, hi in zip(d["within_character"], d["within_ci_low"],
                                      d["within_ci_high"])])
         page.table(g[["card", "seats", "purchase", "median_round", "winners_owning_it",
@@ -193,8 +197,8 @@ def render(page, r, plt, results_dir):
             shown = ranking.assign(
                 helps_most=[A.display(c, names) if isinstance(c, str) else "–"
                             for c in ranking["helps_most"]],
-                worth=[f"{FS.points(w)} [{FS.points(lo)}, {FS.points(hi)}]"
-                       f"{'*' if sig_ else ''}" for w, lo, hi, sig_ in
+                worth=[FS.points_interval(w, lo, hi) + ('*' if sig_ else '')
+                       for w, lo, hi, sig_ in
                        zip(ranking["worth"], ranking["worth_ci_low"], ranking["worth_ci_high"],
                            ranking["worth_significant"])])
             if "most_price_sensitive" in shown:
@@ -207,7 +211,7 @@ def render(page, r, plt, results_dir):
                        {"worth_per_100_xp": lambda v: FS.points(v, 2),
                         "points_per_10_xp": lambda v: FS.points(v, 2)}, raw=ranking)
         page.table(named.assign(effect=[
-            f"{FS.points(d)} [{FS.points(lo)}, {FS.points(hi)}]" for d, lo, hi in
+            FS.points_interval(d, lo, hi) for d, lo, hi in
             zip(named["difference"], named["paired_ci_low"], named["paired_ci_high"])])[
             ["card_removed", "treatment", "new_cost", "players", "character", "games", "effect",
              "pairing_gain", "p_holm"]].rename(columns={"effect": "difference [paired 95%]"}),
@@ -249,21 +253,26 @@ def render(page, r, plt, results_dir):
         named = cells.assign(character=[A.display(c, names) for c in cells["character"]])
         flagged = named[named["significant"].fillna(False).astype(bool)] \
             .sort_values("effect", key=abs, ascending=False)
-        cell_formats = {"other_draws_rate": pct, "effect": FS.points, "p_screen": FS.fmt_p,
-                        "expected_wins": lambda v: f"{v:.1f}"}
+        cell_formats = {"p_screen": FS.fmt_p, "expected_wins": lambda v: f"{v:.1f}"}
+        named = named.assign(other_draws=A.other_draws_text(named, 2),
+                             effect_text=A.effect_text(named))
+        flagged = flagged.assign(other_draws=A.other_draws_text(flagged, 2),
+                                 effect_text=A.effect_text(flagged))
         page.h(3, "Draws that favour or hurt a character (significant)")
         if flagged.empty:
             page.p(f"None among {int(cells['tested'].sum()):,} tested cells "
                    f"({len(cells):,} cells in all).")
         else:
             page.table(flagged.assign(win_rate=pct_ci(flagged))[
-                ["tier", "route", "character", "n", "win_rate", "other_draws_rate", "effect",
-                 "p_screen"]], "milestone_flags", cell_formats, raw=flagged)
+                ["tier", "route", "character", "n", "win_rate", "other_draws_n", "other_draws",
+                 "effect_text", "p_screen"]].rename(columns=CELL_HEADINGS), "milestone_flags",
+                cell_formats, raw=flagged.drop(columns=["other_draws", "effect_text"]))
         page.h(3, "Every cell, smallest p first")
         ordered = named.sort_values(["p", "n"], ascending=[True, False], na_position="last")
         page.table(ordered.assign(win_rate=pct_ci(ordered))[
-            ["tier", "route", "character", "n", "wins", "expected_wins", "win_rate",
-             "other_draws_rate", "effect", "tested", "p_screen"]], "milestone_characters",
+            ["tier", "route", "character", "n", "expected_wins", "win_rate", "other_draws_n",
+             "other_draws", "effect_text", "tested", "p_screen"]]
+            .rename(columns=CELL_HEADINGS), "milestone_characters",
             cell_formats, max_rows=25,
             raw=cells.drop(columns=["finding"], errors="ignore"))
     combos = A.milestone_combo_table(r)

@@ -340,16 +340,41 @@ def milestone_character_table(r, min_expected=MIN_EXPECTED):
     with np.errstate(invalid="ignore", divide="ignore"):
         rest = np.where(rest_n > 0, (ow - w) / rest_n, np.nan)
     expected = n * ow / on
+    # the draw's games and the character's other games are different games: two independent
+    # rates, so Newcombe's interval (from the two Wilson intervals) for their difference
+    from statsmodels.stats.proportion import confint_proportions_2indep
+    has_rest = rest_n > 0
+    rest_lo, rest_hi, effect_lo, effect_hi = (np.full(len(df), np.nan) for _ in range(4))
+    if has_rest.any():
+        rest_lo[has_rest], rest_hi[has_rest] = wilson_interval((ow - w)[has_rest],
+                                                               rest_n[has_rest])
+        effect_lo[has_rest], effect_hi[has_rest] = confint_proportions_2indep(
+            w[has_rest], n[has_rest], (ow - w)[has_rest], rest_n[has_rest], method="newcomb")
     df = df.assign(rate=w / n, ci_low=lo, ci_high=hi, character_rate=ow / on,
-                   other_draws_rate=rest, other_draws_n=rest_n.astype(np.int64),
+                   other_draws_rate=rest, other_draws_ci_low=rest_lo,
+                   other_draws_ci_high=rest_hi, other_draws_n=rest_n.astype(np.int64),
                    other_draws_wins=(ow - w).astype(np.int64), expected_wins=expected,
-                   effect=w / n - rest,
+                   effect=w / n - rest, effect_ci_low=effect_lo, effect_ci_high=effect_hi,
                    tested=(expected >= min_expected) & (n - expected >= min_expected)
                    & (rest_n > 0))
     p = fisher_exact_p(df["wins"].to_numpy(), df["n"].to_numpy(),
                        df["other_draws_wins"].to_numpy(), df["other_draws_n"].to_numpy())
     df["p"] = np.where(df["tested"], p, np.nan)
     return df
+
+
+def other_draws_text(cells, digits=1):
+    """'86.3% [85.9, 86.7]' per cell of milestone_character_table: the character's rate in its
+    other games."""
+    return [FS.pct_interval(v, lo, hi, digits) for v, lo, hi in
+            zip(cells["other_draws_rate"], cells["other_draws_ci_low"],
+                cells["other_draws_ci_high"])]
+
+
+def effect_text(cells):
+    """'-47.2 [-48.6, -45.8]' per cell of milestone_character_table."""
+    return [FS.points_interval(v, lo, hi) for v, lo, hi in
+            zip(cells["effect"], cells["effect_ci_low"], cells["effect_ci_high"])]
 
 
 def milestone_combo_table(r):
@@ -461,8 +486,9 @@ def screen(r):
             f"The {row.tier} milestone {row.route} {'favours' if row.effect > 0 else 'hurts'} "
             f"the {display(row.character, names)}: wins "
             f"{FS.pct_interval(row.rate, row.ci_low, row.ci_high)} of {row.n:,} seats with this "
-            f"draw, {FS.pct(row.other_draws_rate)} in its other games ({FS.points(row.effect)} "
-            f"points, {{p}})" for row in cells.itertuples()]
+            f"draw, {others} of {row.other_draws_n:,} in its other games ({effect} points, "
+            f"{{p}})" for row, others, effect in zip(
+                cells.itertuples(), other_draws_text(cells), effect_text(cells))]
     fam_cells = FS.Family("milestone draws", cells if len(cells) else
                           pd.DataFrame(columns=["p", "effect", "finding"]),
                           untested_note=f"cells with fewer than {MIN_EXPECTED} expected wins or "
@@ -470,14 +496,15 @@ def screen(r):
     gear = gear_table(r)
     if len(gear):
         gear["effect"] = gear["within_character"]
+        within = [FS.points_interval(v, lo, hi) for v, lo, hi in
+                  zip(gear["within_character"], gear["within_ci_low"], gear["within_ci_high"])]
         gear["finding"] = [
             f"Owners of {row.card} win {abs(100 * row.within_character):.1f} points "
             f"{'more' if row.within_character > 0 else 'less'} than non-owners of the same "
-            f"character ({FS.points(row.within_character)} "
-            f"[{FS.points(row.within_ci_low)}, {FS.points(row.within_ci_high)}]; "
+            f"character ({text}; "
             f"all owners {FS.pct(row.owner_win_rate)}, all non-owners "
             f"{FS.pct(row.non_owner_win_rate)}); an association, not the card's effect "
-            f"(n = {row.owners:,} owners, {{p}})" for row in gear.itertuples()]
+            f"(n = {row.owners:,} owners, {{p}})" for row, text in zip(gear.itertuples(), within)]
     fam_gear = FS.Family("gear cards", gear if len(gear) else
                          pd.DataFrame(columns=["p", "effect", "finding"]))
     families = [fam_chars, fam_seats, fam_cells, fam_gear]

@@ -9,6 +9,7 @@ from sim.core.game import get_game
 from sim.core.stats import wilson_interval
 from sim.experiment.balance import (
     KEEP, _tuning_for_rules, bound_pushes, pareto_front, trace)
+from sim.report.first_screen import points_interval
 from sim.report.validity import tuned_knob_bots
 
 ON_TARGET = 0.03        # the "within +/- 3 points" of the target
@@ -176,8 +177,8 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times, c
             label = game.api.character_name(key) if spec.group == "character" else \
                 f"seat {int(key) + 1}"
             lines.append(f"| {r.players} | {label} | {_rate_ci(r.base_win_rate, r.games)} | "
-                         f"{_rate_ci(r.variant_win_rate, r.games)} | {_points(r.difference)} "
-                         f"[{_points(r.paired_ci_low)}, {_points(r.paired_ci_high)}] | "
+                         f"{_rate_ci(r.variant_win_rate, r.games)} | "
+                         f"{points_interval(r.difference, r.paired_ci_low, r.paired_ci_high)} | "
                          f"{r.games:,} |")
         lines += ["", f"Largest gap from the target with the patch under {policy}: "
                       f"{100 * gap:.1f} points ({'within' if gap <= ON_TARGET else 'outside'} "

@@ -75,8 +75,8 @@ def stronger_ability_warnings(game, base, variant, diff, group):
             found.append(
                 f"{group_label(game, group, getattr(row, group))}: every change to its "
                 f"abilities helps it ({change}), yet its win rate changes by "
-                f"{FS.points(row.difference)} points [{FS.points(row.paired_ci_low)}, "
-                f"{FS.points(row.paired_ci_high)}] ({row.players} players). A stronger ability "
+                f"{FS.points_interval(row.difference, row.paired_ci_low, row.paired_ci_high)} "
+                f"points ({row.players} players). A stronger ability "
                 f"that loses games is most likely a bot that does not use it well: read this "
                 f"row as a statement about the bot.")
     return found
@@ -144,8 +144,8 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
         items = "".join(
             f"<li>{html.escape(row.label)}{f' ({row.players} players)' if several else ''}: "
             f"{FS.pct(row.base_win_rate)} → {FS.pct(row.variant_win_rate)}, "
-            f"{FS.points(row.difference)} points [{FS.points(row.paired_ci_low)}, "
-            f"{FS.points(row.paired_ci_high)}] (n = {row.games:,} seats"
+            f"{FS.points_interval(row.difference, row.paired_ci_low, row.paired_ci_high)} "
+            f"points (n = {row.games:,} seats"
             + f", {row.discordant:,} changed outcome"
             + f", {html.escape(FS.p_clause(row.p_holm).replace('p_screen', 'p_holm'))})</li>"
             for row in sig.itertuples())
@@ -165,11 +165,12 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
                  parity_label="no change", xlabel="difference, points (95% paired interval)")
     page.figure(fig, "forest")
     shown = ordered.assign(
-        difference=[f"{FS.points(d)} [{FS.points(lo)}, {FS.points(hi)}]" for d, lo, hi in
+        difference=[FS.points_interval(d, lo, hi) for d, lo, hi in
                     zip(ordered["difference"], ordered["paired_ci_low"],
                         ordered["paired_ci_high"])],
-        unpaired=[f"[{FS.points(lo)}, {FS.points(hi)}]" for lo, hi in
-                  zip(ordered["unpaired_ci_low"], ordered["unpaired_ci_high"])],
+        unpaired=["[{1}, {2}]".format(*FS.points_triple(d, lo, hi)) for d, lo, hi in
+                  zip(ordered["difference"], ordered["unpaired_ci_low"],
+                      ordered["unpaired_ci_high"])],
         # each run's own rate on these games, with its 95% Wilson interval
         **{column: [FS.pct_interval(rate, *wilson_interval(round(rate * n), n))
                     for rate, n in zip(ordered[column], ordered["games"])]

@@ -202,8 +202,7 @@ def screen(r):
         tokens["finding"] = [
             f"Seats that used {row.token} win {abs(100 * row.effect):.1f} points "
             f"{'more' if row.effect > 0 else 'less'} than others of the same character "
-            f"({FS.points(row.effect)} [{FS.points(row.effect_ci_low)}, "
-            f"{FS.points(row.effect_ci_high)}]; all "
+            f"({FS.points_interval(row.effect, row.effect_ci_low, row.effect_ci_high)}; all "
             f"users {FS.pct(row.win_rate_using)}, all others {FS.pct(row.win_rate_not_using)}); an "
             f"association, not the token's worth (n = {row.seats_using:,} seats, {{p}})"
             for row in tokens.itertuples()]

@@ -14,6 +14,7 @@ some family flag in 18% of fair runs; here every test of every family on the scr
 Holm correction, so the chance that a fair game shows any finding stays at most 5% (Holm holds
 under any dependence between the tests, as long as each p-value is valid).
 """
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -233,6 +234,25 @@ def points(v, digits=1):
     if v != 0 and float(text) == 0:
         text = f"{100 * v:+.{digits + 2}f}"
     return text
+
+
+def points_triple(v, lo, hi, digits=1):
+    """A difference and its interval in percentage points, as three strings written to one
+    number of digits (each written on its own, -0.05 [-0.08, -0.03] read '-0.1 [-0.1,
+    -0.027]'): enough digits for the interval's width to show, and for no nonzero number to
+    read 0, at most 4."""
+    values = [x for x in (v, lo, hi) if np.isfinite(x)]
+    if np.isfinite(lo) and np.isfinite(hi) and hi > lo:
+        digits = max(digits, min(4, math.ceil(-math.log10(100 * (hi - lo)))))
+    while digits < 4 and any(x != 0 and float(f"{100 * x:.{digits}f}") == 0 for x in values):
+        digits += 1
+    return tuple(f"{100 * x:+.{digits}f}" if np.isfinite(x) else "–" for x in (v, lo, hi))
+
+
+def points_interval(v, lo, hi, digits=1):
+    """'-0.05 [-0.08, -0.03]': points_triple as the pages print a difference."""
+    d, low, high = points_triple(v, lo, hi, digits)
+    return f"{d} [{low}, {high}]"
 
 
 def parity_family(name, table, label, players_counts):

@@ -108,8 +108,7 @@ def _numeric(values):
 def _cell(row):
     if row.same_games:
         return "same games"
-    text = f"{FS.points(row.difference)} [{FS.points(row.paired_ci_low)}, " \
-           f"{FS.points(row.paired_ci_high)}]"
+    text = FS.points_interval(row.difference, row.paired_ci_low, row.paired_ci_high)
     return f"<b>{html.escape(text)}</b>" if row.significant else html.escape(text)
 
 
@@ -286,7 +285,7 @@ def write_sweep_report(out, command_line=None):
     page.h(2, "Every cell")
     shown = diff.assign(
         setting=[_setting_text(s, names) for s in diff["setting"]],
-        difference=[f"{FS.points(d)} [{FS.points(lo)}, {FS.points(hi)}]" for d, lo, hi in
+        difference=[FS.points_interval(d, lo, hi) for d, lo, hi in
                     zip(diff["difference"], diff["paired_ci_low"], diff["paired_ci_high"])],
         pairing_gain=["same games" if same else f"{g:.1f}x" if np.isfinite(g) else "–"
                       for g, same in zip(diff["pairing_gain"], diff["same_games"])])
