@@ -25,8 +25,9 @@
     high = 23
     step = 1
 
-The search (Optuna, two objectives): the distance from the target, the largest gap over
-characters and player counts in points, and the number of knobs changed. Each knob is a choice
+The search (Optuna, three objectives): the distance from the target, the largest gap over
+characters and player counts in points; the number of knobs changed; and the relative size of
+the change (relative_change). Each knob is a choice
 "keep it" or one of its values, so the current rules are a candidate (the first one evaluated)
 and a patch never needs the knobs' current values. Every candidate plays the same games (common
 random numbers): a difference between two candidates is the rules', not the dice's. The study is
@@ -39,8 +40,9 @@ measured by leaving that knob out. The patch is then validated on fresh seeds th
 run` (an experiment in OUT/validation, resumable, on Dask if asked): paired against the
 starting rules, under the search's bot and, if named, a second bot.
 
-Not done here: the bots are not re-tuned for a candidate's rules (co-adaptation); the report
-says so next to the numbers.
+With `coadapt = true` the tuned bot is re-tuned for the patch's rules and the patch re-scored
+with it (tune_each_for_rules in policies/cmaes.py). The search's candidates, the other finalists
+and the validation are played by the stored bot; the report says so next to the numbers.
 """
 import hashlib
 import json
