@@ -14,7 +14,7 @@ from sim.core.policies import compiled_on_use, register
 from sim.core.jit import njit_noalloc
 from sim.games.first_ascent import engine as E
 from sim.games.first_ascent.data import (
-    BM_SUMMIT, E_AMOUNT, E_PART, E_VERB, E_WHO, MAX_ENTRIES, N_HEX, N_KINDS, T_KIND_TECH,
+    E_AMOUNT, E_PART, E_VERB, E_WHO, MAX_ENTRIES, N_HEX, N_KINDS, T_KIND_TECH,
     T_KIND_TYPE, T_P_VALUE)
 from sim.games.first_ascent.memory import GREEDY_TARGET_CACHE, W_COUNTS, W_PAYMENT, W_PLAN
 from sim.games.first_ascent.policy_api import POLICY_SIGNATURE
@@ -37,9 +37,7 @@ def climb_value(st, t, seat, h, plan, res, buffer):
     """(points, assets spent, S) of climbing hex h now (res: E.payment_resources)."""
     s = E.plan_payment_from(st, t, seat, h, plan, True, res, buffer)
     tile = st[TILE + h]
-    points = max(0, t[T_P_VALUE + tile] - plan[E.PL_N])
-    if (E.board_mask(st, t, BM_SUMMIT) >> h) & 1:
-        points += 1
+    points = max(0, t[T_P_VALUE + tile] - plan[E.PL_N]) + E.summit_points(st, t, seat, h)
     spent = plan[E.PL_COST]
     return points, spent, s
 

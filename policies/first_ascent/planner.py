@@ -32,7 +32,7 @@ from sim.core.policies import compiled_on_use, register
 from sim.core.jit import njit_noalloc
 from sim.games.first_ascent import engine as E
 from sim.games.first_ascent.data import (
-    BM_HEADWALL, BM_NORTH, BM_ROW, BM_SOUTH, BM_SUMMIT, E_AMOUNT, E_PART, E_TECH, E_VERB, E_WHO,
+    BM_HEADWALL, BM_NORTH, BM_ROW, BM_SOUTH, E_AMOUNT, E_PART, E_TECH, E_VERB, E_WHO,
     MAX_ENTRIES, N_HEX, SO_A, SO_B, SO_FIELDS, SO_KIND, SO_POINTS, T_B_NEIGH, T_B_VALUE, T_KIND_TECH,
     T_KIND_TYPE, T_P_SHADE, T_P_TYPE, T_P_VALUE, T_PO_MASK, T_PO_POINTS, T_SO)
 from sim.games.first_ascent.memory import (
@@ -81,9 +81,7 @@ def worth_on_route(st, t, seat, h, params, res, req, tiles):
     tile = st[TILE + h]
     face_up = E.hex_face_up(st, t, h)
     value = t[T_B_VALUE + N_HEX * side + h]
-    w = max(0, value - E.climbed_by_others(st, seat, h)) * 1.0
-    if (E.board_mask(st, t, BM_SUMMIT) >> h) & 1:
-        w += 1.0
+    w = max(0, value - E.climbed_by_others(st, seat, h)) * 1.0 + E.summit_points(st, t, seat, h)
     headwall = (E.board_mask(st, t, BM_HEADWALL) >> h) & 1
     share = params[2]
     for i in range(3):
@@ -101,7 +99,7 @@ def worth_on_route(st, t, seat, h, params, res, req, tiles):
                 st[S_ELITIST_LOST + base] == 0:
             w -= pts
         elif kind == K_TYPE_COUNT and face_up:
-            if t[T_P_TYPE + tile] == t[at + SO_A] or tile == E.TRIFECTA:
+            if E.counts_for_type_objective(t, so, tile):
                 have = st[S_TYPE_N + base + t[at + SO_A]]
                 w += pts if have + 1 >= t[at + SO_B] else pts * share
         elif kind == K_RIDGE:
@@ -110,7 +108,8 @@ def worth_on_route(st, t, seat, h, params, res, req, tiles):
                 have = popcount(st[S_ROUTE_MASK + base] & ridge)
                 w += pts if have + 1 >= t[at + SO_B] else pts * share * 0.7
         elif kind == K_ALL_TYPES and face_up:
-            if st[S_TYPE_N + base + t[T_P_TYPE + tile]] == 0 or tile == E.TRIFECTA:
+            if st[S_TYPE_N + base + t[T_P_TYPE + tile]] == 0 or \
+                    (tile == E.TRIFECTA and t[at + SO_B] != 0):        # F99's own fill
                 w += pts * share * 0.5
         elif kind == K_GRAND_TRAVERSE:
             row = E.board_mask(st, t, BM_ROW + E.hex_row(st, t, h) - 1)

@@ -29,8 +29,8 @@ from sim.games.first_ascent.data import DATA, T_CC_NOPT, character_keys
 from sim.games.first_ascent.memory import WORK_SIZE
 from sim.games.first_ascent.policy_api import MAX_POLICY_PARAMS, PolicyContext
 from sim.games.first_ascent.state import (
-    A_RISK, BOARD_UP, D_OPTION, D_REST, D_TECHNIQUE, D_TURN, G_AUX, MAX_LEGAL, N_KINDS,
-    REST_PSYCH, REST_WATER, S_ROUTE_MASK, S_SB, S_TECH, WITH_JESUS)
+    A_RISK, BOARD_UP, D_OPTION, D_REST, D_TECHNIQUE, D_TURN, G_AUX, G_SHARED, MAX_LEGAL, N_KINDS,
+    REST_PSYCH, REST_WATER, S_ROUTE_MASK, S_SB, S_SC_SUMMIT, S_TECH, WITH_JESUS)
 
 CHARACTER = character_keys(DATA)
 GEAR, FACE, CRACK, SLAB, ANY, WATER, PSYCH = range(7)
@@ -401,3 +401,54 @@ def test_no_first_ascent_policy_names_a_character_in_its_decisions():
         # tuned and mcts-tuned read the id only to pick the character's knob vector
         if module not in ("tuned.py", "mcts.py"):
             assert "S_CHAR" not in text, f"{module} reads the seat's character id"
+
+
+# --- what a climb scores, as the rules' switches say -------------------------------------------
+
+def greedy_points(st, t, h):
+    """greedy's points for climbing hex h now."""
+    from policies.first_ascent.greedy import climb_value
+    res = np.zeros(engine.RES_SIZE, np.int64)
+    engine.payment_resources(st, t, 0, res)
+    plan = np.zeros(engine.PLAN_SIZE, np.int64)
+    points, _, _ = climb_value(st, t, 0, h, plan, res, np.zeros(engine.PAYMENT_BUFFER, np.int64))
+    return int(points)
+
+
+@pytest.mark.parametrize("summit_bonus", ["each_summit", "once"])
+def test_the_bots_count_the_summit_point_the_switch_gives(summit_bonus):
+    # F35 and Decision 36 (switch summit_bonus): under `once` a seat that has scored a summit
+    # scores none for the next, and both bots' worth of a summit hex says so
+    from sim.games.first_ascent.data import BM_SUMMIT
+    st, t = blank(2, rules={"summit_bonus": summit_bonus})
+    summits = int(engine.board_mask(st, t, BM_SUMMIT))
+    h = (summits & -summits).bit_length() - 1
+    assert summits and engine.summit_points(st, t, 0, h) == 1
+    first = greedy_points(st, t, h), planner_price(st, t, h)
+    st[S_SC_SUMMIT] = 1                              # seat 0 has scored a summit
+    again = greedy_points(st, t, h), planner_price(st, t, h)
+    lost = 1 if summit_bonus == "once" else 0
+    assert engine.summit_points(st, t, 0, h) == 1 - lost
+    assert first[0] - again[0] == lost and first[1] - again[1] == lost
+
+
+@pytest.mark.parametrize("reading", ["every_type", "bga_crack_only"])
+def test_the_planner_counts_the_trifecta_toward_the_type_objectives_the_switch_names(reading):
+    # F92-F97 and Decision 7 (switch trifecta_objectives): The Trifecta counts toward every
+    # type objective, or under BGA's reading toward the crack one only; the planner's worth of
+    # the Trifecta's hex rises with a type objective exactly where the engine would count it
+    from sim.games.first_ascent.data import SO_FIELDS, SO_KIND, T_SO
+    st, t = blank(2, rules={"trifecta_objectives": reading})
+    counted = []
+    for so in range(17):
+        if t[T_SO + SO_FIELDS * so + SO_KIND] != engine.K_TYPE_COUNT:
+            continue
+        st[G_SHARED:G_SHARED + 3] = (1, 2, so)         # two quiet ridges and this objective
+        tiles(st, {T_HEX: engine.TRIFECTA})
+        with_it = planner_price(st, t)
+        st[G_SHARED:G_SHARED + 3] = (1, 2, 9)          # the quiet Grand Traverse instead
+        without = planner_price(st, t)
+        assert (with_it > without) == engine.counts_for_type_objective(t, so, engine.TRIFECTA)
+        counted.append(bool(engine.counts_for_type_objective(t, so, engine.TRIFECTA)))
+    assert len(counted) >= 3
+    assert all(counted) if reading == "every_type" else 0 < sum(counted) < len(counted)

@@ -58,13 +58,14 @@ from sim.games.first_ascent.engine.risk import (  # noqa: F401
     add_own_turn_tokens, maybe_chalkbag, own_turn_window, pay_penalty, penalty_payable,
     play_own_turn_token, roll_risk_die)
 from sim.games.first_ascent.engine.objectives import (  # noqa: F401
-    all_types_met, check_permanent_objectives, has_traverse, route_tiles,
-    score_objective, type_count, update_shared_objectives)
+    all_types_met, check_permanent_objectives, counts_for_type_objective, has_traverse,
+    route_tiles, score_objective, type_count, update_shared_objectives)
 from sim.games.first_ascent.engine.climbing_cards import (  # noqa: F401
     card_risk_roll, draw_climbing_card, entry_at, entry_ctype, entry_who,
     is_free_soloist_gear_banned, option_choosable, option_has_cost, option_needs_opponent,
     place_requirement_token, resolve_climbing_cards, resolve_option, steal, steal_targets, targets)
-from sim.games.first_ascent.engine.climbing import attempt_climb, complete_climb  # noqa: F401
+from sim.games.first_ascent.engine.climbing import (  # noqa: F401
+    attempt_climb, complete_climb, summit_points)
 from sim.games.first_ascent.engine.turn import (  # noqa: F401
     best_sets, follow_phase, greedy_sets, permanent_tokens, play_turn, rerack, technique_counts,
     turn_legal)

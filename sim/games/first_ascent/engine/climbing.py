@@ -91,6 +91,17 @@ def attempt_climb(st, t, ag, seat, h, risk):
 
 
 @njit_noalloc(inline="always")
+def summit_points(st, t, seat, h):
+    """F35: the point a climb of hex h would score for its summit now: 1 on a summit hex, but
+    under the switch summit_bonus=once (Decision 36) only for the seat's first summit."""
+    if ((board_mask(st, t, BM_SUMMIT) >> h) & 1) == 0:
+        return 0
+    if t[C_SUMMIT_ONCE] != 0 and st[S_SC_SUMMIT + seat * SEAT_FIELDS] != 0:
+        return 0
+    return 1
+
+
+@njit_noalloc(inline="always")
 def complete_climb(st, t, ag, seat, h, plan, picked):
     """F35 (1)-(7)."""
     base = seat * SEAT_FIELDS
@@ -120,9 +131,10 @@ def complete_climb(st, t, ag, seat, h, plan, picked):
     add_score(st, seat, S_SC_PITCH, max(0, value - plan[PL_N]))
     # (4) summit
     if (board_mask(st, t, BM_SUMMIT) >> h) & 1:
+        points = summit_points(st, t, seat, h)
         st[T_SUMMITS + seat] += 1
-        if t[C_SUMMIT_ONCE] == 0 or st[S_SC_SUMMIT + base] == 0:
-            add_score(st, seat, S_SC_SUMMIT, 1)
+        if points:
+            add_score(st, seat, S_SC_SUMMIT, points)
     if (board_mask(st, t, BM_HEADWALL) >> h) & 1:
         st[T_HEADWALL + seat] += 1
     if n + 1 == t[T_SETUP + SETUP_PITCHES_TO_END]:

@@ -31,20 +31,26 @@ def score_objective(st, seat, so, points):
     st[T_SHARED_POINTS + seat * 17 + so] += points
 
 
-@njit_noalloc
-def type_count(st, t, seat, so, ptype):
-    """F92-F97 + Decision 7: tiles of the type on the route, The Trifecta counting for every
-    type objective (or, flagged, BGA's tile list: crack only)."""
-    tiles = route_tiles(st, seat)
+@njit_noalloc(inline="always")
+def counts_for_type_objective(t, so, tile):
+    """F92-F97 + Decision 7: whether a pitch tile counts toward type objective `so`: a tile of
+    its type, and The Trifecta for every type objective (switch trifecta_objectives=
+    bga_crack_only: BGA's tile list, where The Trifecta is a crack)."""
     if t[C_TRIFECTA_BGA] != 0:
-        return popcount(tiles & t[T_SO_BGA_TILES + so])
+        return (t[T_SO_BGA_TILES + so] >> tile) & 1 != 0
+    return t[T_P_TYPE + tile] == t[T_SO + SO_FIELDS * so + SO_A] or tile == TRIFECTA
+
+
+@njit_noalloc
+def type_count(st, t, seat, so):
+    """F92-F97: the tiles on the seat's route that count toward type objective `so`."""
     n = 0
-    m = tiles
+    m = route_tiles(st, seat)
     while m:
         low = m & -m
         k = trailing_zeros(low)
         m ^= low
-        if t[T_P_TYPE + k] == ptype or k == TRIFECTA:
+        if counts_for_type_objective(t, so, k):
             n += 1
     return n
 
@@ -75,7 +81,7 @@ def update_shared_objectives(st, t, seat, h):
                 ridge = board_mask(st, t, BM_NORTH if t[at + SO_A] == 0 else BM_SOUTH)
                 met = popcount(st[S_ROUTE_MASK + base] & ridge) >= t[at + SO_B]
             elif kind == K_TYPE_COUNT:                           # F92-F97
-                met = type_count(st, t, seat, so, t[at + SO_A]) >= t[at + SO_B]
+                met = type_count(st, t, seat, so) >= t[at + SO_B]
             elif kind == K_GRAND_TRAVERSE:                       # F98
                 met = has_traverse(st, t, st[S_ROUTE_MASK + base], t[at + SO_A])
             elif kind == K_ALL_TYPES:                            # F99
