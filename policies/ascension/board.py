@@ -9,7 +9,8 @@ piece shows in an orientation (A16), and the blocker's 1-ply repair test.
 """
 
 from sim.core.jit import njit_noalloc
-from sim.games.ascension.engine import count_pawn_moves, place_is_legal, step_is_legal
+from sim.games.ascension.engine import (
+    count_pawn_moves, place_is_legal, square_top_may_move, step_is_legal)
 from sim.games.ascension.rules import C_SHAPE_OF
 from sim.games.ascension.state import (
     B_H, B_PAWN_ON, B_SHAPES, B_STACK, B_STACK_N, B_SYMBOL, CUBE, HALF, JOKER, NB,
@@ -130,7 +131,7 @@ def post_repair_mobility(b, view, t, target, locked_sq):
         others = before - (1 if step_is_legal(b, t, target, s, n) else 0)
         # lower
         if b[B_STACK_N + n] > 0 and n != locked_sq and b[B_PAWN_ON + n] < 0 \
-                and b[B_SYMBOL + n] != SYM_DRAGON:
+                and b[B_SYMBOL + n] != SYM_DRAGON and square_top_may_move(t, n):
             h = view[V_TOP_H + n] if view[V_TOP_H + n] > 0 else 2
             saved = lift_top(b, view, n, h)
             m = _moves_after_edit(b, t, target, s, n, whole, others)

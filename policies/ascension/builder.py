@@ -23,7 +23,7 @@ from policies.ascension.staircase import (
     extract_plan, goal_square, plan_costs)
 from sim.core.jit import njit_noalloc
 from sim.core.rng import stream_below
-from sim.games.ascension.engine import count_pawn_moves
+from sim.games.ascension.engine import count_pawn_moves, is_partner
 from sim.games.ascension.rules import C_N_PLAYERS
 from sim.games.ascension.state import (
     B_H, B_PAWN_ON, CUBE, G_CURRENT, G_DECISIONS, G_PRIVILEGED, JOKER, JOKER_DECLINE, SYM_LADDER,
@@ -390,7 +390,7 @@ def climb_distances(ctx, out, hybrid_k):
     summit_target = False
     for q in range(n_players):
         out[q] = -1
-        if q != seat and view[S_ACTIVE + q] and view[S_SUMMIT + q]:
+        if is_rival(ctx.config, seat, q) and view[S_ACTIVE + q] and view[S_SUMMIT + q]:
             if hybrid_k < 0 or view[G_PRIVILEGED] == q:
                 summit_target = True
     out[seat] = d
@@ -406,7 +406,7 @@ def climb_distances(ctx, out, hybrid_k):
         while most >= 0 and not (most + hybrid_k <= d):
             most -= 1
     for q in range(n_players):
-        if q == seat or not view[S_ACTIVE + q]:
+        if not is_rival(ctx.config, seat, q) or not view[S_ACTIVE + q]:
             continue
         out[q] = climb_distance_within(ctx.work, ctx.config, q, ctx.work, top_heights(ctx),
                                        most)
@@ -485,16 +485,24 @@ def block_move(ctx, target, placing):
     return best
 
 
+@njit_noalloc(inline="always")
+def is_rival(t, seat, q):
+    """A seat the blocker and the hybrid may target: another seat, and not the partner under
+    the switch partnership (A48: partners win together)."""
+    return q != seat and not is_partner(t, seat, q)
+
+
 @njit_noalloc
 def leader_of(ctx, distances):
     """§7: a seat with summit status (the privileged one first), else the least distance."""
     best = -1
     for q in range(ctx.config[C_N_PLAYERS]):
-        if q != ctx.seat and ctx.board[S_ACTIVE + q] and ctx.board[S_SUMMIT + q]:
+        if is_rival(ctx.config, ctx.seat, q) and ctx.board[S_ACTIVE + q] and \
+                ctx.board[S_SUMMIT + q]:
             return q
     best_d = INF
     for q in range(ctx.config[C_N_PLAYERS]):
-        if q != ctx.seat and distances[q] >= 0 and distances[q] < best_d:
+        if is_rival(ctx.config, ctx.seat, q) and distances[q] >= 0 and distances[q] < best_d:
             best_d = distances[q]
             best = q
     return best

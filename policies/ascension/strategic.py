@@ -14,8 +14,8 @@ Parameters: [k] (hybrid only).
 import numpy as np
 
 from policies.ascension.builder import (
-    block_move, build_origin, build_origin_on_plan, build_place, climb_distances, leader_of,
-    pawn_decision, stash_target, stashed_target)
+    block_move, build_origin, build_origin_on_plan, build_place, climb_distances, is_rival,
+    leader_of, pawn_decision, stash_target, stashed_target)
 from policies.ascension.staircase import W_DISTANCES
 from policies.mcts import N_SEARCH_PARAMS
 from sim.core.jit import njit_noalloc
@@ -95,7 +95,7 @@ def choose_target(ctx, distances, hybrid_k):
     own = distances[ctx.seat]
     target = -1
     for q in range(ctx.config[C_N_PLAYERS]):
-        if q == ctx.seat or not view[S_ACTIVE + q]:
+        if not is_rival(ctx.config, ctx.seat, q) or not view[S_ACTIVE + q]:
             continue
         if view[G_PRIVILEGED] == q and view[S_SUMMIT + q]:
             return q

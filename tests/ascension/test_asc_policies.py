@@ -7,7 +7,7 @@ from sim.core.policies import get_policy, policy_names
 from sim.games.ascension import engine as E
 from sim.games.ascension import state as S
 from sim.games.ascension.game import AscensionGame
-from sim.games.ascension.rules import C_P_SHAPES
+from sim.games.ascension.rules import C_P_SHAPES, C_PILLAR_PIECE_MOVABLE
 from sim.games.ascension.view import V_FACE_SHAPES, V_FACE_SYMBOL, V_TOP_H
 
 BOTS = ["random", "random-safe", "stair-builder", "stair-builder-forgetful", "blocker", "hybrid"]
@@ -109,8 +109,9 @@ def _mobility_counted_whole(b, view, t, target, locked_sq):
             break
         if best >= 2:
             return best
+        pillar_stays = n == S.PILLAR and not t[C_PILLAR_PIECE_MOVABLE]        # A12(e)
         if b[S.B_STACK_N + n] > 0 and n != locked_sq and b[S.B_PAWN_ON + n] < 0 \
-                and b[S.B_SYMBOL + n] != S.SYM_DRAGON:
+                and b[S.B_SYMBOL + n] != S.SYM_DRAGON and not pillar_stays:
             h = int(view[V_TOP_H + n]) if view[V_TOP_H + n] > 0 else 2
             saved = board.lift_top(b, view, n, h)
             best = max(best, E.count_pawn_moves(b, t, target, s))
@@ -165,3 +166,38 @@ def test_the_blockers_repair_count_equals_counting_every_move_again():  # A29 A3
                 loops += before < 2
                 changed += fast != before
     assert loops > 20 and changed > 5 and cables > 5, (loops, changed, cables)
+
+
+def test_the_blockers_repair_takes_the_pillar_top_only_where_the_rules_let_it():  # A12(e)
+    """Under pillar_piece_movable=false no repair takes the pillar's top piece off. Targets
+    walled in beside the pillar, a little below its top: the blocker's 1-ply equals the plain
+    recount under either setting, and counts fewer moves under `false` wherever only the
+    lifted top opened a step (never more)."""
+    from benchmarks.staircase import recorded_positions
+    from policies.ascension import board
+    from sim.games.ascension.policy_api import WORK_SIZE
+    from sim.games.ascension.rules import build_rules
+    movable, fixed = (build_rules(4, {"pillar_piece_movable": v}).config for v in ("true",
+                                                                                   "false"))
+    work = np.zeros(WORK_SIZE, np.int64)
+    held = 0
+    for view, _, _, _ in recorded_positions((5,))[::8]:
+        for s in (int(n) for n in S.NB[S.PILLAR] if n >= 0):
+            if view[S.B_PAWN_ON + s] >= 0 or view[S.S_PAWN_SQ] < 0:
+                continue
+            board.copy_board(view, work)
+            while work[S.B_H + s] < work[S.B_H + S.PILLAR] - 3:
+                board.put_on(work, s, 2, 0, 0)
+            work[S.B_PAWN_ON + work[S.S_PAWN_SQ]] = -1            # seat 0's pawn moves to s
+            work[S.S_PAWN_SQ] = s
+            work[S.B_PAWN_ON + s] = 0
+            for n in (int(n) for n in S.NB[s] if n >= 0 and n != S.PILLAR):
+                while work[S.B_PAWN_ON + n] < 0 and work[S.B_H + n] < work[S.B_H + s] + 3:
+                    board.put_on(work, n, 2, 0, 0)
+            counts = []
+            for t in (movable, fixed):
+                counts.append(board.post_repair_mobility(work, view, t, 0, -1))
+                assert counts[-1] == _mobility_counted_whole(work.copy(), view, t, 0, -1)
+            assert counts[1] <= counts[0]
+            held += counts[1] < counts[0]
+    assert held > 0

@@ -332,3 +332,24 @@ def test_the_target_choice_is_the_same_on_bounded_distances(positions, hybrid_k)
         assert strategic.choose_target(ctx, bounded, hybrid_k) == target
         targets.add(target)
     assert len(targets) > 1           # the positions give the choice something to choose
+
+
+@pytest.mark.parametrize("partnership", ["false", "true"])
+def test_the_blocker_and_the_hybrid_never_target_a_partner(positions, partnership):  # A48
+    """Under the switch partnership, seats 0+2 play against 1+3 and a team wins when either
+    partner wins: the blocker's leader and the hybrid's target are always opponents (without
+    the switch, the same positions give seats of the own parity as targets)."""
+    t = build_rules(4, {"partnership": partnership}).config
+    work = np.zeros(WORK_SIZE, np.int64)
+    distances = np.zeros(S.MAX_PLAYERS, np.int64)
+    targets = partners = 0
+    for view, seat, _, _ in _with_summit_variants(positions[::3]):
+        ctx = _context(view, seat, t, work)
+        for hybrid_k in (-1.0, 1.0):
+            builder.climb_distances(ctx, distances, hybrid_k)
+            target = strategic.choose_target(ctx, distances, hybrid_k)
+            if target >= 0:
+                targets += 1
+                partners += target % 2 == seat % 2
+    assert targets > 20
+    assert (partners == 0) if partnership == "true" else (partners > 5)

@@ -226,6 +226,12 @@ def held_destinations(st, t, p, x, origin, was_up, out, first_only=False):
     return n
 
 
+@njit_noalloc(inline="always")
+def square_top_may_move(t, s):
+    """A12(e): the pillar's top piece stays put unless the switch pillar_piece_movable is on."""
+    return s != PILLAR or t[C_PILLAR_PIECE_MOVABLE] != 0
+
+
 @njit_noalloc
 def piece_is_movable(st, t, p, s):
     """A12: may seat p move the top piece of square s?"""
@@ -234,7 +240,7 @@ def piece_is_movable(st, t, p, s):
         return False
     if t[C_PAWN_PINS] and st[B_PAWN_ON + s] >= 0:          # (b)
         return False
-    if s == PILLAR and not t[C_PILLAR_PIECE_MOVABLE]:      # (e)
+    if not square_top_may_move(t, s):                      # (e)
         return False
     for q in range(st[G_N_PLAYERS]):                       # (d) other seats' locks
         if q != p and st[S_ACTIVE + q] and st[S_LOCK + q] == x and not is_partner(t, p, q):
