@@ -113,6 +113,8 @@ def test_the_report_renders_offline_with_every_section(real_run):
     for section in SECTIONS:
         assert section in page
     assert not re.search(r"(src|href)=[\"']https?://", page)        # nothing to fetch
+    # the first screen says how to go from a verdict to a fix, for this game
+    assert "From verdict to fix" in page and "ascent sweep --game all-in-ascent" in page
     assert page.count("data:image/png;base64,") >= 6
     for name in ("characters_forest_p4", "game_length", "gear_purchase", "presence"):
         assert (real_run / "figures" / f"{name}.png").exists()

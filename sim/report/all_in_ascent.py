@@ -77,7 +77,7 @@ def render(page, r, plt, results_dir):
          + FS.decided_line(r.games, r.seats)],
         bot_line("all-in-ascent", run_policies(r), r.meta.get("rotate_seats", False)),
         ranked_table(chars, [A.display(c, names) for c in chars["character"]]), "Characters",
-        FS.seat_advantage_lines(seats), screen)
+        FS.seat_advantage_lines(seats), screen, game="all-in-ascent")
     correction = FS.correction_note(screen.families, screen.tests)
 
     page.h(2, "2. Characters")

@@ -198,13 +198,15 @@ def screen(r):
         within = FS.within_group_association(used, [f"uses_{key}" for key in SB_KEYS.values()])
         tokens = tokens.assign(p=within["p"].to_numpy(), effect=within["effect"].to_numpy(),
                                effect_ci_low=within["ci_low"].to_numpy(),
-                               effect_ci_high=within["ci_high"].to_numpy())
+                               effect_ci_high=within["ci_high"].to_numpy(),
+                               compared_seats=within["compared_seats"].to_numpy())
         tokens["finding"] = [
             f"Seats that used {row.token} win {abs(100 * row.effect):.1f} points "
             f"{'more' if row.effect > 0 else 'less'} than others of the same character "
             f"({FS.points_interval(row.effect, row.effect_ci_low, row.effect_ci_high)}; all "
             f"users {FS.pct(row.win_rate_using)}, all others {FS.pct(row.win_rate_not_using)}); an "
-            f"association, not the token's worth (n = {row.seats_using:,} seats, {{p}})"
+            f"association, not the token's worth (n = {row.seats_using:,} seats against "
+            f"{row.compared_seats:,} of their characters that did not, {{p}})"
             for row in tokens.itertuples()]
     fam_tokens = FS.Family("Summit Beta tokens", tokens)
     families = [fam_chars, fam_seats, fam_tokens]
@@ -235,7 +237,7 @@ def render(page, r, plt):
          + FS.decided_line(games, seats)],
         bot_line("first-ascent", policies, r.meta.get("rotate_seats", False)),
         ranked_table(chars, [NAMES.get(c, c) for c in chars["character"]]), "Characters",
-        FS.seat_advantage_lines(seat_rows), sc)
+        FS.seat_advantage_lines(seat_rows), sc, game="first-ascent")
     correction = FS.correction_note(sc.families, sc.tests)
     if seats["policy"].nunique() > 1 and not r.meta.get("rotate_seats", False):
         page.p("Different policies sit in fixed seats here: a seat effect is also a policy "

@@ -113,7 +113,9 @@ def within_group_association(seats, flags, group=("players", "character")):
             tables = np.stack([np.stack([a, b], -1), np.stack([c, d], -1)], 1)[informative]
             p = float(StratifiedTable(np.moveaxis(tables, 0, -1))
                       .test_null_odds(correction=False).pvalue)
-        rows.append({"flag": flag, "flagged_seats": int(n1.sum()), "effect": effect,
+        # the comparison rests on the unflagged seats of strata that hold both kinds
+        rows.append({"flag": flag, "flagged_seats": int(n1.sum()),
+                     "compared_seats": int(n0.sum()), "effect": effect,
                      "ci_low": lo, "ci_high": hi, "p": p, "strata": int(keep.sum())})
     return pd.DataFrame(rows)
 

@@ -128,7 +128,8 @@ def validity_box(page, warnings):
               f"bots</b><ul>{items}</ul></div>")
 
 
-def first_screen(page, title, meta_lines, bot, ranked, ranked_label, seat_lines, screen):
+def first_screen(page, title, meta_lines, bot, ranked, ranked_label, seat_lines, screen,
+                 game=None):
     """The top of every report: what was played, by which bots, who wins (ranked, against the
     effective parity), the seat advantage, and the top findings of each family (one Holm
     correction across the whole screen)."""
@@ -199,8 +200,22 @@ def first_screen(page, title, meta_lines, bot, ranked, ranked_label, seat_lines,
                          f"</span></div>")
     right.append(f"<p class='note'>{html.escape(FS.correction_note(screen.families, screen.tests))}"
                  f" So a perfectly fair game shows any finding here in at most 5% of runs.</p>")
+    if game is not None:
+        left.append(_next_steps(game))
     page.html("<div class='screen'><div>" + "".join(left) + "</div><div>" + "".join(right) +
               "</div></div>")
+
+
+def _next_steps(game):
+    """The commands that take a verdict to a fix, for this game (docs/balancing.md)."""
+    flag = f" --game {game}"
+    return ("<h2>From verdict to fix</h2><p class='note'>"
+            f"<code>ascent rules{flag}</code> lists the knobs and switches. "
+            f"<code>ascent sweep{flag} --knob KNOB --range LOW:HIGH:STEP --games N --out DIR</code> "
+            "plays one knob over a range on the same games and shows how every rate moves. "
+            "<code>ascent balance SPEC.toml</code> searches for the smallest patch that brings "
+            "every rate to a target, and validates it on fresh seeds. How to read both: "
+            "docs/balancing.md.</p>")
 
 
 def _artifact_marks(skill):
