@@ -115,6 +115,19 @@ def test_dry_run_prints_the_plan(tmp_path, capsys):
     assert not (tmp_path / "out").exists()
 
 
+def test_dry_run_says_when_its_time_estimate_is_a_guide_only(capsys):
+    # the benchmarked rate is of 4-player games under the default rules: the versions
+    # experiment's v0.5.0 has no round cap, and took 5 min against an estimate of 1.9
+    from sim.cli import main
+    assert main(["run", str(ROOT / "experiments" / "versions.toml"), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "estimated time" in out
+    assert "a guide only: variants v050, v060 change the rules" in out
+    assert main(["run", str(ROOT / "experiments" / "baseline.toml"), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "estimated time" in out and "a guide only" not in out
+
+
 # --- running ----------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

@@ -555,7 +555,18 @@ def dry_run_plan(spec, games_per_second=None):
                      f"games per variant ({cap * len(spec.variants) * len(spec.players):,} all)")
     if games_per_second:
         lines.append(f"  estimated time: {total / games_per_second / 60:.1f} min at "
-                     f"{games_per_second:,.0f} games/s (results/benchmarks.json)")
+                     f"{games_per_second:,.0f} games/s (4-player games under the default rules, "
+                     f"results/benchmarks.json)")
+        # the rate is one measured game; another length of game plays at another rate
+        default_preset = game.presets[0] if game.presets else ""
+        changed = [v.name for v in spec.variants
+                   if v.rules or v.knobs or (v.preset or "") != default_preset]
+        other = [str(p) for p in spec.players if p != 4]
+        if changed or other:
+            why = ([f"variants {', '.join(changed)} change the rules"] if changed else []) + \
+                ([f"{', '.join(other)}-player games"] if other else [])
+            lines.append(f"  a guide only: {' and '.join(why)}, and their games may run longer "
+                         f"or shorter (a preset without a round cap, say)")
     done = done_chunks(spec.out, spec.identity_hash())
     if done:
         lines.append(f"  {len(done)} chunks already done in {spec.out} (will be skipped)")
