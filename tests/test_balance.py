@@ -78,6 +78,16 @@ def test_a_small_budget_gets_near_the_known_fix(tmp_path, brute_force):
     assert doc["patch"]["distance"] <= min(brute_force.values()) + 0.03
 
 
+def test_the_search_says_what_follows_it(tmp_path, capsys):
+    # the search's ETA is not the job's: the re-scoring (3 finalists and the current rules,
+    # then the patch less its one knob, 1,000 games each) and the validation (patch and start,
+    # 1,000 games each) follow, 7,000 games in all
+    assert main(["balance", str(write(tmp_path, budget=2)), "--no-validation"]) == 0
+    err = capsys.readouterr().err
+    assert "ETA" in err and "for the search; then up to 7,000 games more (re-scoring, each " \
+        "knob's share, validation), about" in err
+
+
 def test_the_search_resumes_where_it_stopped(tmp_path):
     path = write(tmp_path, budget=4)
     assert main(["balance", str(path), "--quiet", "--no-validation"]) == 0

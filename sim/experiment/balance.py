@@ -668,8 +668,29 @@ def search(spec, log=print, jobs=None, scheduler=None, quiet=True):
             rate = (time.perf_counter() - started) / evaluated
             log(f"candidate {complete}/{spec.budget}: {100 * dist:.1f} points from the target "
                 f"with {changed(spec, choice)} knob(s) changed; best {100 * best:.1f}; "
-                f"ETA {max(0, spec.budget - complete) * rate / 60:.1f} min")
+                f"ETA {max(0, spec.budget - complete) * rate / 60:.1f} min for the search"
+                + after_search_line(spec, rate))
     return study
+
+
+def games_after_search(spec):
+    """The most games the steps after the search play: the finalists and the current rules
+    re-scored, the patch less each of its knobs, and the validation (the patch and the
+    starting rules on fresh seeds, under each validation bot); co-adaptation not counted."""
+    players = len(spec.players)
+    shares = min(spec.max_changed, len(spec.knobs))
+    rescore = (spec.finalists + 1 + shares) * spec.rescore_games * players
+    bots = 2 if spec.validation_policy and spec.validation_policy != spec.policy else 1
+    return rescore + 2 * spec.validation_games * players * bots
+
+
+def after_search_line(spec, seconds_per_candidate):
+    """'; then up to N games more (...): about M min at the search's rate'."""
+    games = games_after_search(spec)
+    per_game = seconds_per_candidate / (spec.games * len(spec.players))
+    extra = " and the co-adaptation" if spec.coadapt else ""
+    return (f"; then up to {games:,} games more (re-scoring, each knob's share, validation), "
+            f"about {games * per_game / 60:.1f} min at the search's rate{extra}")
 
 
 def finalists(spec, study):
