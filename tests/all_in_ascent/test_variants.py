@@ -174,6 +174,30 @@ def test_v060_round_end_clears_stations_and_never_unlocks_belayers():  # L13
     assert not g.is_over                       # no round cap (L13)
 
 
+@pytest.mark.parametrize("token, cleared", [(1, "topRope"), (0, "leadClimbing")])  # R69's token
+def test_v060_round_end_refreshes_the_top_rope_row_when_the_token_clears_it(token, cleared):
+    # L13 L7
+    # L13: the round end clears as R68/R69 do, but a cleared Top Rope row is drawn again as
+    # L7 draws it (2 x belayers routes, every station at once); another area's clearing
+    # leaves the Top Rope row alone
+    g = Game(4, ["technician", "sprinter", "ironLung"], rules=v060())
+    before = {area: g.visible_names(area) for area in ("bouldering", "topRope", "leadClimbing")}
+    g.state[S.G_TOKEN] = token
+    end_round_now(g)
+    ev = g.transcript.events[-1]
+    assert ev["round_end"]["cleared"] == cleared
+    after = {area: g.visible_names(area) for area in before}
+    assert len(after["topRope"]) == 2 * int(g.state[S.G_BELAYERS]) == 4
+    assert after["bouldering"] == before["bouldering"]
+    if cleared == "topRope":
+        assert after["topRope"] != before["topRope"]
+        assert ev["round_end"]["new_routes"] == after["topRope"]
+        assert after["leadClimbing"] == before["leadClimbing"]
+    else:
+        assert after["topRope"] == before["topRope"]
+        assert len(after["leadClimbing"]) == 5
+
+
 @pytest.mark.parametrize("preset", ["v0.5.0", "v0.6.0"])
 def test_kernel_and_single_game_api_agree_under_each_preset(preset):
     rules = build_rules(preset)
