@@ -230,15 +230,15 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
                     work[W_E_READY + s] = search
                 ladder = b[B_SYMBOL + s] == SYM_LADDER
                 h_s = b[B_H + s]
-                off_mattress = mattress_from and b[B_SYMBOL + s] == SYM_MATTRESS
+                # off a mattress, the 2-hu drop starts where it shows: g_s = h_s only
+                off_mattress = mattress_from and h_s == g_d + 2 and \
+                    b[B_SYMBOL + s] == SYM_MATTRESS
                 lo = max(0, g_d - (2 if ladder else 1))
                 hi = min(NH - 1, g_d + (2 if onto_mattress or off_mattress else 1))
                 for g_s in range(lo, hi + 1):
                     up = 2 if (ladder and g_s == h_s) else 1
                     if g_d - g_s > up:
                         continue
-                    if off_mattress and g_s - g_d == 2 and g_s != h_s:
-                        continue                         # the mattress shows at h_s only
                     at = s * NH + g_s
                     total = cost + 1 + work[W_E + at]
                     if total > MAX_COST or total >= work[W_C + at]:
