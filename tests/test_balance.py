@@ -80,12 +80,15 @@ def test_a_small_budget_gets_near_the_known_fix(tmp_path, brute_force):
 
 def test_the_search_says_what_follows_it(tmp_path, capsys):
     # the search's ETA is not the job's: the re-scoring (3 finalists and the current rules,
-    # then the patch less its one knob, 1,000 games each) and the validation (patch and start,
-    # 1,000 games each) follow, 7,000 games in all
-    assert main(["balance", str(write(tmp_path, budget=2)), "--no-validation"]) == 0
+    # 1,000 games each; a patch of one knob has no shares to measure) follows, and the
+    # validation (patch and start, 1,000 games each) unless it is turned off
+    from sim.experiment.balance import games_after_search
+    path = write(tmp_path, budget=2)
+    assert games_after_search(load_balance_spec(path)) == 6000
+    assert main(["balance", str(path), "--no-validation"]) == 0
     err = capsys.readouterr().err
-    assert "ETA" in err and "for the search; then up to 7,000 games more (re-scoring, each " \
-        "knob's share, validation), about" in err
+    assert "ETA" in err and "for the search; then up to 4,000 games more (re-scoring, each " \
+        "knob's share), about" in err
 
 
 def test_the_search_resumes_where_it_stopped(tmp_path):

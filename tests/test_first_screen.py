@@ -132,7 +132,8 @@ def test_a_difference_and_its_interval_are_written_to_one_number_of_digits():
     # each written alone, -0.05 [-0.08, -0.03] read "-0.1 [-0.1, -0.027]"
     assert FS.points_interval(-0.0005, -0.0008, -0.0003) == "-0.05 [-0.08, -0.03]"
     assert FS.points_interval(0.012, 0.002, 0.022) == "+1.2 [+0.2, +2.2]"
-    assert FS.points_interval(-0.003, -0.0051, 0.00004) == "-0.300 [-0.510, +0.004]"
+    assert FS.points_interval(-0.003, -0.0051, 0.00004) == "-0.3 [-0.5, +0.0]"
+    assert FS.points_interval(0.05, -3e-7, 0.1) == "+5.0 [-0.0, +10.0]"
     assert FS.points_triple(0.5, float("nan"), float("nan")) == ("+50.0", "–", "–")
 
 

@@ -207,6 +207,16 @@ preset = "v0.6.0"
     assert "Bots: designers-heuristic in every seat." in page and "seat 1 d," not in page
 
 
+def test_a_one_variant_experiment_against_itself_asks_for_another_run(tmp_path):
+    import json
+    from sim.report.render import _self_comparison
+    (tmp_path / "experiment.json").write_text(json.dumps(
+        {"variant_order": ["baseline"], "identity": {"variants": {"baseline": {}}}}))
+    message = _self_comparison(tmp_path, {"variant": "baseline"})
+    assert "no other variant: name another run of the same seeds" in message
+    assert "--variant" not in message
+
+
 def test_report_on_a_missing_folder_is_a_clear_error(tmp_path, capsys):
     from sim.cli import main
     assert main(["report", str(tmp_path / "nothing")]) == 2

@@ -604,7 +604,7 @@ def _evaluate_batch(spec, choices, jobs, scheduler):
         return Parallel(n_jobs=-1)(tasks)
 
 
-def search(spec, log=print, jobs=None, scheduler=None, quiet=True):
+def search(spec, log=print, jobs=None, scheduler=None, quiet=True, validation=True):
     """Run (or resume) the search until `budget` candidates are evaluated; returns the study.
 
     Optuna's ask and tell: the sampler proposes `batch` candidates at a time (a spec key, so the
@@ -669,28 +669,33 @@ def search(spec, log=print, jobs=None, scheduler=None, quiet=True):
             log(f"candidate {complete}/{spec.budget}: {100 * dist:.1f} points from the target "
                 f"with {changed(spec, choice)} knob(s) changed; best {100 * best:.1f}; "
                 f"ETA {max(0, spec.budget - complete) * rate / 60:.1f} min for the search"
-                + after_search_line(spec, rate))
+                + after_search_line(spec, rate, validation))
     return study
 
 
-def games_after_search(spec):
+def games_after_search(spec, validation=True):
     """The most games the steps after the search play: the finalists and the current rules
-    re-scored, the patch less each of its knobs, and the validation (the patch and the
-    starting rules on fresh seeds, under each validation bot); co-adaptation not counted."""
+    re-scored, the patch less each of its knobs (a patch of two knobs or more), and, with
+    `validation`, the patch and the starting rules on fresh seeds under each validation bot;
+    co-adaptation not counted."""
     players = len(spec.players)
-    shares = min(spec.max_changed, len(spec.knobs))
-    rescore = (spec.finalists + 1 + shares) * spec.rescore_games * players
-    bots = 2 if spec.validation_policy and spec.validation_policy != spec.policy else 1
-    return rescore + 2 * spec.validation_games * players * bots
+    most = min(spec.max_changed, len(spec.knobs))
+    shares = most if most >= 2 else 0
+    games = (spec.finalists + 1 + shares) * spec.rescore_games * players
+    if validation:
+        bots = 2 if spec.validation_policy and spec.validation_policy != spec.policy else 1
+        games += 2 * spec.validation_games * players * bots
+    return games
 
 
-def after_search_line(spec, seconds_per_candidate):
-    """'; then up to N games more (...): about M min at the search's rate'."""
-    games = games_after_search(spec)
+def after_search_line(spec, seconds_per_candidate, validation=True):
+    """'; then up to N games more (...), about M min at the search's rate'."""
+    games = games_after_search(spec, validation)
     per_game = seconds_per_candidate / (spec.games * len(spec.players))
-    extra = " and the co-adaptation" if spec.coadapt else ""
-    return (f"; then up to {games:,} games more (re-scoring, each knob's share, validation), "
-            f"about {games * per_game / 60:.1f} min at the search's rate{extra}")
+    steps = "re-scoring, each knob's share" + (", validation" if validation else "")
+    extra = "; co-adaptation comes on top (not counted)" if spec.coadapt else ""
+    return (f"; then up to {games:,} games more ({steps}), about "
+            f"{games * per_game / 60:.1f} min at the search's rate{extra}")
 
 
 def finalists(spec, study):
@@ -858,7 +863,7 @@ def _run_balance_locked(spec, jobs, scheduler, quiet, validation):
     from sim.report.balance import write_balance_report
     log = log_to_stderr(quiet)
     started = time.perf_counter()
-    study = search(spec, log, jobs, scheduler, quiet)
+    study = search(spec, log, jobs, scheduler, quiet, validation)
     searched = time.perf_counter() - started
     cache = spec.out / "rescored.json"
     scored = []

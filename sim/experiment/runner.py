@@ -556,7 +556,7 @@ def dry_run_plan(spec, games_per_second=None):
     if games_per_second:
         lines.append(f"  estimated time: {total / games_per_second / 60:.1f} min at "
                      f"{games_per_second:,.0f} games/s (4-player games under the default rules, "
-                     f"results/benchmarks.json)")
+                     f"2 threads: results/benchmarks.json)")
         # the rate is one measured game; another length of game plays at another rate
         default_preset = game.presets[0] if game.presets else ""
         changed = [v.name for v in spec.variants
@@ -564,9 +564,9 @@ def dry_run_plan(spec, games_per_second=None):
         other = [str(p) for p in spec.players if p != 4]
         if changed or other:
             why = ([f"variants {', '.join(changed)} change the rules"] if changed else []) + \
-                ([f"{', '.join(other)}-player games"] if other else [])
-            lines.append(f"  a guide only: {' and '.join(why)}, and their games may run longer "
-                         f"or shorter (a preset without a round cap, say)")
+                ([f"{', '.join(other)}-player games are played"] if other else [])
+            lines.append(f"  a guide only: {'; '.join(why)}; such games may run longer or "
+                         f"shorter (a preset without a round cap, say)")
     done = done_chunks(spec.out, spec.identity_hash())
     if done:
         lines.append(f"  {len(done)} chunks already done in {spec.out} (will be skipped)")

@@ -283,6 +283,7 @@ def gear_table(r):
         df["within_character"] = within["effect"].to_numpy()
         df["within_ci_low"] = within["ci_low"].to_numpy()
         df["within_ci_high"] = within["ci_high"].to_numpy()
+        df["compared_owners"] = within["flagged_seats"].to_numpy()
         df["compared_non_owners"] = within["compared_seats"].to_numpy()
         df["p"] = within["p"].to_numpy()
     return df
@@ -505,8 +506,8 @@ def screen(r):
             f"character ({text}; "
             f"all owners {FS.pct(row.owner_win_rate)}, all non-owners "
             f"{FS.pct(row.non_owner_win_rate)}); an association, not the card's effect "
-            f"(n = {row.owners:,} owners against {row.compared_non_owners:,} non-owners of "
-            f"their characters, {{p}})" for row, text in zip(gear.itertuples(), within)]
+            f"(n = {row.compared_owners:,} owners against {row.compared_non_owners:,} "
+            f"non-owners of their characters, {{p}})" for row, text in zip(gear.itertuples(), within)]
     fam_gear = FS.Family("gear cards", gear if len(gear) else
                          pd.DataFrame(columns=["p", "effect", "finding"]))
     families = [fam_chars, fam_seats, fam_cells, fam_gear]

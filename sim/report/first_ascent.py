@@ -199,13 +199,14 @@ def screen(r):
         tokens = tokens.assign(p=within["p"].to_numpy(), effect=within["effect"].to_numpy(),
                                effect_ci_low=within["ci_low"].to_numpy(),
                                effect_ci_high=within["ci_high"].to_numpy(),
+                               compared_using=within["flagged_seats"].to_numpy(),
                                compared_seats=within["compared_seats"].to_numpy())
         tokens["finding"] = [
             f"Seats that used {row.token} win {abs(100 * row.effect):.1f} points "
             f"{'more' if row.effect > 0 else 'less'} than others of the same character "
             f"({FS.points_interval(row.effect, row.effect_ci_low, row.effect_ci_high)}; all "
             f"users {FS.pct(row.win_rate_using)}, all others {FS.pct(row.win_rate_not_using)}); an "
-            f"association, not the token's worth (n = {row.seats_using:,} seats against "
+            f"association, not the token's worth (n = {row.compared_using:,} seats against "
             f"{row.compared_seats:,} of their characters that did not, {{p}})"
             for row in tokens.itertuples()]
     fam_tokens = FS.Family("Summit Beta tokens", tokens)

@@ -241,13 +241,10 @@ def points(v, digits=1):
 def points_triple(v, lo, hi, digits=1):
     """A difference and its interval in percentage points, as three strings written to one
     number of digits (each written on its own, -0.05 [-0.08, -0.03] read '-0.1 [-0.1,
-    -0.027]'): enough digits for the interval's width to show, and for no nonzero number to
-    read 0, at most 4."""
-    values = [x for x in (v, lo, hi) if np.isfinite(x)]
+    -0.027]'): enough digits for the interval's width to show, at most 4. A bound nearer 0
+    than the last digit reads '+0.0' or '-0.0': its sign says on which side of 0 it lies."""
     if np.isfinite(lo) and np.isfinite(hi) and hi > lo:
         digits = max(digits, min(4, math.ceil(-math.log10(100 * (hi - lo)))))
-    while digits < 4 and any(x != 0 and float(f"{100 * x:.{digits}f}") == 0 for x in values):
-        digits += 1
     return tuple(f"{100 * x:+.{digits}f}" if np.isfinite(x) else "–" for x in (v, lo, hi))
 
 
