@@ -22,15 +22,22 @@ and a rollout module with `rollout(state, tables, legal, n, stream, params, work
 (this module's own is a uniform legal action; a bot module may offer one that plays the bot,
 reading its knobs from params after N_SEARCH_PARAMS; `work` is the caller's scratch, the same
 array `step` gets, which a bot that needs memory, such as a view and its notes, may use; it
-may not allocate). The walk and the rollout are compiled without numba's runtime (walk_from),
-hence those "may not allocate": numba refuses, at compile time, a search whose functions do.
-`make_mcts(search_module, rollout_module)` gives the compiled search; a game's policy calls
-it. A game whose engine asks its bots from inside its rules cannot be stepped; it drives the
-same walk from its bots instead (policies/first_ascent/mcts.py), so the tree, the walk down
-it, the back-up and the decision below are one implementation for every game. The search is
-a closure over the two modules: numba caches a closure by pickling what it closes over, and a
-module pickles as its name, so the compiled search is cached per (game, rollout bot), and no
-bot compiles another's code.
+may not allocate). The walk is compiled without numba's runtime (walk_from), hence those
+"may not allocate": numba refuses, at compile time, a search whose functions do, and a rollout
+bot is compiled the same way (njit_noalloc(first_class=True)).
+`make_mcts(search_module, rollout_module)` gives the search, callable from Python; a game's
+registered bots are search_bot's. A game whose engine asks its bots from inside its rules
+cannot be stepped; it drives the same walk from its bots instead (policies/first_ascent/mcts.py),
+so the tree, the walk down it, the back-up and the decision below are one implementation for
+every game.
+
+The search is a closure over the game's search module only (numba caches a closure by pickling
+what it closes over, and a module pickles as its name), and it takes the rollout bot as an
+argument, a first-class function value that it calls by address (rollout_value). So numba
+compiles and optimises one search per game, cached, for all of that game's search bots, and a
+rollout bot's code once, on its own. With the bot linked into the search (as before), each
+search bot optimised its rollout bot's code and the engine's again with its own, and the two
+could not be compiled apart (in the two processes of a cold start, sim/core/compiling.py).
 
 Open loop: a tree node is a sequence of actions from the root, not a state. Each iteration
 copies the real position, calls `hide_future` with this bot's own stream (so the search never sees
@@ -62,9 +69,10 @@ import math
 import sys
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from sim.core.jit import CalleeCompiler, copy_into, njit_noalloc
+from sim.core.policies import address_of, check_has_wrapper, compiled_on_use
 from sim.core.rng import stream_below
 
 MAX_SEATS = 8
@@ -79,7 +87,7 @@ def _param(params, k, default):
     return params[k] if params.shape[0] > k else default
 
 
-@njit(cache=True)
+@njit_noalloc(first_class=True)
 def rollout(state, tables, legal, n, stream, params, work):
     """A uniform legal action: the rollout of a search with no bot in it."""
     return legal[stream_below(stream, n)]
@@ -293,26 +301,121 @@ def walk_answer(first_child, next_sibling, n_children, node_action, visits, avai
 
 
 def make_mcts(game, rollouts=None):
-    """The search over `game`'s search module with `rollouts`' rollout bot (None: uniform)."""
+    """The search over `game`'s search module with `rollouts`' rollout bot (None: uniform), as
+    a Search: callable from Python, and the two compiled halves a registered bot holds
+    (search_bot)."""
     bot = sys.modules[__name__] if rollouts is None else rollouts
     for module, names in ((game, SEARCH_FUNCTIONS), (bot, ("rollout",))):
         missing = [name for name in names if not hasattr(module, name)]
         if missing:
             raise TypeError(f"{module.__name__} lacks the search function(s) "
                             f"{', '.join(missing)} (policies/mcts.py)")
-    return _search(game, bot)
+    return Search(search_of(game), bot)
 
 
-def _search(game, bot):
+_SEARCHES = {}      # a game's search module -> its compiled search
+
+
+def search_of(game):
+    """`game`'s compiled search, whatever its rollout bot: mcts_decide below, which takes the
+    bot as its last argument, a first-class function (rollout_value). One per game, so that
+    numba compiles and optimises it once for all of a game's search bots, and never again
+    with a rollout bot's code linked into it (nor that bot's code with it)."""
+    if game not in _SEARCHES:
+        _SEARCHES[game] = _search(game)
+    return _SEARCHES[game]
+
+
+_I64 = types.Array(types.int64, 1, "C")
+
+
+def rollout_signature(tables, stream, params, work=_I64):
+    """The type of a rollout bot as the search calls it: (state, tables, legal, n, stream,
+    params, work) -> action; the state and the legal actions are the search's own C-ordered
+    int64 vectors, the rest as the search was given them (numba types)."""
+    return types.int64(_I64, tables, _I64, types.int64, stream, params, work)
+
+
+def context_rollout_type(context_type, tables="tables"):
+    """rollout_signature for a search given a bot context's (numba type) packed rules (the
+    field `tables`), stream and params."""
+    fields = list(context_type.fields)
+    return rollout_signature(*(context_type[fields.index(name)]
+                               for name in (tables, "stream", "params")))
+
+
+def rollout_value(module, signature):
+    """`module.rollout` compiled for `signature` as a first-class function value that carries
+    its address (sim.core.policies.address_of): the search calls it by address, its code
+    optimised once, on its own. It is compiled without numba's runtime where the module
+    declares it so (njit_noalloc(first_class=True)): the search's walk may not allocate."""
+    dispatcher = module.rollout
+    check_has_wrapper(dispatcher)
+    key = tuple(signature.args)
+    if key not in dispatcher.overloads:
+        dispatcher.compile(signature)
+    return address_of(dispatcher, key)
+
+
+class Search:
+    """make_mcts's answer: `search(state, tables, seat, legal, n_legal, stream, params, work)`
+    from Python decides with `decide` (the game's search) and the rollout bot's function
+    value."""
+
+    def __init__(self, decide, bot):
+        self.decide = decide
+        self.bot = bot
+
+    def rollout_value(self, tables, stream, params, work=_I64):
+        return rollout_value(self.bot, rollout_signature(tables, stream, params, work))
+
+    def __call__(self, state, tables, seat, legal, n_legal, stream, params, work):
+        from numba import typeof
+        rollout = self.rollout_value(typeof(tables), typeof(stream), typeof(params),
+                                     typeof(work))
+        return self.decide(state, tables, seat, legal, n_legal, stream, params, work, rollout)
+
+
+def search_bot(searching, signature, rollouts, rollout_type, *constants):
+    """A registered search bot, compiled on use (sim.core.policies.compiled_on_use):
+    `bot(ctx) = searching(ctx, rollout, *constants)`, with `rollouts`' rollout bot (None:
+    uniform) as a function value of type `rollout_type` (a rollout_signature), `searching` a
+    game's jitted decision (one for all its search bots, the game's search linked into it,
+    cached). The bot holds both as constants with their addresses, as First Ascent's search
+    bots hold theirs, set by `prepare` just before numba compiles the bot (one line) in each
+    process: numba cannot cache a function that holds function values, and called by name
+    the search and the rollout bot would be linked into the bot and optimised again in every
+    process."""
+    bot = sys.modules[__name__] if rollouts is None else rollouts
+    body = None
+    rollout = None
+
+    def search_policy(ctx):
+        return body(ctx, rollout, *constants)
+
+    def prepare():
+        nonlocal body, rollout
+        from numba import typeof
+        rollout = rollout_value(bot, rollout_type)
+        key = (signature.args[0], typeof(rollout)) + tuple(typeof(c) for c in constants)
+        check_has_wrapper(searching)
+        if key not in searching.overloads:
+            searching.compile(key)
+        body = address_of(searching, key)
+
+    return compiled_on_use(signature, prepare=prepare, cache=False)(search_policy)
+
+
+def _search(game):
     @njit_noalloc
     def walk_from(work, tables, stream, params, step_work, depth, exploration, widening,
                   max_tree_depth, first_child, next_sibling, n_children, node_action, visits,
-                  available, value, walk, buf, unexpanded, child_of, path):
+                  available, value, walk, buf, unexpanded, child_of, path, rollout):
         """An iteration's play from the imagined world `work`: the walk down the tree, then the
         rollout. Compiled without numba's runtime, so that the walk's functions are inlined
         with no reference counting around the tree's arrays (the runtime's counting made a
         Dice Race search about 1.7-2x slower); a game's hide_future and evaluate may
-        allocate, so they run outside it."""
+        allocate, so they run outside it. `rollout`: the rollout bot, called by address."""
         start_walk(walk, path)
         # the tree: walk_answer at each decision until the walk leaves it
         while True:
@@ -327,7 +430,7 @@ def _search(game, bot):
                 break
             bot_choice = NO_ACTION
             if wants_bot:
-                bot_choice = bot.rollout(work, tables, buf, n, stream, params, step_work)
+                bot_choice = rollout(work, tables, buf, n, stream, params, step_work)
             action = walk_answer(first_child, next_sibling, n_children, node_action, visits,
                                  available, value, walk, path, buf, n, mover, bot_choice,
                                  stream, child_of, unexpanded, widening, exploration, depth)
@@ -339,16 +442,16 @@ def _search(game, bot):
             n = game.legal(work, tables, buf)
             if n == 0:
                 break
-            action = bot.rollout(work, tables, buf, n, stream, params, step_work)
+            action = rollout(work, tables, buf, n, stream, params, step_work)
             game.step(work, tables, action, step_work)
 
-    # a callee's pipeline (sim/core/jit.py): a game's bot calls it, and numba optimises the
-    # bot's code with this linked in; optimised here first as well, it cost 2.1 s more of an
-    # All-In Ascent mcts-tuned first run
+    # a callee's pipeline (sim/core/jit.py): a game's search bot calls it through its
+    # `searching` (search_bot), and numba optimises it with that code
     @njit(cache=True, pipeline_class=CalleeCompiler)
-    def mcts_decide(state, tables, seat, legal, n_legal, stream, params, step_work):
+    def mcts_decide(state, tables, seat, legal, n_legal, stream, params, step_work, rollout):
         """The most visited root action of an open-loop search from `state` for `seat` (see
-        the module's docstring); `legal[:n_legal]` are the root's legal actions."""
+        the module's docstring); `legal[:n_legal]` are the root's legal actions; `rollout`
+        the rollout bot, a function value (rollout_value)."""
         if n_legal == 1:
             return legal[0]
         iterations = max(1, int(_param(params, P_ITERATIONS, 200.0)))
@@ -381,7 +484,7 @@ def _search(game, bot):
             game.hide_future(work, tables, seat, stream)
             walk_from(work, tables, stream, params, step_work, depth, exploration, widening,
                       max_tree_depth, first_child, next_sibling, n_children, node_action, visits,
-                      available, value, walk, buf, unexpanded, child_of, path)
+                      available, value, walk, buf, unexpanded, child_of, path, rollout)
             game.evaluate(work, tables, values)
             back_up(path, walk[WALK_PATH_LEN], visits, value, values)
         return root_decision(first_child, next_sibling, node_action, visits, value, legal,

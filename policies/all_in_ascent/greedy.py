@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from policies.all_in_ascent.helpers import card_is_useful, expected_attempt_xp
+from sim.core.jit import njit_noalloc
 from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent.engine import (
     ILLEGAL_NO_ENDURANCE, action_route, climb_reason, effective_time, milestone_reason, pbase,
@@ -84,7 +85,7 @@ def greedy_policy(ctx):
     return ctx.legal[0]  # END_TURN is always legal and always first (R22, R23)
 
 
-@njit(cache=True)
+@njit_noalloc(first_class=True)   # called by address (policies/mcts.py rollout_value)
 def rollout(st, t, legal, n, stream, params, work):
     """The greedy bot for whichever seat moves, with its default milestone value: a search's
     rollout bot (policies/mcts.py). `work`: the search's scratch (memory.SEARCH_WORK_SIZE),

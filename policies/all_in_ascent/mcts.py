@@ -13,12 +13,13 @@ margin; `mcts@N` runs N iterations per decision), then, for `mcts-tuned`, the fi
 characters' planner knobs (tuned.py's layout).
 """
 import numpy as np
+from numba import njit
 
 from policies.all_in_ascent import greedy, tuned
-from policies.mcts import P_ITERATIONS, make_mcts
+from policies.mcts import P_ITERATIONS, context_rollout_type, make_mcts, search_bot, search_of
 from sim.core.game import get_game
-from sim.core.policies import compiled_on_use, register
-from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE
+from sim.core.policies import register
+from sim.games.all_in_ascent.policy_api import CONTEXT_TYPE, MAX_POLICY_PARAMS, POLICY_SIGNATURE
 from sim.games.all_in_ascent.memory import SEARCH_WORK_SIZE
 
 # iterations, depth, exploration, widening, tree depth, margin (results/MCTS.md measures them:
@@ -30,32 +31,31 @@ MCTS_TUNED_DEFAULTS = (32.0, 40.0, 0.7, 1.0, 0.0, 0.15) + tuple(
 assert len(MCTS_TUNED_DEFAULTS) <= MAX_POLICY_PARAMS
 
 search = get_game("all-in-ascent").search           # game.toml search_module
+decide = search_of(search)      # the one compiled search of every bot below
+ROLLOUT_TYPE = context_rollout_type(CONTEXT_TYPE)
 random_rollouts = make_mcts(search)
 greedy_rollouts = make_mcts(search, greedy)
 tuned_rollouts = make_mcts(search, tuned)
 
 
-@register("all-in-ascent", "mcts", params=MCTS_DEFAULTS, budget_param=P_ITERATIONS)
-@compiled_on_use(POLICY_SIGNATURE)
-def mcts_policy(ctx):
-    """Open-loop MCTS, random rollouts, generic evaluation: no planner code."""
-    return random_rollouts(ctx.state, ctx.tables, ctx.seat, ctx.legal, ctx.n_legal, ctx.stream,
-                           ctx.params, np.zeros(SEARCH_WORK_SIZE, np.int64))
+@njit(cache=True)
+def searching(ctx, rollout):
+    """The search's decision for ctx, with `rollout` (a function value of ROLLOUT_TYPE): one
+    compiled function for the three bots, cached."""
+    return decide(ctx.state, ctx.tables, ctx.seat, ctx.legal, ctx.n_legal, ctx.stream,
+                  ctx.params, np.zeros(SEARCH_WORK_SIZE, np.int64), rollout)
 
 
-@register("all-in-ascent", "mcts-greedy", params=MCTS_DEFAULTS, budget_param=P_ITERATIONS,
-          family="greedy")
-@compiled_on_use(POLICY_SIGNATURE)
-def mcts_greedy_policy(ctx):
-    """Open-loop MCTS with greedy rollouts."""
-    return greedy_rollouts(ctx.state, ctx.tables, ctx.seat, ctx.legal, ctx.n_legal, ctx.stream,
-                           ctx.params, np.zeros(SEARCH_WORK_SIZE, np.int64))
-
-
-@register("all-in-ascent", "mcts-tuned", params=MCTS_TUNED_DEFAULTS,
-          budget_param=P_ITERATIONS, plays_tuned_knobs=True, family="planner")
-@compiled_on_use(POLICY_SIGNATURE)
-def mcts_tuned_policy(ctx):
-    """Open-loop MCTS with tuned-planner rollouts."""
-    return tuned_rollouts(ctx.state, ctx.tables, ctx.seat, ctx.legal, ctx.n_legal, ctx.stream,
-                          ctx.params, np.zeros(SEARCH_WORK_SIZE, np.int64))
+mcts_policy = register(
+    "all-in-ascent", "mcts", params=MCTS_DEFAULTS, budget_param=P_ITERATIONS,
+    description="Open-loop MCTS, random rollouts, generic evaluation: no planner code")(
+    search_bot(searching, POLICY_SIGNATURE, None, ROLLOUT_TYPE))
+mcts_greedy_policy = register(
+    "all-in-ascent", "mcts-greedy", params=MCTS_DEFAULTS, budget_param=P_ITERATIONS,
+    family="greedy", description="Open-loop MCTS with greedy rollouts.")(
+    search_bot(searching, POLICY_SIGNATURE, greedy, ROLLOUT_TYPE))
+mcts_tuned_policy = register(
+    "all-in-ascent", "mcts-tuned", params=MCTS_TUNED_DEFAULTS, budget_param=P_ITERATIONS,
+    plays_tuned_knobs=True, family="planner",
+    description="Open-loop MCTS with tuned-planner rollouts.")(
+    search_bot(searching, POLICY_SIGNATURE, tuned, ROLLOUT_TYPE))

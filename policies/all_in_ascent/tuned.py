@@ -13,6 +13,7 @@ from numba import njit
 from policies import cmaes
 from policies.all_in_ascent.planner import N_PLANNER_KNOBS, PLANNER_DEFAULTS, PLANNER_KNOBS, plan
 from policies.mcts import N_SEARCH_PARAMS
+from sim.core.jit import njit_noalloc
 from sim.core.policies import compiled_on_use, register
 from sim.games.all_in_ascent.data import CHARACTER_KEYS
 from sim.games.all_in_ascent.engine import pbase
@@ -46,7 +47,7 @@ def tuned_policy(ctx):
     return plan(ctx, ctx.params[c * N_PLANNER_KNOBS:(c + 1) * N_PLANNER_KNOBS])
 
 
-@njit(cache=True)
+@njit_noalloc(first_class=True)   # called by address (policies/mcts.py rollout_value)
 def rollout(st, t, legal, n, stream, params, work):
     """The tuned planner for whichever seat moves, with its character's knobs, which a search
     keeps after its own parameters: a search's rollout bot (policies/mcts.py). `work`: the

@@ -15,12 +15,13 @@ params: policies/mcts.py's six (iterations, rollout depth, exploration, widening
 margin); `mcts@N` runs N iterations per decision; then, for `mcts-hybrid`, hybrid's k.
 """
 import numpy as np
+from numba import njit
 
 from policies.ascension import strategic
-from policies.mcts import P_ITERATIONS, make_mcts
+from policies.mcts import P_ITERATIONS, context_rollout_type, make_mcts, search_bot, search_of
 from sim.core.game import get_game
-from sim.core.policies import compiled_on_use, register
-from sim.games.ascension.policy_api import MAX_POLICY_PARAMS, POLICY_SIGNATURE
+from sim.core.policies import register
+from sim.games.ascension.policy_api import CONTEXT_TYPE, MAX_POLICY_PARAMS, POLICY_SIGNATURE
 from sim.games.ascension.state import STATE_SIZE
 from sim.games.ascension.view import sample_state
 
@@ -30,30 +31,33 @@ MCTS_HYBRID_DEFAULTS = (16.0, 12.0, 0.7, 1.0, 0.0, 0.1) + strategic.HYBRID_PARAM
 assert len(MCTS_HYBRID_DEFAULTS) <= MAX_POLICY_PARAMS
 
 search = get_game("ascension").search           # game.toml search_module
+decide = search_of(search)      # the one compiled search of both bots below
+ROLLOUT_TYPE = context_rollout_type(CONTEXT_TYPE, tables="config")
 random_rollouts = make_mcts(search)
 hybrid_rollouts = make_mcts(search, strategic)
 
 
-@register("ascension", "mcts", params=MCTS_DEFAULTS, budget_param=P_ITERATIONS)
-@compiled_on_use(POLICY_SIGNATURE)
-def mcts_policy(ctx):
-    """Open-loop MCTS over states sampled from the view, random rollouts, generic race
-    estimate: no staircase-bot code."""
+@njit(cache=True)
+def searching(ctx, rollout):
+    """The search's decision over states sampled from ctx's view, with `rollout` (a function
+    value of ROLLOUT_TYPE): one compiled function for both bots, cached. The rollout bots'
+    memory is hybrid's (uniform rollouts ignore it)."""
     st = np.empty(STATE_SIZE, np.int64)
     if not sample_state(ctx.board, ctx.config, ctx.seat, ctx.stream, st):
         return -1               # a view the sampler cannot fit: the kernel's policy error
-    return random_rollouts(st, ctx.config, ctx.seat, ctx.legal, ctx.n_legal, ctx.stream,
-                           ctx.params, st[:0])
+    scratch = np.zeros(strategic.ROLLOUT_WORK_SIZE, np.int64)
+    return decide(st, ctx.config, ctx.seat, ctx.legal, ctx.n_legal, ctx.stream, ctx.params,
+                  scratch, rollout)
 
 
-@register("ascension", "mcts-hybrid", params=MCTS_HYBRID_DEFAULTS, budget_param=P_ITERATIONS,
-          family="stair-builder")
-@compiled_on_use(POLICY_SIGNATURE)
-def mcts_hybrid_policy(ctx):
-    """Open-loop MCTS over states sampled from the view, hybrid rollouts and first children."""
-    st = np.empty(STATE_SIZE, np.int64)
-    if not sample_state(ctx.board, ctx.config, ctx.seat, ctx.stream, st):
-        return -1
-    scratch = np.zeros(strategic.ROLLOUT_WORK_SIZE, np.int64)     # the rollout bots' memory
-    return hybrid_rollouts(st, ctx.config, ctx.seat, ctx.legal, ctx.n_legal, ctx.stream,
-                           ctx.params, scratch)
+mcts_policy = register(
+    "ascension", "mcts", params=MCTS_DEFAULTS, budget_param=P_ITERATIONS,
+    description="Open-loop MCTS over states sampled from the view, random rollouts, generic "
+                "race estimate: no staircase-bot code.")(
+    search_bot(searching, POLICY_SIGNATURE, None, ROLLOUT_TYPE))
+mcts_hybrid_policy = register(
+    "ascension", "mcts-hybrid", params=MCTS_HYBRID_DEFAULTS, budget_param=P_ITERATIONS,
+    family="stair-builder",
+    description="Open-loop MCTS over states sampled from the view, hybrid rollouts and first "
+                "children.")(
+    search_bot(searching, POLICY_SIGNATURE, strategic, ROLLOUT_TYPE))

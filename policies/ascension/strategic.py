@@ -134,7 +134,7 @@ def hybrid(ctx):
 ROLLOUT_WORK_SIZE = WORK_SIZE + VIEW_END
 
 
-@njit_noalloc
+@njit_noalloc(first_class=True)   # called by address (policies/mcts.py rollout_value)
 def rollout(st, t, legal, n, stream, params, work):
     """`hybrid` for whichever seat moves, on that seat's view of the search's imagined state,
     with k after the search's own parameters: a search's rollout bot (policies/mcts.py).

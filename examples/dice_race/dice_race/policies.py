@@ -1,9 +1,10 @@
 """Dice Race bots. They read the target from the packed rules, never the printed 30."""
 
 import numpy as np
+from numba import njit
 
-from dice_race.engine import POLICY_SIGNATURE
-from policies.mcts import P_ITERATIONS, make_mcts
+from dice_race.engine import CONTEXT_TYPE, POLICY_SIGNATURE
+from policies.mcts import P_ITERATIONS, context_rollout_type, make_mcts, search_bot, search_of
 from dice_race.state import BANK, C_TARGET, G_TURN_TOTAL, ROLL, S_SCORE
 from sim.core.game import get_game
 from sim.core.policies import compiled_on_use, register
@@ -29,13 +30,19 @@ def hold_at_policy(ctx):
 
 
 search = get_game("dice-race").search    # game.toml search_module
+decide = search_of(search)
 random_rollouts = make_mcts(search)
 
 
-@register("dice-race", "mcts", params=(200.0, 20.0, 0.7, 0.0), budget_param=P_ITERATIONS)
-@compiled_on_use(POLICY_SIGNATURE)
-def mcts_policy(ctx):
-    """ascent's open-loop MCTS (policies/mcts.py), random rollouts: params iterations, rollout
-    depth, exploration, widening."""
-    return random_rollouts(ctx.state, ctx.config, ctx.seat, ctx.legal, ctx.n_legal, ctx.stream,
-                           ctx.params, np.empty(0, np.int64))
+@njit(cache=True)
+def searching(ctx, rollout):
+    """ascent's open-loop MCTS (policies/mcts.py) for ctx, with `rollout` (a function value)."""
+    return decide(ctx.state, ctx.config, ctx.seat, ctx.legal, ctx.n_legal, ctx.stream,
+                  ctx.params, np.empty(0, np.int64), rollout)
+
+
+mcts_policy = register(
+    "dice-race", "mcts", params=(200.0, 20.0, 0.7, 0.0), budget_param=P_ITERATIONS,
+    description="ascent's open-loop MCTS (policies/mcts.py), random rollouts: params "
+                "iterations, rollout depth, exploration, widening.")(
+    search_bot(searching, POLICY_SIGNATURE, None, context_rollout_type(CONTEXT_TYPE, "config")))
