@@ -69,8 +69,9 @@ import math
 import sys
 
 import numpy as np
-from numba import njit, types
+from numba import njit, typeof, types
 
+from sim.core.compile_order import address_of as address_of_function
 from sim.core.jit import CalleeCompiler, copy_into, njit_noalloc
 from sim.core.policies import address_of, check_has_wrapper, compiled_on_use
 from sim.core.rng import stream_below
@@ -370,7 +371,6 @@ class Search:
         return rollout_value(self.bot, rollout_signature(tables, stream, params, work))
 
     def __call__(self, state, tables, seat, legal, n_legal, stream, params, work):
-        from numba import typeof
         rollout = self.rollout_value(typeof(tables), typeof(stream), typeof(params),
                                      typeof(work))
         return self.decide(state, tables, seat, legal, n_legal, stream, params, work, rollout)
@@ -387,23 +387,34 @@ def search_bot(searching, signature, rollouts, rollout_type, *constants):
     the search and the rollout bot would be linked into the bot and optimised again in every
     process."""
     bot = sys.modules[__name__] if rollouts is None else rollouts
+    key = (signature.args[0], types.FunctionType(rollout_type)) + \
+        tuple(typeof(c) for c in constants)
     body = None
     rollout = None
 
     def search_policy(ctx):
         return body(ctx, rollout, *constants)
 
-    def prepare():
-        nonlocal body, rollout
-        from numba import typeof
-        rollout = rollout_value(bot, rollout_type)
-        key = (signature.args[0], typeof(rollout)) + tuple(typeof(c) for c in constants)
+    def compile_rollout():
+        return rollout_value(bot, rollout_type)
+
+    def compile_searching():
         check_has_wrapper(searching)
         if key not in searching.overloads:
             searching.compile(key)
-        body = address_of(searching, key)
+        return address_of(searching, key)
 
-    return compiled_on_use(signature, prepare=prepare, cache=False)(search_policy)
+    def prepare():
+        nonlocal body, rollout
+        rollout = compile_rollout()
+        body = compile_searching()
+
+    # apart, in the two processes of a cold start (sim/core/compiling.py): the rollout bot
+    # (All-In Ascent's tuned planner, Ascension's hybrid) in the second, while the run compiles
+    # its kernel, then the search, unless the run has started it by then
+    parts = ((address_of_function(bot.rollout), compile_rollout),
+             (address_of_function(searching), compile_searching))
+    return compiled_on_use(signature, prepare=prepare, cache=False, parts=parts)(search_policy)
 
 
 def _search(game):

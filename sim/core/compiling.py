@@ -305,11 +305,13 @@ def compiling_alongside(game_name, bots, order_file="", kernel_first=False):
     """While the body runs, a second process compiles `bots` into this cache folder (the one
     compiling_early started, if it did), and, with `order_file` (a kernel_alongside answer),
     the kernel from its other end, after the bots or, if `kernel_first`, before them; on the
-    way out, wait for its bots, and stop it (or wait for it to end, without `order_file`).
+    way out, this process compiles the last part of each bot that has parts (a search bot's
+    search: sim.core.policies.compile_parts) while the second process compiles their first,
+    then waits for its bots, and stops it (or waits for it to end, without `order_file`).
     Meanwhile each function this process starts compiling is named on the second process's
-    input: where it comes to one, the two have met, and it goes on to the bots (or ends).
-    Its failure is not an error: the run then compiles the bots itself, and says why if they
-    cannot compile."""
+    input: where it comes to one, the two have met, and it goes on to the bots (or ends), and
+    it leaves out a bot's part that this process has started. Its failure is not an error:
+    the run then compiles the bots itself, and says why if they cannot compile."""
     if not bots and not order_file:
         yield
         return
@@ -317,10 +319,11 @@ def compiling_alongside(game_name, bots, order_file="", kernel_first=False):
         _start_second_process(game_name, bots, order_file, kernel_first)
     finished = False
     try:
-        if helper is not None and order_file:
+        if helper is not None:
             from sim.core.compile_order import naming_what_compiles
             with naming_what_compiles(helper.stdin.fileno()):
                 yield
+                _compile_last_parts(game_name, bots)
         else:
             yield
         if helper is not None:
@@ -336,6 +339,16 @@ def compiling_alongside(game_name, bots, order_file="", kernel_first=False):
                 finished = True
     finally:
         _stop(helper, finished)
+
+
+def _compile_last_parts(game_name, bots):
+    """The run's share of the bots compiled alongside: the last part of each bot that has
+    parts (All-In Ascent's and Ascension's search bots: the game's search, while the second
+    process compiles the rollout bot, the larger part, first). A part the second process has
+    saved by then only loads."""
+    from sim.core.policies import compile_parts
+    for name in bots:
+        compile_parts(game_name, name, last_only=True)
 
 
 # compile_first's answer: the seconds spent compiling, then those the game that compiled it
@@ -537,12 +550,14 @@ def main(argv=None):
     to_run = os.dup(1)
     os.dup2(2, 1)
     from sim.core.compile_order import compile_backwards, read
-    from sim.core.policies import get_policy
+    from sim.core.policies import compile_parts
     order = read(Path(order_file), game_name) if order_file else []
     if kernel_first:
         compile_backwards(order, RUN_STARTED)
     for name in bots:
-        get_policy(game_name, name)
+        # a bot in parts: each part the run has not started (the run compiles the bot
+        # itself, from the parts in the cache)
+        compile_parts(game_name, name, skip=RUN_STARTED)
     os.write(to_run, BOTS_DONE.encode() + b"\n")
     if not kernel_first:
         compile_backwards(order, RUN_STARTED)

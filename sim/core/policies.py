@@ -48,14 +48,18 @@ BUDGET_MARK = "@"
 MAX_BUDGET = 10**7
 _REGISTRY = {}
 _NOT_YET_COMPILED = {}      # dispatcher -> the signature it is compiled for on first use
+_PARTS = {}                 # dispatcher -> its parts (compiled_on_use's `parts`)
 
 
-def compiled_on_use(signature, noalloc=False, prepare=None, cache=True):
+def compiled_on_use(signature, noalloc=False, prepare=None, cache=True, parts=()):
     """numba's njit(signature, cache=True), but compiled on first use (see above). `noalloc`
     compiles it without numba's runtime, as sim/core/jit.njit_noalloc does. `prepare`, if
     given, is called just before (a search bot compiles the agents it closes over there).
     cache=False for a function that holds compiled functions as constants: numba cannot
-    cache those, and would say so in a warning every run."""
+    cache those, and would say so in a warning every run. `parts`: what `prepare` compiles,
+    as pairs ("module:qualname" of the jitted function a part compiles, a function that
+    compiles it into numba's cache), independent of each other, so that the two processes
+    of a cold start can compile them apart (compile_parts)."""
     def decorate(fn):
         from numba import njit
 
@@ -63,8 +67,32 @@ def compiled_on_use(signature, noalloc=False, prepare=None, cache=True):
         dispatcher = compile_noalloc(fn, first_class=True) if noalloc else \
             njit(cache=cache)(fn)
         _NOT_YET_COMPILED[dispatcher] = (signature, prepare)
+        if parts:
+            _PARTS[dispatcher] = tuple(parts)
         return dispatcher
     return decorate
+
+
+def policy_parts(game, name):
+    """The parts of bot `name` (compiled_on_use's `parts`), () for a bot compiled whole."""
+    return _PARTS.get(registered_policy(game, name).function, ())
+
+
+def compile_parts(game, name, skip=(), last_only=False):
+    """Compile the parts of bot `name` into numba's cache, in order, but those whose jitted
+    function another process has started (`skip`, a container of "module:qualname"), or
+    with `last_only`, its last part alone (none of a bot of one part). The bot itself still
+    compiles on use, as it must in each process when it holds function values; from the
+    cache, its parts then only load. A bot without parts compiles whole (get_policy)."""
+    parts = policy_parts(game, name)
+    if not parts:
+        if not last_only:
+            get_policy(game, name)
+        return
+    for address, compile_part in (parts[-1:] if last_only and len(parts) > 1 else
+                                  () if last_only else parts):
+        if address not in skip:
+            compile_part()
 
 
 def as_function_value(dispatcher, signature):
