@@ -348,7 +348,8 @@ def _compile_last_parts(game_name, bots):
     saved by then only loads."""
     from sim.core.policies import compile_parts
     for name in bots:
-        compile_parts(game_name, name, last_only=True)
+        if policy_name_problem(game_name, name) is None:    # else the run says so, later
+            compile_parts(game_name, name, last_only=True)
 
 
 # compile_first's answer: the seconds spent compiling, then those the game that compiled it
