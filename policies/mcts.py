@@ -104,7 +104,7 @@ def rollout(state, tables, legal, n, stream, params, work):
 # answers, and in where the rollout ends: after exactly `depth` actions for a stepped game,
 # at the end of the turn under way for the other.
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def find_child(first_child, next_sibling, node_action, node, action):
     child = first_child[node]
     while child != NO_NODE:
@@ -114,7 +114,7 @@ def find_child(first_child, next_sibling, node_action, node, action):
     return NO_NODE
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def sort_children(first_child, next_sibling, node_action, node, legal, n, child_of, unexpanded):
     """child_of[i]: the child of legal[i] (NO_NODE if none yet); the actions without one go to
     unexpanded; returns their count."""
@@ -127,7 +127,7 @@ def sort_children(first_child, next_sibling, node_action, node, legal, n, child_
     return n_new
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def should_expand(n_children, visits, node, n_new, n, widening):
     """Progressive widening: a new child only while the node has fewer than
     ceil(widening * visits^0.5) (always when no legal action has a child yet)."""
@@ -137,7 +137,7 @@ def should_expand(n_children, visits, node, n_new, n, widening):
         n_children[node] < math.ceil(widening * math.sqrt(visits[node]))
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def add_child(first_child, next_sibling, n_children, node_action, available, node, action,
               child):
     node_action[child] = action
@@ -147,7 +147,7 @@ def add_child(first_child, next_sibling, n_children, node_action, available, nod
     available[child] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def ucb_child(child_of, n, visits, available, value, mover, exploration):
     """UCB1 over the children legal in this imagined world, each with its availability count
     in place of its parent's visits."""
@@ -169,7 +169,7 @@ def ucb_child(child_of, n, visits, available, value, mover, exploration):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def back_up(path, path_len, visits, value, values):
     for k in range(path_len):
         node = path[k]
@@ -178,7 +178,7 @@ def back_up(path, path_len, visits, value, values):
             value[node, p] += values[p]
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def root_decision(first_child, next_sibling, node_action, visits, value, legal, n_legal, seat,
                   margin):
     """The most visited root action; ties go to the earlier legal action. Node 1 is the root's
@@ -213,7 +213,7 @@ WALK_SIZE = 6
 NO_ACTION = -1
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def start_tree(walk, n_max):
     """An empty tree of capacity n_max: the root only."""
     walk[WALK_N_NODES] = 1
@@ -394,6 +394,7 @@ def search_bot(searching, signature, rollouts, rollout_type, *constants):
 
     def search_policy(ctx):
         return body(ctx, rollout, *constants)
+    search_policy.__module__ = searching.__module__     # the game's bot module
 
     def compile_rollout():
         return rollout_value(bot, rollout_type)

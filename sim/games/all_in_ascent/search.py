@@ -8,6 +8,7 @@ the table. So a seat's imagined world is the real position with another RNG stat
 """
 from numba import njit
 
+from sim.core.jit import CalleeCompiler
 from sim.core.rng import stream_below
 from sim.games.all_in_ascent.engine import apply_action, legal_actions, pbase
 from sim.games.all_in_ascent.memory import S_TRACE
@@ -23,7 +24,7 @@ MILESTONE_POINTS = 40.0
 LEAD_SCALE = 20.0
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def progress(st, seat):
     """Milestones and stats of a seat, in stat points."""
     b = pbase(seat)
@@ -37,7 +38,7 @@ def progress(st, seat):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def outcome_value(st, seat):
     """1 for the winner, 0 for the others once the game is over (a game stopped with no winner
     is 0 for all); before that the seat's lead over the best other seat, squashed into (0, 1)."""
@@ -50,13 +51,13 @@ def outcome_value(st, seat):
     return lead_value(progress(st, seat) - best_other)
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def lead_value(lead):
     """A lead in stat points, squashed into (0, 1): 0.75 at a lead of LEAD_SCALE."""
     return 0.5 + 0.5 * lead / (abs(lead) + LEAD_SCALE)
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def level_progress(st, t, seat):
     """The stat points the seat's XP has earned towards its next level (R61: a level sets the
     stats from the level table), pro rata: a search should see XP as the progress it is,
@@ -78,7 +79,7 @@ def level_progress(st, t, seat):
     return gain * share
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def evaluate(st, t, values):
     """outcome_value, with each seat's XP towards its next level counted as stat points."""
     players = st[G_N_PLAYERS]
@@ -98,24 +99,24 @@ def evaluate(st, t, values):
         values[seat] = lead_value(values[seat] - (runner_up if seat == leader else best))
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def mover(st):
     return -1 if st[G_OVER] != 0 else st[G_CURRENT]
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def hide_future(st, t, seat, stream):
     """A fresh future: the RNG state drawn from the searching seat's own stream."""
     st[G_RNG] = stream_below(stream, 1 << 32)
 
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def legal(st, t, out):
     return legal_actions(st, t, out)
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def step(st, t, action, work):
     """`work`: the search's scratch, the engine's trace first (memory.SEARCH_WORK_SIZE: a
     rollout bot's work memory follows, which apply_action, zeroing its whole trace, must not

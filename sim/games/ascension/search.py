@@ -14,6 +14,7 @@ bots' code, so `mcts` is a witness independent of them.
 import numpy as np
 from numba import njit
 
+from sim.core.jit import CalleeCompiler
 from sim.core.rng import stream_below
 from sim.games.ascension.engine import apply_action, count_pawn_moves, legal_actions
 from sim.games.ascension.rules import (C_CORNER_OF, C_MATTRESS_FROM, C_PILLAR_BAR_HIDDEN_SPECIAL,
@@ -39,7 +40,7 @@ def _distance(a, b):
     return max(abs(a // 9 - b // 9), abs(a % 9 - b % 9))
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def climb_distance_estimate(st, t, p, goal, cost, done):
     """RULES.md §7's approximate climb distance: the fewest piece moves over paths from p's
     pawn to `goal`, by Dijkstra over squares, where a step a->b costs 0 if it is legal by
@@ -85,7 +86,7 @@ def climb_distance_estimate(st, t, p, goal, cost, done):
     return cost[goal]
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def race_progress(st, t, p, cost, done):
     """How far seat p's pawn is through its race, in [0, 1] (0 once eliminated): before the
     summit, its height and its §7 climb distance to the pillar; with summit status, its climb
@@ -115,7 +116,7 @@ def race_progress(st, t, p, cost, done):
     return max(0.0, value - BLOCK * st[S_BLOCKS + p])
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def evaluate(st, t, values):
     """1 for the winner, 0 for the others once the game is over (no winner: 0 for all);
     before that each seat's race progress over the best other seat's, squashed into (0, 1)."""
@@ -140,12 +141,12 @@ def evaluate(st, t, values):
         values[p] = 0.5 + 0.5 * lead / (abs(lead) + LEAD_SCALE)
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def mover(st):
     return -1 if st[G_OVER] != 0 else st[G_CURRENT]
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def hide_future(st, t, seat, stream):
     """Deal the cubes `seat` has never seen (face down on the board, not in its knowledge)
     again among their own slots, in an order drawn from the seat's stream. What the other
@@ -184,7 +185,7 @@ def hide_future(st, t, seat, stream):
     st[G_DECISIONS] += (stream_below(stream, 1 << 30) + 1) << 20
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def _swap_pieces(st, a_at, b_at):
     """Exchange the pieces at two stack positions; the knowledge of each slot stays put."""
     a, b = st[a_at], st[b_at]
@@ -198,11 +199,11 @@ def _swap_pieces(st, a_at, b_at):
             st[S_LOCK + q] = a
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def legal(st, t, out):
     return legal_actions(st, t, out)
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=CalleeCompiler)
 def step(st, t, action, work):
     apply_action(st, t, action)
