@@ -72,11 +72,11 @@ def stronger_ability_warnings(game, base, variant, diff, group):
     for row in diff.itertuples():
         change = stronger.get(str(getattr(row, group)))
         if change and row.paired_ci_high < 0:
+            d, lo, hi = FS.points_triple(row.difference, row.paired_ci_low, row.paired_ci_high)
             found.append(
                 f"{group_label(game, group, getattr(row, group))}: every change to its "
                 f"abilities helps it ({change}), yet its win rate changes by "
-                f"{FS.points_interval(row.difference, row.paired_ci_low, row.paired_ci_high)} "
-                f"points ({row.players} players). A stronger ability "
+                f"{d} points [{lo}, {hi}] ({row.players} players). A stronger ability "
                 f"that loses games is most likely a bot that does not use it well: read this "
                 f"row as a statement about the bot.")
     return found
@@ -144,10 +144,10 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
         items = "".join(
             f"<li>{html.escape(row.label)}{f' ({row.players} players)' if several else ''}: "
             f"{FS.pct(row.base_win_rate)} → {FS.pct(row.variant_win_rate)}, "
-            f"{FS.points_interval(row.difference, row.paired_ci_low, row.paired_ci_high)} "
-            f"points (n = {row.games:,} seats"
-            + f", {row.discordant:,} changed outcome"
-            + f", {html.escape(FS.p_clause(row.p_holm).replace('p_screen', 'p_holm'))})</li>"
+            + "{} points [{}, {}]".format(*FS.points_triple(
+                row.difference, row.paired_ci_low, row.paired_ci_high))
+            + f" (n = {row.games:,} seats, {row.discordant:,} changed outcome, "
+            + f"{html.escape(FS.p_clause(row.p_holm).replace('p_screen', 'p_holm'))})</li>"
             for row in sig.itertuples())
         page.html(f"<div class='family'><ul>{items}</ul></div>")
     else:
