@@ -674,6 +674,25 @@ def _terminated(signum, frame):
 def main(argv=None):
     import signal
     import threading
+    on_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminated) if on_main_thread else None
+    try:
+        return _run(argv)
+    except KeyboardInterrupt as exc:
+        # one line, not a traceback, also while the command is still importing; what a
+        # command had finished is kept (a run's chunks, a ladder's pairings), and the same
+        # command again goes on from there
+        if isinstance(exc, Terminated):
+            print("\nascent: terminated (SIGTERM)", file=sys.stderr)
+            return 128 + signal.SIGTERM
+        print("\nascent: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if on_main_thread and previous is not None:      # None: not set from Python
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(argv):
     import warnings
     from sim.core.game import GameError
     from sim.core.output import OutputError
@@ -685,8 +704,6 @@ def main(argv=None):
     warnings.filterwarnings("ignore", category=UserWarning, module=r"joblib\.parallel",
                             message=r"\d+ tasks (which were still being processed|have been "
                                     r"successfully executed)")
-    on_main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _terminated) if on_main_thread else None
     try:
         _check_policy_flags(args)
         _check_threads(args)
@@ -694,17 +711,6 @@ def main(argv=None):
     except (GameError, UsageError, OutputError) as exc:
         print(f"ascent: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt as exc:
-        # one line, not a traceback; what a command had finished is kept (a run's chunks, a
-        # ladder's pairings), and the same command again goes on from there
-        if isinstance(exc, Terminated):
-            print("\nascent: terminated (SIGTERM)", file=sys.stderr)
-            return 128 + signal.SIGTERM
-        print("\nascent: interrupted", file=sys.stderr)
-        return 130
-    finally:
-        if on_main_thread and previous is not None:      # None: not set from Python
-            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -372,6 +372,33 @@ def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path, capsys):
             pd.read_parquet(whole / f"{table}.parquet"))
 
 
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+def test_an_interrupt_while_the_command_still_imports_is_one_line(signal_name):
+    """Ctrl-C (or SIGTERM) while `ascent` was still importing what its command needs and
+    reading its arguments printed a traceback: the handlers were set after those imports. Now
+    one line, exit 130 or 143. The signal is sent from an import hook as main() imports the
+    games' registry."""
+    import subprocess
+    import sys
+    from fault_injection import REPO
+    script = (
+        "import builtins, os, signal, sys\n"
+        "from sim.cli import main\n"
+        "real = builtins.__import__\n"
+        "def hook(name, *a, **k):\n"
+        "    if name == 'sim.core.game':\n"
+        f"        os.kill(os.getpid(), signal.{signal_name})\n"
+        "    return real(name, *a, **k)\n"
+        "builtins.__import__ = hook\n"
+        "sys.exit(main(['rules']))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, cwd=REPO)
+    want = {"SIGINT": (130, "ascent: interrupted"),
+            "SIGTERM": (143, "ascent: terminated (SIGTERM)")}[signal_name]
+    assert (done.returncode, done.stderr.strip().splitlines()[-1]) == want, done.stderr[-600:]
+    assert "Traceback" not in done.stderr
+
+
 def test_out_naming_the_folder_one_stands_in_is_refused(tmp_path, monkeypatch, capsys):
     """--out . swapped a new folder in where the shell stood, leaving it in a deleted one (a
     review helper's): refused, with the name to give from outside."""
