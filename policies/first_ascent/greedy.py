@@ -14,8 +14,7 @@ from sim.core.policies import compiled_on_use, register
 from sim.core.jit import njit_noalloc
 from sim.games.first_ascent import engine as E
 from sim.games.first_ascent.data import (
-    E_AMOUNT, E_PART, E_VERB, E_WHO, MAX_ENTRIES, N_HEX, N_KINDS, T_KIND_TECH,
-    T_KIND_TYPE, T_P_VALUE)
+    E_AMOUNT, E_PART, E_VERB, E_WHO, MAX_ENTRIES, N_HEX, N_KINDS, T_KIND_TECH, T_KIND_TYPE)
 from sim.games.first_ascent.memory import GREEDY_TARGET_CACHE, W_COUNTS, W_PAYMENT, W_PLAN
 from sim.games.first_ascent.policy_api import POLICY_SIGNATURE
 from sim.games.first_ascent.state import (
@@ -36,8 +35,7 @@ VERB_WORTH = np.array([1.0, 1.0, -1.0, -1.2, 1.0, 0.8, 1.3, 1.5, 1.2, 0.6, 0.3, 
 def climb_value(st, t, seat, h, plan, res, buffer):
     """(points, assets spent, S) of climbing hex h now (res: E.payment_resources)."""
     s = E.plan_payment_from(st, t, seat, h, plan, True, res, buffer)
-    tile = st[TILE + h]
-    points = max(0, t[T_P_VALUE + tile] - plan[E.PL_N]) + E.summit_points(st, t, seat, h)
+    points = E.pitch_points(t, st[TILE + h], plan) + E.summit_points(st, t, seat, h)
     spent = plan[E.PL_COST]
     return points, spent, s
 

@@ -65,7 +65,7 @@ from sim.games.first_ascent.engine.climbing_cards import (  # noqa: F401
     is_free_soloist_gear_banned, option_choosable, option_has_cost, option_needs_opponent,
     place_requirement_token, resolve_climbing_cards, resolve_option, steal, steal_targets, targets)
 from sim.games.first_ascent.engine.climbing import (  # noqa: F401
-    attempt_climb, complete_climb, summit_points)
+    attempt_climb, complete_climb, pitch_points, summit_points)
 from sim.games.first_ascent.engine.turn import (  # noqa: F401
     best_sets, follow_phase, greedy_sets, permanent_tokens, play_turn, rerack, technique_counts,
     turn_legal)

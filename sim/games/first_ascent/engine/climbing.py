@@ -91,6 +91,13 @@ def attempt_climb(st, t, ag, seat, h, risk):
 
 
 @njit_noalloc(inline="always")
+def pitch_points(t, tile, plan):
+    """F35 (3): a climbed pitch's points, its printed value less N (F32a: the discount the
+    payment plan counted, plan[PL_N]), never below 0."""
+    return max(0, t[T_P_VALUE + tile] - plan[PL_N])
+
+
+@njit_noalloc(inline="always")
 def summit_points(st, t, seat, h):
     """F35: the point a climb of hex h would score for its summit now: 1 on a summit hex, but
     under the switch summit_bonus=once (Decision 36) only for the seat's first summit."""
@@ -128,7 +135,7 @@ def complete_climb(st, t, ag, seat, h, plan, picked):
     ptype = t[T_P_TYPE + tile]
     st[S_TYPE_N + base + ptype] += 1
     # (3) pitch points
-    add_score(st, seat, S_SC_PITCH, max(0, value - plan[PL_N]))
+    add_score(st, seat, S_SC_PITCH, pitch_points(t, tile, plan))
     # (4) summit
     if (board_mask(st, t, BM_SUMMIT) >> h) & 1:
         points = summit_points(st, t, seat, h)
