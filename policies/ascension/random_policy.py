@@ -6,11 +6,10 @@ from policies.ascension.board import (
 from sim.core.jit import njit_noalloc
 from sim.core.policies import compiled_on_use, register
 from sim.core.rng import stream_below
-from sim.games.ascension.engine import count_pawn_moves
+from sim.games.ascension.engine import count_pawn_moves, protected_on_corner
 from sim.games.ascension.policy_api import POLICY_SIGNATURE
-from sim.games.ascension.rules import C_CORNER_OF, C_CORNER_SAFE_ALWAYS
 from sim.games.ascension.state import (
-    N_SQUARES, PHASE_ORIGIN, PHASE_PLACE, PHASE_SPRING, S_BIV, S_LEFT_CORNER, S_PAWN_SQ, STAY)
+    N_SQUARES, PHASE_ORIGIN, PHASE_PLACE, PHASE_SPRING, S_BIV, S_PAWN_SQ, STAY)
 
 
 @register("ascension", "random")
@@ -33,7 +32,7 @@ def _pawn_is_safe(b, t, seat):
     s = b[S_PAWN_SQ + seat]
     if b[S_BIV + seat]:
         return True
-    if s == t[C_CORNER_OF + seat] and (t[C_CORNER_SAFE_ALWAYS] or b[S_LEFT_CORNER + seat] == 0):
+    if protected_on_corner(b, t, seat):
         return True
     return count_pawn_moves(b, t, seat, s) > 0
 

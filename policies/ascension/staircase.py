@@ -23,6 +23,7 @@ Everything reads the seat's view (view.py), never the state.
 """
 
 from sim.core.jit import njit_noalloc
+from sim.games.ascension.engine import is_corner
 from sim.games.ascension.rules import C_CORNER_OF, C_MATTRESS_FROM, C_SHAPE_OF
 from sim.games.ascension.state import (
     B_H, B_PAWN_ON, B_SHAPES, B_STACK, B_SYMBOL, MAX_PLAYERS, N_SQUARES, NB, PILLAR, PILLAR_BASE,
@@ -55,11 +56,6 @@ W_E_READY = W_SEARCH + 1         # per square: the search whose edit costs W_E h
 W_END = W_E_READY + N_SQUARES
 
 
-@njit_noalloc(inline="always")
-def _is_corner(s):
-    return s == 0 or s == 8 or s == 72 or s == 80
-
-
 @njit_noalloc
 def square_edit_costs(b, t, seat, s, top_height, work):
     """Square s's edit costs for plan_costs: for each target height g, MOVE_WEIGHT x the piece
@@ -68,7 +64,7 @@ def square_edit_costs(b, t, seat, s, top_height, work):
     the loop over the heights."""
     h = b[B_H + s]
     occupant = b[B_PAWN_ON + s]
-    closed = _is_corner(s) and s != t[C_CORNER_OF + seat]
+    closed = is_corner(s) and s != t[C_CORNER_OF + seat]                  # A29(b)
     sym = b[B_SYMBOL + s]
     shp = b[B_SHAPES + s]
     # the cost at g == h on a free square: INF where it shows a chasm or a foreign shape
