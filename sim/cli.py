@@ -671,13 +671,24 @@ def _terminated(signum, frame):
     raise Terminated()
 
 
+NUMBA_SAVE_INTERRUPTED = "no compiled object yet"    # numba's codegen, after a dropped Ctrl-C
+
+
 def main(argv=None):
     import signal
     import threading
     on_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminated) if on_main_thread else None
     try:
-        return _run(argv)
+        try:
+            return _run(argv)
+        except RuntimeError as exc:
+            # a Ctrl-C that lands while numba saves a function to its cache is raised inside
+            # llvmlite's callback, where Python drops it, and numba then fails on the object
+            # the callback never kept: that failure is the interruption (the cache is intact)
+            if str(exc).startswith(NUMBA_SAVE_INTERRUPTED):
+                raise KeyboardInterrupt from exc
+            raise
     except KeyboardInterrupt as exc:
         # one line, not a traceback, also while the command is still importing; what a
         # command had finished is kept (a run's chunks, a ladder's pairings), and the same

@@ -399,6 +399,27 @@ def test_an_interrupt_while_the_command_still_imports_is_one_line(signal_name):
     assert "Traceback" not in done.stderr
 
 
+def test_a_ctrl_c_that_numba_dropped_while_saving_to_its_cache_is_an_interruption(
+        monkeypatch, capsys):
+    """A review helper's Ctrl-C 20 s into a cold start landed inside llvmlite's callback while
+    numba saved the kernel to its cache: Python dropped it there, and numba failed next with
+    "no compiled object yet", a traceback and exit 1. That failure is now the interruption it
+    is: one line, exit 130. Any other RuntimeError is still raised."""
+    import sim.cli as cli
+
+    def dropped(argv):
+        raise RuntimeError("no compiled object yet for <Library 'play_one' at 0x7f91f57a9bd0>")
+    monkeypatch.setattr(cli, "_run", dropped)
+    assert cli.main(["rules"]) == 130
+    assert capsys.readouterr().err.strip().splitlines() == ["ascent: interrupted"]
+
+    def other(argv):
+        raise RuntimeError("something else")
+    monkeypatch.setattr(cli, "_run", other)
+    with pytest.raises(RuntimeError, match="something else"):
+        cli.main(["rules"])
+
+
 def test_out_naming_the_folder_one_stands_in_is_refused(tmp_path, monkeypatch, capsys):
     """--out . swapped a new folder in where the shell stood, leaving it in a deleted one (a
     review helper's): refused, with the name to give from outside."""
