@@ -57,7 +57,7 @@ def test_another_entry_keeps_markers_and_figures_of_its_own(tmp_path, monkeypatc
                             entry="single-game engine")
     text = out.getvalue()
     assert played == [1]
-    assert "compiling the Dice Race single-game engine and the bots hold-at" in text
+    assert "compiling the Dice Race single-game engine and the bot hold-at" in text
     assert "not yet measured here" in text and "about 12 s" not in text
     assert compiling.is_compiled("dice-race@single-game-engine", ["hold-at"])
     assert compiling.compiled_here("dice-race") == {"hold-at"}   # the kernel's, unchanged
@@ -254,7 +254,7 @@ def test_ascent_replay_says_what_it_compiles_on_standard_error(tmp_path):
     command = [sys.executable, "-m", "sim.cli", "replay", "--game", "dice-race", "--seed", "3",
                "--players", "2"]
     first = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
-    assert "compiling the Dice Race single-game engine and the bots hold-at" in first.stderr
+    assert "compiling the Dice Race single-game engine and the bot hold-at" in first.stderr
     assert "compiling" not in first.stdout and first.stdout.startswith("seat 1 ")
     second = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     assert second.stderr == "" and second.stdout == first.stdout
@@ -276,7 +276,7 @@ def test_ascent_simulate_from_an_empty_cache_says_it_is_compiling(tmp_path):
                "--players", "2", "--games", "10", "--seed", "1", "--policy", "random"]
     first = subprocess.run(command + ["--out", str(tmp_path / "a")], env=env,
                            capture_output=True, text=True, check=True)
-    assert "compiling the Dice Race kernel and the bots random" in first.stderr
+    assert "compiling the Dice Race kernel and the bot random" in first.stderr
     second = subprocess.run(command + ["--out", str(tmp_path / "b")], env=env,
                             capture_output=True, text=True, check=True)
     assert "compiling" not in second.stderr

@@ -459,7 +459,8 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
         if before is None else f"about {max(before, 1)} s"
     when = ("every run while numba's cache folder cannot be written" if sim.TEMPORARY_CACHE
             else "first run of this code only")
-    head = (f"compiling the {game.title} {entry or 'kernel'} and the bots {bots} "
+    head = (f"compiling the {game.title} {entry or 'kernel'} and the "
+            f"{'bot' if len(set(names)) == 1 else 'bots'} {bots} "
             f"({when}, {about})")
     started = time.perf_counter()
     done = threading.Event()
