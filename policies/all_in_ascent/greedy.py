@@ -11,7 +11,6 @@ Each decision, in order:
 params[0] = milestone_value: the XP a completed milestone is worth to it (default 150).
 """
 import numpy as np
-from numba import njit
 
 from policies.all_in_ascent.helpers import card_is_useful, expected_attempt_xp
 from sim.core.jit import njit_noalloc

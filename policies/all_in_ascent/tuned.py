@@ -8,7 +8,6 @@ characters' knob vectors end to end; the policy reads the slice of the character
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from policies import cmaes
 from policies.all_in_ascent.planner import N_PLANNER_KNOBS, PLANNER_DEFAULTS, PLANNER_KNOBS, plan

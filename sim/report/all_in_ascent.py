@@ -15,6 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402 (after render.py chose the non-int
 CELL_HEADINGS = {"other_draws_n": "n other games", "other_draws": "win rate in other games",
                  "effect_text": "difference [95%]"}
 
+
 def _is_default_switch(name, value, preset):
     """Whether a switch as a manifest or a spec records it (a value or its text) is the
     preset's own reading (the round cap: the preset's cap)."""
@@ -250,14 +251,12 @@ def render(page, r, plt, results_dir):
             page.figure(heatmap(mat, f"{tier} milestone: win rate minus the character's rate "
                                      f"in its other games (points; * significant)", center=0,
                                 annot=annot, shade=sig, limit=10), f"milestone_{tier}_characters")
-        named = cells.assign(character=[A.display(c, names) for c in cells["character"]])
+        named = cells.assign(character=[A.display(c, names) for c in cells["character"]],
+                             other_draws=A.other_draws_text(cells, 2),
+                             effect_text=A.effect_text(cells))
         flagged = named[named["significant"].fillna(False).astype(bool)] \
             .sort_values("effect", key=abs, ascending=False)
         cell_formats = {"p_screen": FS.fmt_p, "expected_wins": lambda v: f"{v:.1f}"}
-        named = named.assign(other_draws=A.other_draws_text(named, 2),
-                             effect_text=A.effect_text(named))
-        flagged = flagged.assign(other_draws=A.other_draws_text(flagged, 2),
-                                 effect_text=A.effect_text(flagged))
         page.h(3, "Draws that favour or hurt a character (significant)")
         if flagged.empty:
             page.p(f"None among {int(cells['tested'].sum()):,} tested cells "

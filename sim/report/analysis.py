@@ -507,7 +507,8 @@ def screen(r):
             f"all owners {FS.pct(row.owner_win_rate)}, all non-owners "
             f"{FS.pct(row.non_owner_win_rate)}); an association, not the card's effect "
             f"(n = {row.compared_owners:,} owners against {row.compared_non_owners:,} "
-            f"non-owners of their characters, {{p}})" for row, text in zip(gear.itertuples(), within)]
+            f"non-owners of their characters, {{p}})"
+            for row, text in zip(gear.itertuples(), within)]
     fam_gear = FS.Family("gear cards", gear if len(gear) else
                          pd.DataFrame(columns=["p", "effect", "finding"]))
     families = [fam_chars, fam_seats, fam_cells, fam_gear]

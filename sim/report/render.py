@@ -211,7 +211,8 @@ def _next_steps(game):
     flag = f" --game {game}"
     return ("<h2>From verdict to fix</h2><p class='note'>"
             f"<code>ascent rules{flag}</code> lists the knobs and switches. "
-            f"<code>ascent sweep{flag} --knob KNOB --range LOW:HIGH:STEP --games N --out DIR</code>, "
+            f"<code>ascent sweep{flag} --knob KNOB --range LOW:HIGH:STEP --games N --out DIR"
+            "</code>, "
             "with this run's --players, --policy and rules flags, plays one knob over a range "
             "on the same games and shows how every rate moves. "
             "<code>ascent balance SPEC.toml</code> searches for the smallest patch that brings "
@@ -346,13 +347,11 @@ def _self_comparison(folder, meta):
     variants = json.loads((folder / "experiment.json").read_text())
     names = list(variants.get("variant_order") or variants["identity"]["variants"])
     others = ", ".join(v for v in names if v != meta["variant"])
-    if not others:
-        return (f"--against {folder}: variant {meta['variant']!r} against itself, so every "
-                f"difference would be 0; this experiment has no other variant: name another "
-                f"run of the same seeds")
+    what = (f"name the changed variant with --variant (this folder's others: {others}), or the "
+            f"other side with --against-variant" if others else
+            "this experiment has no other variant: name another run of the same seeds")
     return (f"--against {folder}: variant {meta['variant']!r} against itself, so every "
-            f"difference would be 0; name the changed variant with --variant (this folder's "
-            f"others: {others}), or the other side with --against-variant")
+            f"difference would be 0; {what}")
 
 
 def write_report(results_dir, against=None, variant=None, against_variant=None):
