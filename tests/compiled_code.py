@@ -19,3 +19,14 @@ def string_code_in(modules):
             found |= {f.name for f in code.functions
                       if not f.is_declaration and STRING_CODE in f.name}
     return compiled, found
+
+
+def linked_functions(dispatcher):
+    """The names of the functions defined in the code of each of `dispatcher`'s compiled
+    specializations, with what numba linked into it (callees called by name; a function
+    called by address is only declared there)."""
+    found = set()
+    for result in dispatcher.overloads.values():
+        code = result.library._get_module_for_linking()
+        found |= {f.name for f in code.functions if not f.is_declaration}
+    return found

@@ -4,7 +4,8 @@ First Ascent's engine is a straight program that asks its bots from inside the r
 (engine.ask), so a search cannot take the position of a decision and step it. It resumes instead:
 the engine keeps a checkpoint of the state where the current segment began (the deal, then each
 round) and the code of every decision since (memory.py, SEGMENT_*). Each iteration of a search
-copies the checkpoint and plays it on with `engine.play_on`, every seat asked by this module's
+copies the checkpoint and plays it on with the engine's `play_on` (through `engine.play`, by
+address: the same compiled code as the kernel's), every seat asked by this module's
 tree agent, which
 1. answers the segment's past decisions with their recorded codes (the past, so the real hidden
    values are used; nothing of them reaches the decision but through the state at the root);
@@ -31,7 +32,7 @@ widening, tree depth, margin); `mcts@N` runs N iterations per decision; `mcts-tu
 tuned's twelve characters' knob vectors.
 """
 import numpy as np
-from numba import njit, typeof
+from numba import njit, types
 
 from policies.first_ascent.planner import N_KNOBS, decide
 from policies.first_ascent.tuned import load_tuned, tuned_vector
@@ -40,13 +41,16 @@ from policies.mcts import (
     P_MARGIN, P_TREE_DEPTH, P_WIDENING, WALK_FINISHED, WALK_N_MAX, WALK_NOT_STARTED,
     WALK_PATH_LEN, WALK_PHASE, WALK_SIZE, WALK_TREE, back_up, rollout_answer, root_decision,
     start_tree, start_walk, walk_answer, walk_wants_bot)
+from sim.core.compile_order import address_of as address_of_function
 from sim.core.game import get_game
 from sim.core.jit import copy_into, njit_noalloc
 from sim.core.layout import layout
-from sim.core.policies import as_function_value, compiled_on_use, register
+from sim.core.policies import (
+    address_of, as_function_value, check_has_wrapper, compiled_on_use, register)
 from sim.core.rng import stream_below
 from sim.games.first_ascent.data import N_KINDS
-from sim.games.first_ascent.engine import SCRATCH_SIZE, play_on
+from sim.games.first_ascent.engine import SCRATCH_SIZE
+from sim.games.first_ascent.kernel import MAX_SLOTS, engine_signature, engine_value
 from sim.games.first_ascent.memory import (
     MAX_SEGMENT_DECISIONS, SEGMENT, SEGMENT_CHECKPOINT, SEGMENT_CODES, SEGMENT_DEALING,
     SEGMENT_FIRST, SEGMENT_TURN_SEAT, WORK_SIZE)
@@ -203,9 +207,10 @@ def tuned_agent(ctx):
 
 
 @njit(cache=True)
-def search(ctx, agents):
+def search(ctx, agents, engine):
     """The decision of an open-loop search from ctx's position, every imagined seat played by
-    `agents` (a tuple of the one search agent, one per policy slot)."""
+    `agents` (a tuple of the one search agent, one per policy slot), the imagined games by
+    `engine` (engine.play as a function value: kernel.engine_value)."""
     if ctx.n_legal == 1:
         return ctx.legal[0]
     real = ctx.work
@@ -253,7 +258,7 @@ def search(ctx, agents):
         w[SEGMENT_TURN_SEAT] = -1
         walk[WALK_PHASE] = WALK_NOT_STARTED
         walk[WALK_PATH_LEN] = 0
-        play_on(st, ctx.tables, ag, dealing)
+        engine(st, ctx.tables, ag, dealing)
         if w[C_DIVERGED] != 0 or walk[WALK_PHASE] == WALK_NOT_STARTED:
             return -1       # the replay did not reach this decision: a bug, made loud
         evaluate(st, ctx.tables, values)
@@ -266,39 +271,69 @@ MCTS_TUNED_DEFAULTS = np.concatenate([MCTS_TUNED_SEARCH, tuned_vector(load_tuned
 assert len(MCTS_TUNED_DEFAULTS) <= MAX_POLICY_PARAMS
 
 
+# the types the search is compiled for: a bot context, the agents (one function value per
+# policy slot) and the engine for that bundle
+_CONTEXT = POLICY_SIGNATURE.args[0]
+_AGENTS = types.UniTuple(types.FunctionType(POLICY_SIGNATURE), MAX_SLOTS)
+_TABLES = _CONTEXT[list(_CONTEXT.fields).index("tables")]
+_SEARCH_KEY = (_CONTEXT, _AGENTS, types.FunctionType(engine_signature(_TABLES, _AGENTS)))
+
+
+def _compile_search():
+    """The search compiled for _SEARCH_KEY (one for both search bots, cached), as a function
+    value."""
+    check_has_wrapper(search)
+    if _SEARCH_KEY not in search.overloads:
+        search.compile(_SEARCH_KEY)
+    return address_of(search, _SEARCH_KEY)
+
+
 def _search_policy(agent):
     """The registered search bot whose imagined seats are all played by `agent`. The agents
-    reach the engine as first-class function values, the type the kernels give their bots, so
-    the engine's code compiled for a kernel serves the search too and stays cacheable. The
-    policy holds them as constants (with their addresses: sim.core.policies.as_function_value),
-    set by `prepare` just before numba compiles the policy (a few lines) in each process."""
+    and the engine reach the search as first-class function values, the types the kernel
+    gives its bots and its engine, so the engine's code compiled for the kernel serves the
+    search too, and the search stays cacheable. The policy holds them as constants (with
+    their addresses: sim.core.policies.address_of), set by `prepare` just before numba
+    compiles the policy (a few lines) in each process; the search too is called by address:
+    linked in, its code would be optimised again in every process, as the policy cannot be
+    cached (2.9 s for mcts-tuned)."""
     agents = None
+    engine = None
     searching = None
 
     def search_policy(ctx):
-        return searching(ctx, agents)
+        return searching(ctx, agents, engine)
+
+    def compile_agent():
+        return as_function_value(agent, POLICY_SIGNATURE)
 
     def prepare():
-        nonlocal agents, searching
-        agents = (as_function_value(agent, POLICY_SIGNATURE),) * 8
-        # the search by address too: linked in, its code and the engine's would be optimised
-        # again in every process, as this function cannot be cached (2.9 s for mcts-tuned)
-        searching = as_function_value(
-            search, POLICY_SIGNATURE.return_type(POLICY_SIGNATURE.args[0], typeof(agents)))
-    return search_policy, prepare
+        nonlocal agents, engine, searching
+        agents = (compile_agent(),) * MAX_SLOTS
+        engine = engine_value(_TABLES, _AGENTS)
+        searching = _compile_search()
+
+    # apart, in the two processes of a cold start (sim/core/compiling.py): the agent (with
+    # the rollout bot in it) and the search in the second, while the run compiles its kernel
+    # and the engine, which the search only calls
+    parts = ((address_of_function(agent), compile_agent),
+             (address_of_function(search), _compile_search))
+    return search_policy, prepare, parts
 
 
-_random_search, _prepare_random = _search_policy(random_agent)
-_tuned_search, _prepare_tuned = _search_policy(tuned_agent)
+_random_search, _prepare_random, _random_parts = _search_policy(random_agent)
+_tuned_search, _prepare_tuned, _tuned_parts = _search_policy(tuned_agent)
 
 mcts_policy = register(
     "first-ascent", "mcts", params=MCTS_DEFAULTS, budget_param=P_ITERATIONS,
     description="Open-loop MCTS resumed from the round's checkpoint, random rollouts, generic "
                 "score-lead estimate: no planner code")(
-    compiled_on_use(POLICY_SIGNATURE, prepare=_prepare_random, cache=False)(_random_search))
+    compiled_on_use(POLICY_SIGNATURE, prepare=_prepare_random, cache=False,
+                    parts=_random_parts)(_random_search))
 mcts_tuned_policy = register(
     "first-ascent", "mcts-tuned", params=MCTS_TUNED_DEFAULTS, budget_param=P_ITERATIONS,
     plays_tuned_knobs=True, family="planner",
     description="Open-loop MCTS with tuned's rollouts and first children, its own choice kept "
                 "unless beaten by the margin")(
-    compiled_on_use(POLICY_SIGNATURE, prepare=_prepare_tuned, cache=False)(_tuned_search))
+    compiled_on_use(POLICY_SIGNATURE, prepare=_prepare_tuned, cache=False,
+                    parts=_tuned_parts)(_tuned_search))

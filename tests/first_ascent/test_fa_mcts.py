@@ -294,3 +294,22 @@ def test_the_search_compiles_no_string_code(name):
                                       "sim.games.first_ascent.search"})
     assert compiled >= 2
     assert not found
+
+
+def test_the_kernel_and_the_search_share_one_compiled_engine():
+    """Issue 22: the kernel (play_one) and the search bots' imagined games call the engine
+    through engine.play, by address, so numba optimises and compiles its code once, not once
+    more inside each of them (about 7 s of a cold start with a search bot)."""
+    from policies.first_ascent import mcts
+    from sim.games.first_ascent import engine, kernel
+    from tests.compiled_code import linked_functions
+    run_games(1, 3, seat_policies=["mcts-tuned@2", "random", "random", "random"])
+    engine_code = {"10play_round", "13attempt_climb", "14_shortfall_for"}
+
+    def engine_in(dispatcher):
+        names = linked_functions(dispatcher)
+        assert names                            # compiled in this process, or loaded
+        return {part for part in engine_code if any(part in n for n in names)}
+    assert engine_in(engine.play) == engine_code
+    assert engine_in(kernel.play_one) == set()
+    assert engine_in(mcts.search) == set()

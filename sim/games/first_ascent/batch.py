@@ -11,7 +11,8 @@ import numpy as np
 from sim.core.batch import (BatchResult, check_master_seed, game_seeds, kernel_threads,
                              seat_names, seat_rotation)
 from sim.games.first_ascent.data import CHARACTER_KEYS
-from sim.games.first_ascent.kernel import MAX_SLOTS, one_game_by_address, play_batch
+from sim.games.first_ascent.kernel import (MAX_SLOTS, engine_value, one_game_by_address,
+                                           play_batch)
 from sim.games.first_ascent.policy_api import MAX_POLICY_PARAMS
 from sim.games.first_ascent.rules import FirstAscentRules, default_rules
 from sim.games.first_ascent.state import MAX_PLAYERS, RECORD_SIZE
@@ -66,9 +67,10 @@ def play_rows(rules, seeds, char_rows, slots, distinct, params=None, threads=Non
     fns, slot_params = policy_slots(distinct, params)
     seat_slots = np.where(slots >= 0, slots, 0)
     out = np.empty((len(seeds), RECORD_SIZE), np.int32)
+    engine = engine_value(rules.tables, fns)
     with kernel_threads(threads, PARALLEL_CHUNK) as elapsed:
         play_batch(rules.tables, seeds, char_rows, fns, seat_slots, slot_params, out,
                    one_game_by_address(rules.tables, seeds, char_rows, fns, seat_slots,
-                                       slot_params))
+                                       slot_params, engine), engine)
         seconds = elapsed()
     return BatchResult(first_index, seeds, slots, distinct, out, seconds)

@@ -18,7 +18,7 @@ from sim.games.first_ascent.batch import character_ids, policy_slots
 from sim.games.first_ascent.data import (CHARACTER_KEYS, CLIMBING_NAMES, KIND_NAMES,
                                          PITCH_NAMES, SB_NAMES, SHARED_NAMES,
                                          ASSET_TYPES, TECHNIQUES)
-from sim.games.first_ascent.kernel import play_one
+from sim.games.first_ascent.kernel import engine_value, play_one
 from sim.games.first_ascent.rules import FirstAscentRules, build_rules
 
 MAX_LOG = 50_000
@@ -47,7 +47,7 @@ class FirstAscentGame:
         st = np.zeros(S.STATE_SIZE, np.int64)
         log = np.zeros((MAX_LOG, 6), np.int64)
         play_one(st, self.rules.tables, np.int64(self.seed), self.characters, fns, seat_slots,
-                 slot_params, log)
+                 slot_params, log, engine_value(self.rules.tables, fns))
         self.state, self.policies = st, names
         self.log = log[:min(int(st[S.G_DECISIONS]), MAX_LOG)]
         return self.result()

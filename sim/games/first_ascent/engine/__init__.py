@@ -29,7 +29,8 @@ The package is split by concern; each module imports only from the ones above it
     climbing        a climb attempt and what completing it brings (F35-F36)
     turn            a Climb-phase turn, the Follow phase, the Rerack (F28-F29, F49-F57)
     setup           setting up a game (F15-F24)
-    rounds          rounds, the end check, final scoring and `play_game` (F26, F58-F63, F127)
+    rounds          rounds, the end check, final scoring, `play_game` and `play` (F26, F58-F63,
+                    F127)
 This package re-exports every name, so `engine.X` reads the same as before the split.
 """
 from sim.games.first_ascent.engine.common import (  # noqa: F401
@@ -71,8 +72,8 @@ from sim.games.first_ascent.engine.turn import (  # noqa: F401
     turn_legal)
 from sim.games.first_ascent.engine.setup import deal_starting_hands, setup  # noqa: F401
 from sim.games.first_ascent.engine.rounds import (  # noqa: F401
-    anyone_can_move, begin_segment, end_game, personal_objective_points, play_game, play_on,
-    play_round)
+    PLAY_GAME, anyone_can_move, begin_segment, end_game, personal_objective_points, play,
+    play_game, play_on, play_round)
 from sim.games.first_ascent.memory import (  # noqa: F401
     BS_HIGH, BS_LOW, BS_SUMS, CLIMB_OPTIONS_BUFFER, CO_PAYMENT, CO_PLAN, GS_COUNTS, GS_ORDER,
     GS_REMAINING, PAYMENT_BUFFER, PAY_RESOURCES, PAY_SHORTFALL, PAY_TRIAL_PLAN, PLAN_SIZE,

@@ -1,5 +1,5 @@
 """Rounds, the end check and final scoring (F26, F53, F58-F63, F127); `play_game` plays a
-set-up game to its end.
+set-up game to its end; `play` is the engine's one entry point from other compiled code.
 """
 from sim.core.bits import popcount
 from sim.core.jit import njit_noalloc
@@ -141,8 +141,8 @@ def play_game(st, t, ag):
             break
 
 
-@njit_noalloc
-def play_on(st, t, ag, dealing):
+@njit_noalloc(inline="always")   # in `play`: a callee of its own would be compiled on its
+def play_on(st, t, ag, dealing):  # own by a cold start's second process (compile_order.py)
     """Play a copy of a segment's checkpoint on (a search bot's imagined game): the deal if
     `dealing`, then rounds until the game ends or a bot sets G_POLICY_ERROR, which ends the
     play at the end of the turn under way (or of the round's Follow and Rerack phases). Unlike
@@ -151,3 +151,21 @@ def play_on(st, t, ag, dealing):
         deal_starting_hands(st, t, ag)
     while st[G_OVER] == 0 and st[G_POLICY_ERROR] == 0:
         play_round(st, t, ag)
+
+
+PLAY_GAME = -1      # play's `resume` for a set-up game (play_game); 0 or 1 resume (play_on)
+
+
+@njit_noalloc(first_class=True)
+def play(st, t, ag, resume):
+    """play_game(st, t, ag) if resume is PLAY_GAME, else play_on(st, t, ag, dealing=resume).
+
+    The kernel (kernel.play_one) and a search bot's imagined games (policies/first_ascent/
+    mcts.py) both call the engine through this function, by address (kernel.engine_value):
+    called by name, numba would link the engine into each of them and optimise and compile
+    it again for each, about 7 s of a cold start with a search bot. One call by address per
+    game or imagined game costs nothing measurable."""
+    if resume == PLAY_GAME:
+        play_game(st, t, ag)
+    else:
+        play_on(st, t, ag, resume)
