@@ -219,7 +219,9 @@ def targets(st, t, seat, who, opp, out):
     return n
 
 
-@njit_noalloc(inline="always")
+# called, not inlined (numba's inline="always"): inlined into attempt_climb it cost about 2.5 s
+# of every cold start, for 1.7% of random play's speed (results/BENCHMARKS.md)
+@njit_noalloc
 def resolve_option(st, t, ag, seat, card, option, jesus):
     """F106: the cost list, then the gain list, each in order; Jesus Piece skips the
     active player's negative part (F84)."""
