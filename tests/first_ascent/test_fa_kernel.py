@@ -65,3 +65,17 @@ def test_transcript_lists_every_decision_and_the_result():
     text = game.replay_text()
     assert "end:" in text and "round 1" in text
     assert sum(s["won"] for s in res["seats"]) >= 1      # F63
+
+
+def test_play_rows_takes_slots_of_any_integer_type():
+    """The tuning loop hands play_rows its own slot rows; the engine is compiled for int64
+    slots only (kernel.agents_type), so narrower ones are widened, not refused."""
+    from sim.core.batch import game_seeds
+    from sim.games.first_ascent.batch import play_rows
+    rules = build_rules(3)
+    seeds = game_seeds(5, 0, 4)
+    characters = np.zeros((4, S.MAX_PLAYERS), np.int64)
+    slots = np.full((4, S.MAX_PLAYERS), -1, np.int32)
+    slots[:, :3] = 0
+    narrow = play_rows(rules, seeds, characters, slots, ["random"]).records
+    assert (narrow == run_games(4, 5, rules, "random").records).all()

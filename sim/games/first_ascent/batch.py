@@ -65,7 +65,9 @@ def play_rows(rules, seeds, char_rows, slots, distinct, params=None, threads=Non
     """Play one game per row: its seed, characters per seat (0 = F22's draw) and policy slot
     per seat (-1 empty) into `distinct` policy names. The tuning loop calls this directly."""
     fns, slot_params = policy_slots(distinct, params)
-    seat_slots = np.where(slots >= 0, slots, 0)
+    # int64 whatever the caller's slots are: the engine is compiled for one agents bundle
+    # (kernel.agents_type), and another type would be refused
+    seat_slots = np.where(slots >= 0, slots, 0).astype(np.int64)
     out = np.empty((len(seeds), RECORD_SIZE), np.int32)
     engine = engine_value(rules.tables, fns)
     with kernel_threads(threads, PARALLEL_CHUNK) as elapsed:

@@ -24,10 +24,10 @@ MAX_SLOTS = 8
 _I64 = types.Array(types.int64, 1, "C")
 
 
-def agents_type(tables_type, policies_type):
+def agents_type(policies_type):
     """numba's type of the agents bundle `ag` (engine/__init__.py) that play_one builds and a
-    search bot builds for its imagined games, given the packed rules' type and the policy
-    functions' (a tuple of MAX_SLOTS function values)."""
+    search bot builds for its imagined games, given the policy functions' type (a tuple of
+    MAX_SLOTS function values)."""
     log = types.Array(types.int64, 2, "C")
     return types.Tuple((policies_type, _I64, types.Array(types.float64, 2, "C"),
                         types.Array(types.uint64, 2, "C"), _I64, log, _I64, _I64, _I64))
@@ -35,7 +35,7 @@ def agents_type(tables_type, policies_type):
 
 def engine_signature(tables_type, policies_type):
     """engine.play's signature for these packed rules and policy functions (numba types)."""
-    return types.none(_I64, tables_type, agents_type(tables_type, policies_type), types.int64)
+    return types.none(_I64, tables_type, agents_type(policies_type), types.int64)
 
 
 def engine_value(tables, policies):

@@ -219,8 +219,9 @@ def targets(st, t, seat, who, opp, out):
     return n
 
 
-# called, not inlined (numba's inline="always"): inlined into attempt_climb it cost about 2.5 s
-# of every cold start, for 1.7% of random play's speed (results/BENCHMARKS.md)
+# called, not inlined (numba's inline="always"): inlined into attempt_climb it cost 2-3 s of CPU
+# in every cold start (about 1 s of wall), for 1.7% of random play's speed (results/
+# BENCHMARKS.md, "From an empty cache to the first game", twenty-sixth sitting)
 @njit_noalloc
 def resolve_option(st, t, ag, seat, card, option, jesus):
     """F106: the cost list, then the gain list, each in order; Jesus Piece skips the
