@@ -674,21 +674,65 @@ def _terminated(signum, frame):
 NUMBA_SAVE_INTERRUPTED = "no compiled object yet"    # numba's codegen, after a dropped Ctrl-C
 
 
+@contextmanager
+def _interruptions_in_callbacks(on_main_thread):
+    """Yields a list of the interruptions (Ctrl-C, Terminated) raised inside a C callback
+    (none where `main` does not run on the main thread, which the signals go to).
+
+    A Ctrl-C or SIGTERM that lands while numba saves a function to its cache is raised inside
+    llvmlite's callback, where Python cannot raise it: it printed "Exception ignored on
+    calling ctypes callback function" and a traceback, then dropped it. Here it is kept, and
+    delivered to the main thread again once the callback is left (from another thread: the
+    hook itself would receive it), so that the command stops where it is; or numba fails
+    first, on the object the callback never kept (main's NUMBA_SAVE_INTERRUPTED)."""
+    import _thread
+    import signal
+    import threading
+    dropped = []
+    if not on_main_thread:
+        yield dropped
+        return
+    previous = sys.unraisablehook
+    over = threading.Event()        # the command has stopped: nothing to deliver any more
+
+    def deliver_again(signum):
+        if not over.wait(REDELIVERY_DELAY):
+            _thread.interrupt_main(signum)
+
+    def hook(unraisable):
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            previous(unraisable)
+            return
+        dropped.append(unraisable.exc_value)
+        signum = signal.SIGTERM if isinstance(unraisable.exc_value, Terminated) else \
+            signal.SIGINT
+        threading.Thread(target=deliver_again, args=(signum,), daemon=True).start()
+    sys.unraisablehook = hook
+    try:
+        yield dropped
+    finally:
+        over.set()
+        sys.unraisablehook = previous
+
+
+REDELIVERY_DELAY = 0.05     # seconds: the callback and numba's C code have returned by then
+
+
 def main(argv=None):
     import signal
     import threading
     on_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminated) if on_main_thread else None
     try:
-        try:
-            return _run(argv)
-        except RuntimeError as exc:
-            # a Ctrl-C that lands while numba saves a function to its cache is raised inside
-            # llvmlite's callback, where Python drops it, and numba then fails on the object
-            # the callback never kept: that failure is the interruption (the cache is intact)
-            if str(exc).startswith(NUMBA_SAVE_INTERRUPTED):
-                raise KeyboardInterrupt from exc
-            raise
+        with _interruptions_in_callbacks(on_main_thread) as dropped:
+            try:
+                return _run(argv)
+            except RuntimeError as exc:
+                # numba's failure after an interruption that llvmlite's callback dropped is
+                # that interruption (the cache is intact)
+                if str(exc).startswith(NUMBA_SAVE_INTERRUPTED):
+                    raise (dropped[-1] if dropped else KeyboardInterrupt()) from exc
+                raise
     except KeyboardInterrupt as exc:
         # one line, not a traceback, also while the command is still importing; what a
         # command had finished is kept (a run's chunks, a ladder's pairings), and the same

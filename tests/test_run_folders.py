@@ -7,6 +7,7 @@ import errno
 import json
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -428,3 +429,33 @@ def test_out_naming_the_folder_one_stands_in_is_refused(tmp_path, monkeypatch, c
     assert simulate(".") == 2
     assert "--out .: the folder you are in" in one_line_error(capsys)
     assert list((tmp_path / "here").iterdir()) == []
+
+
+@pytest.mark.parametrize("raised, code, line", [
+    ("KeyboardInterrupt", 130, "ascent: interrupted"),
+    ("Terminated", 143, "ascent: terminated (SIGTERM)")])
+def test_an_interruption_raised_inside_a_c_callback_stops_the_command_in_one_line(
+        monkeypatch, capfd, raised, code, line):
+    """A probe helper's Ctrl-C or SIGTERM 14 s into a cold start landed inside llvmlite's
+    callback while numba saved to its cache (4 of 4 times): Python printed "Exception
+    ignored on calling ctypes callback function" and a traceback, and a SIGTERM ended as
+    "interrupted", exit 130. Here a callback raises it the same way, and the command, which
+    would go on, stops with its one line and code."""
+    import ctypes
+
+    import sim.cli as cli
+    exception = {"KeyboardInterrupt": KeyboardInterrupt, "Terminated": cli.Terminated}[raised]
+
+    def raise_in_callback():
+        raise exception()
+    callback = ctypes.CFUNCTYPE(None)(raise_in_callback)
+
+    def command(argv):
+        callback()                  # what it raised never reaches this frame
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:      # the command would go on to its end
+            pass
+        return 0
+    monkeypatch.setattr(cli, "_run", command)
+    assert cli.main(["rules"]) == code
+    assert capfd.readouterr().err.strip().splitlines() == [line]
