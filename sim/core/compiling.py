@@ -193,6 +193,40 @@ def compiles_kernel_first(game, bots):
     return kernel is not None and own is not None and 1.1 * own < kernel
 
 
+def compiles_search_first(game, bots):
+    """Whether the run compiles its bots' last parts (a search bot's search) before the
+    kernel, where the second process compiles the bots first (compiles_kernel_first false):
+    where every bot in parts rolls out a bot of its family (All-In Ascent's `mcts-tuned`, the
+    tuned planner) whose own compile, by the game's measured figures, takes at least as long
+    as the kernel's. The second process is then busy with the rollout bot while the run
+    compiles the search and the kernel's start, and walks the kernel from its other end
+    after it. With the kernel first, the run's search came after its kernel while the second
+    process had nothing left to do: from an empty cache, All-In Ascent `mcts-tuned` 18.6 and
+    18.8 s -> 17.0 and 17.7 s, Ascension `mcts-hybrid` 18.5 and 19.8 -> 17.8 and 17.8 s
+    (results/BENCHMARKS.md). Random rollouts keep it busy for no time, and it would compile
+    the engine's code the run's search compiles too (Ascension `mcts`: 10-11 -> 12-13 s).
+    All-In Ascent `mcts-greedy` (`greedy`: 9.6 s) came out about 0.5 s slower."""
+    from sim.core.policies import policy_names, policy_parts
+    try:
+        path = game.project_file(game.compile_estimates)
+        figures = json.loads(path.read_text())["games"][game.name]
+        kernel = _finite(figures["kernel_and_random"])
+        in_parts = [name for name in bots if policy_parts(game.name, _base_name(name))]
+        if not in_parts:
+            return False
+        for name in in_parts:
+            family = registered_policy(game.name, name).family_name
+            rollout_bots = [other for other in policy_names(game.name)
+                            if registered_policy(game.name, other).family_name == family
+                            and not policy_parts(game.name, other)]
+            if not rollout_bots or \
+                    min(_finite(figures["bots"][b]) for b in rollout_bots) < kernel:
+                return False
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+    return True
+
+
 def _second_process_helps(game, compiled, threads):
     """Where the kernel is not compiled in this folder yet (`compiled`, a compiled_here
     answer, is None), the game has a `random` bot to compile it with, the cache's saves are
@@ -301,12 +335,14 @@ def compiling_early(game, seat_policies, threads=None):
 
 
 @contextmanager
-def compiling_alongside(game_name, bots, order_file="", kernel_first=False):
+def compiling_alongside(game_name, bots, order_file="", kernel_first=False,
+                        search_first=False):
     """While the body runs, a second process compiles `bots` into this cache folder (the one
     compiling_early started, if it did), and, with `order_file` (a kernel_alongside answer),
     the kernel from its other end, after the bots or, if `kernel_first`, before them; on the
-    way out, this process compiles the last part of each bot that has parts (a search bot's
-    search: sim.core.policies.compile_parts) while the second process compiles their first,
+    way out (or, if `search_first`, on the way in: compiles_search_first), this process
+    compiles the last part of each bot that has parts (a search bot's search:
+    sim.core.policies.compile_parts) while the second process compiles their first,
     then waits for its bots, and stops it (or waits for it to end, without `order_file`).
     Meanwhile each function this process starts compiling is named on the second process's
     input: where it comes to one, the two have met, and it goes on to the bots (or ends), and
@@ -322,8 +358,11 @@ def compiling_alongside(game_name, bots, order_file="", kernel_first=False):
         if helper is not None:
             from sim.core.compile_order import naming_what_compiles
             with naming_what_compiles(helper.stdin.fileno()):
+                if search_first:
+                    _compile_last_parts(game_name, bots)
                 yield
-                _compile_last_parts(game_name, bots)
+                if not search_first:
+                    _compile_last_parts(game_name, bots)
         else:
             yield
         if helper is not None:
@@ -448,6 +487,8 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
     alongside = bots_to_compile_alongside(game, names, compiled, threads) if with_kernel else []
     order_file = kernel_alongside(game, compiled, threads) if with_kernel else ""
     kernel_first = bool(order_file) and compiles_kernel_first(game, alongside)
+    search_first = bool(order_file) and not kernel_first and \
+        compiles_search_first(game, alongside)
     _release_early(game.name, (game.name, tuple(alongside), order_file, kernel_first)
                    if alongside or order_file else None)
     before = last_compile_seconds(key, names, cold=cold)
@@ -487,7 +528,8 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
     compiled_all = False
     try:
         with event.install_listener("numba:compile", compiles):
-            with compiling_alongside(game.name, alongside, order_file, kernel_first):
+            with compiling_alongside(game.name, alongside, order_file, kernel_first,
+                                     search_first):
                 if alongside or order_file:
                     play_kernel()
             compiles.start()        # the second process's bots are saved by now
