@@ -294,3 +294,24 @@ def test_the_run_compiles_the_search_first_where_the_rollout_bot_keeps_the_other
     assert not compiling.compiles_search_first(get_game("ascension"), ["mcts-hybrid", "mcts"])
     assert not compiling.compiles_search_first(get_game("all-in-ascent"), ["tuned"])
     assert not compiling.compiles_search_first(get_game("dice-race"), ["hold-at"])
+
+
+@pytest.mark.parametrize("search_first, order", [(True, ["search", "kernel"]),
+                                                 (False, ["kernel", "search"])])
+def test_the_run_compiles_its_bots_last_parts_before_or_after_its_kernel(
+        monkeypatch, search_first, order):
+    """compiling_alongside's `search_first` puts the run's share of the bots (the search) on
+    the way in, before the kernel's game, and still waits for the second process's bots."""
+    def second_process(*args, **kwargs):     # says its bots are done, then waits to be stopped
+        return subprocess.Popen(
+            [sys.executable, "-c",
+             f"import sys; print({compiling.BOTS_DONE!r}, flush=True); sys.stdin.read()"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    events = []
+    monkeypatch.setattr(compiling, "_start_second_process", second_process)
+    monkeypatch.setattr(compiling, "_compile_last_parts",
+                        lambda game_name, bots: events.append("search"))
+    with compiling.compiling_alongside("dice-race", ["hold-at"], "order.json", False,
+                                       search_first):
+        events.append("kernel")
+    assert events == order

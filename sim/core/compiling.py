@@ -20,7 +20,9 @@ throw-away game then loads them. If that process fails, the run compiles them it
 the game has recorded the order its kernel compiles in (sim/core/compile_order.py), that
 process also compiles the kernel from its other end, after the bots or, where they are the
 smaller part, before them, until it meets the run (First Ascent's first game from an empty
-cache: 28-29 s, then 18-19.5 s).
+cache: 28-29 s, then 18-19.5 s). A search bot's search, the run's share of it, comes after
+the kernel, or before it where a large rollout bot keeps the second process busy
+(compiles_search_first).
 """
 import json
 import math
@@ -38,7 +40,8 @@ from numba.core import event
 
 import sim
 from sim.core.numba_cache import saves_are_locked
-from sim.core.policies import BUDGET_MARK, policy_name_problem, registered_policy
+from sim.core.policies import (
+    BUDGET_MARK, policy_name_problem, policy_names, policy_parts, registered_policy)
 
 
 def _markers(cache_dir=None):
@@ -196,31 +199,31 @@ def compiles_kernel_first(game, bots):
 def compiles_search_first(game, bots):
     """Whether the run compiles its bots' last parts (a search bot's search) before the
     kernel, where the second process compiles the bots first (compiles_kernel_first false):
-    where every bot in parts rolls out a bot of its family (All-In Ascent's `mcts-tuned`, the
-    tuned planner) whose own compile, by the game's measured figures, takes at least as long
-    as the kernel's. The second process is then busy with the rollout bot while the run
-    compiles the search and the kernel's start, and walks the kernel from its other end
-    after it. With the kernel first, the run's search came after its kernel while the second
+    where, for every bot in parts, each bot of its family compiled whole (its rollout bot is
+    one: the figures keep none for a rollout part alone) takes at least as long as the
+    kernel, by the game's measured figures. The second process is then busy with the
+    rollout bot while the run compiles the search, and with it much of the engine's code;
+    after the bots, the second process compiles the kernel's entry and stops where the run
+    has been. With the kernel first, the run's search came after its kernel while the second
     process had nothing left to do: from an empty cache, All-In Ascent `mcts-tuned` 18.6 and
     18.8 s -> 17.0 and 17.7 s, Ascension `mcts-hybrid` 18.5 and 19.8 -> 17.8 and 17.8 s
     (results/BENCHMARKS.md). Random rollouts keep it busy for no time, and it would compile
     the engine's code the run's search compiles too (Ascension `mcts`: 10-11 -> 12-13 s).
-    All-In Ascent `mcts-greedy` (`greedy`: 9.6 s) came out about 0.5 s slower."""
-    from sim.core.policies import policy_names, policy_parts
+    All-In Ascent `mcts-greedy` came out about 0.5 s slower: the figures cannot tell its
+    `greedy` (9.6 s) from `hybrid`'s family (whose cheapest bot takes 7.0 s)."""
     try:
         path = game.project_file(game.compile_estimates)
         figures = json.loads(path.read_text())["games"][game.name]
         kernel = _finite(figures["kernel_and_random"])
-        in_parts = [name for name in bots if policy_parts(game.name, _base_name(name))]
+        in_parts = [name for name in bots if policy_parts(game.name, name)]
         if not in_parts:
             return False
         for name in in_parts:
             family = registered_policy(game.name, name).family_name
-            rollout_bots = [other for other in policy_names(game.name)
-                            if registered_policy(game.name, other).family_name == family
-                            and not policy_parts(game.name, other)]
-            if not rollout_bots or \
-                    min(_finite(figures["bots"][b]) for b in rollout_bots) < kernel:
+            whole = [other for other in policy_names(game.name)
+                     if registered_policy(game.name, other).family_name == family
+                     and not policy_parts(game.name, other)]
+            if not whole or min(_finite(figures["bots"][b]) for b in whole) < kernel:
                 return False
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return False
