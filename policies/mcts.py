@@ -73,7 +73,7 @@ from numba import njit, typeof, types
 
 from sim.core.compile_order import address_of as address_of_function
 from sim.core.jit import CalleeCompiler, copy_into, njit_noalloc
-from sim.core.policies import address_of, check_has_wrapper, compiled_on_use
+from sim.core.policies import compiled_on_use, compiled_value
 from sim.core.rng import stream_below
 
 MAX_SEATS = 8
@@ -347,15 +347,10 @@ def context_rollout_type(context_type, tables="tables"):
 
 def rollout_value(module, signature):
     """`module.rollout` compiled for `signature` as a first-class function value that carries
-    its address (sim.core.policies.address_of): the search calls it by address, its code
+    its address (sim.core.policies.compiled_value): the search calls it by address, its code
     optimised once, on its own. It is compiled without numba's runtime where the module
     declares it so (njit_noalloc(first_class=True)): the search's walk may not allocate."""
-    dispatcher = module.rollout
-    check_has_wrapper(dispatcher)
-    key = tuple(signature.args)
-    if key not in dispatcher.overloads:
-        dispatcher.compile(signature)
-    return address_of(dispatcher, key)
+    return compiled_value(module.rollout, signature)
 
 
 class Search:
@@ -400,10 +395,7 @@ def search_bot(searching, signature, rollouts, rollout_type, *constants):
         return rollout_value(bot, rollout_type)
 
     def compile_searching():
-        check_has_wrapper(searching)
-        if key not in searching.overloads:
-            searching.compile(key)
-        return address_of(searching, key)
+        return compiled_value(searching, key)
 
     def prepare():
         nonlocal body, rollout

@@ -45,8 +45,7 @@ from sim.core.compile_order import address_of as address_of_function
 from sim.core.game import get_game
 from sim.core.jit import copy_into, njit_noalloc
 from sim.core.layout import layout
-from sim.core.policies import (
-    address_of, as_function_value, check_has_wrapper, compiled_on_use, register)
+from sim.core.policies import as_function_value, compiled_on_use, compiled_value, register
 from sim.core.rng import stream_below
 from sim.games.first_ascent.data import N_KINDS
 from sim.games.first_ascent.engine import SCRATCH_SIZE
@@ -282,10 +281,7 @@ _SEARCH_KEY = (_CONTEXT, _AGENTS, types.FunctionType(engine_signature(_TABLES, _
 def _compile_search():
     """The search compiled for _SEARCH_KEY (one for both search bots, cached), as a function
     value."""
-    check_has_wrapper(search)
-    if _SEARCH_KEY not in search.overloads:
-        search.compile(_SEARCH_KEY)
-    return address_of(search, _SEARCH_KEY)
+    return compiled_value(search, _SEARCH_KEY)
 
 
 def _search_policy(agent):

@@ -81,11 +81,9 @@ def by_address(one_game, *argument_types):
     numba's cache; and it stays open to other argument types."""
     from numba import typeof, types
 
-    from sim.core.policies import address_of, check_has_wrapper
-    check_has_wrapper(one_game)
-    key = tuple(a if isinstance(a, types.Type) else typeof(a) for a in argument_types)
-    one_game.compile(key)
-    return address_of(one_game, key)
+    from sim.core.policies import compiled_value
+    return compiled_value(one_game, tuple(a if isinstance(a, types.Type) else typeof(a)
+                                          for a in argument_types))
 
 
 def row_type(array):

@@ -41,7 +41,8 @@ from numba.core import event
 import sim
 from sim.core.numba_cache import saves_are_locked
 from sim.core.policies import (
-    BUDGET_MARK, policy_name_problem, policy_names, policy_parts, registered_policy)
+    BUDGET_MARK, compile_parts, policy_name_problem, policy_names, policy_parts,
+    registered_policy)
 
 
 def _markers(cache_dir=None):
@@ -388,7 +389,6 @@ def _compile_last_parts(game_name, bots):
     parts (All-In Ascent's and Ascension's search bots: the game's search, while the second
     process compiles the rollout bot, the larger part, first). A part the second process has
     saved by then only loads."""
-    from sim.core.policies import compile_parts
     for name in bots:
         if policy_name_problem(game_name, name) is None:    # else the run says so, later
             compile_parts(game_name, name, last_only=True)
@@ -597,7 +597,6 @@ def main(argv=None):
     to_run = os.dup(1)
     os.dup2(2, 1)
     from sim.core.compile_order import compile_backwards, read
-    from sim.core.policies import compile_parts
     order = read(Path(order_file), game_name) if order_file else []
     if kernel_first:
         compile_backwards(order, RUN_STARTED)

@@ -89,8 +89,9 @@ def compile_parts(game, name, skip=(), last_only=False):
         if not last_only:
             get_policy(game, name)
         return
-    for address, compile_part in (parts[-1:] if last_only and len(parts) > 1 else
-                                  () if last_only else parts):
+    if last_only:
+        parts = parts[-1:] if len(parts) > 1 else ()
+    for address, compile_part in parts:
         if address not in skip:
             compile_part()
 
@@ -113,6 +114,18 @@ def check_has_wrapper(dispatcher):
     if dispatcher.targetoptions.get("no_cfunc_wrapper"):
         raise TypeError(f"{dispatcher.py_func.__qualname__} is compiled without the wrapper a "
                         "function value needs: declare it @njit_noalloc(first_class=True)")
+
+
+def compiled_value(dispatcher, signature):
+    """`dispatcher` compiled for `signature` (a numba signature, or a tuple of argument types),
+    unless it is already, as a function value that carries its address (address_of): for a
+    function that other compiled code takes as an argument and calls by address. One without
+    the wrapper such a call goes through is refused first (check_has_wrapper)."""
+    check_has_wrapper(dispatcher)
+    key = tuple(getattr(signature, "args", signature))
+    if key not in dispatcher.overloads:
+        dispatcher.compile(signature)
+    return address_of(dispatcher, key)
 
 
 def address_of(dispatcher, argument_types):

@@ -13,7 +13,7 @@ from numba import njit, prange, typeof, types
 
 from sim.core.batch import by_address, item_type, row_type
 from sim.core.kernel_steps import keep_record
-from sim.core.policies import address_of, check_has_wrapper
+from sim.core.policies import compiled_value
 from sim.core.seeding import policy_streams
 from sim.games.first_ascent.data import N_KINDS
 from sim.games.first_ascent.engine import PLAY_GAME, SCRATCH_SIZE, play, setup
@@ -40,15 +40,10 @@ def engine_signature(tables_type, policies_type):
 
 def engine_value(tables, policies):
     """engine.play compiled for engine_signature, as a function value that carries its
-    address (sim.core.policies.address_of); `tables` and `policies` are values or their
+    address (sim.core.policies.compiled_value); `tables` and `policies` are values or their
     numba types."""
-    signature = engine_signature(*(a if isinstance(a, types.Type) else typeof(a)
-                                   for a in (tables, policies)))
-    check_has_wrapper(play)
-    key = tuple(signature.args)
-    if key not in play.overloads:
-        play.compile(signature)
-    return address_of(play, key)
+    return compiled_value(play, engine_signature(
+        *(a if isinstance(a, types.Type) else typeof(a) for a in (tables, policies))))
 
 
 @njit(cache=True)
