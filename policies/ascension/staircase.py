@@ -53,7 +53,9 @@ W_HEADS_USED = W_DISTANCES + MAX_PLAYERS    # the bucket heads the next search m
                                 # game, every head)
 W_SEARCH = W_HEADS_USED + 1      # searches so far in this game (0 in a new game)
 W_E_READY = W_SEARCH + 1         # per square: the search whose edit costs W_E holds
-W_END = W_E_READY + N_SQUARES
+W_RELAXED = W_E_READY + N_SQUARES   # per square: bit g set once node (square, g) is relaxed
+W_END = W_RELAXED + N_SQUARES
+ALL_HEIGHTS = (1 << NH) - 1
 
 
 @njit_noalloc
@@ -163,6 +165,11 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
     work[W_C:W_C + N_NODES] = INF
     work[W_SUCC:W_SUCC + N_NODES] = -1
     work[W_WANTED:W_WANTED + N_NODES] = 0
+    # A node's first relaxation is its cheapest: nodes settle in order of cost, and a
+    # relaxation adds the node's own fixed edit cost. So a node relaxed once is never relaxed
+    # again (nine in ten relaxations improved nothing); the goal's nodes start with their cost
+    work[W_RELAXED:W_RELAXED + N_SQUARES] = 0
+    work[W_RELAXED + goal] = ALL_HEIGHTS
     # a square's edit costs are worked out when the search first reaches it: it settles a
     # hundred-odd of the 1,134 nodes, and reaches well under all of the 81 squares
     search = work[W_SEARCH] + 1
@@ -202,8 +209,7 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
             e = work[W_HEAD + cost]
             work[W_HEAD + cost] = work[W_LINK + e]
             node = work[W_ENTRY + e]
-            if work[W_C + node] != cost:
-                continue                                     # a stale entry
+            # no stale entries: a node's first relaxation is its last (see above)
             if work[W_WANTED + node]:
                 work[W_WANTED + node] = 0
                 remaining -= 1
@@ -213,40 +219,47 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
             g_d = node - d * NH
             # A30's window for a step from (s, g_s) onto (d, g_d): up 1, or 2 off a ladder s
             # shows at g_s; down 1, or 2 onto a mattress d shows at g_d (switch
-            # mattress_mode=from: off a mattress s shows at g_s). The board's facts are read
-            # into locals once (`b` may be `work`, which this loop writes)
-            onto_mattress = not mattress_from and b[B_SYMBOL + d] == SYM_MATTRESS and \
-                g_d == b[B_H + d]
+            # mattress_mode=from: off a mattress s shows at g_s), as bits of g_s. The board's
+            # facts are read into locals (`b` may be `work`, which this loop writes)
+            window = (7 << g_d) >> 1                             # g_d - 1 .. g_d + 1
+            if not mattress_from and b[B_SYMBOL + d] == SYM_MATTRESS and g_d == b[B_H + d]:
+                window |= 1 << (g_d + 2)
+            window &= ALL_HEIGHTS
             for k in range(8):
                 s = NB[d, k]
                 if s < 0:
                     break
+                h_s = b[B_H + s]
+                open_heights = window
+                sym_s = b[B_SYMBOL + s]
+                if sym_s == SYM_LADDER and h_s == g_d - 2:
+                    open_heights |= 1 << h_s                     # up 2 off the ladder
+                elif mattress_from and sym_s == SYM_MATTRESS and h_s == g_d + 2 and h_s < NH:
+                    open_heights |= 1 << h_s                     # down 2 off the mattress
+                relaxed = work[W_RELAXED + s]
+                open_heights &= ~relaxed
+                if open_heights == 0:
+                    continue
+                work[W_RELAXED + s] = relaxed | open_heights
                 if work[W_E_READY + s] != search:
                     square_edit_costs(b, t, seat, s, top_heights[s], work)
                     work[W_E_READY + s] = search
-                ladder = b[B_SYMBOL + s] == SYM_LADDER
-                h_s = b[B_H + s]
-                # off a mattress, the 2-hu drop starts where it shows: g_s = h_s only
-                off_mattress = mattress_from and h_s == g_d + 2 and \
-                    b[B_SYMBOL + s] == SYM_MATTRESS
-                lo = max(0, g_d - (2 if ladder else 1))
-                hi = min(NH - 1, g_d + (2 if onto_mattress or off_mattress else 1))
-                for g_s in range(lo, hi + 1):
-                    up = 2 if (ladder and g_s == h_s) else 1
-                    if g_d - g_s > up:
-                        continue
-                    at = s * NH + g_s
-                    total = cost + 1 + work[W_E + at]
-                    if total > MAX_COST or total >= work[W_C + at]:
-                        continue
-                    work[W_C + at] = total
-                    work[W_SUCC + at] = node
-                    if used < POOL:
-                        work[W_ENTRY + used] = at
-                        work[W_LINK + used] = work[W_HEAD + total]
-                        work[W_HEAD + total] = used
-                        used += 1
-                        dearest = max(dearest, total)
+                g_s = 0
+                while open_heights:
+                    if open_heights & 1:
+                        at = s * NH + g_s
+                        total = cost + 1 + work[W_E + at]
+                        if total <= MAX_COST:
+                            work[W_C + at] = total
+                            work[W_SUCC + at] = node
+                            if used < POOL:
+                                work[W_ENTRY + used] = at
+                                work[W_LINK + used] = work[W_HEAD + total]
+                                work[W_HEAD + total] = used
+                                used += 1
+                                dearest = max(dearest, total)
+                    open_heights >>= 1
+                    g_s += 1
         if remaining <= left:
             break
     work[W_HEADS_USED] = dearest + 1
