@@ -38,8 +38,7 @@ MOVE_WEIGHT = 64                # a piece move costs 64, a pawn step 1: among pl
 # ctx.work layout: [0, B_STACK) a scratch copy of the view's board (board.copy_board), then
 W_C = B_STACK                   # C[node], cost to go
 W_SUCC = W_C + N_NODES          # the next node on a cheapest plan
-W_E = W_SUCC + N_NODES          # edit cost of each node
-W_HEAD = W_E + N_NODES          # bucket queue: first entry per cost
+W_HEAD = W_SUCC + N_NODES       # bucket queue: first entry per cost
 POOL = 12 * N_NODES              # entries; a full pool drops pushes (deterministically)
 W_LINK = W_HEAD + MAX_COST + 1  # next entry in the same bucket
 W_ENTRY = W_LINK + POOL         # node of an entry
@@ -51,47 +50,46 @@ W_DISTANCES = W_WANTED + N_NODES    # every seat's climb distance (strategic.py)
 W_HEADS_USED = W_DISTANCES + MAX_PLAYERS    # the bucket heads the next search must clear:
                                 # 1 + the dearest bucket the last search pushed to (0: a new
                                 # game, every head)
-W_SEARCH = W_HEADS_USED + 1      # searches so far in this game (0 in a new game)
-W_E_READY = W_SEARCH + 1         # per square: the search whose edit costs W_E holds
-W_RELAXED = W_E_READY + N_SQUARES   # per square: bit g set once node (square, g) is relaxed
+W_RELAXED = W_HEADS_USED + 1    # per square: bit g set once node (square, g) is relaxed
 W_END = W_RELAXED + N_SQUARES
 ALL_HEIGHTS = (1 << NH) - 1
 
 
-@njit_noalloc
-def square_edit_costs(b, t, seat, s, top_height, work):
-    """Square s's edit costs for plan_costs: for each target height g, MOVE_WEIGHT x the piece
-    moves that make s stand at g hu and be enterable by seat (INF: never). The square's facts
-    are read once: `b` may be `work` itself, so the compiler could not hoist the reads out of
-    the loop over the heights."""
-    h = b[B_H + s]
-    occupant = b[B_PAWN_ON + s]
-    closed = is_corner(s) and s != t[C_CORNER_OF + seat]                  # A29(b)
+@njit_noalloc(inline="always")
+def square_facts(b, t, seat, s):
+    """What square s's edit costs depend on, read once for the heights a search relaxes on it
+    (`b` may be `work` itself, which the search writes, so the compiler cannot hoist the
+    reads): its height, its pawn (-1: none), whether it is closed to seat (A29(b)), its
+    symbol, and the cost of entering it at its own height (INF where it shows a chasm or a
+    foreign shape)."""
     sym = b[B_SYMBOL + s]
     shp = b[B_SHAPES + s]
-    # the cost at g == h on a free square: INF where it shows a chasm or a foreign shape
     level = INF if sym == SYM_CHASM or (shp != 0 and (shp & t[C_SHAPE_OF + seat]) == 0) \
         else 0
-    base = s * NH
-    for g in range(NH):
-        node = base + g
-        if occupant >= 0:
-            e = 0 if (occupant == seat and g == h) else INF      # A37: a pawn pins its square
-        elif closed:
-            e = INF                                              # A29(b)
-        elif s == PILLAR and (g < PILLAR_BASE or g > PILLAR_BASE + 2):
-            e = INF                                              # A27
-        elif sym == SYM_DRAGON:
-            e = 0 if g == h else INF                 # the joker's stack is frozen
-        elif g == h:
-            e = level
-        elif g > h:
-            e = (g - h + 1) // 2                     # cubes, and a half-cube if odd
-        else:
-            diff = h - g
-            # an odd drop under a cube: lift cubes, then add a half-cube
-            e = (diff + 1) // 2 if diff % 2 == 0 or top_height == 1 else diff // 2 + 2
-        work[W_E + node] = e if e >= INF else e * MOVE_WEIGHT
+    closed = is_corner(s) and s != t[C_CORNER_OF + seat]
+    return b[B_H + s], b[B_PAWN_ON + s], closed, sym, level
+
+
+@njit_noalloc(inline="always")
+def edit_cost(s, g, seat, top_height, h, occupant, closed, sym, level):
+    """MOVE_WEIGHT x the piece moves that make square s (its facts: square_facts) stand at g
+    hu and be enterable by seat; INF: never."""
+    if occupant >= 0:
+        return 0 if (occupant == seat and g == h) else INF       # A37: a pawn pins its square
+    if closed:
+        return INF                                               # A29(b)
+    if s == PILLAR and (g < PILLAR_BASE or g > PILLAR_BASE + 2):
+        return INF                                               # A27
+    if sym == SYM_DRAGON:
+        return 0 if g == h else INF                  # the joker's stack is frozen
+    if g == h:
+        return level
+    if g > h:
+        return (g - h + 1) // 2 * MOVE_WEIGHT        # cubes, and a half-cube if odd
+    diff = h - g
+    # an odd drop under a cube: lift cubes, then add a half-cube
+    moves = (diff + 1) // 2 if diff % 2 == 0 or top_height == 1 else diff // 2 + 2
+    return moves * MOVE_WEIGHT
 
 
 @njit_noalloc
@@ -160,22 +158,13 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
     the pawn (as plan_costs; INF where the pawn's node costs more than `bound`)."""
     goal = goal_square(b, t, seat)
     mattress_from = t[C_MATTRESS_FROM] != 0
-    # no cost to go yet, no successor, nothing wanted: three plain fills, which the compiler
-    # vectorises (the edit costs' loop cannot be)
-    work[W_C:W_C + N_NODES] = INF
-    work[W_SUCC:W_SUCC + N_NODES] = -1
-    work[W_WANTED:W_WANTED + N_NODES] = 0
     # A node's first relaxation is its cheapest: nodes settle in order of cost, and a
     # relaxation adds the node's own fixed edit cost. So a node relaxed once is never relaxed
-    # again (nine in ten relaxations improved nothing); the goal's nodes start with their cost
+    # again (nine in ten relaxations improved nothing), and its cost to go and successor are
+    # final from then on. W_C and W_SUCC hold a node's only where W_RELAXED says it was
+    # relaxed (node_cost), so they need no clearing; the goal's nodes start with their cost
     work[W_RELAXED:W_RELAXED + N_SQUARES] = 0
     work[W_RELAXED + goal] = ALL_HEIGHTS
-    # a square's edit costs are worked out when the search first reaches it: it settles a
-    # hundred-odd of the 1,134 nodes, and reaches well under all of the 81 squares
-    search = work[W_SEARCH] + 1
-    work[W_SEARCH] = search
-    square_edit_costs(b, t, seat, goal, top_heights[goal], work)
-    work[W_E_READY + goal] = search
     remaining = 0
     pawn = b[S_PAWN_SQ + seat]
     if with_pawn and pawn >= 0 and b[B_H + pawn] < NH:
@@ -192,9 +181,12 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
         work[W_HEAD + c] = -1
     used = 0
     dearest = 0
+    h, occupant, closed, sym, level = square_facts(b, t, seat, goal)
     for g in range(NH):
         node = goal * NH + g
-        c = work[W_E + node]
+        c = edit_cost(goal, g, seat, top_heights[goal], h, occupant, closed, sym, level)
+        work[W_SUCC + node] = -1
+        work[W_C + node] = INF
         if c <= MAX_COST:
             work[W_C + node] = c
             work[W_ENTRY + used] = node
@@ -241,15 +233,19 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
                 if open_heights == 0:
                     continue
                 work[W_RELAXED + s] = relaxed | open_heights
-                if work[W_E_READY + s] != search:
-                    square_edit_costs(b, t, seat, s, top_heights[s], work)
-                    work[W_E_READY + s] = search
+                # each node's edit cost is worked out once, at its one relaxation: a search
+                # relaxes a few hundred of the 1,134 nodes
+                h_s, occupant, closed, sym_s, level = square_facts(b, t, seat, s)
+                top_s = top_heights[s]
                 g_s = 0
                 while open_heights:
                     if open_heights & 1:
                         at = s * NH + g_s
-                        total = cost + 1 + work[W_E + at]
-                        if total <= MAX_COST:
+                        total = cost + 1 + edit_cost(s, g_s, seat, top_s, h_s, occupant,
+                                                     closed, sym_s, level)
+                        if total > MAX_COST:
+                            work[W_C + at] = INF
+                        else:
                             work[W_C + at] = total
                             work[W_SUCC + at] = node
                             if used < POOL:
@@ -263,9 +259,16 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
         if remaining <= left:
             break
     work[W_HEADS_USED] = dearest + 1
-    if pawn < 0 or b[B_H + pawn] >= NH:
+    # the wanted nodes not reached: unmarked for the next search
+    if with_pawn and pawn >= 0 and b[B_H + pawn] < NH:
+        work[W_WANTED + pawn * NH + b[B_H + pawn]] = 0
+    for i in range(n_wanted):
+        s = wanted_squares[i]
+        if b[B_H + s] < NH:
+            work[W_WANTED + s * NH + b[B_H + s]] = 0
+    if pawn < 0:
         return INF
-    c = work[W_C + pawn * NH + b[B_H + pawn]]
+    c = cost_at(b, work, pawn)
     # a cost above the bound is only a cost so far (unsettled)
     return INF if c >= INF or c > bound else c // MOVE_WEIGHT
 
@@ -274,7 +277,7 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
 def cost_at(b, work, s):
     """Cost to go from square s as it stands (a pawn stepping there now)."""
     h = b[B_H + s]
-    if h >= NH:
+    if h >= NH or (work[W_RELAXED + s] >> h) & 1 == 0:
         return INF
     return work[W_C + s * NH + h]
 
@@ -286,9 +289,9 @@ def extract_plan(b, t, seat, work):
     s = b[S_PAWN_SQ + seat]
     if s < 0 or b[B_H + s] >= NH:
         return 0
-    node = s * NH + b[B_H + s]
-    if work[W_C + node] >= INF:
+    if cost_at(b, work, s) >= INF:
         return 0
+    node = s * NH + b[B_H + s]
     n = 0
     while node >= 0 and n < N_SQUARES:
         work[W_PLAN + n] = node // NH
