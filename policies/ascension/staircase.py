@@ -39,7 +39,7 @@ MOVE_WEIGHT = 64                # a piece move costs 64, a pawn step 1: among pl
 W_C = B_STACK                   # C[node], cost to go
 W_SUCC = W_C + N_NODES          # the next node on a cheapest plan
 W_HEAD = W_SUCC + N_NODES       # bucket queue: first entry per cost
-POOL = 12 * N_NODES              # entries; a full pool drops pushes (deterministically)
+POOL = N_NODES                  # entries: a node is pushed once at most
 W_LINK = W_HEAD + MAX_COST + 1  # next entry in the same bucket
 W_ENTRY = W_LINK + POOL         # node of an entry
 W_PLAN = W_ENTRY + POOL         # plan squares, then plan targets
@@ -152,17 +152,19 @@ def candidate_costs(b, t, seat, work, top_heights, squares, n_squares, with_pawn
 @njit_noalloc(optimised_alone=True)     # see jit.py: 5% faster games with its own pipeline
 def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, with_pawn, left,
                     bound):
-    """The search of plan_costs and candidate_costs: Dijkstra from the goal, until at most
-    `left` wanted nodes are unsettled (with left=0 it may search on where nothing is
-    wanted), or every node of cost `bound` or less is settled. Returns the climb distance at
-    the pawn (as plan_costs; INF where the pawn's node costs more than `bound`)."""
+    """The search of plan_costs and candidate_costs: Dijkstra from the goal, until every
+    wanted node has its cost but at most `left` of them, each of those `left` dearer by at least
+    1 than every cost found, or every node of cost `bound` or less is settled. Returns the
+    climb distance at the pawn (as plan_costs; INF where the pawn's node costs more than
+    `bound`)."""
     goal = goal_square(b, t, seat)
     mattress_from = t[C_MATTRESS_FROM] != 0
     # A node's first relaxation is its cheapest: nodes settle in order of cost, and a
     # relaxation adds the node's own fixed edit cost. So a node relaxed once is never relaxed
     # again (nine in ten relaxations improved nothing), and its cost to go and successor are
-    # final from then on. W_C and W_SUCC hold a node's only where W_RELAXED says it was
-    # relaxed (node_cost), so they need no clearing; the goal's nodes start with their cost
+    # final from then on: a wanted node is done once relaxed, not once settled. W_C and W_SUCC
+    # hold a node's only where W_RELAXED says it was relaxed (cost_at), so they need no
+    # clearing; the goal's nodes start with their cost
     work[W_RELAXED:W_RELAXED + N_SQUARES] = 0
     work[W_RELAXED + goal] = ALL_HEIGHTS
     remaining = 0
@@ -181,6 +183,7 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
         work[W_HEAD + c] = -1
     used = 0
     dearest = 0
+    wanted_dearest = -1             # the dearest cost found of a wanted node
     h, occupant, closed, sym, level = square_facts(b, t, seat, goal)
     for g in range(NH):
         node = goal * NH + g
@@ -194,19 +197,22 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
             work[W_HEAD + c] = used
             used += 1
             dearest = max(dearest, c)
+        if work[W_WANTED + node]:
+            work[W_WANTED + node] = 0
+            remaining -= 1
+            wanted_dearest = max(wanted_dearest, work[W_C + node])
+    done = remaining <= left and wanted_dearest <= 0
     for cost in range(MAX_COST + 1):
-        if cost > dearest or cost > bound or (left > 0 and remaining <= left):
-            break           # every bucket is empty, the rest is too dear, or nothing wanted
+        # Every node not yet relaxed costs more than `cost`: its cheapest successor is not
+        # settled yet. So the `left` wanted nodes without a cost are dearer than every one
+        # found, where those cost at most `cost`
+        if done or cost > dearest or cost > bound or (remaining <= left and
+                                                      wanted_dearest <= cost):
+            break           # every bucket is empty, the rest is too dear, or all wanted found
         while work[W_HEAD + cost] >= 0:
             e = work[W_HEAD + cost]
             work[W_HEAD + cost] = work[W_LINK + e]
             node = work[W_ENTRY + e]
-            # no stale entries: a node's first relaxation is its last (see above)
-            if work[W_WANTED + node]:
-                work[W_WANTED + node] = 0
-                remaining -= 1
-                if remaining <= left:
-                    break
             d = node // NH
             g_d = node - d * NH
             # A30's window for a step from (s, g_s) onto (d, g_d): up 1, or 2 off a ladder s
@@ -244,19 +250,28 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
                         total = cost + 1 + edit_cost(s, g_s, seat, top_s, h_s, occupant,
                                                      closed, sym_s, level)
                         if total > MAX_COST:
-                            work[W_C + at] = INF
+                            total = INF
                         else:
-                            work[W_C + at] = total
                             work[W_SUCC + at] = node
-                            if used < POOL:
-                                work[W_ENTRY + used] = at
-                                work[W_LINK + used] = work[W_HEAD + total]
-                                work[W_HEAD + total] = used
-                                used += 1
-                                dearest = max(dearest, total)
+                            # one entry per node at most: the pool holds every node
+                            work[W_ENTRY + used] = at
+                            work[W_LINK + used] = work[W_HEAD + total]
+                            work[W_HEAD + total] = used
+                            used += 1
+                            dearest = max(dearest, total)
+                        work[W_C + at] = total
+                        if work[W_WANTED + at]:
+                            work[W_WANTED + at] = 0
+                            remaining -= 1
+                            wanted_dearest = max(wanted_dearest, total)
+                            done = remaining == 0
                     open_heights >>= 1
                     g_s += 1
-        if remaining <= left:
+                if done:
+                    break
+            if done or (remaining <= left and wanted_dearest <= cost):
+                break
+        if done:
             break
     work[W_HEADS_USED] = dearest + 1
     # the wanted nodes not reached: unmarked for the next search
