@@ -324,8 +324,8 @@ def _reveal_helps(view, symbol, was_up):
 def pawn_decision(ctx):
     """Pawn or spring decision: least cost to go; then the most legal moves from there.
     The score, 4 x cost less at most 2, is what lets candidate_costs leave the dearest
-    candidate unsettled, and spares counting the moves from a square whose cost alone puts
-    it behind the best so far (no tie, no draw)."""
+    candidate without its cost, and spares counting the moves from a square whose cost alone
+    puts it behind the best so far (no tie, no draw)."""
     if ctx.n_legal == 1:
         # forced: the choice below would make it with no draw (a draw needs a tie), so the
         # search is skipped (a fifth of stair-builder's pawn decisions)

@@ -103,8 +103,8 @@ def plan_costs(b, t, seat, work, top_heights, wanted_squares, n_wanted):
     on s at g (after paying for s itself). Returns the climb distance at the pawn (piece
     moves), INF if unreachable.
     Costs are small integers, so Dijkstra runs on a bucket queue (Dial's algorithm). It stops
-    once the pawn's node and the nodes of `wanted_squares` at their present heights are
-    settled: their costs, and those of every node on their cheapest plans, are then final."""
+    once the pawn's node and the nodes of `wanted_squares` at their present heights have a
+    cost: their costs, and those of every node on their cheapest plans, are then final."""
     return _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, True, 0,
                            MAX_COST)
 
@@ -112,7 +112,7 @@ def plan_costs(b, t, seat, work, top_heights, wanted_squares, n_wanted):
 @njit_noalloc
 def climb_distance_within(b, t, seat, work, top_heights, most):
     """plan_costs' climb distance at the pawn, where it is at most `most` piece moves; INF
-    otherwise. The search stops once every plan that cheap is settled: the strategic bots
+    otherwise. The search stops once every plan that cheap is found: the strategic bots
     compare an opponent's distance with a bound (hybrid: its own less k; blocker: the least
     found so far), and what lies beyond it cannot change their choice. `most` < 0 searches
     nothing."""
@@ -127,17 +127,16 @@ def climb_distance_within(b, t, seat, work, top_heights, most):
 @njit_noalloc
 def candidate_costs(b, t, seat, work, top_heights, squares, n_squares, with_pawn):
     """The costs the pawn decision reads: plan_costs' search for `squares` at their present
-    heights (and the pawn's square if `with_pawn`), stopped once all of them but one are
-    settled. When it stops in the bucket of cost c, every settled one costs at most c, and the
-    one left either already holds its cost (c: every node of cost c has it once bucket c is
-    searched) or costs more than c and holds a cost so far no less than its cost. So it is
-    read either exactly or as dearer than every other by at least 1, and the pawn decision,
+    heights (and the pawn's square if `with_pawn`), stopped once all of them but one have
+    their cost and those cost at most c, the bucket being searched. The one left then costs
+    more than c (its cheapest successor is not settled yet) and reads INF. So it is read as
+    dearer than every other by at least 1, every other exactly, and the pawn decision,
     whose score is 4 x cost less at most 2, then makes the same choice and the same tie draws
     as with every cost exact. A pawn decision's dearest destination is often far dearer than
     the others, and that is the search this saves.
     This holds where every candidate is searched for. One standing at NH hu or higher (a cable
-    car can reach such a square) is not: it reads INF, and so would the one left unsettled,
-    and the two would tie. Then every candidate is settled, as plan_costs does."""
+    car can reach such a square) is not: it reads INF, and so would the one left, and the two
+    would tie. Then every candidate's cost is found, as plan_costs does."""
     left = 1
     for i in range(n_squares):
         if b[B_H + squares[i]] >= NH:
@@ -284,7 +283,8 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
     if pawn < 0:
         return INF
     c = cost_at(b, work, pawn)
-    # a cost above the bound is only a cost so far (unsettled)
+    # the search stops at the bound: a cost above it is found only by chance, and is reported
+    # as beyond it, as every other
     return INF if c >= INF or c > bound else c // MOVE_WEIGHT
 
 

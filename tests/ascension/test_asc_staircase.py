@@ -209,7 +209,7 @@ def _inexact_candidate_reads(view, seat, legal, t, work):
 
 
 def test_the_pawn_decision_reads_every_cost_but_the_dearest_exactly(positions):  # A30
-    """candidate_costs stops with one candidate unsettled: every other candidate's cost is
+    """candidate_costs stops with one candidate without its cost: every other candidate's is
     exact, and the one left is read at no less than its cost and above every other by at
     least 1, so a choice of the least cost (4 x cost less at most 2) cannot change."""
     work = np.zeros(WORK_SIZE, np.int64)
