@@ -51,7 +51,9 @@ W_HEADS_USED = W_DISTANCES + MAX_PLAYERS    # the bucket heads the next search m
                                 # 1 + the dearest bucket the last search pushed to (0: a new
                                 # game, every head)
 W_RELAXED = W_HEADS_USED + 1    # per square: bit g set once node (square, g) is relaxed
-W_END = W_RELAXED + N_SQUARES
+W_STEP_2 = W_RELAXED + N_SQUARES   # per square s: the height g_d of a square next to it
+                                # from which s is entered 2 hu off (A30; -99: none)
+W_END = W_STEP_2 + N_SQUARES
 ALL_HEIGHTS = (1 << NH) - 1
 
 
@@ -166,6 +168,18 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
     # clearing; the goal's nodes start with their cost
     work[W_RELAXED:W_RELAXED + N_SQUARES] = 0
     work[W_RELAXED + goal] = ALL_HEIGHTS
+    # A30's 2-hu steps that a square's own face allows, read once per search: up off a ladder
+    # it shows (from its height h onto h + 2), and under mattress_mode=from down off a
+    # mattress (from h onto h - 2)
+    for s in range(N_SQUARES):
+        sym_s = b[B_SYMBOL + s]
+        h_s = b[B_H + s]
+        step = -99
+        if sym_s == SYM_LADDER:
+            step = h_s + 2
+        elif mattress_from and sym_s == SYM_MATTRESS and h_s < NH:
+            step = h_s - 2
+        work[W_STEP_2 + s] = step
     remaining = 0
     pawn = b[S_PAWN_SQ + seat]
     if with_pawn and pawn >= 0 and b[B_H + pawn] < NH:
@@ -226,13 +240,11 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
                 s = NB[d, k]
                 if s < 0:
                     break
-                h_s = b[B_H + s]
                 open_heights = window
-                sym_s = b[B_SYMBOL + s]
-                if sym_s == SYM_LADDER and h_s == g_d - 2:
-                    open_heights |= 1 << h_s                     # up 2 off the ladder
-                elif mattress_from and sym_s == SYM_MATTRESS and h_s == g_d + 2 and h_s < NH:
-                    open_heights |= 1 << h_s                     # down 2 off the mattress
+                step = work[W_STEP_2 + s]
+                if step == g_d:
+                    h_s = b[B_H + s]
+                    open_heights |= 1 << h_s                     # 2 hu off s's own face
                 relaxed = work[W_RELAXED + s]
                 open_heights &= ~relaxed
                 if open_heights == 0:
@@ -242,7 +254,8 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
                 # relaxes a few hundred of the 1,134 nodes
                 h_s, occupant, closed, sym_s, level = square_facts(b, t, seat, s)
                 top_s = top_heights[s]
-                g_s = 0
+                g_s = max(0, g_d - 2)          # the lowest height a step onto g_d may start at
+                open_heights >>= g_s
                 while open_heights:
                     if open_heights & 1:
                         at = s * NH + g_s
