@@ -232,9 +232,30 @@ def square_top_may_move(t, s):
     return s != PILLAR or t[C_PILLAR_PIECE_MOVABLE] != 0
 
 
-@njit_noalloc
-def piece_is_movable(st, t, p, s):
-    """A12: may seat p move the top piece of square s?"""
+assert N_PIECES <= 128                  # locked_by_others: a piece id is a bit of two words
+
+
+@njit_noalloc(inline="always")
+def locked_by_others(st, t, p):
+    """A12(d): the pieces that other seats' locks keep seat p from moving (an active seat's,
+    not a partner's), as a set of piece ids: the bits of two words, ids 0-63 and 64 on. Read
+    once for a sweep over the squares (top_is_movable), not once a square."""
+    low = 0
+    high = 0
+    for q in range(st[G_N_PLAYERS]):
+        x = st[S_LOCK + q]
+        if x >= 0 and q != p and st[S_ACTIVE + q] and not is_partner(t, p, q):
+            if x < 64:
+                low |= 1 << x
+            else:
+                high |= 1 << (x - 64)
+    return low, high
+
+
+@njit_noalloc(inline="always")
+def top_is_movable(st, t, s, locked_low, locked_high):
+    """A12: may a seat move the top piece of square s? `locked_low`, `locked_high`: that seat's
+    locked_by_others."""
     x = top_piece(st, s)
     if x < 0 or x == JOKER_ID:                             # (a) a top exists; (c) not the joker
         return False
@@ -242,10 +263,8 @@ def piece_is_movable(st, t, p, s):
         return False
     if not square_top_may_move(t, s):                      # (e)
         return False
-    for q in range(st[G_N_PLAYERS]):                       # (d) other seats' locks
-        if q != p and st[S_ACTIVE + q] and st[S_LOCK + q] == x and not is_partner(t, p, q):
-            return False
-    return True
+    locked = locked_low >> x if x < 64 else locked_high >> (x - 64)
+    return locked & 1 == 0                                 # (d) other seats' locks
 
 
 @njit_noalloc
@@ -322,8 +341,9 @@ def pickable_origins(st, t, p, out, first_only=False):
             elif st[B_STACK_N + d] == 0:
                 n_plain += 1
     n = 0
+    locked_low, locked_high = locked_by_others(st, t, p)
     for s in range(N_SQUARES):
-        if not piece_is_movable(st, t, p, s):
+        if not top_is_movable(st, t, s, locked_low, locked_high):
             continue
         x = top_piece(st, s)
         ok = False

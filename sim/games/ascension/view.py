@@ -44,8 +44,8 @@ from numba import njit
 
 from sim.core.jit import copy_into, njit_noalloc
 from sim.core.rng import stream_below
-from sim.games.ascension.engine import (hidden_face_barred_from_pillar, piece_is_movable,
-                                        reserve_group, shows, top_piece)
+from sim.games.ascension.engine import (hidden_face_barred_from_pillar, locked_by_others,
+                                        reserve_group, shows, top_is_movable, top_piece)
 from sim.games.ascension.rules import C_P_SHAPES, C_P_SYMBOL
 from sim.games.ascension.state import (
     B_KNOWN, B_P_SQ, B_P_UP, B_STACK, B_STACK_N, CORNER_BIT, CUBE, G_HELD, G_HELD_ORIGIN,
@@ -84,14 +84,16 @@ SLOT_KNOWN, SLOT_UP, SLOT_KIND_SHIFT, SLOT_SHAPES_SHIFT, SLOT_SYMBOL_SHIFT, SLOT
 def slot_info(st, t, seat, remember, x):
     """What a seat knows of board piece x (the layout above). A seat that has forgotten a face
     is not among the seats that know it, so that a search deals that cube again."""
-    up = st[B_P_UP + x]
+    up = st[B_P_UP + x] != 0
     seats = st[B_KNOWN + x]
-    info = (SLOT_UP if up else 0) | (P_KIND[x] << SLOT_KIND_SHIFT)
-    if P_KIND[x] != CUBE or up or (remember and (seats & (1 << seat))):
-        info |= SLOT_KNOWN | (t[C_P_SHAPES + x] << SLOT_SHAPES_SHIFT) | \
-            (t[C_P_SYMBOL + x] << SLOT_SYMBOL_SHIFT)
-    else:
-        seats &= ~(1 << seat)
+    kind = P_KIND[x]
+    info = (SLOT_UP if up else 0) | (kind << SLOT_KIND_SHIFT)
+    known = kind != CUBE or up or (remember != 0 and (seats >> seat) & 1 != 0)
+    # without branches: whether this seat knows a face is a coin flip to the processor
+    face = SLOT_KNOWN | (t[C_P_SHAPES + x] << SLOT_SHAPES_SHIFT) | \
+        (t[C_P_SYMBOL + x] << SLOT_SYMBOL_SHIFT)
+    info |= face * known
+    seats &= ~((1 - known) << seat)
     return info | (seats << SLOT_SEATS_SHIFT)
 
 
@@ -108,6 +110,7 @@ def build_view(st, t, seat, remember, view):
     view[G_HELD] = -1
     for q in range(MAX_PLAYERS):
         view[S_LOCK + q] = -1
+    locked_low, locked_high = locked_by_others(st, t, seat)
     for s in range(N_SQUARES):
         x = top_piece(st, s)
         if x < 0:
@@ -131,7 +134,7 @@ def build_view(st, t, seat, remember, view):
         else:
             view[V_FACE_SHAPES + s] = -1
             view[V_FACE_SYMBOL + s] = -1
-        view[V_MOVABLE + s] = 1 if piece_is_movable(st, t, seat, s) else 0
+        view[V_MOVABLE + s] = 1 if top_is_movable(st, t, s, locked_low, locked_high) else 0
         n = st[B_STACK_N + s]
         if n >= 2:
             y = st[B_STACK + s * MAX_STACK_CAP + n - 2]
