@@ -53,44 +53,62 @@ W_HEADS_USED = W_DISTANCES + MAX_PLAYERS    # the bucket heads the next search m
 W_RELAXED = W_HEADS_USED + 1    # per square: bit g set once node (square, g) is relaxed
 W_STEP_2 = W_RELAXED + N_SQUARES   # per square s: the height g_d of a square next to it
                                 # from which s is entered 2 hu off (A30; -99: none)
-W_END = W_STEP_2 + N_SQUARES
+W_FACTS = W_STEP_2 + N_SQUARES  # per square: square_facts, for this search's seat
+W_END = W_FACTS + N_SQUARES
 ALL_HEIGHTS = (1 << NH) - 1
 
 
+# what a square's edit costs depend on, packed by square_facts: its kind (the low 3 bits), its
+# height (8 bits) and whether its top is a half-cube
+OPEN, SHOWS_BARRED, OWN_PAWN, CLOSED, FROZEN = 0, 1, 2, 3, 4
+FACTS_H_SHIFT = 3
+FACTS_HALF_TOP = 1 << 11
+
+
 @njit_noalloc(inline="always")
-def square_facts(b, t, seat, s):
-    """What square s's edit costs depend on, read once for the heights a search relaxes on it
-    (`b` may be `work` itself, which the search writes, so the compiler cannot hoist the
-    reads): its height, its pawn (-1: none), whether it is closed to seat (A29(b)), its
-    symbol, and the cost of entering it at its own height (INF where it shows a chasm or a
-    foreign shape)."""
+def square_facts(b, t, seat, s, top_height):
+    """What square s's edit costs for seat depend on (edit_cost), read once a search: the
+    kind OPEN; SHOWS_BARRED (a chasm or a foreign shape: open only at a changed height);
+    OWN_PAWN (A37: pinned at its height); CLOSED (another pawn, A29(b)'s corners); FROZEN
+    (the joker's stack); its height; whether its top is a half-cube."""
+    h = b[B_H + s]
+    occupant = b[B_PAWN_ON + s]
     sym = b[B_SYMBOL + s]
     shp = b[B_SHAPES + s]
-    level = INF if sym == SYM_CHASM or (shp != 0 and (shp & t[C_SHAPE_OF + seat]) == 0) \
-        else 0
-    closed = is_corner(s) and s != t[C_CORNER_OF + seat]
-    return b[B_H + s], b[B_PAWN_ON + s], closed, sym, level
+    if occupant >= 0:
+        kind = OWN_PAWN if occupant == seat else CLOSED
+    elif is_corner(s) and s != t[C_CORNER_OF + seat]:
+        kind = CLOSED
+    elif sym == SYM_DRAGON:
+        kind = FROZEN
+    elif sym == SYM_CHASM or (shp != 0 and (shp & t[C_SHAPE_OF + seat]) == 0):
+        kind = SHOWS_BARRED
+    else:
+        kind = OPEN
+    return kind | (min(h, 255) << FACTS_H_SHIFT) | (FACTS_HALF_TOP if top_height == 1 else 0)
 
 
 @njit_noalloc(inline="always")
-def edit_cost(s, g, seat, top_height, h, occupant, closed, sym, level):
-    """MOVE_WEIGHT x the piece moves that make square s (its facts: square_facts) stand at g
-    hu and be enterable by seat; INF: never."""
-    if occupant >= 0:
-        return 0 if (occupant == seat and g == h) else INF       # A37: a pawn pins its square
-    if closed:
-        return INF                                               # A29(b)
+def edit_cost(s, g, facts):
+    """MOVE_WEIGHT x the piece moves that make square s (its square_facts) stand at g hu and
+    be enterable by the seat; INF: never."""
+    kind = facts & 7
+    h = (facts >> FACTS_H_SHIFT) & 255
+    if kind == CLOSED:
+        return INF                                   # another pawn; A29(b)
+    if kind == OWN_PAWN:
+        return 0 if g == h else INF                  # A37: a pawn pins its square
     if s == PILLAR and (g < PILLAR_BASE or g > PILLAR_BASE + 2):
-        return INF                                               # A27
-    if sym == SYM_DRAGON:
+        return INF                                   # A27
+    if kind == FROZEN:
         return 0 if g == h else INF                  # the joker's stack is frozen
     if g == h:
-        return level
+        return INF if kind == SHOWS_BARRED else 0
     if g > h:
         return (g - h + 1) // 2 * MOVE_WEIGHT        # cubes, and a half-cube if odd
     diff = h - g
     # an odd drop under a cube: lift cubes, then add a half-cube
-    moves = (diff + 1) // 2 if diff % 2 == 0 or top_height == 1 else diff // 2 + 2
+    moves = (diff + 1) // 2 if diff % 2 == 0 or facts & FACTS_HALF_TOP else diff // 2 + 2
     return moves * MOVE_WEIGHT
 
 
@@ -168,9 +186,10 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
     # clearing; the goal's nodes start with their cost
     work[W_RELAXED:W_RELAXED + N_SQUARES] = 0
     work[W_RELAXED + goal] = ALL_HEIGHTS
-    # A30's 2-hu steps that a square's own face allows, read once per search: up off a ladder
-    # it shows (from its height h onto h + 2), and under mattress_mode=from down off a
-    # mattress (from h onto h - 2)
+    # Every square's facts, read once per search (`b` may be `work`, which the search writes,
+    # so the compiler cannot hoist reads of it): what its edit costs depend on, and A30's
+    # 2-hu steps its own face allows, up off a ladder it shows (from its height h onto
+    # h + 2), and under mattress_mode=from down off a mattress (from h onto h - 2)
     for s in range(N_SQUARES):
         sym_s = b[B_SYMBOL + s]
         h_s = b[B_H + s]
@@ -180,6 +199,7 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
         elif mattress_from and sym_s == SYM_MATTRESS and h_s < NH:
             step = h_s - 2
         work[W_STEP_2 + s] = step
+        work[W_FACTS + s] = square_facts(b, t, seat, s, top_heights[s])
     remaining = 0
     pawn = b[S_PAWN_SQ + seat]
     if with_pawn and pawn >= 0 and b[B_H + pawn] < NH:
@@ -197,10 +217,10 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
     used = 0
     dearest = 0
     wanted_dearest = -1             # the dearest cost found of a wanted node
-    h, occupant, closed, sym, level = square_facts(b, t, seat, goal)
+    goal_facts = work[W_FACTS + goal]
     for g in range(NH):
         node = goal * NH + g
-        c = edit_cost(goal, g, seat, top_heights[goal], h, occupant, closed, sym, level)
+        c = edit_cost(goal, g, goal_facts)
         work[W_SUCC + node] = -1
         work[W_C + node] = INF
         if c <= MAX_COST:
@@ -252,15 +272,13 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
                 work[W_RELAXED + s] = relaxed | open_heights
                 # each node's edit cost is worked out once, at its one relaxation: a search
                 # relaxes a few hundred of the 1,134 nodes
-                h_s, occupant, closed, sym_s, level = square_facts(b, t, seat, s)
-                top_s = top_heights[s]
+                facts = work[W_FACTS + s]
                 g_s = max(0, g_d - 2)          # the lowest height a step onto g_d may start at
                 open_heights >>= g_s
                 while open_heights:
                     if open_heights & 1:
                         at = s * NH + g_s
-                        total = cost + 1 + edit_cost(s, g_s, seat, top_s, h_s, occupant,
-                                                     closed, sym_s, level)
+                        total = cost + 1 + edit_cost(s, g_s, facts)
                         if total > MAX_COST:
                             total = INF
                         else:
