@@ -65,7 +65,7 @@ FACTS_H_SHIFT = 3
 FACTS_HALF_TOP = 1 << 11
 
 
-@njit_noalloc(inline="always")
+@njit_noalloc
 def square_facts(b, t, seat, s, top_height):
     """What square s's edit costs for seat depend on (edit_cost), read once a search: the
     kind OPEN; SHOWS_BARRED (a chasm or a foreign shape: open only at a changed height);
@@ -88,7 +88,7 @@ def square_facts(b, t, seat, s, top_height):
     return kind | (min(h, 255) << FACTS_H_SHIFT) | (FACTS_HALF_TOP if top_height == 1 else 0)
 
 
-@njit_noalloc(inline="always")
+@njit_noalloc
 def edit_cost(s, g, facts):
     """MOVE_WEIGHT x the piece moves that make square s (its square_facts) stand at g hu and
     be enterable by the seat; INF: never."""

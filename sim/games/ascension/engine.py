@@ -235,7 +235,7 @@ def square_top_may_move(t, s):
 assert N_PIECES <= 128                  # locked_by_others: a piece id is a bit of two words
 
 
-@njit_noalloc(inline="always")
+@njit_noalloc
 def locked_by_others(st, t, p):
     """A12(d): the pieces that other seats' locks keep seat p from moving (an active seat's,
     not a partner's), as a set of piece ids: the bits of two words, ids 0-63 and 64 on. Read
@@ -252,7 +252,7 @@ def locked_by_others(st, t, p):
     return low, high
 
 
-@njit_noalloc(inline="always")
+@njit_noalloc
 def top_is_movable(st, t, s, locked_low, locked_high):
     """A12: may a seat move the top piece of square s? `locked_low`, `locked_high`: that seat's
     locked_by_others."""
