@@ -51,8 +51,8 @@ W_HEADS_USED = W_DISTANCES + MAX_PLAYERS    # the bucket heads the next search m
                                 # 1 + the dearest bucket the last search pushed to (0: a new
                                 # game, every head)
 W_RELAXED = W_HEADS_USED + 1    # per square: bit g set once node (square, g) is relaxed
-W_STEP_2 = W_RELAXED + N_SQUARES   # per square s: the height g_d of a square next to it
-                                # from which s is entered 2 hu off (A30; -99: none)
+W_STEP_2 = W_RELAXED + N_SQUARES   # per square s: the height g_d at which a pawn on s enters a
+                                # square next to it by a 2-hu step off s's face (A30; -99: none)
 W_FACTS = W_STEP_2 + N_SQUARES  # per square: square_facts, for this search's seat
 W_END = W_FACTS + N_SQUARES
 ALL_HEIGHTS = (1 << NH) - 1
@@ -173,17 +173,18 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
                     bound):
     """The search of plan_costs and candidate_costs: Dijkstra from the goal, until every
     wanted node has its cost but at most `left` of them, each of those `left` dearer by at least
-    1 than every cost found, or every node of cost `bound` or less is settled. Returns the
-    climb distance at the pawn (as plan_costs; INF where the pawn's node costs more than
-    `bound`)."""
+    1 than every wanted node's cost found, or every node of cost `bound` or less is settled.
+    Returns the climb distance at the pawn (as plan_costs; INF where the pawn's node costs
+    more than `bound`)."""
     goal = goal_square(b, t, seat)
     mattress_from = t[C_MATTRESS_FROM] != 0
     # A node's first relaxation is its cheapest: nodes settle in order of cost, and a
     # relaxation adds the node's own fixed edit cost. So a node relaxed once is never relaxed
     # again (nine in ten relaxations improved nothing), and its cost to go and successor are
-    # final from then on: a wanted node is done once relaxed, not once settled. W_C and W_SUCC
-    # hold a node's only where W_RELAXED says it was relaxed (cost_at), so they need no
-    # clearing; the goal's nodes start with their cost
+    # final from then on: a wanted node is done once relaxed, not once settled. W_C holds a
+    # node's cost only where W_RELAXED says it was relaxed (cost_at reads through it), and
+    # W_SUCC its successor only where that cost is below INF (extract_plan follows it from
+    # there), so neither is cleared; the goal's nodes start with their cost
     work[W_RELAXED:W_RELAXED + N_SQUARES] = 0
     work[W_RELAXED + goal] = ALL_HEIGHTS
     # Every square's facts, read once per search (`b` may be `work`, which the search writes,
@@ -234,14 +235,14 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
             work[W_WANTED + node] = 0
             remaining -= 1
             wanted_dearest = max(wanted_dearest, work[W_C + node])
-    done = remaining <= left and wanted_dearest <= 0
+    done = remaining == 0 or (remaining <= left and wanted_dearest <= 0)
     for cost in range(MAX_COST + 1):
         # Every node not yet relaxed costs more than `cost`: its cheapest successor is not
-        # settled yet. So the `left` wanted nodes without a cost are dearer than every one
-        # found, where those cost at most `cost`
+        # settled yet. So the `left` wanted nodes without a cost are dearer than every wanted
+        # one found, where those cost at most `cost`
         if done or cost > dearest or cost > bound or (remaining <= left and
                                                       wanted_dearest <= cost):
-            break           # every bucket is empty, the rest is too dear, or all wanted found
+            break           # all wanted found (but `left`), the rest too dear, or none left
         while work[W_HEAD + cost] >= 0:
             e = work[W_HEAD + cost]
             work[W_HEAD + cost] = work[W_LINK + e]

@@ -213,16 +213,17 @@ def test_the_pawn_decision_reads_every_cost_but_the_dearest_exactly(positions): 
     exact, and the one left is read at no less than its cost and above every other by at
     least 1, so a choice of the least cost (4 x cost less at most 2) cannot change."""
     work = np.zeros(WORK_SIZE, np.int64)
-    left_unsettled = sum(_inexact_candidate_reads(view, seat, legal, t, work)
-                         for view, seat, legal, t in [p for p in positions if p[2]][::6])
+    left_without_cost = sum(_inexact_candidate_reads(view, seat, legal, t, work)
+                            for view, seat, legal, t in [p for p in positions if p[2]][::6])
     # the saving is real: the search did stop short in some positions
-    assert left_unsettled > 0
+    assert left_without_cost > 0
 
 
-def test_a_candidate_too_high_to_search_for_makes_the_search_settle_every_other():  # A30 A34
+def test_a_candidate_too_high_to_search_for_makes_the_search_cost_every_other():  # A30 A34
     """A cable car (A34) can take a pawn to a square of NH hu or more, which no search node
-    holds: it reads INF. Left unsettled, another candidate would read INF too and tie with
-    it. Seat 0 rides a cable from square 60 (row 6) to square 1 (16 hu) or square 4 (4 hu)."""
+    holds: it reads INF. Left without its cost, another candidate would read INF too and tie
+    with it. Seat 0 rides a cable from square 60 (row 6) to square 1 (16 hu) or square 4
+    (4 hu)."""
     game = AscensionGame(1, 4)
     st = game.state
     for q in range(4):                                    # every pawn off the board
