@@ -19,15 +19,15 @@ from policies.ascension.board import (
     copy_board, held_piece, lift_top, orientation_shows, origin_piece, placement_ok,
     post_repair_mobility, put_on, restore)
 from policies.ascension.staircase import (
-    INF, W_PLAN, W_PLAN_G, W_STASH, candidate_costs, climb_distance_within, cost_at,
-    extract_plan, goal_square, plan_costs)
+    INF, MEMO_PIECES, W_BLOCK_MEMO, W_PLAN, W_PLAN_G, W_STASH, candidate_costs,
+    climb_distance_within, cost_at, extract_plan, goal_square, plan_costs)
 from sim.core.jit import njit_noalloc
 from sim.core.rng import stream_below
 from sim.games.ascension.engine import count_pawn_moves, is_partner
 from sim.games.ascension.rules import C_N_PLAYERS
 from sim.games.ascension.state import (
-    B_H, B_PAWN_ON, CUBE, G_CURRENT, G_DECISIONS, G_PRIVILEGED, JOKER, JOKER_DECLINE, SYM_LADDER,
-    SYM_MATTRESS, SYM_SPRING, N_SQUARES, NB, ORIGIN_JOKER,
+    B_H, B_PAWN_ON, B_SYMBOL, CUBE, G_CURRENT, G_DECISIONS, G_PRIVILEGED, JOKER, JOKER_DECLINE,
+    SYM_CABLE, SYM_LADDER, SYM_MATTRESS, SYM_SPRING, N_SQUARES, NB, ORIGIN_JOKER,
     ORIGIN_NEUTRAL, ORIGIN_SHAPED, PILLAR, S_ACTIVE, S_PAWN_SQ, S_SUMMIT, STAY)
 from sim.games.ascension.view import V_MOVABLE, V_TOP_H
 
@@ -447,6 +447,13 @@ def block_move(ctx, target, placing):
                 best_score = m
                 best = c
         return best
+    # The target's count once a piece is on its neighbour d reads the board at its square and
+    # their neighbours only (A29-A30, post_repair_mobility), unless it stands on a cable car,
+    # whose rides read every square (A31). An origin over 2 squares away, or a reserve,
+    # leaves those as they are, so a piece (its height and what it shows) needs counting on
+    # each neighbour once, whichever origin offers it
+    keep_counts = b[B_SYMBOL + ts] != SYM_CABLE
+    n_kept = 0
     for k in range(ctx.n_legal):
         o = ctx.legal[k]
         h, kind, fshp, fsym, was_up = origin_piece(view, t, seat, o)
@@ -465,6 +472,18 @@ def block_move(ctx, target, placing):
                                                   fsym if fsym >= 0 else 0, was_up, up)
             if not allowed:
                 continue
+            kept = -1                   # where this piece's counts are kept (-1: nowhere)
+            if keep_counts:
+                signature = (sym * 65536 + shp) * 4 + h
+                for i in range(n_kept):
+                    if b[W_BLOCK_MEMO + 9 * i] == signature:
+                        kept = W_BLOCK_MEMO + 9 * i + 1
+                if kept < 0 and n_kept < MEMO_PIECES:
+                    b[W_BLOCK_MEMO + 9 * n_kept] = signature
+                    kept = W_BLOCK_MEMO + 9 * n_kept + 1
+                    for j in range(8):
+                        b[kept + j] = -1
+                    n_kept += 1
             saved_o = (0, 0, 0, 0)
             if o < N_SQUARES:
                 saved_o = lift_top(b, view, o, h)
@@ -474,9 +493,14 @@ def block_move(ctx, target, placing):
                     break
                 if not placement_ok(b, t, seat, shp, sym, d, o):
                     continue
-                saved = put_on(b, d, h, shp, sym)
-                m = post_repair_mobility(b, view, t, target, d)
-                restore(b, d, saved)
+                if kept >= 0 and b[kept + j] >= 0:
+                    m = b[kept + j]
+                else:
+                    saved = put_on(b, d, h, shp, sym)
+                    m = post_repair_mobility(b, view, t, target, d)
+                    restore(b, d, saved)
+                    if kept >= 0:
+                        b[kept + j] = m
                 if m < best_score:
                     best_score = m
                     best = o
