@@ -19,7 +19,7 @@ from policies.ascension.board import (
     copy_board, held_piece, lift_top, orientation_shows, origin_piece, placement_ok,
     post_repair_mobility, put_on, restore)
 from policies.ascension.staircase import (
-    INF, MEMO_PIECES, W_BLOCK_MEMO, W_PLAN, W_PLAN_G, W_STASH, candidate_costs,
+    INF, MEMO_PIECES, MEMO_ROW, W_BLOCK_MEMO, W_PLAN, W_PLAN_G, W_STASH, candidate_costs,
     climb_distance_within, cost_at, extract_plan, goal_square, plan_costs)
 from sim.core.jit import njit_noalloc
 from sim.core.rng import stream_below
@@ -447,11 +447,11 @@ def block_move(ctx, target, placing):
                 best_score = m
                 best = c
         return best
-    # The target's count once a piece is on its neighbour d reads the board at its square and
-    # their neighbours only (A29-A30, post_repair_mobility), unless it stands on a cable car,
-    # whose rides read every square (A31). An origin over 2 squares away, or a reserve,
-    # leaves those as they are, so a piece (its height and what it shows) needs counting on
-    # each neighbour once, whichever origin offers it
+    # The target's count once a piece is on its neighbour d reads the board only at the
+    # target's square and the target's neighbours (A29-A30, post_repair_mobility), unless the
+    # target stands on a cable car, whose rides read every square (A31). An origin over 2
+    # squares away, or a reserve, leaves those as they are, so a piece (its height and what it
+    # shows) needs counting on each neighbour once, whichever origin offers it
     keep_counts = b[B_SYMBOL + ts] != SYM_CABLE
     n_kept = 0
     for k in range(ctx.n_legal):
@@ -476,11 +476,11 @@ def block_move(ctx, target, placing):
             if keep_counts:
                 signature = (sym * 65536 + shp) * 4 + h
                 for i in range(n_kept):
-                    if b[W_BLOCK_MEMO + 9 * i] == signature:
-                        kept = W_BLOCK_MEMO + 9 * i + 1
+                    if b[W_BLOCK_MEMO + MEMO_ROW * i] == signature:
+                        kept = W_BLOCK_MEMO + MEMO_ROW * i + 1
                 if kept < 0 and n_kept < MEMO_PIECES:
-                    b[W_BLOCK_MEMO + 9 * n_kept] = signature
-                    kept = W_BLOCK_MEMO + 9 * n_kept + 1
+                    b[W_BLOCK_MEMO + MEMO_ROW * n_kept] = signature
+                    kept = W_BLOCK_MEMO + MEMO_ROW * n_kept + 1
                     for j in range(8):
                         b[kept + j] = -1
                     n_kept += 1

@@ -54,9 +54,10 @@ W_RELAXED = W_HEADS_USED + 1    # per square: bit g set once node (square, g) is
 W_STEP_2 = W_RELAXED + N_SQUARES   # per square s: the height g_d at which a pawn on s enters a
                                 # square next to it by a 2-hu step off s's face (A30; -99: none)
 W_FACTS = W_STEP_2 + N_SQUARES  # per square: square_facts, for this search's seat
-MEMO_PIECES = 16                # builder.block_move: the pieces whose counts it keeps, each
-W_BLOCK_MEMO = W_FACTS + N_SQUARES  # its signature, then a count per neighbour of the target
-W_END = W_BLOCK_MEMO + MEMO_PIECES * 9
+MEMO_PIECES = 16                # builder.block_move: the pieces whose counts it keeps, a row
+MEMO_ROW = 9                    # each: its signature, then a count per neighbour of the target
+W_BLOCK_MEMO = W_FACTS + N_SQUARES
+W_END = W_BLOCK_MEMO + MEMO_PIECES * MEMO_ROW
 ALL_HEIGHTS = (1 << NH) - 1
 
 
