@@ -171,6 +171,46 @@ def candidate_costs(b, t, seat, work, top_heights, squares, n_squares, with_pawn
                     MAX_COST)
 
 
+@njit_noalloc
+def _mark_wanted(b, work, pawn, with_pawn, wanted_squares, n_wanted, mark):
+    """Set the wanted mark (1: wanted, 0: not) of the pawn's node (if with_pawn) and of
+    wanted_squares' nodes at their present heights; returns how many marks changed."""
+    changed = 0
+    if with_pawn and pawn >= 0 and b[B_H + pawn] < NH and \
+            work[W_WANTED + pawn * NH + b[B_H + pawn]] != mark:
+        work[W_WANTED + pawn * NH + b[B_H + pawn]] = mark
+        changed += 1
+    for i in range(n_wanted):
+        s = wanted_squares[i]
+        if b[B_H + s] < NH and work[W_WANTED + s * NH + b[B_H + s]] != mark:
+            work[W_WANTED + s * NH + b[B_H + s]] = mark
+            changed += 1
+    return changed
+
+
+@njit_noalloc(inline="always")    # numba's copy: called, the search lost 5%
+def _reach(work, node, total, successor, used, dearest, remaining, wanted_dearest):
+    """Node's first relaxation, its cost to go `total` (final; INF above MAX_COST), reached
+    from `successor` (-1: the goal): record the cost, queue the node, and count it if it is
+    wanted. Returns the search's (used, dearest, remaining, wanted_dearest) after it."""
+    if total > MAX_COST:
+        total = INF
+    else:
+        work[W_SUCC + node] = successor
+        # one entry per node at most: the pool holds every node
+        work[W_ENTRY + used] = node
+        work[W_LINK + used] = work[W_HEAD + total]
+        work[W_HEAD + total] = used
+        used += 1
+        dearest = max(dearest, total)
+    work[W_C + node] = total
+    if work[W_WANTED + node]:
+        work[W_WANTED + node] = 0
+        remaining -= 1
+        wanted_dearest = max(wanted_dearest, total)
+    return used, dearest, remaining, wanted_dearest
+
+
 @njit_noalloc(optimised_alone=True)     # see jit.py: 5% faster games with its own pipeline
 def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, with_pawn, left,
                     bound):
@@ -204,16 +244,8 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
             step = h_s - 2
         work[W_STEP_2 + s] = step
         work[W_FACTS + s] = square_facts(b, t, seat, s, top_heights[s])
-    remaining = 0
     pawn = b[S_PAWN_SQ + seat]
-    if with_pawn and pawn >= 0 and b[B_H + pawn] < NH:
-        work[W_WANTED + pawn * NH + b[B_H + pawn]] = 1
-        remaining = 1
-    for i in range(n_wanted):
-        s = wanted_squares[i]
-        if b[B_H + s] < NH and work[W_WANTED + s * NH + b[B_H + s]] == 0:
-            work[W_WANTED + s * NH + b[B_H + s]] = 1
-            remaining += 1
+    remaining = _mark_wanted(b, work, pawn, with_pawn, wanted_squares, n_wanted, 1)
     # only the buckets the last search pushed to can hold entries (all of them in a new game)
     stale = MAX_COST + 1 if work[W_HEADS_USED] == 0 else work[W_HEADS_USED]
     for c in range(stale):
@@ -223,21 +255,9 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
     wanted_dearest = -1             # the dearest cost found of a wanted node
     goal_facts = work[W_FACTS + goal]
     for g in range(NH):
-        node = goal * NH + g
-        c = edit_cost(goal, g, goal_facts)
-        work[W_SUCC + node] = -1
-        work[W_C + node] = INF
-        if c <= MAX_COST:
-            work[W_C + node] = c
-            work[W_ENTRY + used] = node
-            work[W_LINK + used] = work[W_HEAD + c]
-            work[W_HEAD + c] = used
-            used += 1
-            dearest = max(dearest, c)
-        if work[W_WANTED + node]:
-            work[W_WANTED + node] = 0
-            remaining -= 1
-            wanted_dearest = max(wanted_dearest, work[W_C + node])
+        used, dearest, remaining, wanted_dearest = _reach(
+            work, goal * NH + g, edit_cost(goal, g, goal_facts), -1, used, dearest, remaining,
+            wanted_dearest)
     done = remaining == 0 or (remaining <= left and wanted_dearest <= 0)
     for cost in range(MAX_COST + 1):
         # Every node not yet relaxed costs more than `cost`: its cheapest successor is not
@@ -281,24 +301,10 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
                 open_heights >>= g_s
                 while open_heights:
                     if open_heights & 1:
-                        at = s * NH + g_s
-                        total = cost + 1 + edit_cost(s, g_s, facts)
-                        if total > MAX_COST:
-                            total = INF
-                        else:
-                            work[W_SUCC + at] = node
-                            # one entry per node at most: the pool holds every node
-                            work[W_ENTRY + used] = at
-                            work[W_LINK + used] = work[W_HEAD + total]
-                            work[W_HEAD + total] = used
-                            used += 1
-                            dearest = max(dearest, total)
-                        work[W_C + at] = total
-                        if work[W_WANTED + at]:
-                            work[W_WANTED + at] = 0
-                            remaining -= 1
-                            wanted_dearest = max(wanted_dearest, total)
-                            done = remaining == 0
+                        used, dearest, remaining, wanted_dearest = _reach(
+                            work, s * NH + g_s, cost + 1 + edit_cost(s, g_s, facts), node,
+                            used, dearest, remaining, wanted_dearest)
+                        done = remaining == 0
                     open_heights >>= 1
                     g_s += 1
                 if done:
@@ -309,12 +315,7 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
             break
     work[W_HEADS_USED] = dearest + 1
     # the wanted nodes not reached: unmarked for the next search
-    if with_pawn and pawn >= 0 and b[B_H + pawn] < NH:
-        work[W_WANTED + pawn * NH + b[B_H + pawn]] = 0
-    for i in range(n_wanted):
-        s = wanted_squares[i]
-        if b[B_H + s] < NH:
-            work[W_WANTED + s * NH + b[B_H + s]] = 0
+    _mark_wanted(b, work, pawn, with_pawn, wanted_squares, n_wanted, 0)
     if pawn < 0:
         return INF
     c = cost_at(b, work, pawn)

@@ -81,6 +81,14 @@ SLOT_KNOWN, SLOT_UP, SLOT_KIND_SHIFT, SLOT_SHAPES_SHIFT, SLOT_SYMBOL_SHIFT, SLOT
 
 
 @njit_noalloc
+def face_known(st, seat, remember, x):
+    """Does seat know piece x's face? A half-cube's and the joker's always show, a face-up
+    cube's too; a face-down cube's if the seat has looked at it (A15) and remembers."""
+    return P_KIND[x] != CUBE or st[B_P_UP + x] != 0 or \
+        (remember != 0 and (st[B_KNOWN + x] >> seat) & 1 != 0)
+
+
+@njit_noalloc
 def slot_info(st, t, seat, remember, x):
     """What a seat knows of board piece x (the layout above). A seat that has forgotten a face
     is not among the seats that know it, so that a search deals that cube again."""
@@ -88,7 +96,7 @@ def slot_info(st, t, seat, remember, x):
     seats = st[B_KNOWN + x]
     kind = P_KIND[x]
     info = (SLOT_UP if up else 0) | (kind << SLOT_KIND_SHIFT)
-    known = kind != CUBE or up or (remember != 0 and (seats >> seat) & 1 != 0)
+    known = face_known(st, seat, remember, x)
     # without branches: whether this seat knows a face is a coin flip to the processor
     face = SLOT_KNOWN | (t[C_P_SHAPES + x] << SLOT_SHAPES_SHIFT) | \
         (t[C_P_SYMBOL + x] << SLOT_SYMBOL_SHIFT)
@@ -102,7 +110,6 @@ def build_view(st, t, seat, remember, view):
     """Write seat's view of game st into view[:VIEW_END], and zero the rest of a longer
     view. The kernel hands its bots view[:VIEW_END] only: nothing lies past it, so there is
     nothing to zero there, a decision at a time."""
-    bit = 1 << seat
     # element by element: a slice copy between two arrays numba cannot prove apart allocates
     for i in range(B_STACK):     # globals, seats, stack sizes, H, shown faces, pawns
         view[i] = st[i]
@@ -127,7 +134,7 @@ def build_view(st, t, seat, remember, view):
         view[V_TOP_KIND + s] = P_KIND[x]
         view[V_TOP_UP + s] = up
         view[V_TOP_H + s] = P_HEIGHT[x]
-        if P_KIND[x] != CUBE or up or (remember and (st[B_KNOWN + x] & bit)):
+        if face_known(st, seat, remember, x):
             view[V_FACE_SHAPES + s] = t[C_P_SHAPES + x]
             view[V_FACE_SYMBOL + s] = t[C_P_SYMBOL + x] if P_KIND[x] == CUBE else \
                 shows(t, x, 1)[1]
