@@ -60,7 +60,7 @@ def game_parts(game):
         def asc_context(st, t, legal, n, stream, params):
             seat = asc_search.mover(st)
             view = np.empty_like(st)
-            build_view(st, t, seat, True, view)
+            build_view(st, t, seat, True, view, True)
             return AscContext(view, np.int64(seat), st[asc_state.G_PHASE], legal, np.int64(n),
                               t, stream, params, np.zeros(WORK_SIZE, np.int64))
         return (asc_search, asc_context, ASC_PARAMS, asc_state.N_ACTIONS, rules.config,

@@ -12,7 +12,7 @@ from sim.games.ascension.state import (
     N_SQUARES, PHASE_ORIGIN, PHASE_PLACE, PHASE_SPRING, S_BIV, S_PAWN_SQ, STAY)
 
 
-@register("ascension", "random")
+@register("ascension", "random", reads_piece_slots=False)
 @compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def random_policy(ctx):
     """Uniform origin, uniform placement, uniform pawn move; the spring step half the time."""
@@ -37,7 +37,7 @@ def _pawn_is_safe(b, t, seat):
     return count_pawn_moves(b, t, seat, s) > 0
 
 
-@register("ascension", "random-safe")
+@register("ascension", "random-safe", reads_piece_slots=False)
 @compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def random_safe_policy(ctx):
     """`random`, rejecting piece moves after which its own pawn would be blocked (unless all

@@ -45,14 +45,15 @@ def build_decision(ctx):
     return pawn_decision(ctx)
 
 
-@register("ascension", "stair-builder")
+@register("ascension", "stair-builder", reads_piece_slots=False)
 @compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def stair_builder(ctx):
     """Greedy on its own staircase plan (§7), remembering every face it has seen."""
     return build_decision(ctx)
 
 
-@register("ascension", "stair-builder-forgetful", remembers=False, family="stair-builder")
+@register("ascension", "stair-builder-forgetful", remembers=False, family="stair-builder",
+          reads_piece_slots=False)
 @compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def stair_builder_forgetful(ctx):
     """The stair builder, forgetting hidden faces as soon as it puts a piece down."""
@@ -116,14 +117,15 @@ def strategic_decision(ctx, hybrid_k):
     return build_decision(ctx)
 
 
-@register("ascension", "blocker", family="stair-builder")
+@register("ascension", "blocker", family="stair-builder", reads_piece_slots=False)
 @compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def blocker(ctx):
     """Targets the leader with the move that leaves it fewest moves after its best repair."""
     return strategic_decision(ctx, -1.0)
 
 
-@register("ascension", "hybrid", params=HYBRID_PARAMS, family="stair-builder")
+@register("ascension", "hybrid", params=HYBRID_PARAMS, family="stair-builder",
+          reads_piece_slots=False)
 @compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def hybrid(ctx):
     """Builds; blocks an opponent k piece moves closer to its goal, or a privileged descender."""
@@ -143,7 +145,7 @@ def rollout(st, t, legal, n, stream, params, work):
     search steps its rollouts without the kernel's check."""
     seat = st[G_CURRENT]
     view = work[WORK_SIZE:ROLLOUT_WORK_SIZE]
-    build_view(st, t, seat, True, view)
+    build_view(st, t, seat, True, view, False)      # hybrid reads no piece slots (registered)
     ctx = PolicyContext(view, np.int64(seat), st[G_PHASE], legal, np.int64(n), t, stream,
                         params[N_SEARCH_PARAMS:], work[:WORK_SIZE])
     action = strategic_decision(ctx, params[N_SEARCH_PARAMS])

@@ -29,6 +29,10 @@ class RegisteredPolicy:
     # Hidden-information games (Ascension): False gives the policy a view that forgets every
     # face it has seen (sim/games/ascension/view.py).
     remembers: bool = True
+    # Ascension: False for a bot that never reads its view's per-piece block (every board
+    # piece, under the tops too: view.V_SLOT, V_LOCK_SLOT), which only a search's sampler
+    # needs; it is then handed views without it, which cost a third less to build.
+    reads_piece_slots: bool = True
     # The parameter a budget suffix sets (`mcts-tuned@128`: iterations per decision), or None
     budget_param: object = None
     # True for a bot that plays the knobs in the game's tuned.json (tuned, and the bots that
@@ -173,15 +177,15 @@ def declared_signatures(game, name):
 
 
 def register(game, name, params=(), description="", remembers=True, budget_param=None,
-             plays_tuned_knobs=False, family=None):
+             plays_tuned_knobs=False, family=None, reads_piece_slots=True):
     def decorate(fn):
         key = (game, name)
         if key in _REGISTRY and _REGISTRY[key].function is not fn:
             raise ValueError(f"policy {name!r} is already registered for {game}")
         _REGISTRY[key] = RegisteredPolicy(game, name, fn, np.asarray(params, np.float64),
                                           description or (fn.__doc__ or "").strip().split("\n")[0],
-                                          remembers, budget_param, plays_tuned_knobs,
-                                          family)
+                                          remembers, reads_piece_slots, budget_param,
+                                          plays_tuned_knobs, family)
         return fn
     return decorate
 

@@ -51,7 +51,7 @@ def positions(bots, seeds=(1, 2), players=(2, 3, 4), every=7, decisions=150):
 
 def view_of(game, seat, remember=True):
     v = np.empty(S.STATE_SIZE, np.int64)
-    build_view(game.state, game.t, seat, remember, v)
+    build_view(game.state, game.t, seat, remember, v, True)
     return v
 
 

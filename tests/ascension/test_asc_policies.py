@@ -97,6 +97,66 @@ def test_bots_play_legal_reproducible_games(bot):
         assert not np.array_equal(c.state, a.state)
 
 
+def test_a_view_without_piece_slots_is_the_full_view_with_that_block_zeroed():
+    """build_view(piece_slots=False), as the kernel hands it to a bot registered with
+    reads_piece_slots=False: every other word equal, the per-piece block zeros, also in a
+    buffer that last held another seat's full view (nothing of it left over)."""
+    from sim.games.ascension.view import V_SLOT, VIEW_END, build_view
+    game = AscensionGame(4, players=4)
+    game.play(["stair-builder"] * 4, max_decisions=120)
+    buffer = np.empty(S.STATE_SIZE, np.int64)
+    for seat in range(4):
+        full = game.view(seat)
+        build_view(game.state, game.t, (seat + 1) % 4, True, buffer, True)
+        assert buffer[V_SLOT:VIEW_END].any()
+        build_view(game.state, game.t, seat, True, buffer, False)
+        assert np.array_equal(buffer[:V_SLOT], full[:V_SLOT])
+        assert not buffer[V_SLOT:].any()
+        assert full[V_SLOT:VIEW_END].any()
+
+
+def _kernel_actions(bots, seed, piece_slots):
+    """The actions of the kernel's game `seed` (seat k plays bots[k]), every slot handed views
+    with the per-piece block or without (`piece_slots`), whatever its bot registered."""
+    from sim.games.ascension.view import VIEW_PIECE_SLOTS
+    from sim.core.seeding import policy_streams
+    from sim.games.ascension.batch import policy_slots
+    from sim.games.ascension.kernel import play_game
+    from sim.games.ascension.policy_api import WORK_SIZE
+    game = AscensionGame(seed, players=len(bots))
+    names = list(dict.fromkeys(bots))
+    fns, params, registered_views = policy_slots(names)
+    seat_slots = np.zeros(S.MAX_PLAYERS, np.int64)
+    seat_slots[:len(bots)] = [names.index(b) for b in bots]
+    views = registered_views | VIEW_PIECE_SLOTS if piece_slots else \
+        registered_views & ~VIEW_PIECE_SLOTS
+    actions = np.empty(20_000, np.int64)
+    n = play_game(game.state.copy(), game.t, fns, seat_slots, params, views,
+                  policy_streams(np.int64(seed), S.MAX_PLAYERS), np.empty(S.N_ACTIONS, np.int64),
+                  np.empty(S.STATE_SIZE, np.int64), np.zeros(WORK_SIZE, np.int64), actions)
+    return actions[:n]
+
+
+def test_a_bot_registered_without_piece_slots_plays_the_same_games_with_them():
+    """A bot registered with reads_piece_slots=False is handed views without the per-piece
+    block (build_view's cheaper third): it must not read it. Handed the full views, every
+    such bot plays the same games, decision by decision; the search bots, whose sampler reads
+    the block, are registered with it."""
+    from sim.core.policies import registered_policy
+    without = [n for n in policy_names("ascension")
+               if not registered_policy("ascension", n).reads_piece_slots]
+    assert set(BOTS) <= set(without)
+    assert registered_policy("ascension", "mcts").reads_piece_slots
+    assert registered_policy("ascension", "mcts-hybrid").reads_piece_slots
+    line_ups = [without[k:k + 4] for k in range(0, len(without), 4)]
+    line_ups[-1] = (line_ups[-1] + without)[:4]
+    for seed, bots in enumerate(line_ups + [list(reversed(without))[:4]], start=1):
+        plain = _kernel_actions(bots, seed, False)
+        full = _kernel_actions(bots, seed, True)
+        assert len(plain) > 100
+        assert np.array_equal(plain, full), bots
+
+
 def _mobility_counted_whole(b, view, t, target, locked_sq):
     """post_repair_mobility as written before it counted only the step a repair changes: the
     target's moves counted whole after every repair."""

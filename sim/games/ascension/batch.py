@@ -14,19 +14,22 @@ from sim.games.ascension.kernel import MAX_SLOTS, one_game_by_address, play_batc
 from sim.games.ascension.policy_api import MAX_POLICY_PARAMS
 from sim.games.ascension.rules import AscensionRules, default_rules
 from sim.games.ascension.state import MAX_PLAYERS, RECORD_SIZE
+from sim.games.ascension.view import VIEW_PIECE_SLOTS, VIEW_REMEMBERS
 
 PARALLEL_CHUNK = 4
 GAME = "ascension"
 
 
 def policy_slots(names, params=None):
-    """Distinct policy names -> (padded function tuple, parameters, remembers flags)."""
+    """Distinct policy names -> (padded function tuple, parameters, view flags: what view
+    each slot's bot is handed, view.VIEW_REMEMBERS and VIEW_PIECE_SLOTS)."""
     from sim.core.policies import policy_slots as slots
     fns, slot_params, registered = slots(GAME, names, MAX_SLOTS, MAX_POLICY_PARAMS, params)
-    remembers = np.ones(MAX_SLOTS, np.int64)
+    views = np.full(MAX_SLOTS, VIEW_REMEMBERS | VIEW_PIECE_SLOTS, np.int64)
     for k, p in enumerate(registered):
-        remembers[k] = 1 if p.remembers else 0
-    return fns, slot_params, remembers
+        views[k] = (VIEW_REMEMBERS if p.remembers else 0) | \
+            (VIEW_PIECE_SLOTS if p.reads_piece_slots else 0)
+    return fns, slot_params, views
 
 
 def run_games(n_games, master_seed, rules: AscensionRules = None, seat_policies="random",
@@ -38,12 +41,12 @@ def run_games(n_games, master_seed, rules: AscensionRules = None, seat_policies=
     names = seat_names(seat_policies, players)
     distinct, slots, _ = seat_rotation(names, n_games, first_index, rotate, MAX_PLAYERS)
     seeds = game_seeds(master_seed, first_index, n_games)
-    fns, slot_params, remembers = policy_slots(distinct, params)
+    fns, slot_params, views = policy_slots(distinct, params)
     seat_slots = np.where(slots >= 0, slots, 0)
     out = np.empty((n_games, RECORD_SIZE), np.int32)
     with kernel_threads(threads, PARALLEL_CHUNK) as elapsed:
-        play_batch(rules.config, seeds, fns, seat_slots, slot_params, remembers, out,
+        play_batch(rules.config, seeds, fns, seat_slots, slot_params, views, out,
                    one_game_by_address(rules.config, seeds, fns, seat_slots, slot_params,
-                                       remembers))
+                                       views))
         seconds = elapsed()
     return BatchResult(first_index, seeds, slots, distinct, out, seconds)

@@ -208,7 +208,7 @@ class AscensionGame(SingleGame):
     def view(self, seat, remember=True):
         """What seat's bot is given (view.py)."""
         v = np.empty(S.STATE_SIZE, np.int64)
-        build_view(self.state, self.t, seat, remember, v)
+        build_view(self.state, self.t, seat, remember, v, True)
         return v
 
     # --- acting --------------------------------------------------------------------------
@@ -246,14 +246,14 @@ class AscensionGame(SingleGame):
         from sim.core.batch import seat_rotation
         from sim.games.ascension.batch import policy_slots
         names, slots, _ = seat_rotation(list(policies), 1, 0, False, S.MAX_PLAYERS)
-        fns, slot_params, remembers = policy_slots(names, params)
+        fns, slot_params, views = policy_slots(names, params)
         streams = policy_streams(np.int64(self.seed if policy_seed is None else policy_seed),
                                  S.MAX_PLAYERS)
         actions = np.empty(max_decisions, np.int64)
         # Replay through step() so that the transcript is written; the kernel decides.
         probe = self.state.copy()
         n = play_game(probe, self.t, fns, np.where(slots[0] >= 0, slots[0], 0), slot_params,
-                      remembers, streams, np.empty(S.N_ACTIONS, np.int64),
+                      views, streams, np.empty(S.N_ACTIONS, np.int64),
                       np.empty(S.STATE_SIZE, np.int64), np.zeros(WORK_SIZE, np.int64), actions,
                       max_decisions)
         for code in actions[:n]:

@@ -5,8 +5,9 @@ too. `play_batch` runs games over prange, through `play_one` called by address; 
 record is its state's prefix [0, RECORD_SIZE) (globals, seats and tallies; no board).
 
 Before every decision the kernel builds the deciding seat's view (view.py), so a policy can
-only read what that seat may know. Whether a slot remembers the faces it has seen is a
-per-slot flag (`slot_remembers`): a memory-less bot is an ordinary bot given a forgetful view.
+only read what that seat may know. Which view a slot's bot is handed is per-slot flags
+(`slot_views`: view.VIEW_REMEMBERS, VIEW_PIECE_SLOTS): a memory-less bot is an ordinary bot
+given a forgetful view, and a bot that never reads the per-piece block is spared building it.
 """
 import numpy as np
 from numba import njit, prange
@@ -19,19 +20,20 @@ from sim.games.ascension.engine import apply_action, end_game, legal_actions, se
 from sim.games.ascension.policy_api import WORK_SIZE, PolicyContext
 from sim.games.ascension.state import (
     END_POLICY_ERROR, G_CURRENT, G_OVER, G_PHASE, MAX_PLAYERS, N_ACTIONS, STATE_SIZE)
-from sim.games.ascension.view import VIEW_END, build_view
+from sim.games.ascension.view import VIEW_END, VIEW_PIECE_SLOTS, VIEW_REMEMBERS, build_view
 
 MAX_SLOTS = 8
 
 
 @njit_noalloc
-def choose_action(st, t, slot_fns, seat_slots, slot_params, slot_remembers, streams, legal,
+def choose_action(st, t, slot_fns, seat_slots, slot_params, slot_views, streams, legal,
                   n_legal, view, work):
     """Ask the current seat's policy, through its view; -1 if the answer is not legal."""
     seat = st[G_CURRENT]
     slot = seat_slots[seat]
     board = view[:VIEW_END]
-    build_view(st, t, seat, slot_remembers[slot] != 0, board)
+    build_view(st, t, seat, (slot_views[slot] & VIEW_REMEMBERS) != 0, board,
+               (slot_views[slot] & VIEW_PIECE_SLOTS) != 0)
     ctx = PolicyContext(board, np.int64(seat), st[G_PHASE], legal, np.int64(n_legal), t,
                         streams[seat], slot_params[slot], work)
     action = slot_fns[slot](ctx)
@@ -42,7 +44,7 @@ def choose_action(st, t, slot_fns, seat_slots, slot_params, slot_remembers, stre
 
 
 @njit_noalloc
-def play_game(st, t, slot_fns, seat_slots, slot_params, slot_remembers, streams, legal, view,
+def play_game(st, t, slot_fns, seat_slots, slot_params, slot_views, streams, legal, view,
               work, actions_out, max_decisions=0):
     """Play a set-up game to its end (the turn cap, A47, always ends it), or until
     max_decisions (> 0) decisions, leaving it running. Returns the number of decisions; if
@@ -50,7 +52,7 @@ def play_game(st, t, slot_fns, seat_slots, slot_params, slot_remembers, streams,
     taken = 0
     while st[G_OVER] == 0 and (max_decisions <= 0 or taken < max_decisions):
         n_legal = legal_actions(st, t, legal)
-        action = choose_action(st, t, slot_fns, seat_slots, slot_params, slot_remembers,
+        action = choose_action(st, t, slot_fns, seat_slots, slot_params, slot_views,
                                streams, legal, n_legal, view, work)
         if action < 0:
             end_game(st, -1, END_POLICY_ERROR)
@@ -61,29 +63,29 @@ def play_game(st, t, slot_fns, seat_slots, slot_params, slot_remembers, streams,
 
 
 @njit(cache=True)
-def play_one(st, t, seed, slot_fns, seat_slots, slot_params, slot_remembers):
+def play_one(st, t, seed, slot_fns, seat_slots, slot_params, slot_views):
     """Set up and play the game of `seed` into `st`, with its own buffers."""
     view = np.empty(STATE_SIZE, np.int64)
     legal = np.empty(N_ACTIONS, np.int64)
     work = np.zeros(WORK_SIZE, np.int64)     # zeroed per game (policy_api.py)
     setup(st, t, seed)
     streams = policy_streams(seed, MAX_PLAYERS)
-    play_game(st, t, slot_fns, seat_slots, slot_params, slot_remembers, streams, legal, view,
+    play_game(st, t, slot_fns, seat_slots, slot_params, slot_views, streams, legal, view,
               work, np.empty(0, np.int64))
 
 
 @njit(cache=True, parallel=True)
-def play_batch(t, seeds, slot_fns, seat_slots, slot_params, slot_remembers, out, one_game):
+def play_batch(t, seeds, slot_fns, seat_slots, slot_params, slot_views, out, one_game):
     """Play games i = 0..n-1 from their seeds (uint32 values in int64) with the policy slot of
     each seat in seat_slots[i]; the record of game i goes into out[i] (int32). one_game:
     play_one by address (one_game_by_address)."""
     for i in prange(seeds.shape[0]):
         st = np.empty(STATE_SIZE, np.int64)
-        one_game(st, t, seeds[i], slot_fns, seat_slots[i], slot_params, slot_remembers)
+        one_game(st, t, seeds[i], slot_fns, seat_slots[i], slot_params, slot_views)
         keep_record(st, out, i)
 
 
-def one_game_by_address(t, seeds, slot_fns, seat_slots, slot_params, slot_remembers):
+def one_game_by_address(t, seeds, slot_fns, seat_slots, slot_params, slot_views):
     """play_one for play_batch (sim/core/batch.by_address), typed by a run's inputs."""
     return by_address(play_one, np.empty(STATE_SIZE, np.int64), t, item_type(seeds), slot_fns,
-                      row_type(seat_slots), slot_params, slot_remembers)
+                      row_type(seat_slots), slot_params, slot_views)

@@ -35,6 +35,10 @@ A12's result is given per square (V_MOVABLE) and each lock as a slot (V_LOCK_SLO
 
 `remember=False` builds the view of a seat that forgets what it has seen: it knows only the
 faces that are up and the piece in its hand (to measure what memory is worth, §6 Q10).
+`piece_slots=False` leaves the per-piece block out (V_SLOT and V_LOCK_SLOT read 0): it is a
+third of the view's cost, and only a search's sampler reads it, so the kernel builds it only
+for a bot registered with `reads_piece_slots` (the default). Each slot's view flags
+(VIEW_REMEMBERS, VIEW_PIECE_SLOTS) say which view its bot is handed.
 
 `sample_state` is the inverse a search needs: a full game state that this seat cannot tell
 from the real one, with the faces it does not know dealt from the cubes it has not seen.
@@ -74,6 +78,10 @@ VIEW_END = V_LOCK_SLOT + MAX_PLAYERS
 assert VIEW_END <= STATE_SIZE
 LOCK_HELD = -2
 
+# what a policy slot's bot is handed (the kernel's slot_views): a view that remembers the faces
+# it has seen; the per-piece block
+VIEW_REMEMBERS, VIEW_PIECE_SLOTS = 1, 2
+
 # slot_info: bit 0 face known to this seat, bit 1 face up, bits 2-3 kind, bits 4-7 drawn shapes,
 # bits 8-10 drawn symbol (both 0 unless known), bits 16.. the seats that know the face (A15)
 SLOT_KNOWN, SLOT_UP, SLOT_KIND_SHIFT, SLOT_SHAPES_SHIFT, SLOT_SYMBOL_SHIFT, SLOT_SEATS_SHIFT = \
@@ -106,10 +114,11 @@ def slot_info(st, t, seat, remember, x):
 
 
 @njit_noalloc
-def build_view(st, t, seat, remember, view):
+def build_view(st, t, seat, remember, view, piece_slots):
     """Write seat's view of game st into view[:VIEW_END], and zero the rest of a longer
     view. The kernel hands its bots view[:VIEW_END] only: nothing lies past it, so there is
-    nothing to zero there, a decision at a time."""
+    nothing to zero there, a decision at a time. Without `piece_slots`, the per-piece block
+    is zeros (the module text)."""
     # element by element: a slice copy between two arrays numba cannot prove apart allocates
     for i in range(B_STACK):     # globals, seats, stack sizes, H, shown faces, pawns
         view[i] = st[i]
@@ -168,6 +177,10 @@ def build_view(st, t, seat, remember, view):
         view[V_HELD_WAS_UP] = 0
         view[V_HELD_ORIGIN] = -1
         view[V_HELD_SEATS] = 0
+    if not piece_slots:
+        # zeroed, not left as it was: the kernel's view buffer last held another seat's view
+        view[V_SLOT:] = 0
+        return
     # each seat's lock (A12(d)) as a slot: none, the held piece, or its place in stack order
     for q in range(MAX_PLAYERS):
         view[V_LOCK_SLOT + q] = LOCK_HELD if st[S_LOCK + q] >= 0 and \
