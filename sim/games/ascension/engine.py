@@ -170,8 +170,12 @@ def destination_open(b, t, p, d):
 def place_is_legal(b, t, p, shp, sym, d):
     """A20-A27 for a piece that shows (shp, sym) as placed, on destination d (the origin test
     of A20/A56 is the caller's). The state must already have the piece lifted (A56)."""
-    if not destination_open(b, t, p, d):
-        return False
+    return destination_open(b, t, p, d) and shown_piece_fits(b, shp, sym, d)
+
+
+@njit_noalloc
+def shown_piece_fits(b, shp, sym, d):
+    """A25-A27, the checks of a placement that depend on what the piece shows as placed."""
     if is_corner(d) and (shp & CORNER_BIT[d]) == 0:        # A25, A26
         return False
     if d == PILLAR and (b[B_STACK_N + d] > 0 or shp != 0 or sym != 0):   # A27
@@ -180,24 +184,29 @@ def place_is_legal(b, t, p, shp, sym, d):
 
 
 @njit_noalloc
-def piece_place_is_legal(st, t, p, x, up, d, origin, was_up):
-    """Full placement test of held piece x (lifted) at d with orientation up (A16, A20-A27,
-    A56, A59)."""
-    kind = P_KIND[x]
-    if kind == CUBE:
-        if not is_drawn(t, x) and up:                      # A16: a neutral cube has no face
+def orientation_is_legal(t, x, up, was_up):
+    """A16: may held piece x go down with orientation `up` (its former one: was_up)?"""
+    if P_KIND[x] == CUBE:
+        if not is_drawn(t, x) and up:                      # a neutral cube has no face
             return False
-        if was_up and up:                                  # A16: a shown face is hidden again
+        if was_up and up:                                  # a shown face is hidden again
             return False
-    elif not up:                                           # halves and the joker lie face up
-        return False
+        return True
+    return up != 0                                         # halves and the joker lie face up
+
+
+@njit_noalloc
+def held_piece_place_is_legal(st, t, x, up, shp, sym, d, origin, was_up):
+    """The placement test of held piece x (lifted, A56) at d in a legal orientation `up`
+    (orientation_is_legal), showing (shp, sym) as placed, where destination_open holds:
+    A20 and A56's turn-over, A25-A27, and A59."""
     if d == origin:                                        # A20; A56: a real turn-over only
-        if not t[C_FLIP_IN_PLACE] or kind != CUBE or not is_drawn(t, x) or up == was_up:
+        if not t[C_FLIP_IN_PLACE] or P_KIND[x] != CUBE or not is_drawn(t, x) or \
+                up == was_up:
             return False
-    shp, sym = shows(t, x, up)
-    if not place_is_legal(st, t, p, shp, sym, d):
+    if not shown_piece_fits(st, shp, sym, d):
         return False
-    if d == PILLAR and kind == CUBE and not up and hidden_face_barred_from_pillar(t, x):
+    if d == PILLAR and P_KIND[x] == CUBE and not up and hidden_face_barred_from_pillar(t, x):
         return False
     return True
 
@@ -214,15 +223,29 @@ def hidden_face_barred_from_pillar(t, x):
 @njit_noalloc
 def held_destinations(st, t, p, x, origin, was_up, out, first_only=False):
     """Legal (destination, orientation) codes 2*d + up for held piece x, increasing (A17).
-    With first_only, returns 1 at the first one without writing `out`."""
+    With first_only, returns 1 at the first one without writing `out`. What depends on the
+    orientation alone (A16, what the piece shows) is read once, and what on the square
+    alone (destination_open) once a square."""
+    down_ok = orientation_is_legal(t, x, 0, was_up)
+    up_ok = orientation_is_legal(t, x, 1, was_up)
+    shp_down, sym_down = shows(t, x, 0)
+    shp_up, sym_up = shows(t, x, 1)
     n = 0
     for d in range(N_SQUARES):
-        for up in range(2):
-            if piece_place_is_legal(st, t, p, x, up, d, origin, was_up):
-                if first_only:
-                    return 1
-                out[n] = 2 * d + up
-                n += 1
+        if not destination_open(st, t, p, d):              # A21-A24
+            continue
+        if down_ok and held_piece_place_is_legal(st, t, x, 0, shp_down, sym_down, d, origin,
+                                                 was_up):
+            if first_only:
+                return 1
+            out[n] = 2 * d
+            n += 1
+        if up_ok and held_piece_place_is_legal(st, t, x, 1, shp_up, sym_up, d, origin,
+                                               was_up):
+            if first_only:
+                return 1
+            out[n] = 2 * d + 1
+            n += 1
     return n
 
 
