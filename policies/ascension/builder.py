@@ -190,8 +190,6 @@ def build_origin_on_plan(ctx, n):
                     continue                               # would break the plan
                 if pawn >= 0 and chebyshev(o, pawn) <= 1 and j < 0:
                     continue
-            if not _piece_fits(ctx, o, s):
-                continue
             score = 10.0 * (h == want)
             if j >= 0:
                 score += 5.0                               # a plan square that stands too high
@@ -201,6 +199,10 @@ def build_origin_on_plan(ctx, n):
                 score += 3.0                # a cube it remembers as a ladder or spring (§7)
             if o < N_SQUARES:
                 score += 3.0 * chebyshev(o, PILLAR)        # take from the rim, not the stairs
+            # whether the piece fits is asked only of an origin that would tie or lead: one
+            # below the best so far changes nothing either way (and draws nothing)
+            if score < best_score - 1e-9 or not _piece_fits(ctx, o, s):
+                continue
             if score > best_score + 1e-9:
                 best_score = score
                 best = o
