@@ -133,6 +133,19 @@ def test_a_view_the_piece_set_cannot_fill_is_refused(played):
                             np.empty(S.STATE_SIZE, np.int64))
 
 
+def test_a_view_without_the_per_piece_block_is_refused(played):
+    """build_view(piece_slots=False) is for bots that never sample: the sampler refuses it,
+    rather than dealing every piece as a face-down cube (the block read as zeros)."""
+    game, seat = played[10]
+    view = np.empty(S.STATE_SIZE, np.int64)
+    build_view(game.state, game.t, seat, True, view, False)
+    assert not sample_state(view, game.t, seat, np.array([1], np.uint64),
+                            np.empty(S.STATE_SIZE, np.int64))
+    build_view(game.state, game.t, seat, True, view, True)
+    assert sample_state(view, game.t, seat, np.array([1], np.uint64),
+                        np.empty(S.STATE_SIZE, np.int64))
+
+
 def test_hide_future_re_deals_only_what_the_seat_has_not_seen(played):
     moved = 0
     for game, seat in played[::4]:

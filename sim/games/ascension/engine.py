@@ -196,10 +196,10 @@ def orientation_is_legal(t, x, up, was_up):
 
 
 @njit_noalloc
-def held_piece_place_is_legal(st, t, x, up, shp, sym, d, origin, was_up):
-    """The placement test of held piece x (lifted, A56) at d in a legal orientation `up`
-    (orientation_is_legal), showing (shp, sym) as placed, where destination_open holds:
-    A20 and A56's turn-over, A25-A27, and A59."""
+def _held_piece_place_is_legal(st, t, x, up, shp, sym, d, origin, was_up):
+    """held_destinations' placement test of held piece x (lifted, A56) at d, the part left
+    once orientation_is_legal holds for `up` and destination_open for d (it tests neither):
+    A20 and A56's turn-over, A25-A27 for what it shows (shp, sym), and A59."""
     if d == origin:                                        # A20; A56: a real turn-over only
         if not t[C_FLIP_IN_PLACE] or P_KIND[x] != CUBE or not is_drawn(t, x) or \
                 up == was_up:
@@ -234,13 +234,13 @@ def held_destinations(st, t, p, x, origin, was_up, out, first_only=False):
     for d in range(N_SQUARES):
         if not destination_open(st, t, p, d):              # A21-A24
             continue
-        if down_ok and held_piece_place_is_legal(st, t, x, 0, shp_down, sym_down, d, origin,
+        if down_ok and _held_piece_place_is_legal(st, t, x, 0, shp_down, sym_down, d, origin,
                                                  was_up):
             if first_only:
                 return 1
             out[n] = 2 * d
             n += 1
-        if up_ok and held_piece_place_is_legal(st, t, x, 1, shp_up, sym_up, d, origin,
+        if up_ok and _held_piece_place_is_legal(st, t, x, 1, shp_up, sym_up, d, origin,
                                                was_up):
             if first_only:
                 return 1

@@ -32,10 +32,11 @@ A12's result is given per square (V_MOVABLE) and each lock as a slot (V_LOCK_SLO
                            watched the whole game knows what lies where, and a search needs it
     V_LOCK_SLOT + q        A12(d): the slot of seat q's locked piece, LOCK_HELD for the piece
                            in hand, -1 for none
+    V_PIECE_SLOTS_GIVEN    1: the two blocks above are given (0: zeroed, piece_slots=False)
 
 `remember=False` builds the view of a seat that forgets what it has seen: it knows only the
 faces that are up and the piece in its hand (to measure what memory is worth, §6 Q10).
-`piece_slots=False` leaves the per-piece block out (V_SLOT and V_LOCK_SLOT read 0): it is a
+`piece_slots=False` leaves the per-piece block out (V_SLOT to VIEW_END read 0): it is a
 third of the view's cost, and only a search's sampler reads it, so the kernel builds it only
 for a bot registered with `reads_piece_slots` (the default). Each slot's view flags
 (VIEW_REMEMBERS, VIEW_PIECE_SLOTS) say which view its bot is handed.
@@ -74,7 +75,8 @@ V_HELD_ORIGIN = V_HELD_KIND + 5
 V_HELD_SEATS = V_HELD_KIND + 6
 V_SLOT = V_HELD_KIND + 7
 V_LOCK_SLOT = V_SLOT + N_PIECES
-VIEW_END = V_LOCK_SLOT + MAX_PLAYERS
+V_PIECE_SLOTS_GIVEN = V_LOCK_SLOT + MAX_PLAYERS
+VIEW_END = V_PIECE_SLOTS_GIVEN + 1
 assert VIEW_END <= STATE_SIZE
 LOCK_HELD = -2
 
@@ -196,6 +198,7 @@ def build_view(st, t, seat, remember, view, piece_slots):
                     view[V_LOCK_SLOT + q] = k
             k += 1
     view[V_SLOT + k:V_LOCK_SLOT] = 0
+    view[V_PIECE_SLOTS_GIVEN] = 1
     view[VIEW_END:] = 0
 
 
@@ -246,7 +249,11 @@ def sample_state(view, t, seat, stream, st):
     those cubes since, but for A59: under bar the pillar's face-down cube shows no symbol).
     Pieces of the same kind and face are interchangeable to the rules, so
     a known piece gets the lowest free id of its face. Returns False if the view does not fit
-    the piece set (a view not built by build_view)."""
+    the piece set (a view not built by build_view), or lacks the per-piece block (a bot that
+    samples registered without reads_piece_slots: the kernel ends its game as a policy
+    error)."""
+    if view[V_PIECE_SLOTS_GIVEN] != 1:
+        return False
     copy_into(st[:B_STACK], view[:B_STACK])
     st[B_STACK:] = 0
     st[B_STACK:B_STACK + N_SQUARES * MAX_STACK_CAP] = -1
