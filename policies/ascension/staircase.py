@@ -22,6 +22,8 @@ what it shows); the own pawn's square is pinned at its height (A37).
 Everything reads the seat's view (view.py), never the state.
 """
 
+from numba.cpython.unsafe.numbers import trailing_zeros
+
 from sim.core.jit import njit_noalloc
 from sim.games.ascension.engine import is_corner
 from sim.games.ascension.rules import C_CORNER_OF, C_MATTRESS_FROM, C_SHAPE_OF
@@ -297,16 +299,14 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
                 # each node's edit cost is worked out once, at its one relaxation: a search
                 # relaxes a few hundred of the 1,134 nodes
                 facts = work[W_FACTS + s]
-                g_s = max(0, g_d - 2)          # the lowest height a step onto g_d may start at
-                open_heights >>= g_s
                 while open_heights:
-                    if open_heights & 1:
-                        used, dearest, remaining, wanted_dearest = _reach(
-                            work, s * NH + g_s, cost + 1 + edit_cost(s, g_s, facts), node,
-                            used, dearest, remaining, wanted_dearest)
-                        done = remaining == 0
-                    open_heights >>= 1
-                    g_s += 1
+                    # the heights in increasing order, one set bit at a time
+                    g_s = trailing_zeros(open_heights)
+                    open_heights &= open_heights - 1
+                    used, dearest, remaining, wanted_dearest = _reach(
+                        work, s * NH + g_s, cost + 1 + edit_cost(s, g_s, facts), node, used,
+                        dearest, remaining, wanted_dearest)
+                    done = remaining == 0
                 if done:
                     break
             if done or (remaining <= left and wanted_dearest <= cost):
