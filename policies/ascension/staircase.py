@@ -40,11 +40,10 @@ MOVE_WEIGHT = 64                # a piece move costs 64, a pawn step 1: among pl
 # ctx.work layout: [0, B_STACK) a scratch copy of the view's board (board.copy_board), then
 W_C = B_STACK                   # C[node], cost to go
 W_SUCC = W_C + N_NODES          # the next node on a cheapest plan
-W_HEAD = W_SUCC + N_NODES       # bucket queue: first entry per cost
-POOL = N_NODES                  # entries: a node is pushed once at most
-W_LINK = W_HEAD + MAX_COST + 1  # next entry in the same bucket
-W_ENTRY = W_LINK + POOL         # node of an entry
-W_PLAN = W_ENTRY + POOL         # plan squares, then plan targets
+W_HEAD = W_SUCC + N_NODES       # bucket queue: the first node queued at each cost (-1: none)
+W_LINK = W_HEAD + MAX_COST + 1  # per node: the next node in its bucket (a node is queued once
+                                # at most, so the node is its own entry)
+W_PLAN = W_LINK + N_NODES       # plan squares, then plan targets
 W_PLAN_G = W_PLAN + N_SQUARES + 1
 W_STASH = W_PLAN_G + N_SQUARES + 1   # a move decided at the origin decision (builder.py)
 W_WANTED = W_STASH + 4         # 1 for nodes whose cost the caller needs (early stop)
@@ -191,26 +190,23 @@ def _mark_wanted(b, work, pawn, with_pawn, wanted_squares, n_wanted, mark):
 
 
 @njit_noalloc(inline="always")    # numba's copy: called, the search lost 5%
-def _reach(work, node, total, successor, used, dearest, remaining, wanted_dearest):
+def _reach(work, node, total, successor, dearest, remaining, wanted_dearest):
     """Node's first relaxation, its cost to go `total` (final; INF above MAX_COST), reached
     from `successor` (-1: the goal): record the cost, queue the node, and count it if it is
-    wanted. Returns the search's (used, dearest, remaining, wanted_dearest) after it."""
+    wanted. Returns the search's (dearest, remaining, wanted_dearest) after it."""
     if total > MAX_COST:
         total = INF
     else:
         work[W_SUCC + node] = successor
-        # one entry per node at most: the pool holds every node
-        work[W_ENTRY + used] = node
-        work[W_LINK + used] = work[W_HEAD + total]
-        work[W_HEAD + total] = used
-        used += 1
+        work[W_LINK + node] = work[W_HEAD + total]
+        work[W_HEAD + total] = node
         dearest = max(dearest, total)
     work[W_C + node] = total
     if work[W_WANTED + node]:
         work[W_WANTED + node] = 0
         remaining -= 1
         wanted_dearest = max(wanted_dearest, total)
-    return used, dearest, remaining, wanted_dearest
+    return dearest, remaining, wanted_dearest
 
 
 @njit_noalloc(optimised_alone=True)     # see jit.py: 5% faster games with its own pipeline
@@ -252,13 +248,12 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
     stale = MAX_COST + 1 if work[W_HEADS_USED] == 0 else work[W_HEADS_USED]
     for c in range(stale):
         work[W_HEAD + c] = -1
-    used = 0
     dearest = 0
     wanted_dearest = -1             # the dearest cost found of a wanted node
     goal_facts = work[W_FACTS + goal]
     for g in range(NH):
-        used, dearest, remaining, wanted_dearest = _reach(
-            work, goal * NH + g, edit_cost(goal, g, goal_facts), -1, used, dearest, remaining,
+        dearest, remaining, wanted_dearest = _reach(
+            work, goal * NH + g, edit_cost(goal, g, goal_facts), -1, dearest, remaining,
             wanted_dearest)
     done = remaining == 0 or (remaining <= left and wanted_dearest <= 0)
     for cost in range(MAX_COST + 1):
@@ -269,9 +264,8 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
                                                       wanted_dearest <= cost):
             break           # all wanted found (but `left`), the rest too dear, or none left
         while work[W_HEAD + cost] >= 0:
-            e = work[W_HEAD + cost]
-            work[W_HEAD + cost] = work[W_LINK + e]
-            node = work[W_ENTRY + e]
+            node = work[W_HEAD + cost]
+            work[W_HEAD + cost] = work[W_LINK + node]
             d = node // NH
             g_d = node - d * NH
             # A30's window for a step from (s, g_s) onto (d, g_d): up 1, or 2 off a ladder s
@@ -303,8 +297,8 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
                     # the heights in increasing order, one set bit at a time
                     g_s = trailing_zeros(open_heights)
                     open_heights &= open_heights - 1
-                    used, dearest, remaining, wanted_dearest = _reach(
-                        work, s * NH + g_s, cost + 1 + edit_cost(s, g_s, facts), node, used,
+                    dearest, remaining, wanted_dearest = _reach(
+                        work, s * NH + g_s, cost + 1 + edit_cost(s, g_s, facts), node,
                         dearest, remaining, wanted_dearest)
                     done = remaining == 0
                 if done:
