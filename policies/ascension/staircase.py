@@ -22,6 +22,8 @@ what it shows); the own pawn's square is pinned at its height (A37).
 Everything reads the seat's view (view.py), never the state.
 """
 
+# an LLVM intrinsic that numba keeps in its unsafe module (in every numba that pyproject.toml
+# allows): the search walks a neighbour's open heights by it
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.core.jit import njit_noalloc
