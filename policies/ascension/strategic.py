@@ -29,6 +29,9 @@ from sim.games.ascension.state import (
 from sim.games.ascension.view import VIEW_END, build_view
 
 HYBRID_PARAMS = (2.0,)
+# every bot here reads its view's tops only, never the per-piece block (view.py), which
+# spares building it: in the kernel (registered so) and in the search's rollouts (rollout)
+READS_PIECE_SLOTS = False
 EXPLORE = 0.1
 
 
@@ -45,7 +48,7 @@ def build_decision(ctx):
     return pawn_decision(ctx)
 
 
-@register("ascension", "stair-builder", reads_piece_slots=False)
+@register("ascension", "stair-builder", reads_piece_slots=READS_PIECE_SLOTS)
 @compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def stair_builder(ctx):
     """Greedy on its own staircase plan (§7), remembering every face it has seen."""
@@ -53,7 +56,7 @@ def stair_builder(ctx):
 
 
 @register("ascension", "stair-builder-forgetful", remembers=False, family="stair-builder",
-          reads_piece_slots=False)
+          reads_piece_slots=READS_PIECE_SLOTS)
 @compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def stair_builder_forgetful(ctx):
     """The stair builder, forgetting hidden faces as soon as it puts a piece down."""
@@ -117,7 +120,8 @@ def strategic_decision(ctx, hybrid_k):
     return build_decision(ctx)
 
 
-@register("ascension", "blocker", family="stair-builder", reads_piece_slots=False)
+@register("ascension", "blocker", family="stair-builder",
+          reads_piece_slots=READS_PIECE_SLOTS)
 @compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def blocker(ctx):
     """Targets the leader with the move that leaves it fewest moves after its best repair."""
@@ -125,7 +129,7 @@ def blocker(ctx):
 
 
 @register("ascension", "hybrid", params=HYBRID_PARAMS, family="stair-builder",
-          reads_piece_slots=False)
+          reads_piece_slots=READS_PIECE_SLOTS)
 @compiled_on_use(POLICY_SIGNATURE, noalloc=True)
 def hybrid(ctx):
     """Builds; blocks an opponent k piece moves closer to its goal, or a privileged descender."""
@@ -145,7 +149,7 @@ def rollout(st, t, legal, n, stream, params, work):
     search steps its rollouts without the kernel's check."""
     seat = st[G_CURRENT]
     view = work[WORK_SIZE:ROLLOUT_WORK_SIZE]
-    build_view(st, t, seat, True, view, False)      # hybrid reads no piece slots (registered)
+    build_view(st, t, seat, True, view, READS_PIECE_SLOTS)
     ctx = PolicyContext(view, np.int64(seat), st[G_PHASE], legal, np.int64(n), t, stream,
                         params[N_SEARCH_PARAMS:], work[:WORK_SIZE])
     action = strategic_decision(ctx, params[N_SEARCH_PARAMS])

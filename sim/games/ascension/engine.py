@@ -234,6 +234,7 @@ def held_destinations(st, t, p, x, origin, was_up, out, first_only=False):
     for d in range(N_SQUARES):
         if not destination_open(st, t, p, d):              # A21-A24
             continue
+        # the two orientations written out: a loop over them measured 1-2% slower games
         if down_ok and _held_piece_place_is_legal(st, t, x, 0, shp_down, sym_down, d, origin,
                                                  was_up):
             if first_only:
