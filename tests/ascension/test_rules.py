@@ -409,6 +409,35 @@ def test_a14_pickability_ignores_hidden_faces():
     assert lists[0] == lists[1] and sq(2, 4) in lists[0]
 
 
+def _may_pick_agrees_with_the_origins(g):
+    """For every seat: whether the engine opens a piece phase (has_pickable_origin, which stops
+    counting the open squares at two) is whether the seat's list of origins is not empty."""
+    out = np.empty(S.N_ACTIONS, np.int64)
+    for p in range(g.players):
+        listed = E.pickable_origins(g.state, g.t, p, out)
+        assert E.has_pickable_origin(g.state, g.t, p) == (listed > 0), (p, listed)
+
+
+def test_a14_a_piece_phase_opens_iff_an_origin_is_pickable():
+    # A14, A58: on boards with no, one, two and more open squares, and so with an origin that
+    # is the only open square, every seat may pick exactly when its origin list is not empty
+    g, src = _full_board()
+    _may_pick_agrees_with_the_origins(g)
+    _no_star_halves(g)
+    _may_pick_agrees_with_the_origins(g)
+    rng = np.random.default_rng(5)
+    for max_stack in (1, 2):
+        g = new_game(4, seed=21, max_stack=max_stack, max_turns=60)
+        open_counts = set()
+        while not g.is_over:
+            _may_pick_agrees_with_the_origins(g)
+            open_counts.add(sum(bool(E.destination_open(g.state, g.t, 0, d))
+                                for d in range(S.N_SQUARES)))
+            codes = g.legal_codes()
+            g.step(int(codes[rng.integers(len(codes))]))
+        assert min(open_counts) <= 2 or max_stack == 2, open_counts
+
+
 def test_a15_looking_commits():
     # A15: the mover learns the face of the cube it picks (only the mover); the piece must be
     # placed this turn: no other origin, no stay.

@@ -364,6 +364,10 @@ def pickable_origins(st, t, p, out, first_only=False):
                 n_plain += 1
             elif st[B_STACK_N + d] == 0:
                 n_plain += 1
+        if first_only and n_plain >= 2:
+            # whether one origin is pickable reads the counts only as "n_plain less one square
+            # > 0" and "n_shown > 0", and two open squares (one not the pillar) settle both
+            break
     n = 0
     locked_low, locked_high = locked_by_others(st, t, p)
     for s in range(N_SQUARES):
