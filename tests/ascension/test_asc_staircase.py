@@ -60,6 +60,25 @@ def _edit_moves(b, t, seat, s, g, top_height):
     return drop // 2 + 2                            # lift cubes, then add a half-cube
 
 
+def test_the_edit_cost_table_holds_edit_cost():  # A27 A29 A37
+    """The search reads a square's edit costs from EDIT_COSTS (edit_cost itself on the
+    pillar): for every kind, top and height up to 255 hu, the table's cost at every target is
+    edit_cost's, or both are over MAX_COST (unreachable alike)."""
+    kinds = (SC.OPEN, SC.SHOWS_BARRED, SC.OWN_PAWN, SC.CLOSED, SC.FROZEN)
+    differ = []
+    for kind in kinds:
+        for top in (0, SC.FACTS_HALF_TOP):
+            for h in range(256):
+                facts = kind | (h << SC.FACTS_H_SHIFT) | top
+                row = SC.edit_row.py_func(facts)
+                for g in range(SC.NH):
+                    exact = SC.edit_cost.py_func(S.PILLAR + 1, g, facts)
+                    read = SC.EDIT_COSTS[row + g]
+                    if exact != read and min(exact, read) <= SC.MAX_COST:
+                        differ.append((kind, top, h, g, exact, read))
+    assert differ == []
+
+
 def _step_is_legal(b, t, s, g_s, d, g_d):
     """A30 on target heights: up 1, or 2 off a ladder s shows at its height; down 1, or 2
     onto a mattress d shows at its height (switch mattress_mode=from: off a mattress s shows
