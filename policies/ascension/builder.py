@@ -19,7 +19,8 @@ from policies.ascension.board import (
     copy_board, held_piece, lift_top, orientation_shows, origin_piece, placement_ok,
     post_repair_mobility, put_on, restore)
 from policies.ascension.staircase import (
-    INF, MEMO_PIECES, MEMO_ROW, W_BLOCK_MEMO, W_PLAN, W_PLAN_G, W_STASH, candidate_costs,
+    INF, MEMO_PIECES, MEMO_ROW, W_BLOCK_MEMO, W_PLAN, W_PLAN_AT, W_PLAN_G, W_STASH,
+    candidate_costs,
     climb_distance_within, cost_at, extract_plan, goal_square, plan_costs)
 from sim.core.jit import njit_noalloc
 from sim.core.rng import stream_below
@@ -80,11 +81,32 @@ def stashed_target(ctx):
 
 
 @njit_noalloc
-def _on_plan(work, n, s):
-    for i in range(n):
-        if work[W_PLAN + i] == s:
-            return i
-    return -1
+def plan_places(work, n):
+    """Index the plan's first n squares for _on_plan: a decision that asks of every legal
+    move whether its square is on the plan reads one word, not the plan."""
+    work[W_PLAN_AT:W_PLAN_AT + N_SQUARES] = -1
+    for i in range(n - 1, -1, -1):
+        work[W_PLAN_AT + work[W_PLAN + i]] = i
+
+
+@njit_noalloc(inline="always")
+def _on_plan(work, s):
+    """The first place of square s among the plan squares plan_places indexed; -1: none."""
+    return work[W_PLAN_AT + s]
+
+
+@njit_noalloc
+def legal_has(legal, n_legal, code):
+    """Is `code` among legal[:n_legal]? (Legal actions are increasing: legal_actions.)"""
+    lo = 0
+    hi = n_legal
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if legal[mid] < code:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < n_legal and legal[lo] == code
 
 
 @njit_noalloc
@@ -95,14 +117,14 @@ def _gain(need, h):
 
 @njit_noalloc
 def _harmless_origin(ctx, n_plan, pawn, legal_origins, n_origins):
-    """A movable board top off the plan and away from the own pawn, far from the pillar;
-    -1 if none."""
+    """A movable board top off the plan (plan_places has indexed it) and away from the own
+    pawn, far from the pillar; -1 if none."""
     best = -1
     best_score = -1
     ties = 0
     for i in range(n_origins):
         o = legal_origins[i]
-        if o >= N_SQUARES or _on_plan(ctx.work, n_plan, o) >= 0:
+        if o >= N_SQUARES or _on_plan(ctx.work, o) >= 0:
             continue
         if pawn >= 0 and chebyshev(o, pawn) <= 1:
             continue
@@ -157,6 +179,7 @@ def build_origin_on_plan(ctx, n):
     pawn = view[S_PAWN_SQ + seat]
     legal = ctx.legal
     n_legal = ctx.n_legal
+    plan_places(work, n)
     for i in range(1, n):
         s = work[W_PLAN + i]
         need = work[W_PLAN_G + i] - view[B_H + s]
@@ -165,11 +188,9 @@ def build_origin_on_plan(ctx, n):
         if need < 0:
             # lower: take the top of s itself, if this seat may (for an odd drop under a cube
             # this is the first of two moves: the plan's cost counts both)
-            if view[V_MOVABLE + s]:
-                for k in range(n_legal):
-                    if legal[k] == s:
-                        stash(ctx, _raise_target(ctx, n, view[V_TOP_H + s], i), n)
-                        return s
+            if view[V_MOVABLE + s] and legal_has(legal, n_legal, s):
+                stash(ctx, _raise_target(ctx, n, view[V_TOP_H + s], i), n)
+                return s
             continue
         # raise: a half-cube for an odd gap, a cube otherwise (or a half if no cube fits)
         want = 1 if need % 2 == 1 else 2
@@ -183,7 +204,7 @@ def build_origin_on_plan(ctx, n):
             h, kind, fshp, fsym, was_up = origin_piece(view, t, seat, o)
             if _gain(need, h) <= 0:
                 continue
-            j = _on_plan(work, n, o) if o < N_SQUARES else -1
+            j = _on_plan(work, o) if o < N_SQUARES else -1
             if o < N_SQUARES:
                 if j >= 0 and not (view[B_H + o] > work[W_PLAN_G + j] and
                                    _gain(work[W_PLAN_G + j] - view[B_H + o], -h) > 0):
@@ -250,19 +271,18 @@ def build_place(ctx, joker):
         h, kind = 1, JOKER
     pawn = view[S_PAWN_SQ + seat]
     legal = ctx.legal
+    n_legal = ctx.n_legal
     if not joker and work[W_STASH] == view[G_DECISIONS]:
         # the plan made at the origin decision (W_PLAN still holds it)
         n = work[W_STASH + 2]
         dest = work[W_STASH + 1]
         if dest >= 0:
             want = 2 * dest + (0 if kind == CUBE else 1)
-            if kind == CUBE and _reveal_helps(view, fsym, was_up):
-                for k in range(ctx.n_legal):
-                    if legal[k] == want + 1:
-                        return want + 1
-            for k in range(ctx.n_legal):
-                if legal[k] == want:
-                    return want
+            if kind == CUBE and _reveal_helps(view, fsym, was_up) and \
+                    legal_has(legal, n_legal, want + 1):
+                return want + 1
+            if legal_has(legal, n_legal, want):
+                return want
     else:
         copy_board(view, work)
         dist, n = plan_for(ctx, seat)
@@ -271,16 +291,14 @@ def build_place(ctx, joker):
         need = work[W_PLAN_G + i] - view[B_H + s]
         if need <= 0 or _gain(need, h) <= 0:
             continue
-        reveal = kind == CUBE and _reveal_helps(view, fsym, was_up)
-        for k in range(ctx.n_legal):
-            c = legal[k]
-            if c < 2 * N_SQUARES and c >> 1 == s and (c & 1) == (0 if kind == CUBE else 1):
-                if reveal:
-                    for j in range(ctx.n_legal):
-                        if legal[j] == c + 1:
-                            return c + 1
-                return c
+        c = 2 * s + (0 if kind == CUBE else 1)
+        if legal_has(legal, n_legal, c):
+            if kind == CUBE and _reveal_helps(view, fsym, was_up) and \
+                    legal_has(legal, n_legal, c + 1):
+                return c + 1
+            return c
     descending = view[S_SUMMIT + seat] != 0
+    plan_places(work, n)
     best = -1
     best_score = -1e300
     ties = 0
@@ -291,7 +309,7 @@ def build_place(ctx, joker):
         if kind == CUBE and (c & 1):
             continue                                       # keep faces hidden
         d = c >> 1
-        if _on_plan(work, n, d) >= 0 or (pawn >= 0 and chebyshev(d, pawn) <= 1):
+        if _on_plan(work, d) >= 0 or (pawn >= 0 and chebyshev(d, pawn) <= 1):
             continue
         score = 1.0 * chebyshev(d, PILLAR)
         if descending and d == PILLAR:

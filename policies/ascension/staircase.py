@@ -61,7 +61,8 @@ W_FACTS = W_STEP_2 + N_SQUARES  # per square: square_facts, for this search's se
 MEMO_PIECES = 16                # builder.block_move: the pieces whose counts it keeps, a row
 MEMO_ROW = 9                    # each: its signature, then a count per neighbour of the target
 W_EDIT_ROW = W_FACTS + N_SQUARES   # per square: edit_row, for this search's seat
-W_BLOCK_MEMO = W_EDIT_ROW + N_SQUARES
+W_PLAN_AT = W_EDIT_ROW + N_SQUARES  # per square: its first place on a plan (builder.plan_places)
+W_BLOCK_MEMO = W_PLAN_AT + N_SQUARES
 W_END = W_BLOCK_MEMO + MEMO_PIECES * MEMO_ROW
 ALL_HEIGHTS = (1 << NH) - 1
 
