@@ -89,7 +89,7 @@ def plan_places(work, n):
         work[W_PLAN_AT + work[W_PLAN + i]] = i
 
 
-@njit_noalloc(inline="always")
+@njit_noalloc
 def _on_plan(work, s):
     """The first place of square s among the plan squares plan_places indexed; -1: none."""
     return work[W_PLAN_AT + s]
