@@ -87,7 +87,8 @@ def main(argv=None):
         f"({'met' if sb2['games_per_s'] >= 2000 and hy2['games_per_s'] >= 500 else 'not met'}).",
         f"- Target (issue 8): >= 2,000 four-player games/s on 2 threads with `stair-builder`. "
         f"Measured: {sb2['games_per_s']:,.0f} ({sb2['games_per_s'] / 2000:.0%} of the target; "
-        f"{sb2['games_per_s'] / sb1['games_per_s']:.2f}x from 1 to 2 threads). Not met. Most of "
+        f"{sb2['games_per_s'] / sb1['games_per_s']:.2f}x from 1 to 2 threads). "
+        f"{'Met' if sb2['games_per_s'] >= 2000 else 'Not met'}. Most of "
         f"the time is the bots' staircase search (policies/ascension/staircase.py, a Dijkstra "
         f"over 81 squares x 14 target heights, twice a turn): the engine and the view cost "
         f"{by[('random', 4, 2)]['us_per_decision']:.1f} us per decision (the `random` row), the "
