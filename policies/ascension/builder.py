@@ -82,17 +82,12 @@ def stashed_target(ctx):
 
 @njit_noalloc
 def plan_places(work, n):
-    """Index the plan's first n squares for _on_plan: a decision that asks of every legal
-    move whether its square is on the plan reads one word, not the plan."""
+    """Index the plan's first n squares: work[W_PLAN_AT + s] is then the first place of square
+    s among them (-1: none), so that a decision that asks of every legal move whether its
+    square is on the plan reads one word, not the plan."""
     work[W_PLAN_AT:W_PLAN_AT + N_SQUARES] = -1
     for i in range(n - 1, -1, -1):
         work[W_PLAN_AT + work[W_PLAN + i]] = i
-
-
-@njit_noalloc
-def _on_plan(work, s):
-    """The first place of square s among the plan squares plan_places indexed; -1: none."""
-    return work[W_PLAN_AT + s]
 
 
 @njit_noalloc
@@ -124,7 +119,7 @@ def _harmless_origin(ctx, n_plan, pawn, legal_origins, n_origins):
     ties = 0
     for i in range(n_origins):
         o = legal_origins[i]
-        if o >= N_SQUARES or _on_plan(ctx.work, o) >= 0:
+        if o >= N_SQUARES or ctx.work[W_PLAN_AT + o] >= 0:
             continue
         if pawn >= 0 and chebyshev(o, pawn) <= 1:
             continue
@@ -204,7 +199,7 @@ def build_origin_on_plan(ctx, n):
             h, kind, fshp, fsym, was_up = origin_piece(view, t, seat, o)
             if _gain(need, h) <= 0:
                 continue
-            j = _on_plan(work, o) if o < N_SQUARES else -1
+            j = work[W_PLAN_AT + o] if o < N_SQUARES else -1
             if o < N_SQUARES:
                 if j >= 0 and not (view[B_H + o] > work[W_PLAN_G + j] and
                                    _gain(work[W_PLAN_G + j] - view[B_H + o], -h) > 0):
@@ -309,7 +304,7 @@ def build_place(ctx, joker):
         if kind == CUBE and (c & 1):
             continue                                       # keep faces hidden
         d = c >> 1
-        if _on_plan(work, d) >= 0 or (pawn >= 0 and chebyshev(d, pawn) <= 1):
+        if work[W_PLAN_AT + d] >= 0 or (pawn >= 0 and chebyshev(d, pawn) <= 1):
             continue
         score = 1.0 * chebyshev(d, PILLAR)
         if descending and d == PILLAR:

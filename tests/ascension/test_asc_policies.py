@@ -265,13 +265,12 @@ def test_the_blockers_repair_takes_the_pillar_top_only_where_the_rules_let_it():
 
 def test_the_builders_lookups_answer_as_a_scan_would():
     """The builder asks whether a code is legal by bisection (legal_has) and where a square
-    lies on its plan from an index (plan_places, _on_plan); both answer as a scan of the list
+    lies on its plan from an index (plan_places, W_PLAN_AT); both answer as a scan of the list
     does, on plans that hold a square twice and on stale squares past the plan's length."""
     from policies.ascension import builder as B
     from policies.ascension import staircase as SC
     rng = np.random.default_rng(7)
     work = np.zeros(SC.W_END, np.int64)
-    on_plan = B._on_plan.py_func
     for _ in range(200):
         n_legal = int(rng.integers(0, 40))
         legal = np.sort(rng.choice(2 * S.N_SQUARES + 3, n_legal, replace=False))
@@ -284,4 +283,4 @@ def test_the_builders_lookups_answer_as_a_scan_would():
         B.plan_places(work, n)
         plan = list(work[SC.W_PLAN:SC.W_PLAN + n])
         for s in range(S.N_SQUARES):
-            assert on_plan(work, s) == (plan.index(s) if s in plan else -1)
+            assert work[SC.W_PLAN_AT + s] == (plan.index(s) if s in plan else -1)
