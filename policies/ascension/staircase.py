@@ -22,9 +22,9 @@ what it shows); the own pawn's square is pinned at its height (A37).
 Everything reads the seat's view (view.py), never the state.
 """
 
+import numpy as np
 # an LLVM intrinsic that numba keeps in its unsafe module (in every numba that pyproject.toml
 # allows): the search walks a neighbour's open heights by it
-import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.core.jit import njit_noalloc
@@ -58,10 +58,10 @@ W_RELAXED = W_HEADS_USED + 1    # per square: bit g set once node (square, g) is
 W_STEP_2 = W_RELAXED + N_SQUARES   # per square s: the height g_d at which a pawn on s enters a
                                 # square next to it by a 2-hu step off s's face (A30; -99: none)
 W_FACTS = W_STEP_2 + N_SQUARES  # per square: square_facts, for this search's seat
-MEMO_PIECES = 16                # builder.block_move: the pieces whose counts it keeps, a row
-MEMO_ROW = 9                    # each: its signature, then a count per neighbour of the target
 W_EDIT_ROW = W_FACTS + N_SQUARES   # per square: edit_row, for this search's seat
 W_PLAN_AT = W_EDIT_ROW + N_SQUARES  # per square: its first place on a plan (builder.plan_places)
+MEMO_PIECES = 16                # builder.block_move: the pieces whose counts it keeps, a row
+MEMO_ROW = 9                    # each: its signature, then a count per neighbour of the target
 W_BLOCK_MEMO = W_PLAN_AT + N_SQUARES
 W_END = W_BLOCK_MEMO + MEMO_PIECES * MEMO_ROW
 ALL_HEIGHTS = (1 << NH) - 1
@@ -130,18 +130,18 @@ def edit_cost(s, g, facts):
 # height (A27), not by g - H, so the search asks edit_cost for the pillar.
 EDIT_DROPS = 2 * (MAX_COST // MOVE_WEIGHT + 1) + NH
 EDIT_ROW = EDIT_DROPS + NH
-KIND_ROW = np.array([0, 1, 2, 3, 2], np.int64)  # row by kind: FROZEN costs as OWN_PAWN does
 
 
 def _edit_costs():
-    """EDIT_COSTS: the rows of every kind and top, worked out by edit_cost itself, so that the
-    rule stays in one place."""
-    rows = np.zeros((4, 2, EDIT_ROW), np.int64)
-    for kind in (OPEN, SHOWS_BARRED, OWN_PAWN, CLOSED):
+    """EDIT_COSTS: a row for every kind and top (row 2 kind + half), worked out by edit_cost
+    itself, so that the rule stays in one place."""
+    kinds = (OPEN, SHOWS_BARRED, OWN_PAWN, CLOSED, FROZEN)
+    rows = np.zeros((len(kinds), 2, EDIT_ROW), np.int64)
+    for kind in kinds:
         for half in (0, 1):
             facts = kind | (EDIT_DROPS << FACTS_H_SHIFT) | (FACTS_HALF_TOP if half else 0)
             for i in range(EDIT_ROW):
-                rows[KIND_ROW[kind], half, i] = edit_cost.py_func(0, i, facts)
+                rows[kind, half, i] = edit_cost.py_func(0, i, facts)
     return rows.reshape(-1)
 
 
@@ -151,9 +151,10 @@ EDIT_COSTS = _edit_costs()
 @njit_noalloc(inline="always")
 def edit_row(facts):
     """Where a square's edit costs (its square_facts) sit in EDIT_COSTS: its cost at target g
-    is EDIT_COSTS[edit_row(facts) + g], but on the pillar."""
+    is EDIT_COSTS[edit_row(facts) + g], but on the pillar (and for a square higher than
+    EDIT_DROPS, a cost over MAX_COST, as edit_cost's is)."""
     h = (facts >> FACTS_H_SHIFT) & 255
-    row = 2 * KIND_ROW[facts & 7] + (1 if facts & FACTS_HALF_TOP else 0)
+    row = 2 * (facts & 7) + (1 if facts & FACTS_HALF_TOP else 0)
     return row * EDIT_ROW + EDIT_DROPS - min(h, EDIT_DROPS)
 
 
