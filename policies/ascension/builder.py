@@ -20,8 +20,7 @@ from policies.ascension.board import (
     post_repair_mobility, put_on, restore)
 from policies.ascension.staircase import (
     INF, MEMO_PIECES, MEMO_ROW, W_BLOCK_MEMO, W_PLAN, W_PLAN_AT, W_PLAN_G, W_STASH,
-    candidate_costs,
-    climb_distance_within, cost_at, extract_plan, goal_square, plan_costs)
+    candidate_costs, climb_distance_within, cost_at, extract_plan, goal_square, plan_costs)
 from sim.core.jit import njit_noalloc
 from sim.core.rng import stream_below
 from sim.games.ascension.engine import count_pawn_moves, is_partner
@@ -111,7 +110,7 @@ def _gain(need, h):
 
 
 @njit_noalloc
-def _harmless_origin(ctx, n_plan, pawn, legal_origins, n_origins):
+def _harmless_origin(ctx, pawn, legal_origins, n_origins):
     """A movable board top off the plan (plan_places has indexed it) and away from the own
     pawn, far from the pillar; -1 if none."""
     best = -1
@@ -230,7 +229,7 @@ def build_origin_on_plan(ctx, n):
         if best >= 0:
             stash(ctx, s, n)
             return best
-    o = _harmless_origin(ctx, n, pawn, legal, n_legal)
+    o = _harmless_origin(ctx, pawn, legal, n_legal)
     if o < 0:
         o = legal[stream_below(ctx.stream, n_legal)]
     h = origin_piece(view, t, seat, o)[0]
