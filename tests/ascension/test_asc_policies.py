@@ -8,7 +8,7 @@ from sim.games.ascension import engine as E
 from sim.games.ascension import state as S
 from sim.games.ascension.game import AscensionGame
 from sim.games.ascension.rules import C_P_SHAPES, C_PILLAR_PIECE_MOVABLE
-from sim.games.ascension.view import V_FACE_SHAPES, V_FACE_SYMBOL, V_TOP_H
+from sim.games.ascension.view import V_FACE_SHAPES, V_FACE_SYMBOL, V_TOP_H, VIEW_END
 
 BOTS = ["random", "random-safe", "stair-builder", "stair-builder-forgetful", "blocker", "hybrid"]
 
@@ -101,18 +101,87 @@ def test_a_view_without_piece_slots_is_the_full_view_with_that_block_zeroed():
     """build_view(piece_slots=False), as the kernel hands it to a bot registered with
     reads_piece_slots=False: every other word equal, the per-piece block zeros, also in a
     buffer that last held another seat's full view (nothing of it left over)."""
-    from sim.games.ascension.view import V_SLOT, VIEW_END, build_view
+    from sim.games.ascension.view import EVERY_SQUARE, V_SLOT, VIEW_END, build_view
     game = AscensionGame(4, players=4)
     game.play(["stair-builder"] * 4, max_decisions=120)
     buffer = np.empty(S.STATE_SIZE, np.int64)
     for seat in range(4):
         full = game.view(seat)
-        build_view(game.state, game.t, (seat + 1) % 4, True, buffer, True)
+        build_view(game.state, game.t, (seat + 1) % 4, True, buffer, True, EVERY_SQUARE)
         assert buffer[V_SLOT:VIEW_END].any()
-        build_view(game.state, game.t, seat, True, buffer, False)
+        build_view(game.state, game.t, seat, True, buffer, False, EVERY_SQUARE)
         assert np.array_equal(buffer[:V_SLOT], full[:V_SLOT])
         assert not buffer[V_SLOT:].any()
         assert full[V_SLOT:VIEW_END].any()
+
+
+# games (seed, switches) that pass through every kind of step squares_changed_in_turn builds on:
+# reserve origins, the joker's extra move (A57), turning a piece over in place (A56), stacks
+# a pawn does not pin
+_VIEW_STEP_GAMES = ((0, {}), (4, {"joker_extra_move": "true", "allow_flip_in_place": "true"}),
+                    (2, {"pawn_pins_stack": "false", "max_stack": 3}))
+
+
+def _views_built_on_the_last(switches, seed, changed_for):
+    """Random play of a four-player game; at each decision that follows the same seat's own
+    within its turn, that seat's view built on its last view (build_view with `changed_for`'s
+    answer) and built whole, with and without the per-piece block and the memory of faces.
+    Returns (decisions checked, those whose views differ, the steps seen as (phase before,
+    phase after, whether a square changed))."""
+    from sim.games.ascension.view import EVERY_SQUARE, NO_SQUARE, build_view
+    game = AscensionGame(seed, players=4, **switches)
+    rng = np.random.default_rng(seed)
+    flags = [(True, True), (True, False), (False, False)]
+    last = {f: np.empty(S.STATE_SIZE, np.int64) for f in flags}
+    built_on = np.empty(S.STATE_SIZE, np.int64)
+    checked, differ, steps = 0, 0, set()
+    changed = EVERY_SQUARE
+    while not game.is_over:
+        seat = game.current
+        if switches.get("joker_extra_move") and game.state[S.G_PHASE] == S.PHASE_ORIGIN and \
+                game.turn_count >= 30 and game.state[S.G_JOKER_STATE] != S.JOKER_BOARD:
+            # the joker (off the board) in the hand of the seat to move, privileged, once
+            # pawns can move: its piece move is followed by the joker's (A57)
+            game.set(S.G_PRIVILEGED, seat).set(S.G_JOKER_STATE, S.JOKER_HAND)
+        for remember, piece_slots in flags:
+            whole = np.empty(S.STATE_SIZE, np.int64)
+            build_view(game.state, game.t, seat, remember, whole, piece_slots, EVERY_SQUARE)
+            if changed != EVERY_SQUARE:
+                built_on[:] = last[(remember, piece_slots)]
+                build_view(game.state, game.t, seat, remember, built_on, piece_slots, changed)
+                checked += 1
+                differ += not np.array_equal(built_on[:VIEW_END], whole[:VIEW_END])
+            last[(remember, piece_slots)] = whole
+        turn, phase = int(game.state[S.G_TURN_COUNT]), int(game.state[S.G_PHASE])
+        legal = game.legal_codes()
+        action = int(legal[rng.integers(len(legal))])
+        if phase == S.PHASE_JOKER and rng.random() < 0.5:
+            action = S.JOKER_DECLINE                # one code of many, as often as the rest
+        game.step(action)
+        changed = changed_for(game.state, seat, turn, phase, action)
+        if changed != EVERY_SQUARE:
+            steps.add((phase, int(game.state[S.G_PHASE]), changed != NO_SQUARE))
+    return checked, differ, steps
+
+
+def test_a_view_built_on_the_seats_last_view_is_the_view_built_whole():
+    """The kernel builds a view on the deciding seat's last one where that seat decided last
+    in the same turn (view.squares_changed_in_turn): only the square its pick or placement
+    changed is built again. Such a view equals the one built whole, at every such decision of
+    random games under switches that reach every kind of step; and the check has teeth: built
+    with no square changed, views differ."""
+    from sim.games.ascension.view import NO_SQUARE, squares_changed_in_turn
+    seen = set()
+    for seed, switches in _VIEW_STEP_GAMES:
+        checked, differ, steps = _views_built_on_the_last(switches, seed, squares_changed_in_turn)
+        assert checked > 100 and differ == 0, (switches, checked, differ)
+        seen |= steps
+        mutant = _views_built_on_the_last(
+            switches, seed, lambda *a: min(squares_changed_in_turn(*a), NO_SQUARE))
+        assert mutant[1] > 0
+    origin, place, joker, pawn = S.PHASE_ORIGIN, S.PHASE_PLACE, S.PHASE_JOKER, S.PHASE_PAWN
+    assert {(origin, place, True), (origin, place, False), (place, pawn, True),
+            (place, joker, True), (joker, pawn, True), (joker, pawn, False)} <= seen, seen
 
 
 def _kernel_actions(bots, seed, piece_slots):

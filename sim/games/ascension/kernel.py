@@ -5,7 +5,9 @@ too. `play_batch` runs games over prange, through `play_one` called by address; 
 record is its state's prefix [0, RECORD_SIZE) (globals, seats and tallies; no board).
 
 Before every decision the kernel builds the deciding seat's view (view.py), so a policy can
-only read what that seat may know. Which view a slot's bot is handed is per-slot flags
+only read what that seat may know. Where the seat decided last, in the same turn (its place
+decision after its pick, its pawn decision after its placement), the view is built on that
+last one: only the square the piece left or went onto (view.squares_changed_in_turn). Which view a slot's bot is handed is per-slot flags
 (`slot_views`: view.VIEW_REMEMBERS, VIEW_PIECE_SLOTS): a memory-less bot is an ordinary bot
 given a forgetful view, and a bot that never reads the per-piece block is spared building it.
 """
@@ -19,21 +21,24 @@ from sim.core.seeding import policy_streams
 from sim.games.ascension.engine import apply_action, end_game, legal_actions, setup
 from sim.games.ascension.policy_api import WORK_SIZE, PolicyContext
 from sim.games.ascension.state import (
-    END_POLICY_ERROR, G_CURRENT, G_OVER, G_PHASE, MAX_PLAYERS, N_ACTIONS, STATE_SIZE)
-from sim.games.ascension.view import VIEW_END, VIEW_PIECE_SLOTS, VIEW_REMEMBERS, build_view
+    END_POLICY_ERROR, G_CURRENT, G_OVER, G_PHASE, G_TURN_COUNT, MAX_PLAYERS, N_ACTIONS,
+    STATE_SIZE)
+from sim.games.ascension.view import (
+    EVERY_SQUARE, VIEW_END, VIEW_PIECE_SLOTS, VIEW_REMEMBERS, build_view, squares_changed_in_turn)
 
 MAX_SLOTS = 8
 
 
 @njit_noalloc
 def choose_action(st, t, slot_fns, seat_slots, slot_params, slot_views, streams, legal,
-                  n_legal, view, work):
-    """Ask the current seat's policy, through its view; -1 if the answer is not legal."""
+                  n_legal, view, work, changed):
+    """Ask the current seat's policy, through its view; -1 if the answer is not legal.
+    `changed`: build_view's, for the view the buffer holds (EVERY_SQUARE: none to build on)."""
     seat = st[G_CURRENT]
     slot = seat_slots[seat]
     board = view[:VIEW_END]
     build_view(st, t, seat, (slot_views[slot] & VIEW_REMEMBERS) != 0, board,
-               (slot_views[slot] & VIEW_PIECE_SLOTS) != 0)
+               (slot_views[slot] & VIEW_PIECE_SLOTS) != 0, changed)
     ctx = PolicyContext(board, np.int64(seat), st[G_PHASE], legal, np.int64(n_legal), t,
                         streams[seat], slot_params[slot], work)
     action = slot_fns[slot](ctx)
@@ -50,14 +55,17 @@ def play_game(st, t, slot_fns, seat_slots, slot_params, slot_views, streams, leg
     max_decisions (> 0) decisions, leaving it running. Returns the number of decisions; if
     actions_out has room, the actions are written there in order."""
     taken = 0
+    changed = EVERY_SQUARE          # the view buffer holds no view of this game yet
     while st[G_OVER] == 0 and (max_decisions <= 0 or taken < max_decisions):
         n_legal = legal_actions(st, t, legal)
         action = choose_action(st, t, slot_fns, seat_slots, slot_params, slot_views,
-                               streams, legal, n_legal, view, work)
+                               streams, legal, n_legal, view, work, changed)
         if action < 0:
             end_game(st, -1, END_POLICY_ERROR)
             break
+        seat, turn, phase = st[G_CURRENT], st[G_TURN_COUNT], st[G_PHASE]
         apply_action(st, t, action)
+        changed = squares_changed_in_turn(st, seat, turn, phase, action)
         taken = note_action(actions_out, taken, action)
     return taken
 

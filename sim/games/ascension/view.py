@@ -53,7 +53,9 @@ from sim.games.ascension.engine import (hidden_face_barred_from_pillar, locked_b
                                         reserve_group, shows, top_is_movable, top_piece)
 from sim.games.ascension.rules import C_P_SHAPES, C_P_SYMBOL
 from sim.games.ascension.state import (
-    B_KNOWN, B_P_SQ, B_P_UP, B_STACK, B_STACK_N, CORNER_BIT, CUBE, G_HELD, G_HELD_ORIGIN,
+    B_KNOWN, B_P_SQ, B_P_UP, B_STACK, B_STACK_N, CORNER_BIT, CUBE, G_CURRENT, G_HELD,
+    G_HELD_ORIGIN, G_OVER, G_PHASE, G_TURN_COUNT, JOKER_DECLINE, PHASE_JOKER, PHASE_ORIGIN,
+    PHASE_PAWN, PHASE_PLACE,
     G_HELD_WAS_UP, G_N_PLAYERS, G_SEED, HALF, MAX_PLAYERS, MAX_STACK_CAP, N_CUBES, N_PIECES,
     N_SQUARES, P_HEIGHT, P_KIND, PILLAR, RECORD_SIZE, S_LOCK, S_RES_NEUTRAL, S_RES_SHAPED,
     STATE_SIZE)
@@ -115,12 +117,20 @@ def slot_info(st, t, seat, remember, x):
     return info | (seats << SLOT_SEATS_SHIFT)
 
 
+# build_view's `changed`: every square's facts built; or, where `view` already holds the
+# seat's view from before a move of its own, the one square whose stack the move changed
+# (NO_SQUARE: none), as squares_changed_in_turn says
+EVERY_SQUARE, NO_SQUARE = -2, -1
+
+
 @njit_noalloc
-def build_view(st, t, seat, remember, view, piece_slots):
-    """Write seat's view of game st into view[:VIEW_END], and zero the rest of a longer
-    view. The kernel hands its bots view[:VIEW_END] only: nothing lies past it, so there is
-    nothing to zero there, a decision at a time. Without `piece_slots`, the per-piece block
-    is zeros (the module text)."""
+def build_view(st, t, seat, remember, view, piece_slots, changed):
+    """Write seat's view of game st into view[:VIEW_END]. The kernel hands its bots
+    view[:VIEW_END] only: nothing lies past it, so there is nothing to zero there, a decision
+    at a time. Without `piece_slots`, the per-piece block is zeros (the module text).
+    `changed` (EVERY_SQUARE: build it whole) says which square's per-square facts to build
+    where the rest already stand in `view` (squares_changed_in_turn): two thirds of the
+    kernel's views follow the same seat's own decision, which moved one piece at most."""
     # element by element: a slice copy between two arrays numba cannot prove apart allocates
     for i in range(B_STACK):     # globals, seats, stack sizes, H, shown faces, pawns
         view[i] = st[i]
@@ -129,7 +139,10 @@ def build_view(st, t, seat, remember, view, piece_slots):
     for q in range(MAX_PLAYERS):
         view[S_LOCK + q] = -1
     locked_low, locked_high = locked_by_others(st, t, seat)
-    for s in range(N_SQUARES):
+    first, end = 0, N_SQUARES
+    if changed != EVERY_SQUARE:
+        first, end = (changed, changed + 1) if changed >= 0 else (0, 0)
+    for s in range(first, end):
         x = top_piece(st, s)
         if x < 0:
             view[V_TOP_KIND + s] = -1
@@ -200,6 +213,28 @@ def build_view(st, t, seat, remember, view, piece_slots):
     view[V_SLOT + k:V_LOCK_SLOT] = 0
     view[V_PIECE_SLOTS_GIVEN] = 1
     view[VIEW_END:] = 0
+
+
+@njit_noalloc
+def squares_changed_in_turn(st, seat, turn, phase, action):
+    """build_view's `changed` for the decision now pending in st, where the view at hand is
+    seat's from before its decision `action` (in `phase` of turn `turn`): EVERY_SQUARE
+    unless that decision is the same seat's next within the same turn, after a pick (A15) or
+    a placement (A17, A57). Such a step moves one piece, and nothing else that a square's
+    facts in seat's own view read changes: no pawn moves (A12(b)), no other seat's lock
+    (A12(d); the mover's own lock does not bind it), no face is learned but the moved
+    piece's. Then it is the square the piece left or went onto (NO_SQUARE: a reserve origin,
+    or the joker declined), whose stack changed."""
+    if st[G_OVER] != 0 or st[G_CURRENT] != seat or st[G_TURN_COUNT] != turn:
+        return EVERY_SQUARE
+    pending = st[G_PHASE]
+    if phase == PHASE_ORIGIN and pending == PHASE_PLACE:
+        return action if action < N_SQUARES else NO_SQUARE
+    if phase == PHASE_PLACE and (pending == PHASE_PAWN or pending == PHASE_JOKER):
+        return action >> 1
+    if phase == PHASE_JOKER and pending == PHASE_PAWN:
+        return action >> 1 if action != JOKER_DECLINE else NO_SQUARE
+    return EVERY_SQUARE
 
 
 @njit_noalloc
