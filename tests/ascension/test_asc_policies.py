@@ -127,21 +127,25 @@ def _views_built_on_the_last(switches, seed, changed_for):
     within its turn, that seat's view built on its last view (build_view with `changed_for`'s
     answer) and built whole, with and without the per-piece block and the memory of faces.
     Returns (decisions checked, those whose views differ, the steps seen as (phase before,
-    phase after, whether a square changed))."""
+    phase after, whether a square changed), and "flip" once a piece went back onto the
+    square it was picked from)."""
     from sim.games.ascension.view import EVERY_SQUARE, NO_SQUARE, build_view
     game = AscensionGame(seed, players=4, **switches)
     rng = np.random.default_rng(seed)
-    flags = [(True, True), (True, False), (False, False)]
+    flags = [(True, True), (True, False), (False, True), (False, False)]
     last = {f: np.empty(S.STATE_SIZE, np.int64) for f in flags}
     built_on = np.empty(S.STATE_SIZE, np.int64)
     checked, differ, steps = 0, 0, set()
     changed = EVERY_SQUARE
+    origin = -1
     while not game.is_over:
         seat = game.current
         if switches.get("joker_extra_move") and game.state[S.G_PHASE] == S.PHASE_ORIGIN and \
                 game.turn_count >= 30 and game.state[S.G_JOKER_STATE] != S.JOKER_BOARD:
-            # the joker (off the board) in the hand of the seat to move, privileged, once
-            # pawns can move: its piece move is followed by the joker's (A57)
+            # the joker off the board (in the box, or even retired) put in the hand of the
+            # seat to move, made privileged, from a turn where pawns leave their corners (the
+            # pawn decision after the joker's, A57): positions no game reaches, but what the
+            # views read of them (the joker's state, the privileged seat) is copied whole
             game.set(S.G_PRIVILEGED, seat).set(S.G_JOKER_STATE, S.JOKER_HAND)
         for remember, piece_slots in flags:
             whole = np.empty(S.STATE_SIZE, np.int64)
@@ -157,6 +161,10 @@ def _views_built_on_the_last(switches, seed, changed_for):
         action = int(legal[rng.integers(len(legal))])
         if phase == S.PHASE_JOKER and rng.random() < 0.5:
             action = S.JOKER_DECLINE                # one code of many, as often as the rest
+        if phase == S.PHASE_ORIGIN:
+            origin = action
+        elif phase == S.PHASE_PLACE and action >> 1 == origin:
+            steps.add("flip")                                       # A56
         game.step(action)
         changed = changed_for(game.state, seat, turn, phase, action)
         if changed != EVERY_SQUARE:
@@ -168,8 +176,12 @@ def test_a_view_built_on_the_seats_last_view_is_the_view_built_whole():
     """The kernel builds a view on the deciding seat's last one where that seat decided last
     in the same turn (view.squares_changed_in_turn): only the square its pick or placement
     changed is built again. Such a view equals the one built whole, at every such decision of
-    random games under switches that reach every kind of step; and the check has teeth: built
-    with no square changed, views differ."""
+    three random games: default rules, the joker's extra move with turning over in place,
+    and stacks that pawns do not pin, capped at 3. They pass through every step the kernel
+    builds on (a pick from a square and from the reserve, a placement then the pawn's or the
+    joker's decision, the joker placed and declined) and a turn-over in place (A56). The
+    check has teeth: built with no square changed, views differ. (The kernel's use of it is
+    held by the recorded outcomes, test_asc_regression.py.)"""
     from sim.games.ascension.view import NO_SQUARE, squares_changed_in_turn
     seen = set()
     for seed, switches in _VIEW_STEP_GAMES:
@@ -181,7 +193,8 @@ def test_a_view_built_on_the_seats_last_view_is_the_view_built_whole():
         assert mutant[1] > 0
     origin, place, joker, pawn = S.PHASE_ORIGIN, S.PHASE_PLACE, S.PHASE_JOKER, S.PHASE_PAWN
     assert {(origin, place, True), (origin, place, False), (place, pawn, True),
-            (place, joker, True), (joker, pawn, True), (joker, pawn, False)} <= seen, seen
+            (place, joker, True), (joker, pawn, True), (joker, pawn, False), "flip"} <= seen, \
+        seen
 
 
 def _kernel_actions(bots, seed, piece_slots):

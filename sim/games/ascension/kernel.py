@@ -6,10 +6,12 @@ record is its state's prefix [0, RECORD_SIZE) (globals, seats and tallies; no bo
 
 Before every decision the kernel builds the deciding seat's view (view.py), so a policy can
 only read what that seat may know. Where the seat decided last, in the same turn (its place
-decision after its pick, its pawn decision after its placement), the view is built on that
-last one: only the square the piece left or went onto (view.squares_changed_in_turn). Which view a slot's bot is handed is per-slot flags
-(`slot_views`: view.VIEW_REMEMBERS, VIEW_PIECE_SLOTS): a memory-less bot is an ordinary bot
-given a forgetful view, and a bot that never reads the per-piece block is spared building it.
+decision after its pick, its pawn or joker decision after its placement, its pawn decision
+after the joker's), the view is built on that last one: only the square the piece left or
+went onto is built again (view.squares_changed_in_turn). Which view a slot's bot is handed is
+per-slot flags (`slot_views`: view.VIEW_REMEMBERS, VIEW_PIECE_SLOTS): a memory-less bot is an
+ordinary bot given a forgetful view, and a bot that never reads the per-piece block is spared
+building it.
 """
 import numpy as np
 from numba import njit, prange
@@ -24,7 +26,8 @@ from sim.games.ascension.state import (
     END_POLICY_ERROR, G_CURRENT, G_OVER, G_PHASE, G_TURN_COUNT, MAX_PLAYERS, N_ACTIONS,
     STATE_SIZE)
 from sim.games.ascension.view import (
-    EVERY_SQUARE, VIEW_END, VIEW_PIECE_SLOTS, VIEW_REMEMBERS, build_view, squares_changed_in_turn)
+    EVERY_SQUARE, VIEW_END, VIEW_PIECE_SLOTS, VIEW_REMEMBERS, build_view,
+    squares_changed_in_turn)
 
 MAX_SLOTS = 8
 

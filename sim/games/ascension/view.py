@@ -125,12 +125,15 @@ EVERY_SQUARE, NO_SQUARE = -2, -1
 
 @njit_noalloc
 def build_view(st, t, seat, remember, view, piece_slots, changed):
-    """Write seat's view of game st into view[:VIEW_END]. The kernel hands its bots
-    view[:VIEW_END] only: nothing lies past it, so there is nothing to zero there, a decision
-    at a time. Without `piece_slots`, the per-piece block is zeros (the module text).
-    `changed` (EVERY_SQUARE: build it whole) says which square's per-square facts to build
-    where the rest already stand in `view` (squares_changed_in_turn): two thirds of the
-    kernel's views follow the same seat's own decision, which moved one piece at most."""
+    """Write seat's view of game st into view[:VIEW_END], and zero the rest of a longer
+    view. The kernel hands its bots view[:VIEW_END] only: nothing lies past it, so there is
+    nothing to zero there, a decision at a time. Without `piece_slots`, the per-piece block
+    is zeros (the module text).
+    `changed` (EVERY_SQUARE: build it whole) names the one square whose per-square facts to
+    build (NO_SQUARE: none) where `view` already holds this seat's view, built with the same
+    `remember` and `piece_slots`, from before a step of its own that changed only that
+    square (squares_changed_in_turn). In a stair-builder game, two views in three follow
+    the same seat's own decision in its turn."""
     # element by element: a slice copy between two arrays numba cannot prove apart allocates
     for i in range(B_STACK):     # globals, seats, stack sizes, H, shown faces, pawns
         view[i] = st[i]
@@ -220,11 +223,12 @@ def squares_changed_in_turn(st, seat, turn, phase, action):
     """build_view's `changed` for the decision now pending in st, where the view at hand is
     seat's from before its decision `action` (in `phase` of turn `turn`): EVERY_SQUARE
     unless that decision is the same seat's next within the same turn, after a pick (A15) or
-    a placement (A17, A57). Such a step moves one piece, and nothing else that a square's
-    facts in seat's own view read changes: no pawn moves (A12(b)), no other seat's lock
-    (A12(d); the mover's own lock does not bind it), no face is learned but the moved
-    piece's. Then it is the square the piece left or went onto (NO_SQUARE: a reserve origin,
-    or the joker declined), whose stack changed."""
+    a placement (A17, A57). Such a step moves one piece at most, and nothing else that a
+    square's facts in seat's own view read changes: no pawn moves (A12(b)), no other seat's
+    lock (A12(d); the mover's own lock does not bind it), no face is learned but the moved
+    piece's. Then it is the square the piece left or went onto, whose stack changed
+    (NO_SQUARE: a piece from the reserve or the joker from the hand, or the joker
+    declined)."""
     if st[G_OVER] != 0 or st[G_CURRENT] != seat or st[G_TURN_COUNT] != turn:
         return EVERY_SQUARE
     pending = st[G_PHASE]
