@@ -50,7 +50,7 @@ def game_parts(game):
         from sim.games.ascension import engine as asc, search as asc_search, state as asc_state
         from sim.games.ascension.policy_api import MAX_POLICY_PARAMS as ASC_PARAMS
         from sim.games.ascension.policy_api import WORK_SIZE, PolicyContext as AscContext
-        from sim.games.ascension.view import EVERY_SQUARE, build_view
+        from sim.games.ascension.view import WHOLE, build_view
 
         def new_board(seed):
             st = np.zeros(asc_state.STATE_SIZE, np.int64)
@@ -60,7 +60,7 @@ def game_parts(game):
         def asc_context(st, t, legal, n, stream, params):
             seat = asc_search.mover(st)
             view = np.empty_like(st)
-            build_view(st, t, seat, True, view, True, EVERY_SQUARE)
+            build_view(st, t, seat, True, view, True, WHOLE)
             return AscContext(view, np.int64(seat), st[asc_state.G_PHASE], legal, np.int64(n),
                               t, stream, params, np.zeros(WORK_SIZE, np.int64))
         return (asc_search, asc_context, ASC_PARAMS, asc_state.N_ACTIONS, rules.config,

@@ -26,7 +26,7 @@ from sim.games.ascension.rules import C_N_PLAYERS
 from sim.games.ascension.state import (
     G_CURRENT, G_PHASE, G_PRIVILEGED, MAX_PLAYERS, PHASE_JOKER, PHASE_ORIGIN, PHASE_PLACE,
     S_ACTIVE, S_SUMMIT)
-from sim.games.ascension.view import EVERY_SQUARE, VIEW_END, build_view
+from sim.games.ascension.view import VIEW_END, WHOLE, build_view
 
 HYBRID_PARAMS = (2.0,)
 # every bot here reads its view's tops only, never the per-piece block (view.py), which
@@ -149,7 +149,7 @@ def rollout(st, t, legal, n, stream, params, work):
     search steps its rollouts without the kernel's check."""
     seat = st[G_CURRENT]
     view = work[WORK_SIZE:ROLLOUT_WORK_SIZE]
-    build_view(st, t, seat, True, view, READS_PIECE_SLOTS, EVERY_SQUARE)
+    build_view(st, t, seat, True, view, READS_PIECE_SLOTS, WHOLE)
     ctx = PolicyContext(view, np.int64(seat), st[G_PHASE], legal, np.int64(n), t, stream,
                         params[N_SEARCH_PARAMS:], work[:WORK_SIZE])
     action = strategic_decision(ctx, params[N_SEARCH_PARAMS])

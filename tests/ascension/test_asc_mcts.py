@@ -20,7 +20,7 @@ from sim.games.ascension.game import AscensionGame
 from sim.games.ascension.policy_api import MAX_POLICY_PARAMS, WORK_SIZE, PolicyContext
 from sim.games.ascension.rules import (C_P_SHAPES, C_P_SYMBOL, C_PILLAR_BAR_HIDDEN_SPECIAL,
                                        default_rules)
-from sim.games.ascension.view import EVERY_SQUARE, build_view, deal_pillar_cube, sample_state
+from sim.games.ascension.view import WHOLE, build_view, deal_pillar_cube, sample_state
 
 # This module doubles as a search module that peeks: Ascension's own functions, with no
 # re-dealing, run on the real state.
@@ -51,7 +51,7 @@ def positions(bots, seeds=(1, 2), players=(2, 3, 4), every=7, decisions=150):
 
 def view_of(game, seat, remember=True):
     v = np.empty(S.STATE_SIZE, np.int64)
-    build_view(game.state, game.t, seat, remember, v, True, EVERY_SQUARE)
+    build_view(game.state, game.t, seat, remember, v, True, WHOLE)
     return v
 
 
@@ -138,10 +138,10 @@ def test_a_view_without_the_per_piece_block_is_refused(played):
     rather than dealing every piece as a face-down cube (the block read as zeros)."""
     game, seat = played[10]
     view = np.empty(S.STATE_SIZE, np.int64)
-    build_view(game.state, game.t, seat, True, view, False, EVERY_SQUARE)
+    build_view(game.state, game.t, seat, True, view, False, WHOLE)
     assert not sample_state(view, game.t, seat, np.array([1], np.uint64),
                             np.empty(S.STATE_SIZE, np.int64))
-    build_view(game.state, game.t, seat, True, view, True, EVERY_SQUARE)
+    build_view(game.state, game.t, seat, True, view, True, WHOLE)
     assert sample_state(view, game.t, seat, np.array([1], np.uint64),
                         np.empty(S.STATE_SIZE, np.int64))
 

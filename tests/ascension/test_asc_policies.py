@@ -101,106 +101,98 @@ def test_a_view_without_piece_slots_is_the_full_view_with_that_block_zeroed():
     """build_view(piece_slots=False), as the kernel hands it to a bot registered with
     reads_piece_slots=False: every other word equal, the per-piece block zeros, also in a
     buffer that last held another seat's full view (nothing of it left over)."""
-    from sim.games.ascension.view import EVERY_SQUARE, V_SLOT, VIEW_END, build_view
+    from sim.games.ascension.view import V_SLOT, VIEW_END, WHOLE, build_view
     game = AscensionGame(4, players=4)
     game.play(["stair-builder"] * 4, max_decisions=120)
     buffer = np.empty(S.STATE_SIZE, np.int64)
     for seat in range(4):
         full = game.view(seat)
-        build_view(game.state, game.t, (seat + 1) % 4, True, buffer, True, EVERY_SQUARE)
+        build_view(game.state, game.t, (seat + 1) % 4, True, buffer, True, WHOLE)
         assert buffer[V_SLOT:VIEW_END].any()
-        build_view(game.state, game.t, seat, True, buffer, False, EVERY_SQUARE)
+        build_view(game.state, game.t, seat, True, buffer, False, WHOLE)
         assert np.array_equal(buffer[:V_SLOT], full[:V_SLOT])
         assert not buffer[V_SLOT:].any()
         assert full[V_SLOT:VIEW_END].any()
 
 
-# games (seed, switches) that pass through every kind of step squares_changed_in_turn builds on:
-# reserve origins, the joker's extra move (A57), turning a piece over in place (A56), stacks
-# a pawn does not pin
-_VIEW_STEP_GAMES = ((0, {}), (4, {"joker_extra_move": "true", "allow_flip_in_place": "true"}),
-                    (2, {"pawn_pins_stack": "false", "max_stack": 3}))
+# games (seed, switches): default rules; the joker's extra move (A57) and turning a piece over
+# in place (A56); stacks that pawns do not pin, capped at 3
+_VIEW_GAMES = ((0, {}), (4, {"joker_extra_move": "true", "allow_flip_in_place": "true"}),
+               (2, {"pawn_pins_stack": "false", "max_stack": 3}))
+_VIEW_KINDS = ((True, True), (True, False), (False, True), (False, False))
 
 
-def _views_built_on_the_last(switches, seed, changed_for):
-    """Random play of a four-player game; at each decision that follows the same seat's own
-    within its turn, that seat's view built on its last view (build_view with `changed_for`'s
-    answer) and built whole, with and without the per-piece block and the memory of faces.
-    Returns (decisions checked, those whose views differ, the steps seen as (phase before,
-    phase after, whether a square changed), and "flip" once a piece went back onto the
-    square it was picked from)."""
-    from sim.games.ascension.view import EVERY_SQUARE, NO_SQUARE, build_view
+def _views_built_on_the_last(seed, switches, forget=None):
+    """Random play of a four-player game. At every decision, the deciding seat's view built
+    on its last one (as the kernel builds it) and built whole, for every kind of view (memory
+    of faces, per-piece block). `forget` (None, "versions", "pawns", "locks") makes what the
+    last view kept blind to that kind of change, a mutant. Returns (views built on the last,
+    those that differ from the whole view)."""
+    from sim.games.ascension.engine import locked_by_others
+    from sim.games.ascension.view import (
+        ON_LAST, V_KEPT_LOCKED, V_KEPT_VERSION, VIEW_KEPT_END, WHOLE, WHOLE_KEPT, build_view)
     game = AscensionGame(seed, players=4, **switches)
     rng = np.random.default_rng(seed)
-    flags = [(True, True), (True, False), (False, True), (False, False)]
-    last = {f: np.empty(S.STATE_SIZE, np.int64) for f in flags}
-    built_on = np.empty(S.STATE_SIZE, np.int64)
-    checked, differ, steps = 0, 0, set()
-    changed = EVERY_SQUARE
-    origin = -1
+    last = {}
+    checked = differ = 0
     while not game.is_over:
         seat = game.current
-        if switches.get("joker_extra_move") and game.state[S.G_PHASE] == S.PHASE_ORIGIN and \
-                game.turn_count >= 30 and game.state[S.G_JOKER_STATE] != S.JOKER_BOARD:
+        st = game.state
+        if switches.get("joker_extra_move") and st[S.G_PHASE] == S.PHASE_ORIGIN and \
+                game.turn_count >= 30 and st[S.G_JOKER_STATE] != S.JOKER_BOARD:
             # the joker off the board (in the box, or even retired) put in the hand of the
-            # seat to move, made privileged, from a turn where pawns leave their corners (the
-            # pawn decision after the joker's, A57): positions no game reaches, but what the
-            # views read of them (the joker's state, the privileged seat) is copied whole
+            # seat to move, made privileged, from a turn where pawns leave their corners (so
+            # that a pawn decision follows the joker's, A57): positions no game reaches, but
+            # what a view reads of them (the joker's state, the privileged seat) is copied
             game.set(S.G_PRIVILEGED, seat).set(S.G_JOKER_STATE, S.JOKER_HAND)
-        for remember, piece_slots in flags:
+        for remember, piece_slots in _VIEW_KINDS:
             whole = np.empty(S.STATE_SIZE, np.int64)
-            build_view(game.state, game.t, seat, remember, whole, piece_slots, EVERY_SQUARE)
-            if changed != EVERY_SQUARE:
-                built_on[:] = last[(remember, piece_slots)]
-                build_view(game.state, game.t, seat, remember, built_on, piece_slots, changed)
+            build_view(st, game.t, seat, remember, whole, piece_slots, WHOLE)
+            view = last.get((seat, remember, piece_slots))
+            if view is None:
+                view = np.empty(VIEW_KEPT_END, np.int64)
+                build_view(st, game.t, seat, remember, view, piece_slots, WHOLE_KEPT)
+            else:
+                if forget == "versions":
+                    view[V_KEPT_VERSION:V_KEPT_VERSION + S.N_SQUARES] = \
+                        st[S.B_VERSION:S.B_VERSION + S.N_SQUARES]
+                elif forget == "pawns":
+                    view[S.B_PAWN_ON:S.B_PAWN_ON + S.N_SQUARES] = \
+                        st[S.B_PAWN_ON:S.B_PAWN_ON + S.N_SQUARES]
+                elif forget == "locks":
+                    view[V_KEPT_LOCKED:V_KEPT_LOCKED + 2] = \
+                        locked_by_others(st, game.t, seat)
+                build_view(st, game.t, seat, remember, view, piece_slots, ON_LAST)
                 checked += 1
-                differ += not np.array_equal(built_on[:VIEW_END], whole[:VIEW_END])
-            last[(remember, piece_slots)] = whole
-        turn, phase = int(game.state[S.G_TURN_COUNT]), int(game.state[S.G_PHASE])
+                differ += not np.array_equal(view[:VIEW_END], whole[:VIEW_END])
+            last[(seat, remember, piece_slots)] = view
         legal = game.legal_codes()
         action = int(legal[rng.integers(len(legal))])
-        if phase == S.PHASE_JOKER and rng.random() < 0.5:
+        if st[S.G_PHASE] == S.PHASE_JOKER and rng.random() < 0.5:
             action = S.JOKER_DECLINE                # one code of many, as often as the rest
-        if phase == S.PHASE_ORIGIN:
-            origin = action
-        elif phase == S.PHASE_PLACE and action >> 1 == origin:
-            steps.add("flip")                                       # A56
         game.step(action)
-        changed = changed_for(game.state, seat, turn, phase, action)
-        if changed != EVERY_SQUARE:
-            steps.add((phase, int(game.state[S.G_PHASE]), changed != NO_SQUARE))
-    return checked, differ, steps
+    return checked, differ
 
 
 def test_a_view_built_on_the_seats_last_view_is_the_view_built_whole():
-    """The kernel builds a view on the deciding seat's last one where that seat decided last
-    in the same turn (view.squares_changed_in_turn): only the square its pick or placement
-    changed is built again. Such a view equals the one built whole, at every such decision of
-    three random games: default rules, the joker's extra move with turning over in place,
-    and stacks that pawns do not pin, capped at 3. They pass through every step the kernel
-    builds on (a pick from a square and from the reserve, a placement then the pawn's or the
-    joker's decision, the joker placed and declined) and a turn-over in place (A56). The
-    check has teeth: built with no square changed, views differ. (The kernel's use of it is
-    held by the recorded outcomes, test_asc_regression.py.)"""
-    from sim.games.ascension.view import NO_SQUARE, squares_changed_in_turn
-    seen = set()
-    for seed, switches in _VIEW_STEP_GAMES:
-        checked, differ, steps = _views_built_on_the_last(switches, seed, squares_changed_in_turn)
-        assert checked > 100 and differ == 0, (switches, checked, differ)
-        seen |= steps
-        mutant = _views_built_on_the_last(
-            switches, seed, lambda *a: min(squares_changed_in_turn(*a), NO_SQUARE))
-        assert mutant[1] > 0
-    origin, place, joker, pawn = S.PHASE_ORIGIN, S.PHASE_PLACE, S.PHASE_JOKER, S.PHASE_PAWN
-    assert {(origin, place, True), (origin, place, False), (place, pawn, True),
-            (place, joker, True), (joker, pawn, True), (joker, pawn, False), "flip"} <= seen, \
-        seen
+    """The kernel keeps each seat's last view and builds the next on it: only the squares
+    whose stack or pawn changed since, and those of pieces whose lock for the seat changed
+    (view.squares_changed). At every decision of three random games (default rules; the
+    joker's extra move, placed and declined, and turning over in place; unpinned stacks
+    capped at 3), such a view equals the one built whole, for every kind of view. And each
+    of the three kinds of change matters: blind to it, views built on the last differ.
+    (The kernel's use of it is held by the recorded outcomes, test_asc_regression.py.)"""
+    for seed, switches in _VIEW_GAMES:
+        checked, differ = _views_built_on_the_last(seed, switches)
+        assert checked > 1000 and differ == 0, (switches, checked, differ)
+    for forget in ("versions", "pawns", "locks"):
+        assert _views_built_on_the_last(*_VIEW_GAMES[0], forget=forget)[1] > 0, forget
 
 
 def _kernel_actions(bots, seed, piece_slots):
     """The actions of the kernel's game `seed` (seat k plays bots[k]), every slot handed views
     with the per-piece block or without (`piece_slots`), whatever its bot registered."""
-    from sim.games.ascension.view import VIEW_PIECE_SLOTS
+    from sim.games.ascension.view import KERNEL_VIEWS_SIZE, VIEW_PIECE_SLOTS
     from sim.core.seeding import policy_streams
     from sim.games.ascension.batch import policy_slots
     from sim.games.ascension.kernel import play_game
@@ -215,7 +207,7 @@ def _kernel_actions(bots, seed, piece_slots):
     actions = np.empty(20_000, np.int64)
     n = play_game(game.state.copy(), game.t, fns, seat_slots, params, views,
                   policy_streams(np.int64(seed), S.MAX_PLAYERS), np.empty(S.N_ACTIONS, np.int64),
-                  np.empty(S.STATE_SIZE, np.int64), np.zeros(WORK_SIZE, np.int64), actions)
+                  np.empty(KERNEL_VIEWS_SIZE, np.int64), np.zeros(WORK_SIZE, np.int64), actions)
     return actions[:n]
 
 

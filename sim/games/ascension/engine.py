@@ -22,8 +22,8 @@ from sim.games.ascension.rules import (
     C_PILLAR_BAR_HIDDEN_SPECIAL, C_PILLAR_PIECE_MOVABLE, C_PRIV_RECLAIMABLE, C_PRIV_TRANSFER,
     C_RESERVE_NEUTRAL, C_RESERVE_SHAPED, C_SHAPE_OF, C_SPRING_FULL_TURN, PRIV_EARLIEST, PRIV_NONE)
 from sim.games.ascension.state import (
-    B_H, B_KNOWN, B_P_SQ, B_P_UP, B_PAWN_ON, B_SHAPES, B_STACK, B_STACK_N, B_SYMBOL, CORNER_BIT,
-    CUBE, END_ALL_ELIMINATED, END_CAP, END_WIN, G_BONUS_PENDING, G_CURRENT, G_CURSOR,
+    B_H, B_KNOWN, B_P_SQ, B_P_UP, B_PAWN_ON, B_SHAPES, B_STACK, B_STACK_N, B_SYMBOL, B_VERSION,
+    CORNER_BIT, CUBE, END_ALL_ELIMINATED, END_CAP, END_WIN, G_BONUS_PENDING, G_CURRENT, G_CURSOR,
     G_DECISIONS, G_END_REASON, G_EXTRA_CHECK, G_FIRST_SUMMIT_SEAT, G_FIRST_SUMMIT_TURN, G_HELD,
     G_HELD_ORIGIN, G_HELD_WAS_UP, G_JOKER_REMOVALS, G_JOKER_SQ, G_JOKER_STATE, G_N_PLAYERS,
     G_OVER, G_PHASE, G_PIECE_SKIPS, G_PILLAR_RAISES, G_PRIV_DEAD, G_PRIV_LOSSES, G_PRIV_PASSES,
@@ -104,6 +104,7 @@ def push_piece(st, t, s, x, up):
     n = st[B_STACK_N + s]
     st[B_STACK + s * MAX_STACK_CAP + n] = x
     st[B_STACK_N + s] = n + 1
+    st[B_VERSION + s] += 1
     st[B_H + s] += P_HEIGHT[x]
     st[B_P_SQ + x] = s
     st[B_P_UP + x] = up
@@ -116,6 +117,7 @@ def pop_piece(st, t, s):
     x = st[B_STACK + s * MAX_STACK_CAP + n]
     st[B_STACK + s * MAX_STACK_CAP + n] = -1
     st[B_STACK_N + s] = n
+    st[B_VERSION + s] += 1
     st[B_H + s] -= P_HEIGHT[x]
     refresh_square(st, t, s)
     return x

@@ -23,7 +23,7 @@ from sim.games.ascension import state as S
 from sim.games.ascension.kernel import play_game
 from sim.games.ascension.policy_api import WORK_SIZE
 from sim.games.ascension.rules import AscensionRules, build_rules
-from sim.games.ascension.view import EVERY_SQUARE, build_view
+from sim.games.ascension.view import KERNEL_VIEWS_SIZE, WHOLE, build_view
 
 MAX_API_DECISIONS = 100_000
 
@@ -208,7 +208,7 @@ class AscensionGame(SingleGame):
     def view(self, seat, remember=True):
         """What seat's bot is given (view.py)."""
         v = np.empty(S.STATE_SIZE, np.int64)
-        build_view(self.state, self.t, seat, remember, v, True, EVERY_SQUARE)
+        build_view(self.state, self.t, seat, remember, v, True, WHOLE)
         return v
 
     # --- acting --------------------------------------------------------------------------
@@ -254,7 +254,7 @@ class AscensionGame(SingleGame):
         probe = self.state.copy()
         n = play_game(probe, self.t, fns, np.where(slots[0] >= 0, slots[0], 0), slot_params,
                       views, streams, np.empty(S.N_ACTIONS, np.int64),
-                      np.empty(S.STATE_SIZE, np.int64), np.zeros(WORK_SIZE, np.int64), actions,
+                      np.empty(KERNEL_VIEWS_SIZE, np.int64), np.zeros(WORK_SIZE, np.int64), actions,
                       max_decisions)
         for code in actions[:n]:
             self.step(int(code))

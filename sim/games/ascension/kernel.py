@@ -5,13 +5,11 @@ too. `play_batch` runs games over prange, through `play_one` called by address; 
 record is its state's prefix [0, RECORD_SIZE) (globals, seats and tallies; no board).
 
 Before every decision the kernel builds the deciding seat's view (view.py), so a policy can
-only read what that seat may know. Where the seat decided last, in the same turn (its place
-decision after its pick, its pawn or joker decision after its placement, its pawn decision
-after the joker's), the view is built on that last one: only the square the piece left or
-went onto is built again (view.squares_changed_in_turn). Which view a slot's bot is handed is
-per-slot flags (`slot_views`: view.VIEW_REMEMBERS, VIEW_PIECE_SLOTS): a memory-less bot is an
-ordinary bot given a forgetful view, and a bot that never reads the per-piece block is spared
-building it.
+only read what that seat may know. It keeps each seat's last view, and builds the next on it:
+only the squares that changed since are built again (view.squares_changed). Which view a
+slot's bot is handed is per-slot flags (`slot_views`: view.VIEW_REMEMBERS, VIEW_PIECE_SLOTS):
+a memory-less bot is an ordinary bot given a forgetful view, and a bot that never reads the
+per-piece block is spared building it.
 """
 import numpy as np
 from numba import njit, prange
@@ -23,25 +21,26 @@ from sim.core.seeding import policy_streams
 from sim.games.ascension.engine import apply_action, end_game, legal_actions, setup
 from sim.games.ascension.policy_api import WORK_SIZE, PolicyContext
 from sim.games.ascension.state import (
-    END_POLICY_ERROR, G_CURRENT, G_OVER, G_PHASE, G_TURN_COUNT, MAX_PLAYERS, N_ACTIONS,
-    STATE_SIZE)
+    END_POLICY_ERROR, G_CURRENT, G_OVER, G_PHASE, MAX_PLAYERS, N_ACTIONS, STATE_SIZE)
 from sim.games.ascension.view import (
-    EVERY_SQUARE, VIEW_END, VIEW_PIECE_SLOTS, VIEW_REMEMBERS, build_view,
-    squares_changed_in_turn)
+    KERNEL_VIEWS_SIZE, ON_LAST, VIEW_END, VIEW_KEPT_END, VIEW_PIECE_SLOTS, VIEW_REMEMBERS,
+    WHOLE_KEPT, build_view)
 
 MAX_SLOTS = 8
 
 
 @njit_noalloc
 def choose_action(st, t, slot_fns, seat_slots, slot_params, slot_views, streams, legal,
-                  n_legal, view, work, changed):
+                  n_legal, views, work, built):
     """Ask the current seat's policy, through its view; -1 if the answer is not legal.
-    `changed`: build_view's, for the view the buffer holds (EVERY_SQUARE: none to build on)."""
+    `views` holds each seat's last view with what it keeps (KERNEL_VIEWS_SIZE), and `built`
+    says whether it holds one of this game."""
     seat = st[G_CURRENT]
     slot = seat_slots[seat]
+    view = views[seat * VIEW_KEPT_END:(seat + 1) * VIEW_KEPT_END]
+    build_view(st, t, seat, (slot_views[slot] & VIEW_REMEMBERS) != 0, view,
+               (slot_views[slot] & VIEW_PIECE_SLOTS) != 0, ON_LAST if built else WHOLE_KEPT)
     board = view[:VIEW_END]
-    build_view(st, t, seat, (slot_views[slot] & VIEW_REMEMBERS) != 0, board,
-               (slot_views[slot] & VIEW_PIECE_SLOTS) != 0, changed)
     ctx = PolicyContext(board, np.int64(seat), st[G_PHASE], legal, np.int64(n_legal), t,
                         streams[seat], slot_params[slot], work)
     action = slot_fns[slot](ctx)
@@ -52,23 +51,24 @@ def choose_action(st, t, slot_fns, seat_slots, slot_params, slot_views, streams,
 
 
 @njit_noalloc
-def play_game(st, t, slot_fns, seat_slots, slot_params, slot_views, streams, legal, view,
+def play_game(st, t, slot_fns, seat_slots, slot_params, slot_views, streams, legal, views,
               work, actions_out, max_decisions=0):
     """Play a set-up game to its end (the turn cap, A47, always ends it), or until
     max_decisions (> 0) decisions, leaving it running. Returns the number of decisions; if
-    actions_out has room, the actions are written there in order."""
+    actions_out has room, the actions are written there in order. `views`: the seats' views,
+    KERNEL_VIEWS_SIZE long."""
     taken = 0
-    changed = EVERY_SQUARE          # the view buffer holds no view of this game yet
+    built = 0                       # the seats whose view of this game `views` holds, as bits
     while st[G_OVER] == 0 and (max_decisions <= 0 or taken < max_decisions):
         n_legal = legal_actions(st, t, legal)
+        seat = st[G_CURRENT]
         action = choose_action(st, t, slot_fns, seat_slots, slot_params, slot_views,
-                               streams, legal, n_legal, view, work, changed)
+                               streams, legal, n_legal, views, work, (built >> seat) & 1 != 0)
+        built |= 1 << seat
         if action < 0:
             end_game(st, -1, END_POLICY_ERROR)
             break
-        seat, turn, phase = st[G_CURRENT], st[G_TURN_COUNT], st[G_PHASE]
         apply_action(st, t, action)
-        changed = squares_changed_in_turn(st, seat, turn, phase, action)
         taken = note_action(actions_out, taken, action)
     return taken
 
@@ -76,12 +76,12 @@ def play_game(st, t, slot_fns, seat_slots, slot_params, slot_views, streams, leg
 @njit(cache=True)
 def play_one(st, t, seed, slot_fns, seat_slots, slot_params, slot_views):
     """Set up and play the game of `seed` into `st`, with its own buffers."""
-    view = np.empty(STATE_SIZE, np.int64)
+    views = np.empty(KERNEL_VIEWS_SIZE, np.int64)
     legal = np.empty(N_ACTIONS, np.int64)
     work = np.zeros(WORK_SIZE, np.int64)     # zeroed per game (policy_api.py)
     setup(st, t, seed)
     streams = policy_streams(seed, MAX_PLAYERS)
-    play_game(st, t, slot_fns, seat_slots, slot_params, slot_views, streams, legal, view,
+    play_game(st, t, slot_fns, seat_slots, slot_params, slot_views, streams, legal, views,
               work, np.empty(0, np.int64))
 
 

@@ -8,7 +8,7 @@ it draws only from `ctx.stream`, its own splitmix64 stream.
     PolicyContext
       board    int64[:]    this seat's view, view.VIEW_END long (layout: view.py; square
                            blocks as in state.py); read-only: the kernel builds the seat's
-                           next view within the same turn on it
+                           next view on it
       seat     int64
       phase    int64       the pending decision (state.PHASE_*): origin, place, pawn, spring, joker
       legal    int64[:]    legal action codes, increasing, valid up to n_legal (state.py)

@@ -23,6 +23,9 @@ the batch kernel is its prefix [0, RECORD_SIZE): globals, seats and tallies, not
     STACK          [81 x MAX_STACK_CAP]  piece ids bottom to top
     PIECE blocks   [93] each          face up, square (-1 reserve, -2 out of play/box),
                                       knowledge bitmask (A15)
+    VERSION        [81]               per square: how many times its stack changed (never
+                                      read by a rule: the kernel builds a seat's view on its
+                                      last one where squares changed, view.py)
 
 Shown shapes and symbol (§1.4) are cached per square like H, and updated wherever a stack
 changes, so that pawn rules and bots read them in O(1). Squares are s = 9*r + c.
@@ -230,7 +233,7 @@ T_FIRST_BLOCK_RACE = T["FIRST_BLOCK_RACE"]
 _B, STATE_SIZE = layout([
     ("STACK_N", N_SQUARES), ("H", N_SQUARES), ("SHAPES", N_SQUARES), ("SYMBOL", N_SQUARES),
     ("PAWN_ON", N_SQUARES), ("STACK", N_SQUARES * MAX_STACK_CAP),
-    ("P_UP", N_PIECES), ("P_SQ", N_PIECES), ("KNOWN", N_PIECES),
+    ("P_UP", N_PIECES), ("P_SQ", N_PIECES), ("KNOWN", N_PIECES), ("VERSION", N_SQUARES),
 ], RECORD_SIZE)
 B_STACK_N = _B["STACK_N"]
 B_H = _B["H"]
@@ -241,3 +244,4 @@ B_STACK = _B["STACK"]
 B_P_UP = _B["P_UP"]
 B_P_SQ = _B["P_SQ"]
 B_KNOWN = _B["KNOWN"]
+B_VERSION = _B["VERSION"]

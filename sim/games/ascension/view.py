@@ -46,6 +46,8 @@ from the real one, with the faces it does not know dealt from the cubes it has n
 """
 import numpy as np
 from numba import njit
+# an LLVM intrinsic that numba keeps in its unsafe module (as staircase.py uses it)
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.core.jit import copy_into, njit_noalloc
 from sim.core.rng import stream_below
@@ -53,12 +55,10 @@ from sim.games.ascension.engine import (hidden_face_barred_from_pillar, locked_b
                                         reserve_group, shows, top_is_movable, top_piece)
 from sim.games.ascension.rules import C_P_SHAPES, C_P_SYMBOL
 from sim.games.ascension.state import (
-    B_KNOWN, B_P_SQ, B_P_UP, B_STACK, B_STACK_N, CORNER_BIT, CUBE, G_CURRENT, G_HELD,
-    G_HELD_ORIGIN, G_OVER, G_PHASE, G_TURN_COUNT, JOKER_DECLINE, PHASE_JOKER, PHASE_ORIGIN,
-    PHASE_PAWN, PHASE_PLACE,
-    G_HELD_WAS_UP, G_N_PLAYERS, G_SEED, HALF, MAX_PLAYERS, MAX_STACK_CAP, N_CUBES, N_PIECES,
-    N_SQUARES, P_HEIGHT, P_KIND, PILLAR, RECORD_SIZE, S_LOCK, S_RES_NEUTRAL, S_RES_SHAPED,
-    STATE_SIZE)
+    B_KNOWN, B_P_SQ, B_P_UP, B_PAWN_ON, B_STACK, B_STACK_N, B_VERSION, CORNER_BIT, CUBE,
+    G_HELD, G_HELD_ORIGIN, G_HELD_WAS_UP, G_N_PLAYERS, G_SEED, HALF, MAX_PLAYERS, MAX_STACK_CAP,
+    N_CUBES, N_PIECES, N_SQUARES, P_HEIGHT, P_KIND, PILLAR, RECORD_SIZE, S_LOCK, S_RES_NEUTRAL,
+    S_RES_SHAPED, STATE_SIZE)
 
 V_TOP_KIND = B_STACK
 V_TOP_UP = B_STACK + N_SQUARES
@@ -117,23 +117,32 @@ def slot_info(st, t, seat, remember, x):
     return info | (seats << SLOT_SEATS_SHIFT)
 
 
-# build_view's `changed`: every square's facts built; or, where `view` already holds the
-# seat's view from before a move of its own, the one square whose stack the move changed
-# (NO_SQUARE: none), as squares_changed_in_turn says
-EVERY_SQUARE, NO_SQUARE = -2, -1
+# build_view's `build`: the view built whole (WHOLE); built whole, with what the next build
+# on it reads kept past VIEW_END (WHOLE_KEPT); built on the seat's last view, kept so
+# (ON_LAST). What is kept, [VIEW_END, VIEW_KEPT_END): every square's stack version, and the
+# pieces other seats' locks kept from the seat (locked_by_others, two words), when it was built
+WHOLE, WHOLE_KEPT, ON_LAST = 0, 1, 2
+V_KEPT_VERSION = VIEW_END
+V_KEPT_LOCKED = V_KEPT_VERSION + N_SQUARES
+VIEW_KEPT_END = V_KEPT_LOCKED + 2
+KERNEL_VIEWS_SIZE = MAX_PLAYERS * VIEW_KEPT_END     # the kernel's buffer: a view per seat
 
 
 @njit_noalloc
-def build_view(st, t, seat, remember, view, piece_slots, changed):
+def build_view(st, t, seat, remember, view, piece_slots, build):
     """Write seat's view of game st into view[:VIEW_END], and zero the rest of a longer
-    view. The kernel hands its bots view[:VIEW_END] only: nothing lies past it, so there is
-    nothing to zero there, a decision at a time. Without `piece_slots`, the per-piece block
-    is zeros (the module text).
-    `changed` (EVERY_SQUARE: build it whole) names the one square whose per-square facts to
-    build (NO_SQUARE: none) where `view` already holds this seat's view, built with the same
-    `remember` and `piece_slots`, from before a step of its own that changed only that
-    square (squares_changed_in_turn). In a stair-builder game, two views in three follow
-    the same seat's own decision in its turn."""
+    view (but what is kept there). The kernel hands its bots view[:VIEW_END] only. Without
+    `piece_slots`, the per-piece block is zeros (the module text).
+    `build` (WHOLE, WHOLE_KEPT, ON_LAST above): ON_LAST builds on `view`, which holds this
+    seat's last view of this game, built with the same `remember` and `piece_slots` and
+    not WHOLE: the squares whose facts may have changed since (squares_changed) are built
+    again, the others stand; the public blocks, the piece in hand and the per-piece block
+    are built whole. Most squares stand as they stood at a bot's last decision: the kernel
+    builds its views so."""
+    locked_low, locked_high = locked_by_others(st, t, seat)
+    todo_low, todo_high = -1, -1                       # the squares to build, as bits
+    if build == ON_LAST:
+        todo_low, todo_high = squares_changed(st, view, locked_low, locked_high)
     # element by element: a slice copy between two arrays numba cannot prove apart allocates
     for i in range(B_STACK):     # globals, seats, stack sizes, H, shown faces, pawns
         view[i] = st[i]
@@ -141,11 +150,9 @@ def build_view(st, t, seat, remember, view, piece_slots, changed):
     view[G_HELD] = -1
     for q in range(MAX_PLAYERS):
         view[S_LOCK + q] = -1
-    locked_low, locked_high = locked_by_others(st, t, seat)
-    first, end = 0, N_SQUARES
-    if changed != EVERY_SQUARE:
-        first, end = (changed, changed + 1) if changed >= 0 else (0, 0)
-    for s in range(first, end):
+    for s in range(N_SQUARES):
+        if ((todo_low >> s) if s < 64 else (todo_high >> (s - 64))) & 1 == 0:
+            continue
         x = top_piece(st, s)
         if x < 0:
             view[V_TOP_KIND + s] = -1
@@ -195,9 +202,17 @@ def build_view(st, t, seat, remember, view, piece_slots, changed):
         view[V_HELD_WAS_UP] = 0
         view[V_HELD_ORIGIN] = -1
         view[V_HELD_SEATS] = 0
+    tail = VIEW_END
+    if build != WHOLE:
+        for s in range(N_SQUARES):
+            view[V_KEPT_VERSION + s] = st[B_VERSION + s]
+        view[V_KEPT_LOCKED] = locked_low
+        view[V_KEPT_LOCKED + 1] = locked_high
+        tail = VIEW_KEPT_END
+    view[tail:] = 0
     if not piece_slots:
-        # zeroed, not left as it was: the kernel's view buffer last held another seat's view
-        view[V_SLOT:] = 0
+        # zeroed, not left as it was: the caller's buffer may have held another view
+        view[V_SLOT:VIEW_END] = 0
         return
     # each seat's lock (A12(d)) as a slot: none, the held piece, or its place in stack order
     for q in range(MAX_PLAYERS):
@@ -215,30 +230,37 @@ def build_view(st, t, seat, remember, view, piece_slots, changed):
             k += 1
     view[V_SLOT + k:V_LOCK_SLOT] = 0
     view[V_PIECE_SLOTS_GIVEN] = 1
-    view[VIEW_END:] = 0
 
 
 @njit_noalloc
-def squares_changed_in_turn(st, seat, turn, phase, action):
-    """build_view's `changed` for the decision now pending in st, where the view at hand is
-    seat's from before its decision `action` (in `phase` of turn `turn`): EVERY_SQUARE
-    unless that decision is the same seat's next within the same turn, after a pick (A15) or
-    a placement (A17, A57). Such a step moves one piece at most, and nothing else that a
-    square's facts in seat's own view read changes: no pawn moves (A12(b)), no other seat's
-    lock (A12(d); the mover's own lock does not bind it), no face is learned but the moved
-    piece's. Then it is the square the piece left or went onto, whose stack changed
-    (NO_SQUARE: a piece from the reserve or the joker from the hand, or the joker
-    declined)."""
-    if st[G_OVER] != 0 or st[G_CURRENT] != seat or st[G_TURN_COUNT] != turn:
-        return EVERY_SQUARE
-    pending = st[G_PHASE]
-    if phase == PHASE_ORIGIN and pending == PHASE_PLACE:
-        return action if action < N_SQUARES else NO_SQUARE
-    if phase == PHASE_PLACE and (pending == PHASE_PAWN or pending == PHASE_JOKER):
-        return action >> 1
-    if phase == PHASE_JOKER and pending == PHASE_PAWN:
-        return action >> 1 if action != JOKER_DECLINE else NO_SQUARE
-    return EVERY_SQUARE
+def squares_changed(st, view, locked_low, locked_high):
+    """The squares whose facts in a seat's view may differ from its last view (`view`, built
+    with what it keeps), as bits of two words (squares 0-63, 64-80): a square's facts read its
+    stack (the top, the piece under it, what they show, and for the top whether this seat
+    knows its face: it learns a face only by picking the piece, A15, or seeing it placed
+    face up, both stack changes), the pawn on it (A12(b)) and other seats' locks (A12(d)).
+    So: the squares whose stack version or pawn changed, and those of the pieces whose lock
+    for this seat changed (`locked_low`, `locked_high`: locked_by_others now)."""
+    # without branches, the processor compares many squares at once
+    low = 0
+    for s in range(64):
+        low |= np.int64((st[B_VERSION + s] != view[V_KEPT_VERSION + s]) |
+                        (st[B_PAWN_ON + s] != view[B_PAWN_ON + s])) << s
+    high = 0
+    for s in range(64, N_SQUARES):
+        high |= np.int64((st[B_VERSION + s] != view[V_KEPT_VERSION + s]) |
+                         (st[B_PAWN_ON + s] != view[B_PAWN_ON + s])) << (s - 64)
+    for word in range(2):
+        lock_changed = (locked_low if word == 0 else locked_high) ^ view[V_KEPT_LOCKED + word]
+        while lock_changed:
+            x = trailing_zeros(lock_changed) + 64 * word
+            lock_changed &= lock_changed - 1
+            s = st[B_P_SQ + x]                 # a piece in the hand or a reserve: none
+            if 0 <= s < 64:
+                low |= 1 << s
+            elif s >= 64:
+                high |= 1 << (s - 64)
+    return low, high
 
 
 @njit_noalloc
