@@ -128,9 +128,9 @@ def _views_built_on_the_last(seed, switches, forget=None):
     of faces, per-piece block). `forget` (None, "versions", "pawns", "locks") makes what the
     last view kept blind to that kind of change, a mutant. Returns (views built on the last,
     those that differ from the whole view)."""
-    from sim.games.ascension.engine import locked_by_others
+    from sim.games.ascension.engine import lock_against
     from sim.games.ascension.view import (
-        ON_LAST, V_KEPT_LOCKED, V_KEPT_VERSION, VIEW_KEPT_END, WHOLE, WHOLE_KEPT, build_view)
+        ON_LAST, V_KEPT_LOCK, V_KEPT_VERSION, VIEW_KEPT_END, WHOLE, WHOLE_KEPT, build_view)
     game = AscensionGame(seed, players=4, **switches)
     rng = np.random.default_rng(seed)
     last = {}
@@ -160,8 +160,8 @@ def _views_built_on_the_last(seed, switches, forget=None):
                     view[S.B_PAWN_ON:S.B_PAWN_ON + S.N_SQUARES] = \
                         st[S.B_PAWN_ON:S.B_PAWN_ON + S.N_SQUARES]
                 elif forget == "locks":
-                    view[V_KEPT_LOCKED:V_KEPT_LOCKED + 2] = \
-                        locked_by_others(st, game.t, seat)
+                    view[V_KEPT_LOCK:V_KEPT_LOCK + S.MAX_PLAYERS] = [
+                        lock_against(st, game.t, seat, q) for q in range(S.MAX_PLAYERS)]
                 build_view(st, game.t, seat, remember, view, piece_slots, ON_LAST)
                 checked += 1
                 differ += not np.array_equal(view[:VIEW_END], whole[:VIEW_END])
@@ -187,6 +187,22 @@ def test_a_view_built_on_the_seats_last_view_is_the_view_built_whole():
         assert checked > 1000 and differ == 0, (switches, checked, differ)
     for forget in ("versions", "pawns", "locks"):
         assert _views_built_on_the_last(*_VIEW_GAMES[0], forget=forget)[1] > 0, forget
+
+
+def test_the_kernel_refuses_a_views_buffer_too_short():
+    """play_game keeps a view per seat in its `views` buffer (numba checks no bounds): one
+    sized for a single view, as before the seats had theirs, is refused, not overrun."""
+    from sim.core.seeding import policy_streams
+    from sim.games.ascension.batch import policy_slots
+    from sim.games.ascension.kernel import play_game
+    from sim.games.ascension.policy_api import WORK_SIZE
+    game = AscensionGame(1, players=4)
+    fns, params, views = policy_slots(["random"])
+    with pytest.raises(ValueError, match="KERNEL_VIEWS_SIZE"):
+        play_game(game.state.copy(), game.t, fns, np.zeros(S.MAX_PLAYERS, np.int64), params,
+                  views, policy_streams(np.int64(1), S.MAX_PLAYERS),
+                  np.empty(S.N_ACTIONS, np.int64), np.empty(S.STATE_SIZE, np.int64),
+                  np.zeros(WORK_SIZE, np.int64), np.empty(10, np.int64))
 
 
 def _kernel_actions(bots, seed, piece_slots):

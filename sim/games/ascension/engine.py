@@ -261,20 +261,29 @@ def square_top_may_move(t, s):
 assert N_PIECES <= 128                  # locked_by_others: a piece id is a bit of two words
 
 
+@njit_noalloc(inline="always")
+def lock_against(st, t, p, q):
+    """A12(d): the piece seat q's lock keeps seat p from moving (an active other seat's, not a
+    partner's); -1 if none."""
+    x = st[S_LOCK + q]
+    if x >= 0 and q != p and st[S_ACTIVE + q] and not is_partner(t, p, q):
+        return x
+    return -1
+
+
 @njit_noalloc
 def locked_by_others(st, t, p):
-    """A12(d): the pieces that other seats' locks keep seat p from moving (an active seat's,
-    not a partner's), as a set of piece ids: the bits of two words, ids 0-63 and 64 on. Read
-    once for a sweep over the squares (top_is_movable), not once a square."""
+    """A12(d): the pieces that other seats' locks keep seat p from moving (lock_against), as a
+    set of piece ids: the bits of two words, ids 0-63 and 64 on. Read once for a sweep over
+    the squares (top_is_movable), not once a square."""
     low = 0
     high = 0
     for q in range(st[G_N_PLAYERS]):
-        x = st[S_LOCK + q]
-        if x >= 0 and q != p and st[S_ACTIVE + q] and not is_partner(t, p, q):
-            if x < 64:
-                low |= 1 << x
-            else:
-                high |= 1 << (x - 64)
+        x = lock_against(st, t, p, q)
+        if 0 <= x < 64:
+            low |= 1 << x
+        elif x >= 64:
+            high |= 1 << (x - 64)
     return low, high
 
 

@@ -57,6 +57,8 @@ def play_game(st, t, slot_fns, seat_slots, slot_params, slot_views, streams, leg
     max_decisions (> 0) decisions, leaving it running. Returns the number of decisions; if
     actions_out has room, the actions are written there in order. `views`: the seats' views,
     KERNEL_VIEWS_SIZE long."""
+    if views.shape[0] < KERNEL_VIEWS_SIZE:
+        raise ValueError("play_game: views must be view.KERNEL_VIEWS_SIZE words long")
     taken = 0
     built = 0                       # the seats whose view of this game `views` holds, as bits
     while st[G_OVER] == 0 and (max_decisions <= 0 or taken < max_decisions):

@@ -23,9 +23,10 @@ the batch kernel is its prefix [0, RECORD_SIZE): globals, seats and tallies, not
     STACK          [81 x MAX_STACK_CAP]  piece ids bottom to top
     PIECE blocks   [93] each          face up, square (-1 reserve, -2 out of play/box),
                                       knowledge bitmask (A15)
-    VERSION        [81]               per square: how many times its stack changed (never
-                                      read by a rule: the kernel builds a seat's view on its
-                                      last one where squares changed, view.py)
+    VERSION        [81]               per square: a count of the pushes and pops on its
+                                      stack (a trial lift too), read by no rule: the kernel
+                                      builds a seat's view on its last one, but for the
+                                      squares that changed (view.py)
 
 Shown shapes and symbol (§1.4) are cached per square like H, and updated wherever a stack
 changes, so that pawn rules and bots read them in O(1). Squares are s = 9*r + c.

@@ -46,13 +46,12 @@ from the real one, with the faces it does not know dealt from the cubes it has n
 """
 import numpy as np
 from numba import njit
-# an LLVM intrinsic that numba keeps in its unsafe module (as staircase.py uses it)
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.core.jit import copy_into, njit_noalloc
 from sim.core.rng import stream_below
-from sim.games.ascension.engine import (hidden_face_barred_from_pillar, locked_by_others,
-                                        reserve_group, shows, top_is_movable, top_piece)
+from sim.games.ascension.engine import (hidden_face_barred_from_pillar, lock_against,
+                                        locked_by_others, reserve_group, shows, top_is_movable,
+                                        top_piece)
 from sim.games.ascension.rules import C_P_SHAPES, C_P_SYMBOL
 from sim.games.ascension.state import (
     B_KNOWN, B_P_SQ, B_P_UP, B_PAWN_ON, B_STACK, B_STACK_N, B_VERSION, CORNER_BIT, CUBE,
@@ -120,11 +119,11 @@ def slot_info(st, t, seat, remember, x):
 # build_view's `build`: the view built whole (WHOLE); built whole, with what the next build
 # on it reads kept past VIEW_END (WHOLE_KEPT); built on the seat's last view, kept so
 # (ON_LAST). What is kept, [VIEW_END, VIEW_KEPT_END): every square's stack version, and the
-# pieces other seats' locks kept from the seat (locked_by_others, two words), when it was built
+# piece each seat's lock keeps this seat from moving (engine.lock_against), when it was built
 WHOLE, WHOLE_KEPT, ON_LAST = 0, 1, 2
 V_KEPT_VERSION = VIEW_END
-V_KEPT_LOCKED = V_KEPT_VERSION + N_SQUARES
-VIEW_KEPT_END = V_KEPT_LOCKED + 2
+V_KEPT_LOCK = V_KEPT_VERSION + N_SQUARES
+VIEW_KEPT_END = V_KEPT_LOCK + MAX_PLAYERS
 KERNEL_VIEWS_SIZE = MAX_PLAYERS * VIEW_KEPT_END     # the kernel's buffer: a view per seat
 
 
@@ -138,11 +137,12 @@ def build_view(st, t, seat, remember, view, piece_slots, build):
     not WHOLE: the squares whose facts may have changed since (squares_changed) are built
     again, the others stand; the public blocks, the piece in hand and the per-piece block
     are built whole. Most squares stand as they stood at a bot's last decision: the kernel
-    builds its views so."""
+    builds its views so. (Only on a game's own states: a search's imagined states change
+    stacks without counting versions, and are built WHOLE.)"""
     locked_low, locked_high = locked_by_others(st, t, seat)
     todo_low, todo_high = -1, -1                       # the squares to build, as bits
     if build == ON_LAST:
-        todo_low, todo_high = squares_changed(st, view, locked_low, locked_high)
+        todo_low, todo_high = squares_changed(st, t, seat, view)
     # element by element: a slice copy between two arrays numba cannot prove apart allocates
     for i in range(B_STACK):     # globals, seats, stack sizes, H, shown faces, pawns
         view[i] = st[i]
@@ -206,8 +206,8 @@ def build_view(st, t, seat, remember, view, piece_slots, build):
     if build != WHOLE:
         for s in range(N_SQUARES):
             view[V_KEPT_VERSION + s] = st[B_VERSION + s]
-        view[V_KEPT_LOCKED] = locked_low
-        view[V_KEPT_LOCKED + 1] = locked_high
+        for q in range(MAX_PLAYERS):
+            view[V_KEPT_LOCK + q] = lock_against(st, t, seat, q) if q < st[G_N_PLAYERS] else -1
         tail = VIEW_KEPT_END
     view[tail:] = 0
     if not piece_slots:
@@ -233,14 +233,15 @@ def build_view(st, t, seat, remember, view, piece_slots, build):
 
 
 @njit_noalloc
-def squares_changed(st, view, locked_low, locked_high):
-    """The squares whose facts in a seat's view may differ from its last view (`view`, built
-    with what it keeps), as bits of two words (squares 0-63, 64-80): a square's facts read its
-    stack (the top, the piece under it, what they show, and for the top whether this seat
-    knows its face: it learns a face only by picking the piece, A15, or seeing it placed
-    face up, both stack changes), the pawn on it (A12(b)) and other seats' locks (A12(d)).
-    So: the squares whose stack version or pawn changed, and those of the pieces whose lock
-    for this seat changed (`locked_low`, `locked_high`: locked_by_others now)."""
+def squares_changed(st, t, seat, view):
+    """The squares whose facts in seat's view may differ from its last view (`view`, built
+    with what it keeps), as bits of two words (squares 0-63, 64-80). A square's facts read
+    its stack (the top, the piece under it, what they show, and for the top whether this
+    seat knows its face: it learns a face only by picking the piece, A15, or seeing it
+    placed face up, both stack changes), the pawn on it (A12(b)) and other seats' locks
+    (A12(d)). So: the squares whose stack version (push_piece and pop_piece count it, a
+    trial lift too) or pawn changed, and those of the pieces a changed lock names, before
+    and now (a piece in the hand names the square it left: built again for nothing)."""
     # without branches, the processor compares many squares at once
     low = 0
     for s in range(64):
@@ -250,12 +251,13 @@ def squares_changed(st, view, locked_low, locked_high):
     for s in range(64, N_SQUARES):
         high |= np.int64((st[B_VERSION + s] != view[V_KEPT_VERSION + s]) |
                          (st[B_PAWN_ON + s] != view[B_PAWN_ON + s])) << (s - 64)
-    for word in range(2):
-        lock_changed = (locked_low if word == 0 else locked_high) ^ view[V_KEPT_LOCKED + word]
-        while lock_changed:
-            x = trailing_zeros(lock_changed) + 64 * word
-            lock_changed &= lock_changed - 1
-            s = st[B_P_SQ + x]                 # a piece in the hand or a reserve: none
+    for q in range(MAX_PLAYERS):
+        now = lock_against(st, t, seat, q) if q < st[G_N_PLAYERS] else -1
+        before = view[V_KEPT_LOCK + q]
+        if now == before:
+            continue
+        for x in (before, now):
+            s = st[B_P_SQ + x] if x >= 0 else -1     # -1 a reserve, -2 the box: no square
             if 0 <= s < 64:
                 low |= 1 << s
             elif s >= 64:
