@@ -1,6 +1,6 @@
 """What a seat may see: the hidden-information protocol of RULES.md §1.8.
 
-A bot never receives the game state. It receives a view: an int64 vector of STATE_SIZE whose
+A bot never receives the game state. It receives a view: an int64 vector of VIEW_END words whose
 public blocks sit at the state's own offsets (globals, seats, tallies, and the per-square
 stack size, height, shown shapes, shown symbol and pawn), so that the engine's rule functions
 (`pawn_moves`, `step_is_legal`, `destination_open`, `place_is_legal`) run on it unchanged.
@@ -40,6 +40,10 @@ faces that are up and the piece in its hand (to measure what memory is worth, §
 third of the view's cost, and only a search's sampler reads it, so the kernel builds it only
 for a bot registered with `reads_piece_slots` (the default). Each slot's view flags
 (VIEW_REMEMBERS, VIEW_PIECE_SLOTS) say which view its bot is handed.
+
+The kernel keeps each seat's last view and builds the next on it (build_view's ON_LAST): past
+VIEW_END it keeps what that build reads (every square's stack version, B_VERSION, and the
+locks that bind the seat), and builds again only the squares that changed since.
 
 `sample_state` is the inverse a search needs: a full game state that this seat cannot tell
 from the real one, with the faces it does not know dealt from the cubes it has not seen.
