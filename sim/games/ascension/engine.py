@@ -509,7 +509,13 @@ def protected_on_corner(st, t, p):
 
 # --- setup (A1-A8) -----------------------------------------------------------------------------
 
-@njit(cache=True)
+# the squares A3 deals the cubes onto, in order: every square but the corners and the pillar
+FREE_SQUARES = np.array([s for s in range(N_SQUARES) if s not in (0, 8, 72, 80, PILLAR)],
+                        np.int64)
+assert FREE_SQUARES.shape[0] == N_CUBES
+
+
+@njit_noalloc
 def setup(st, t, seed):
     """A fresh game from its seed; plays on to the first decision. The only chance in the game
     is A3's permutation: a Fisher-Yates shuffle driven by mulberry32(seed), i = 75 .. 1,
@@ -532,19 +538,23 @@ def setup(st, t, seed):
     for s in range(N_SQUARES):
         refresh_square(st, t, s)
     st[B_H + PILLAR] = PILLAR_BASE                              # A2
-    # A3: a uniformly random permutation of the 76 cubes onto the free squares, face down
-    perm = np.arange(N_CUBES)
+    # A3: a uniformly random permutation of the 76 cubes onto the free squares, face down. The
+    # permutation is shuffled where it is dealt, in the free squares' bottom slots (cube f in
+    # the f-th free square's to begin with): no array of its own, so nothing to allocate
+    for f in range(N_CUBES):
+        st[B_STACK + FREE_SQUARES[f] * MAX_STACK_CAP] = f
     rng = seed & 0xFFFFFFFF
     for i in range(N_CUBES - 1, 0, -1):
         rng, k = mulberry32_step(rng)
         j = scale_draw(k, i + 1)
-        perm[i], perm[j] = perm[j], perm[i]
-    f = 0
-    for s in range(N_SQUARES):
-        if is_corner(s) or s == PILLAR:
-            continue
-        push_piece(st, t, s, perm[f], 0)
-        f += 1
+        a = B_STACK + FREE_SQUARES[i] * MAX_STACK_CAP
+        b = B_STACK + FREE_SQUARES[j] * MAX_STACK_CAP
+        st[a], st[b] = st[b], st[a]
+    for f in range(N_CUBES):
+        s = FREE_SQUARES[f]
+        x = st[B_STACK + s * MAX_STACK_CAP]
+        st[B_STACK + s * MAX_STACK_CAP] = -1
+        push_piece(st, t, s, x, 0)
     for x in range(N_PIECES):
         if P_KIND[x] != CUBE:
             st[B_KNOWN + x] = all_seats_mask()                  # §1.4: halves are public
