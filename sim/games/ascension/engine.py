@@ -23,8 +23,9 @@ from sim.games.ascension.rules import (
     C_RESERVE_NEUTRAL, C_RESERVE_SHAPED, C_SHAPE_OF, C_SPRING_FULL_TURN, PRIV_EARLIEST, PRIV_NONE)
 from sim.games.ascension.state import (
     B_H, B_KNOWN, B_P_SQ, B_P_UP, B_PAWN_ON, B_SHAPES, B_STACK, B_STACK_N, B_SYMBOL, B_VERSION,
-    CORNER_BIT, CUBE, END_ALL_ELIMINATED, END_CAP, END_WIN, G_BONUS_PENDING, G_CURRENT, G_CURSOR,
-    G_DECISIONS, G_END_REASON, G_EXTRA_CHECK, G_FIRST_SUMMIT_SEAT, G_FIRST_SUMMIT_TURN, G_HELD,
+    CORNER_BIT, CORNERS, CUBE, END_ALL_ELIMINATED, END_CAP, END_WIN, G_BONUS_PENDING, G_CURRENT,
+    G_CURSOR, G_DECISIONS, G_END_REASON, G_EXTRA_CHECK, G_FIRST_SUMMIT_SEAT, G_FIRST_SUMMIT_TURN,
+    G_HELD,
     G_HELD_ORIGIN, G_HELD_WAS_UP, G_JOKER_REMOVALS, G_JOKER_SQ, G_JOKER_STATE, G_N_PLAYERS,
     G_OVER, G_PHASE, G_PIECE_SKIPS, G_PILLAR_RAISES, G_PRIV_DEAD, G_PRIV_LOSSES, G_PRIV_PASSES,
     G_PRIVILEGED, G_REVEALS, G_SEED, G_SEQ, G_STAY_OK, G_TALLEST_STACK, G_TURN_COUNT,
@@ -510,7 +511,7 @@ def protected_on_corner(st, t, p):
 # --- setup (A1-A8) -----------------------------------------------------------------------------
 
 # the squares A3 deals the cubes onto, in order: every square but the corners and the pillar
-FREE_SQUARES = np.array([s for s in range(N_SQUARES) if s not in (0, 8, 72, 80, PILLAR)],
+FREE_SQUARES = np.array([s for s in range(N_SQUARES) if s not in CORNERS and s != PILLAR],
                         np.int64)
 assert FREE_SQUARES.shape[0] == N_CUBES
 

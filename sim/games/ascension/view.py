@@ -211,7 +211,7 @@ def build_view(st, t, seat, remember, view, piece_slots, build):
         for s in range(N_SQUARES):
             view[V_KEPT_VERSION + s] = st[B_VERSION + s]
         for q in range(MAX_PLAYERS):
-            view[V_KEPT_LOCK + q] = lock_against(st, t, seat, q) if q < st[G_N_PLAYERS] else -1
+            view[V_KEPT_LOCK + q] = lock_against(st, t, seat, q)     # -1 for a seat not playing
         tail = VIEW_KEPT_END
     view[tail:] = 0
     if not piece_slots:
@@ -256,7 +256,7 @@ def squares_changed(st, t, seat, view):
         high |= np.int64((st[B_VERSION + s] != view[V_KEPT_VERSION + s]) |
                          (st[B_PAWN_ON + s] != view[B_PAWN_ON + s])) << (s - 64)
     for q in range(MAX_PLAYERS):
-        now = lock_against(st, t, seat, q) if q < st[G_N_PLAYERS] else -1
+        now = lock_against(st, t, seat, q)
         before = view[V_KEPT_LOCK + q]
         if now == before:
             continue
