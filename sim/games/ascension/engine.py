@@ -364,18 +364,24 @@ def pickable_origins(st, t, p, out, first_only=False):
     """A12-A14: the origins seat p may pick, increasing; returns how many.
 
     A plain piece is pickable iff some other square is open to plain pieces, so the open
-    squares are counted once (not once per origin): this is the hot path of every turn."""
+    squares are counted once (not once per origin), and kept as bits for the test of the
+    origin's own square: this is the hot path of every turn."""
     n_plain = 0
     n_shown = 0                      # open to a non-corner shown piece (symbol or foreign shape)
+    plain_low = 0                    # the squares open to a plain piece (_plain_open), as bits
+    plain_high = 0                   # of two words (squares 0-63, 64-80), read by the origins
     for d in range(N_SQUARES):
         if is_corner(d):
             continue
         if destination_open(st, t, p, d):
             if d != PILLAR:
                 n_shown += 1
+            if d != PILLAR or st[B_STACK_N + d] == 0:
                 n_plain += 1
-            elif st[B_STACK_N + d] == 0:
-                n_plain += 1
+                if d < 64:
+                    plain_low |= 1 << d
+                else:
+                    plain_high |= 1 << (d - 64)
         if first_only and n_plain >= 2:
             # whether one origin is pickable reads the counts only as "n_plain less one square
             # > 0" and "n_shown > 0", and two open squares (one not the pillar) settle both
@@ -391,7 +397,11 @@ def pickable_origins(st, t, p, out, first_only=False):
                 (t[C_FLIP_IN_PLACE] and st[B_P_UP + x]):
             ok = origin_is_pickable(st, t, p, s)
         else:
-            own = 1 if _plain_open(st, t, p, s) else 0
+            if first_only:
+                # the sweep above stopped early, so its bits may not reach s
+                own = 1 if _plain_open(st, t, p, s) else 0
+            else:
+                own = (plain_low >> s if s < 64 else plain_high >> (s - 64)) & 1
             ok = n_plain - own > 0
         if ok:
             if first_only:
