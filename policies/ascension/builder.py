@@ -41,8 +41,9 @@ def chebyshev(a, b):
 
 @njit_noalloc
 def plan_for(ctx, seat):
-    """Cost to go for seat on the scratch board; returns (climb distance, plan length)."""
-    b = ctx.work
+    """Cost to go for seat on its view's board (the search writes only past the board's copy in
+    ctx.work, so none is needed); returns (climb distance, plan length)."""
+    b = ctx.board
     d = plan_costs(b, ctx.config, seat, ctx.work, top_heights(ctx), ctx.legal, 0)
     n = extract_plan(b, ctx.config, seat, ctx.work) if d < INF else 0
     return d, n
@@ -136,29 +137,23 @@ def _harmless_origin(ctx, pawn, legal_origins, n_origins):
 
 @njit_noalloc
 def _piece_fits(ctx, origin, s):
-    """Can the origin's piece (default orientation) be placed on s, with origin lifted?"""
+    """Can the origin's piece (default orientation) be placed on s, with origin lifted?
+    Asked of the view itself, the origin not lifted: a placement on s reads square s alone
+    (A21-A27: place_is_legal), and one on the origin's own square is refused (placement_ok),
+    so lifting the origin would change no answer."""
     view = ctx.board
     t = ctx.config
-    b = ctx.work
     h, kind, fshp, fsym, was_up = origin_piece(view, t, ctx.seat, origin)
-    lifted = origin < N_SQUARES
-    saved = (0, 0, 0, 0)
-    if lifted:
-        saved = lift_top(b, view, origin, h)
     up = 0 if kind == CUBE else 1
     allowed, shp, sym = orientation_shows(kind, fshp if fshp >= 0 else 0,
                                           fsym if fsym >= 0 else 0, was_up, up)
-    ok = allowed and placement_ok(b, t, ctx.seat, shp, sym, s, origin)
-    if lifted:
-        restore(b, origin, saved)
-    return ok
+    return allowed and placement_ok(view, t, ctx.seat, shp, sym, s, origin)
 
 
 @njit_noalloc
 def build_origin(ctx):
     """Origin decision of `build`: the origin of the move that fixes the plan's first wrong
     square (see the module text); a harmless origin when the plan needs nothing."""
-    copy_board(ctx.board, ctx.work)
     dist, n = plan_for(ctx, ctx.seat)
     return build_origin_on_plan(ctx, n)
 
@@ -278,7 +273,6 @@ def build_place(ctx, joker):
             if legal_has(legal, n_legal, want):
                 return want
     else:
-        copy_board(view, work)
         dist, n = plan_for(ctx, seat)
     for i in range(1, n):
         s = work[W_PLAN + i]
@@ -399,7 +393,6 @@ def climb_distances(ctx, out, hybrid_k):
     view = ctx.board
     seat = ctx.seat
     n_players = ctx.config[C_N_PLAYERS]
-    copy_board(view, ctx.work)
     d, n = plan_for(ctx, seat)
     summit_target = False
     for q in range(n_players):
@@ -422,8 +415,7 @@ def climb_distances(ctx, out, hybrid_k):
     for q in range(n_players):
         if not is_rival(ctx.config, seat, q) or not view[S_ACTIVE + q]:
             continue
-        out[q] = climb_distance_within(ctx.work, ctx.config, q, ctx.work, top_heights(ctx),
-                                       most)
+        out[q] = climb_distance_within(view, ctx.config, q, ctx.work, top_heights(ctx), most)
         if out[q] < INF:
             most = out[q] - 1       # only a strictly nearer one is chosen over it
     return n
