@@ -137,10 +137,10 @@ def _harmless_origin(ctx, pawn, legal_origins, n_origins):
 
 @njit_noalloc
 def _piece_fits(ctx, origin, s):
-    """Can the origin's piece (default orientation) be placed on s, with origin lifted?
-    Asked of the view itself, the origin not lifted: a placement on s reads square s alone
-    (A21-A27: place_is_legal), and one on the origin's own square is refused (placement_ok),
-    so lifting the origin would change no answer."""
+    """Can the origin's piece (default orientation) be placed on s once the origin is
+    lifted? Asked of the view itself, where the origin still holds it: a placement on s reads
+    square s alone (A21-A27: place_is_legal), and one on the origin's own square is refused
+    (placement_ok), so lifting the origin first would change no answer."""
     view = ctx.board
     t = ctx.config
     h, kind, fshp, fsym, was_up = origin_piece(view, t, ctx.seat, origin)

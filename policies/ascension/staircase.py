@@ -40,7 +40,8 @@ INF = 1 << 30
 MAX_COST = 4095                 # plans dearer than this count as unreachable
 MOVE_WEIGHT = 64                # a piece move costs 64, a pawn step 1: among plans needing
                                 # equally few piece moves, the shortest walk wins
-# ctx.work layout: [0, B_STACK) a scratch copy of the view's board (board.copy_board), then
+# ctx.work layout: [0, B_STACK) a scratch copy of the view's board, where a decision edits one
+# (board.copy_board: the pawn decision, the blocker's trials; the builder searches its view), then
 W_C = B_STACK                   # C[node], cost to go
 W_SUCC = W_C + N_NODES          # the next node on a cheapest plan
 W_HEAD = W_SUCC + N_NODES       # bucket queue: the first node queued at each cost (-1: none)

@@ -365,7 +365,8 @@ def pickable_origins(st, t, p, out, first_only=False):
 
     A plain piece is pickable iff some other square is open to plain pieces, so the open
     squares are counted once (not once per origin), and kept as bits for the test of the
-    origin's own square: this is the hot path of every turn."""
+    origin's own square (but with first_only, whose count may stop early): this is the hot
+    path of every turn."""
     n_plain = 0
     n_shown = 0                      # open to a non-corner shown piece (symbol or foreign shape)
     plain_low = 0                    # the squares open to a plain piece (_plain_open), as bits
