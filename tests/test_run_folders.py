@@ -374,13 +374,6 @@ def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path, capsys):
             pd.read_parquet(whole / f"{table}.parquet"))
 
 
-def _signal_state():
-    """This process's SIGINT and SIGTERM handlers and its blocked signals, for a failure's
-    message: a signal test that failed once in a whole-suite run and passed alone."""
-    return (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM),
-            sorted(int(s) for s in signal.pthread_sigmask(signal.SIG_BLOCK, [])))
-
-
 @pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
 def test_an_interrupt_while_the_command_still_imports_is_one_line(signal_name):
     """Ctrl-C (or SIGTERM) while `ascent` was still importing what its command needs and
@@ -409,10 +402,8 @@ def test_an_interrupt_while_the_command_still_imports_is_one_line(signal_name):
     want = {"SIGINT": (130, "ascent: interrupted"),
             "SIGTERM": (143, "ascent: terminated (SIGTERM)")}[signal_name]
     lines = done.stderr.strip().splitlines()
-    # what the run got, and this test process's signal state (this test failed once in a
-    # whole-suite run, before the child set its own; with SIGINT ignored here it failed so)
     assert (done.returncode, lines[-1] if lines else "") == want, (
-        done.returncode, done.stdout[-300:], done.stderr[-600:], _signal_state())
+        done.stdout[-300:], done.stderr[-600:])
     assert "Traceback" not in done.stderr
 
 
@@ -475,11 +466,10 @@ def test_an_interruption_raised_inside_a_c_callback_stops_the_command_in_one_lin
     monkeypatch.setattr(cli, "_run", command)
     # the redelivery (_thread.interrupt_main) does nothing where SIGINT is not Python's: a
     # terminal's state, set here whatever the test process holds (this test failed once in a
-    # whole-suite run and passed alone; with SIGINT ignored it fails so)
-    state = _signal_state()
+    # whole-suite run as it fails with SIGINT ignored)
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        assert cli.main(["rules"]) == code, (capfd.readouterr().err[-600:], state)
+        assert cli.main(["rules"]) == code, capfd.readouterr().err[-600:]
     finally:
         signal.signal(signal.SIGINT, previous)
     assert capfd.readouterr().err.strip().splitlines() == [line]
