@@ -235,10 +235,18 @@ def card_names(meta=None):
     """Record column key -> the card's printed name: the run's own cards (its manifest lists
     them), else the bundled data files' (records.py makes the key: lower case, spaces and
     hyphens to underscores)."""
-    from sim.games.all_in_ascent.data import BUNDLED, bundled_path, load_data, record_key
+    from sim.games.all_in_ascent.data import record_key
     listed = (meta or {}).get("card_names")
     if listed:
         return {record_key(name): name for name in listed}
+    return dict(_bundled_card_names())
+
+
+@lru_cache(maxsize=1)
+def _bundled_card_names():
+    """card_names of the bundled data files, read and validated once a process (a screen
+    asked for them at every call: an eighth of its time)."""
+    from sim.games.all_in_ascent.data import BUNDLED, bundled_path, load_data, record_key
     names = {}
     for version in BUNDLED:
         for name in load_data(bundled_path(version), counts=None).gear_names:
