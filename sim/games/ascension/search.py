@@ -101,7 +101,9 @@ def race_progress(st, t, p, cost, done):
                                            0.8 / (1.0 + moves / 2.0) if moves < INF_MOVES
                                            else 0.0)
     else:
-        moves = climb_distance_estimate(st, t, p, PILLAR, cost, done)
+        # np.int64: the literal 40 compiled a second copy of the search above (0.6 s of a first
+        # mcts-hybrid run), for a goal of the same value
+        moves = climb_distance_estimate(st, t, p, np.int64(PILLAR), cost, done)
         pillar = max(1.0, float(st[B_H + PILLAR]))
         reach = 1.0 / (1.0 + moves / 2.0) if moves < INF_MOVES else 0.0
         value = CLIMB * (0.5 * reach + 0.5 * min(1.0, st[B_H + start] / pillar))
