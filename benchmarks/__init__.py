@@ -55,6 +55,15 @@ def _section_lines(lines, marker):
     return (start, len(lines)) if start is not None else (None, None)
 
 
+def machine():
+    """The machine line of a section: cores, architecture, Python and numba."""
+    import platform
+
+    import numba
+    return (f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}, "
+            f"numba {numba.__version__}")
+
+
 def cold_compile_seconds(code):
     """Seconds for `code` (which prints its own timing last) in a fresh interpreter with an
     empty numba cache."""

@@ -6,12 +6,10 @@ Writes the "## Ascension kernel" section of results/BENCHMARKS.md (issue 8). Tim
 compilation (each configuration is warmed up on 2 games first), except the cold-compile line.
 """
 import argparse
-import os
-import platform
 import time
 
-from benchmarks import (acceptance_lines, cold_compile_seconds, ratio_text, replace_section,
-                        times_reference)
+from benchmarks import (acceptance_lines, cold_compile_seconds, machine, ratio_text,
+                        replace_section, times_reference)
 
 # (policy, players, threads, games at scale 1)
 PLAN = [("stair-builder", 4, 1, 2000), ("stair-builder", 4, 2, 4000),
@@ -54,7 +52,6 @@ def main(argv=None):
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the game counts")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
-    import numba
     rows = [measure(p, n, t, max(10, int(g * args.scale))) for p, n, t, g in PLAN]
     compile_s = cold_compile()
     by = {(r["policy"], r["players"], r["threads"]): r for r in rows}
@@ -63,8 +60,7 @@ def main(argv=None):
         "## Ascension kernel (issue 8)",
         "",
         f"Command: `python -m benchmarks.ascension{' --scale ' + str(args.scale) if args.scale != 1 else ''}`  ",
-        f"Machine: {os.cpu_count()} cores, {platform.machine()}, Python "
-        f"{platform.python_version()}, numba {numba.__version__}. Default rules, master seed 1, "
+        f"Machine: {machine()}. Default rules, master seed 1, "
         f"the same bot in every seat. {time.strftime('%Y-%m-%d')}.",
         "",
         "The last column is a bot's cost per decision over `random`'s at the same player count "

@@ -7,12 +7,10 @@ exclude compilation (each configuration is warmed up on 20 games first), except 
 cold-compile line. Characters are drawn by F22 in every game.
 """
 import argparse
-import os
-import platform
 import time
 
-from benchmarks import (acceptance_lines, cold_compile_seconds, ratio_text, replace_section,
-                        times_reference)
+from benchmarks import (acceptance_lines, cold_compile_seconds, machine, ratio_text,
+                        replace_section, times_reference)
 
 # (policy, players, threads, games at scale 1)
 PLAN = [("random", 4, 2, 20000), ("random", 4, 1, 10000), ("greedy", 4, 1, 10000), ("greedy", 4, 2, 20000),
@@ -40,7 +38,6 @@ def main(argv=None):
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the game counts")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
-    import numba
     rows = [measure(p, n, t, max(20, int(g * args.scale))) for p, n, t, g in PLAN]
     compile_s = cold_compile_seconds(
         "import time; t=time.perf_counter(); from sim.games.first_ascent.batch import run_games;"
@@ -54,8 +51,7 @@ def main(argv=None):
         "",
         f"Command: `python -m benchmarks.first_ascent"
         f"{' --scale ' + str(args.scale) if args.scale != 1 else ''}`  ",
-        f"Machine: {os.cpu_count()} cores, {platform.machine()}, Python "
-        f"{platform.python_version()}, numba {numba.__version__}. Default rules (the spec's "
+        f"Machine: {machine()}. Default rules (the spec's "
         f"recommended Decisions), master seed 1, the same bot in every seat, characters drawn "
         f"by F22. {time.strftime('%Y-%m-%d')}.",
         "",

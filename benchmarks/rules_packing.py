@@ -12,15 +12,12 @@ experiments/balance/all_in_ascent_4p.toml.
 Writes the section "Packing a rules variant" of results/BENCHMARKS.md and prints it.
 """
 import argparse
-import platform
 import statistics
 import time
 from datetime import date
 from pathlib import Path
 
-import numba
-
-from benchmarks import ROOT, replace_section
+from benchmarks import ROOT, machine, replace_section
 
 HEADING = "## Packing a rules variant (issue 22)"
 SPEC = Path("experiments") / "card_worth.toml"
@@ -53,8 +50,7 @@ def main(argv=None):
     text = "\n".join([
         HEADING, "",
         "Command: `python -m benchmarks.rules_packing`  ",
-        f"Machine: {numba.config.NUMBA_NUM_THREADS} cores, {platform.machine()}, Python "
-        f"{platform.python_version()}, numba {numba.__version__}. {date.today().isoformat()}.",
+        f"Machine: {machine()}. {date.today().isoformat()}.",
         "",
         f"`build_rules` for each of the {len(variants)} variants of `{SPEC.as_posix()}` (one "
         "gear card's price each; fastest of three passes), against playing one of them: the "

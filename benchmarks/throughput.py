@@ -7,14 +7,13 @@ Every figure is measured here, on this machine; nothing in the test suite assert
 import argparse
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
-from benchmarks import ROOT, ratio_text, replace_section, times_reference
+from benchmarks import ROOT, machine, ratio_text, replace_section, times_reference
 
 
 def _child(code, cache_dir=None):
@@ -148,15 +147,13 @@ def main(argv=None):
     e2e = end_to_end(args.end_to_end_games)
     _, mem = _child(MEMORY % args.memory_games)
 
-    import numba
     lines = [
         "## All-In Ascent kernel (issues 3, 4, 5)",
         "",
         f"Command: `python -m benchmarks.throughput --games {args.games} "
         f"--memory-games {args.memory_games} --lookahead-games {args.lookahead_games} "
         f"--end-to-end-games {args.end_to_end_games}`  ",
-        f"Machine: {os.cpu_count()} cores, {platform.machine()}, Python "
-        f"{platform.python_version()}, numba {numba.__version__}. 4 players, random seating, "
+        f"Machine: {machine()}. 4 players, random seating, "
         f"master seed 1.",
         "",
         "The last column is a bot's cost per action over `random`'s under the same preset and "
