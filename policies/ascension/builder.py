@@ -143,7 +143,7 @@ def _piece_fits(ctx, origin, s):
     (placement_ok), so lifting the origin first would change no answer."""
     view = ctx.board
     t = ctx.config
-    h, kind, fshp, fsym, was_up = origin_piece(view, t, ctx.seat, origin)
+    _, kind, fshp, fsym, was_up = origin_piece(view, t, ctx.seat, origin)
     up = 0 if kind == CUBE else 1
     allowed, shp, sym = orientation_shows(kind, fshp if fshp >= 0 else 0,
                                           fsym if fsym >= 0 else 0, was_up, up)

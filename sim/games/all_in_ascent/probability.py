@@ -461,7 +461,7 @@ def joint_tables(named, flat):
     key_parts, count_parts = [], []
     at_entry = 0
     most = 6 ** MAX_DICE * 6                   # outcomes of an attempt, at most
-    slots = np.empty(4 * most, np.int64)
+    slots = np.empty(4 * most, np.int64)      # the table: the least power of 2 >= 2n is < 4n
     keys = np.empty(most, np.int64)
     counts = np.empty(most, np.int64)
     for rid in range(n_routes):
