@@ -749,6 +749,7 @@ def main(argv=None):
 
 def _run(argv):
     import warnings
+    from sim.core.bot_exceptions import BotError
     from sim.core.game import GameError
     from sim.core.output import OutputError
     parser = build_parser()
@@ -766,6 +767,10 @@ def _run(argv):
     except (GameError, UsageError, OutputError) as exc:
         print(f"ascent: error: {exc}", file=sys.stderr)
         return 2
+    except BotError as exc:
+        # the bot's own line is in the message; the games finished before it are kept
+        print(f"ascent: error: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

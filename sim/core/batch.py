@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from sim.core.bot_exceptions import raising_bot_exceptions
 from sim.core.seeding import game_seed
 
 
@@ -101,15 +102,17 @@ def item_type(array):
 
 
 @contextmanager
-def kernel_threads(threads, chunk_size):
+def kernel_threads(threads, chunk_size, bots=()):
     """Run a prange kernel on `threads` threads (None: numba's current count), `chunk_size`
-    games per scheduling chunk; yields a callable giving the seconds since entry."""
+    games per scheduling chunk; yields a callable giving the seconds since entry. A bot that
+    raises inside the kernel raises BotError here, naming `bots`, the names of the bots
+    playing (sim/core/bot_exceptions.py)."""
     previous = numba.get_num_threads()
     start = time.perf_counter()
     try:
         if threads:
             numba.set_num_threads(threads)
-        with numba.parallel_chunksize(chunk_size):
+        with raising_bot_exceptions(bots), numba.parallel_chunksize(chunk_size):
             yield lambda: time.perf_counter() - start
     finally:
         numba.set_num_threads(previous)

@@ -64,7 +64,7 @@ def play(rules, n_games, master_seed, seat_policies, characters, first_index=0, 
     fns, params, _ = policy_slots("dice-race", distinct, MAX_SLOTS, MAX_POLICY_PARAMS)
     seeds = game_seeds(master_seed, first_index, n_games)
     out = np.empty((n_games, S.STATE_SIZE), np.int64)
-    with kernel_threads(threads, 16) as elapsed:
+    with kernel_threads(threads, 16, bots=distinct) as elapsed:
         play_batch(rules.config, np.int64(rules.players), seeds, fns,
                    np.where(slots >= 0, slots, 0), params, out)
         seconds = elapsed()

@@ -117,7 +117,7 @@ def play_fixed_games(seeds, chars, n_players, seat_policies, rules: PackedRules 
     n_players_arr = np.full(n_games, n_players, np.int64)
     seat_slots = np.tile(seat_slot_row, (n_games, 1))
     out = np.empty((n_games, RECORD_SIZE), np.int32)
-    with kernel_threads(threads, PARALLEL_CHUNK):
+    with kernel_threads(threads, PARALLEL_CHUNK, bots=list(dict.fromkeys(seat_policies))):
         play_batch(rules.tables, seeds, chars, n_players_arr, fns, seat_slots, slot_params,
                    np.int64(max_actions), out,
                    one_game_by_address(rules.tables, seeds, chars, n_players_arr, fns, seat_slots,

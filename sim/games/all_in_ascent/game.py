@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.core.bot_exceptions import raising_bot_exceptions
 from sim.core.rng import to_uint32
 from sim.core.seeding import policy_streams
 from sim.core.single_game import Action, IllegalActionError, SingleGame
@@ -258,9 +259,10 @@ class Game(SingleGame):
                                           to_uint32(policy_seed)), S.MAX_PLAYERS)
         actions = np.zeros(limit, np.int64)
         shadow = self.state.copy()
-        n = play_game(shadow, self.tables, fns, seat_slots, slot_params, streams,
-                      np.zeros(S.N_ACTIONS, np.int64), S.new_trace(),
-                      np.zeros(WORK_SIZE, np.int64), np.int64(limit), actions)
+        with raising_bot_exceptions(list(dict.fromkeys(names))):
+            n = play_game(shadow, self.tables, fns, seat_slots, slot_params, streams,
+                          np.zeros(S.N_ACTIONS, np.int64), S.new_trace(),
+                          np.zeros(WORK_SIZE, np.int64), np.int64(limit), actions)
         if int(shadow[S.G_END_REASON]) == END_POLICY_ERROR:
             seat = int(shadow[S.G_CURRENT])
             raise RuntimeError(f"policy {names[seat]} (seat {seat}) returned an illegal action "

@@ -44,7 +44,7 @@ def run_games(n_games, master_seed, rules: AscensionRules = None, seat_policies=
     fns, slot_params, views = policy_slots(distinct, params)
     seat_slots = np.where(slots >= 0, slots, 0)
     out = np.empty((n_games, RECORD_SIZE), np.int32)
-    with kernel_threads(threads, PARALLEL_CHUNK) as elapsed:
+    with kernel_threads(threads, PARALLEL_CHUNK, bots=distinct) as elapsed:
         play_batch(rules.config, seeds, fns, seat_slots, slot_params, views, out,
                    one_game_by_address(rules.config, seeds, fns, seat_slots, slot_params,
                                        views))

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.core.bot_exceptions import raising_bot_exceptions
 from sim.core.rng import to_uint32
 from sim.core.seeding import policy_streams
 from sim.core.single_game import Action, IllegalActionError, SingleGame
@@ -252,10 +253,11 @@ class AscensionGame(SingleGame):
         actions = np.empty(max_decisions, np.int64)
         # Replay through step() so that the transcript is written; the kernel decides.
         probe = self.state.copy()
-        n = play_game(probe, self.t, fns, np.where(slots[0] >= 0, slots[0], 0), slot_params,
-                      views, streams, np.empty(S.N_ACTIONS, np.int64),
-                      np.empty(KERNEL_VIEWS_SIZE, np.int64), np.zeros(WORK_SIZE, np.int64), actions,
-                      max_decisions)
+        with raising_bot_exceptions(names):
+            n = play_game(probe, self.t, fns, np.where(slots[0] >= 0, slots[0], 0),
+                          slot_params, views, streams, np.empty(S.N_ACTIONS, np.int64),
+                          np.empty(KERNEL_VIEWS_SIZE, np.int64), np.zeros(WORK_SIZE, np.int64),
+                          actions, max_decisions)
         for code in actions[:n]:
             self.step(int(code))
         if not np.array_equal(probe[:S.RECORD_SIZE], self.state[:S.RECORD_SIZE]):

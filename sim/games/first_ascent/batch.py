@@ -70,7 +70,7 @@ def play_rows(rules, seeds, char_rows, slots, distinct, params=None, threads=Non
     seat_slots = np.where(slots >= 0, slots, 0).astype(np.int64)
     out = np.empty((len(seeds), RECORD_SIZE), np.int32)
     engine = engine_value(rules.tables, fns)
-    with kernel_threads(threads, PARALLEL_CHUNK) as elapsed:
+    with kernel_threads(threads, PARALLEL_CHUNK, bots=distinct) as elapsed:
         play_batch(rules.tables, seeds, char_rows, fns, seat_slots, slot_params, out,
                    one_game_by_address(rules.tables, seeds, char_rows, fns, seat_slots,
                                        slot_params, engine), engine)

@@ -13,6 +13,7 @@ import json
 
 import numpy as np
 
+from sim.core.bot_exceptions import raising_bot_exceptions
 from sim.games.first_ascent import state as S
 from sim.games.first_ascent.batch import character_ids, policy_slots
 from sim.games.first_ascent.data import (CHARACTER_KEYS, CLIMBING_NAMES, KIND_NAMES,
@@ -46,8 +47,10 @@ class FirstAscentGame:
             seat_slots[seat] = distinct.index(n)
         st = np.zeros(S.STATE_SIZE, np.int64)
         log = np.zeros((MAX_LOG, 6), np.int64)
-        play_one(st, self.rules.tables, np.int64(self.seed), self.characters, fns, seat_slots,
-                 slot_params, log, engine_value(self.rules.tables, fns))
+        engine = engine_value(self.rules.tables, fns)
+        with raising_bot_exceptions(distinct):
+            play_one(st, self.rules.tables, np.int64(self.seed), self.characters, fns,
+                     seat_slots, slot_params, log, engine)
         self.state, self.policies = st, names
         self.log = log[:min(int(st[S.G_DECISIONS]), MAX_LOG)]
         return self.result()
