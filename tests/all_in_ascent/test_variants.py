@@ -485,3 +485,31 @@ def test_knob_value_reads_every_passive_number_and_data_field():
     assert game.api.knob_value(moved, "characters.routeReader.passive.stats_needed") == 2
     assert game.api.knob_value(moved, "characters.freeSolo.startingEndurance") == 70
     assert game.api.knob_value(rules, 'gear."Approach Shoes".cost') == 55
+
+
+def test_a_variant_is_packed_once_for_every_player_count(tmp_path):
+    """The packed rules do not depend on the player count, so a balancer's candidate at 2, 3
+    and 4 players is packed once (rules._VARIANTS); anything that changes the inputs, down to a
+    value's type or the data file on disk, packs again."""
+    import json
+    import shutil
+
+    from sim.games.all_in_ascent import protocol
+    from sim.games.all_in_ascent.data import bundled_path
+    knob = 'gear."Climbing Coach".value'
+    first = protocol.build_rules(2, "v0.4.0", {}, [(knob, 2)], None)
+    assert protocol.build_rules(4, "v0.4.0", {}, [(knob, 2)], None) is first
+    fresh = build_rules("v0.4.0", knobs=[f"{knob}=2"])                     # "2", a str
+    assert fresh is not first and np.array_equal(fresh.tables, first.tables)
+    assert build_rules("v0.4.0", knobs=[(knob, 3)]) is not first
+    assert build_rules("v0.4.0", {"max_rounds": 45}, [(knob, 2)]) is not first
+    with pytest.raises(VariantError, match="expected a whole number, got 2.0"):
+        build_rules("v0.4.0", knobs=[(knob, 2.0)])          # equal to 2, but still refused
+    data = tmp_path / "data.json"
+    shutil.copyfile(bundled_path(), data)
+    with_file = build_rules("v0.4.0", knobs=[(knob, 2)], data_path=str(data))
+    assert build_rules("v0.4.0", knobs=[(knob, 2)], data_path=str(data)) is with_file
+    doc = json.loads(data.read_text())
+    doc_text = json.dumps(doc, indent=1)          # the same data, another file
+    data.write_text(doc_text)
+    assert build_rules("v0.4.0", knobs=[(knob, 2)], data_path=str(data)) is not with_file
