@@ -1,8 +1,9 @@
 """A bot that raises inside compiled play stops the run (sim/core/bot_exceptions.py).
 
-numba drops an exception raised in a bot called by address and answers 0, so without the
-guard these runs finished with games played by a bot that was not there. Each game is run
-through its batch driver (the kernel on 2 threads) and its single-game API."""
+numba drops an exception raised under a call by address (a kernel's one game, a search bot's
+imagined seat), so without the guard these runs finished with games cut short where the bot
+raised, or played on with a move no bot chose. Each game is run through its batch driver
+(the kernel on 2 threads) and its single-game API."""
 import sys
 from contextlib import contextmanager
 
@@ -20,11 +21,6 @@ def registered(game, name, function):
         yield name
     finally:
         _REGISTRY.pop((game, name))
-
-
-# Called from Python with the bots' dispatchers, a game may also get the bot's own exception
-# (All-In Ascent's play_game does): loud either way.
-SINGLE_GAME = (BotError, ValueError, ZeroDivisionError)
 
 
 def raising_bots(signature):
@@ -47,25 +43,42 @@ def raising_bots(signature):
     return raises_value_error, divides_by_zero
 
 
+def holding(signature, inner):
+    """A bot that answers what `inner` answers, holding it as a function value called by
+    address, the way a search bot holds the bots of its imagined seats."""
+    from sim.core.policies import as_function_value
+    held = as_function_value(inner, signature)
+
+    @njit(signature)
+    def holds_a_bot(ctx):
+        return held(ctx)
+    return holds_a_bot
+
+
 def test_all_in_ascent_batch_and_single_game():
     from sim.games.all_in_ascent.batch import run_games
     from sim.games.all_in_ascent.game import Game
     from sim.games.all_in_ascent.policy_api import POLICY_SIGNATURE
+    before = sys.unraisablehook
     raises, divides = raising_bots(POLICY_SIGNATURE)
     with registered("all-in-ascent", "test-raises", raises):
         with pytest.raises(BotError, match=r"\('random', 'test-raises'\) raised ValueError: "
                                            r"the test bot broke at .*test_bot_exceptions\.py:"
-                                           r"\d+, in raises_value_error inside compiled play"):
+                                           r"\d+, in raises_value_error; \d+ such exceptions"):
             run_games(6, 1, 2, ["random", "test-raises"], threads=2)
-        with pytest.raises(SINGLE_GAME, match="the test bot broke"):
+        # called from Python, the single-game API gets the bot's own exception and traceback
+        with pytest.raises(ValueError, match="the test bot broke"):
             Game(1, ["technician", "sprinter"]).play(["test-raises", "random"])
+    with registered("all-in-ascent", "test-holds", holding(POLICY_SIGNATURE, raises)):
+        # ... but not from a bot it holds: that call answered 0, and the game went on
+        with pytest.raises(BotError, match="ValueError: the test bot broke"):
+            Game(1, ["technician", "sprinter"]).play(["test-holds", "random"])
     with registered("all-in-ascent", "test-divides", divides):
         # a runtime error carries no line: the message names the run's bots instead
         with pytest.raises(BotError, match=r"\('test-divides'\) raised ZeroDivisionError: "
-                                           r"integer division by zero inside compiled play"):
+                                           r"integer division by zero; "):
             run_games(3, 1, 2, "test-divides", threads=2)
-    # the registry and the hook are as before: the next run plays
-    assert sys.unraisablehook is not None
+    assert sys.unraisablehook is before
     assert run_games(3, 1, 2, "random").final.shape[0] == 3
 
 
@@ -79,8 +92,11 @@ def test_ascension_batch_and_single_game():
     with registered("ascension", "test-raises", raises):
         with pytest.raises(BotError, match="ValueError: the test bot broke"):
             run_games(4, 1, rules, ["test-raises", "random"], threads=2)
-        with pytest.raises(SINGLE_GAME, match="the test bot broke"):
+        with pytest.raises(ValueError, match="the test bot broke"):
             AscensionGame(1, rules=rules).play(["random", "test-raises"])
+    with registered("ascension", "test-holds", holding(POLICY_SIGNATURE, raises)):
+        with pytest.raises(BotError, match="ValueError: the test bot broke"):
+            AscensionGame(1, rules=rules).play(["random", "test-holds"])
 
 
 def test_first_ascent_batch_and_single_game():
@@ -93,8 +109,22 @@ def test_first_ascent_batch_and_single_game():
     with registered("first-ascent", "test-divides", divides):
         with pytest.raises(BotError, match="ZeroDivisionError"):
             run_games(4, 1, rules, ["random", "test-divides"], threads=2)
-        with pytest.raises(SINGLE_GAME, match="division by zero"):
+        with pytest.raises(BotError, match="ZeroDivisionError"):
             FirstAscentGame(1, 2, rules=rules).play(["test-divides", "random"])
+
+
+def test_dice_race_an_added_game():
+    """The example of docs/adding-a-game.md: its kernel calls one game by address, so that a
+    bot's exception reaches the guard instead of being lost inside prange."""
+    from dice_race.engine import POLICY_SIGNATURE
+    from sim.core.game import get_game
+    game = get_game("dice-race")
+    raises, _ = raising_bots(POLICY_SIGNATURE)
+    with registered("dice-race", "test-raises", raises):
+        for threads in (1, 2):
+            with pytest.raises(BotError, match="ValueError: the test bot broke"):
+                game.api.play(game.build_rules(2), 6, 1, ["random", "test-raises"], None,
+                              threads=threads)
 
 
 def test_other_unraisable_exceptions_go_to_the_hook_before():
@@ -114,12 +144,34 @@ def test_other_unraisable_exceptions_go_to_the_hook_before():
 
 
 def test_a_block_charged_with_a_numba_drop_raises_once_it_ends():
-    with pytest.raises(BotError, match=r"\('a', 'b'\) raised KeyError: 'x' inside compiled "
-                                       r"play \(2 exceptions in all, this the first\)") as caught:
+    before = sys.unraisablehook
+    with pytest.raises(BotError, match=r"\('a', 'b'\) raised KeyError: 'x'; 2 such "
+                                       r"exceptions in all") as caught:
         with raising_bot_exceptions(["a", "b"]):
+            with raising_bot_exceptions(["inner"]):
+                pass
+            # after an inner block has closed, the outer one still collects (blocks are
+            # told apart by identity, not by their equal empty contents)
             for exc in (KeyError("x"), ValueError("y")):
-                sys.unraisablehook(_Unraisable(exc, "<numba.core.cpu.CPUContext>"))
+                sys.unraisablehook(_Unraisable(exc, NUMBA))
     assert isinstance(caught.value.__cause__, KeyError)
+    assert sys.unraisablehook is before
+
+
+def test_a_body_that_fails_after_a_drop_raises_bot_error_from_the_drop():
+    """A kernel that let the exception through fails with numba's SystemError: the bot's
+    exception is the cause, and BotError says so."""
+    with pytest.raises(BotError, match="ValueError: first") as caught:
+        with raising_bot_exceptions(["a"]):
+            sys.unraisablehook(_Unraisable(ValueError("first"), NUMBA))
+            raise SystemError("returned a result with an exception set")
+    assert str(caught.value.__cause__) == "first"
+    with pytest.raises(KeyError):                   # without a drop, the body's own error
+        with raising_bot_exceptions(["a"]):
+            raise KeyError("body")
+
+
+NUMBA = "<numba.core.cpu.CPUContext>"
 
 
 class _Unraisable:
@@ -137,6 +189,6 @@ def test_the_command_line_says_so_in_one_line_and_keeps_no_game_of_the_chunk(tmp
         assert main(["simulate", "--players", "2", "--games", "4", "--seed", "3", "--policy",
                      "test-raises", "--out", str(out), "--quiet"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("ascent: error: a bot of this run "
-                                               "('test-raises') raised")
+    assert len(err) == 1 and err[0].startswith("ascent: error: compiled play with the bots "
+                                               "('test-raises') raised ValueError")
     assert not list(out.rglob("*.parquet"))

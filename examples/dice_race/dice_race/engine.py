@@ -125,13 +125,22 @@ def seed_streams(streams, seed):
         streams[seat, 0] = policy_stream_seed(seed, seat)
 
 
+@njit(cache=True)
+def play_one(st, c, players, seed, fns, seat_slots, slot_params):
+    """Set up and play the game of `seed` into `st`, with its own buffers."""
+    legal = np.empty(N_ACTIONS, np.int64)
+    streams = np.empty((MAX_PLAYERS, 1), np.uint64)
+    seed_streams(streams, seed)
+    setup(st, c, seed, players)
+    play_game(st, c, fns, seat_slots, slot_params, streams, legal)
+
+
 @njit(cache=True, parallel=True)
-def play_batch(c, players, seeds, fns, seat_slots, slot_params, out):
+def play_batch(c, players, seeds, fns, seat_slots, slot_params, out, one_game):
+    """One game per seed. one_game: play_one by address (sim.core.batch.by_address); an
+    exception a bot raises then reaches sim.core.bot_exceptions, where called by name inside
+    prange numba would lose it or fail with a SystemError."""
     for i in prange(len(seeds)):
         st = np.empty(STATE_SIZE, np.int64)
-        legal = np.empty(N_ACTIONS, np.int64)
-        streams = np.empty((MAX_PLAYERS, 1), np.uint64)
-        seed_streams(streams, seeds[i])
-        setup(st, c, seeds[i], players)
-        play_game(st, c, fns, seat_slots[i], slot_params, streams, legal)
+        one_game(st, c, players, seeds[i], fns, seat_slots[i], slot_params)
         out[i, :] = st

@@ -55,8 +55,9 @@ def rules_manifest(rules):
 
 def play(rules, n_games, master_seed, seat_policies, characters, first_index=0, threads=None,
          rotate=False):
-    from dice_race.engine import MAX_POLICY_PARAMS, MAX_SLOTS, play_batch
-    from sim.core.batch import check_master_seed, game_seeds, kernel_threads, seat_rotation
+    from dice_race.engine import MAX_POLICY_PARAMS, MAX_SLOTS, play_batch, play_one
+    from sim.core.batch import (by_address, check_master_seed, game_seeds, item_type,
+                                kernel_threads, row_type, seat_rotation)
     from sim.core.policies import policy_slots
     check_master_seed(master_seed)
     distinct, slots, _ = seat_rotation(list(seat_policies), n_games, first_index, rotate,
@@ -64,9 +65,13 @@ def play(rules, n_games, master_seed, seat_policies, characters, first_index=0, 
     fns, params, _ = policy_slots("dice-race", distinct, MAX_SLOTS, MAX_POLICY_PARAMS)
     seeds = game_seeds(master_seed, first_index, n_games)
     out = np.empty((n_games, S.STATE_SIZE), np.int64)
+    seat_slots = np.where(slots >= 0, slots, 0)
+    one_game = by_address(play_one, np.empty(S.STATE_SIZE, np.int64), rules.config,
+                          np.int64(rules.players), item_type(seeds), fns, row_type(seat_slots),
+                          params)
     with kernel_threads(threads, 16, bots=distinct) as elapsed:
-        play_batch(rules.config, np.int64(rules.players), seeds, fns,
-                   np.where(slots >= 0, slots, 0), params, out)
+        play_batch(rules.config, np.int64(rules.players), seeds, fns, seat_slots, params, out,
+                   one_game)
         seconds = elapsed()
     return Played(*tables(out, seeds, slots, distinct, first_index, rules.players), seconds)
 
