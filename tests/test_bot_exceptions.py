@@ -158,6 +158,40 @@ def test_a_block_charged_with_a_numba_drop_raises_once_it_ends():
     assert sys.unraisablehook is before
 
 
+def test_the_hook_runs_no_python_code():
+    """On the main thread a Python hook is where a pending Ctrl-C would be raised, printed as
+    ignored and lost, with the bot's exception: the hook is a queue's put, a C function."""
+    import types
+    with raising_bot_exceptions(["a"]):
+        assert isinstance(sys.unraisablehook, types.BuiltinMethodType)
+
+
+def test_a_ctrl_c_numba_dropped_in_place_of_an_exception_is_delivered_again():
+    """numba raises a compiled exception through a Python helper, where a pending Ctrl-C lands
+    and is dropped instead: it is an interrupt (the command stops as interrupted), not a bot's
+    fault."""
+    import signal
+    import time
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # not so in every worker
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with raising_bot_exceptions(["a"]):
+                sys.unraisablehook(_Unraisable(KeyboardInterrupt(), NUMBA))
+            time.sleep(5)                           # it arrives long before
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def test_a_drop_reported_from_another_thread_is_charged_to_the_block():
+    import threading
+    with pytest.raises(BotError, match="KeyError: 'w'"):
+        with raising_bot_exceptions(["a"]):
+            worker = threading.Thread(target=sys.unraisablehook,
+                                      args=(_Unraisable(KeyError("w"), NUMBA),))
+            worker.start()
+            worker.join()
+
+
 def test_a_body_that_fails_after_a_drop_raises_bot_error_from_the_drop():
     """A kernel that let the exception through fails with numba's SystemError: the bot's
     exception is the cause, and BotError says so."""

@@ -13,11 +13,19 @@ numba hands such an exception to `sys.unraisablehook`, also from the kernel's wo
 runs and raises `BotError` when it ends, so none of the games of that call is returned,
 written or counted. numba does not say which game or seat the exception came from, so the
 error names the bots of the run and, where numba kept it, the line that raised.
+
+The hook itself is a queue's `put`, which runs no Python code: a Python function as the hook
+would, on the main thread, be where a pending Ctrl-C is raised (compiled play does not look
+for one), and there Python prints it as ignored and drops it, with the bot's exception. One
+thread per process reads the queue, charges numba's exceptions to the open blocks and hands
+everything else on to the hook that was in place (pytest's; the command line's, which
+redelivers a Ctrl-C that llvmlite's callback dropped), as it comes.
 """
 import _thread
+import os
+import queue
 import sys
 import threading
-import traceback
 from contextlib import contextmanager
 
 # numba's wrapper reports a dropped exception with this string as the unraisable "object"
@@ -39,50 +47,68 @@ class _Block:
 
 _lock = threading.Lock()
 _open = []                  # the open blocks, in any thread
-_hook_before = None         # sys.unraisablehook when the first open block installed _collect
+_hook_before = None         # sys.unraisablehook when _HOOK was installed over it
+_events = queue.SimpleQueue()
+_HOOK = _events.put         # one bound method, so that `sys.unraisablehook is _HOOK` holds
+_reader = None              # (process id, the thread reading _events)
 
 
-def _collect(unraisable):
-    try:
-        exc = unraisable.exc_value
-        dropped = isinstance(unraisable.object, str) and \
-            unraisable.object.startswith(NUMBA_WRAPPER)
-        with _lock:
-            before = _hook_before or sys.__unraisablehook__
-            ours = dropped and bool(_open)
-            for block in _open if ours else ():
-                block.count += 1
-                if block.first is None:
-                    block.first = (exc, _raised_at(unraisable.exc_traceback))
-        # anything else (a Ctrl-C inside llvmlite's callback: sim/cli.py) goes on as before,
-        # and so does a bot's SystemExit or KeyboardInterrupt, besides voiding the batch
-        if not ours or not isinstance(exc, Exception):
-            before(unraisable)
-    except KeyboardInterrupt:
-        # a Ctrl-C landing in this hook would be printed as ignored and lost: pass it on
+def _read_events():
+    while True:
+        event = _events.get()
+        if isinstance(event, threading.Event):      # a closing block waits for this
+            event.set()
+            continue
+        try:
+            _take(event)
+        except Exception as exc:        # the reader must outlive a hook that fails
+            print(f"ascent: an unraisable exception could not be handled: {exc!r}",
+                  file=sys.stderr)
+        del event
+
+
+def _take(unraisable):
+    exc = unraisable.exc_value
+    dropped = isinstance(unraisable.object, str) and unraisable.object.startswith(NUMBA_WRAPPER)
+    if dropped and isinstance(exc, KeyboardInterrupt):
+        # numba raises a compiled exception through a Python helper of its own (it unpickles
+        # the exception there), where a Ctrl-C pending during compiled play lands and is
+        # dropped in the exception's place: the interrupt is delivered again, not blamed
         _thread.interrupt_main()
+        return
+    with _lock:
+        ours = dropped and bool(_open)
+        for block in _open if ours else ():
+            if block.first is None:
+                block.first = (exc, _raised_at(unraisable.exc_traceback))
+            block.count += 1
+    # anything else (a Ctrl-C inside llvmlite's callback: sim/cli.py) goes on as it came, and
+    # so does a bot's SystemExit, besides voiding the batch
+    if not ours or not isinstance(exc, Exception):
+        hook = _hook_before or sys.__unraisablehook__
+        (sys.__unraisablehook__ if hook is _HOOK else hook)(unraisable)
 
 
 def _raised_at(tb):
     """'file:line, in function' of the compiled code that raised, where numba kept it (an
-    explicit `raise`; not a runtime error such as integer division by zero), else ''."""
-    live = set()
-    frame = sys._getframe()
-    while frame is not None:
-        live.add(id(frame))
-        frame = frame.f_back
-    entries = []
-    entry = tb
-    while entry is not None:
-        entries.append(entry)
-        entry = entry.tb_next
-    # numba's frames are made up for the traceback; the interpreter's own are not where it rose
-    made_up = [line for line, entry in zip(traceback.extract_tb(tb), entries)
-               if id(entry.tb_frame) not in live]
-    if not made_up:
-        return ""
-    last = made_up[-1]
-    return f"{last.filename}:{last.lineno}, in {last.name}"
+    explicit `raise`), else ''. numba makes that traceback's frames up, with empty globals;
+    for a runtime error such as integer division by zero it keeps none, and Python puts in
+    the frame of whoever called the kernel, which is not where it rose."""
+    made_up = []
+    while tb is not None:
+        if not tb.tb_frame.f_globals:
+            code = tb.tb_frame.f_code
+            made_up.append(f"{code.co_filename}:{tb.tb_lineno}, in {code.co_name}")
+        tb = tb.tb_next
+    return made_up[-1] if made_up else ""
+
+
+def _start_reader():
+    global _reader
+    if _reader is None or _reader[0] != os.getpid():    # a forked process has no reader
+        thread = threading.Thread(target=_read_events, name="ascent-unraisable", daemon=True)
+        thread.start()
+        _reader = (os.getpid(), thread)
 
 
 @contextmanager
@@ -95,25 +121,37 @@ def raising_bot_exceptions(bots=()):
     global _hook_before
     block = _Block()
     with _lock:
-        if not _open:
+        _start_reader()
+        if not _open and sys.unraisablehook is not _HOOK:
             _hook_before = sys.unraisablehook
-            sys.unraisablehook = _collect
+            sys.unraisablehook = _HOOK
         _open.append(block)
     try:
-        yield
+        try:
+            yield
+        finally:
+            _read_so_far()
     except Exception:
-        if block.count:
+        if block.first is not None:
             raise BotError(_message(block, bots)) from block.first[0]
         raise
     finally:
         with _lock:
             _open[:] = [b for b in _open if b is not block]
-            if not _open:
-                if sys.unraisablehook is _collect:      # else another hook came since: its
-                    sys.unraisablehook = _hook_before   # owner puts back what it replaced
+            # a hook installed since puts back what it replaced, _HOOK, whose reader then
+            # still hands on to the hook it replaced itself
+            if not _open and sys.unraisablehook is _HOOK:
+                sys.unraisablehook = _hook_before or sys.__unraisablehook__
                 _hook_before = None
-    if block.count:
+    if block.first is not None:
         raise BotError(_message(block, bots)) from block.first[0]
+
+
+def _read_so_far():
+    """Wait until the reader has taken every exception reported before now."""
+    done = threading.Event()
+    _events.put(done)
+    done.wait()
 
 
 def _message(block, bots):
