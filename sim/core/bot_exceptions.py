@@ -20,16 +20,25 @@ for one), and there Python prints it as ignored and drops it, with the bot's exc
 thread per process reads the queue, charges numba's exceptions to the open blocks and hands
 everything else on to the hook that was in place (pytest's; the command line's, which
 redelivers a Ctrl-C that llvmlite's callback dropped), as it comes.
+
+Blocks open and close as markers in that same queue, so that the reader charges each
+exception to the blocks open when it was reported and hands it on to the hook in place then,
+however late it reads it. A Ctrl-C or SIGTERM pending during compiled play lands in numba's
+own Python helper that raises a compiled exception (it unpickles the exception there), and is
+dropped in its place: the block then raises that interrupt itself when it ends, so that the
+command stops as interrupted (or terminated) and keeps none of the batch's games.
 """
-import _thread
+import atexit
 import os
 import queue
 import sys
 import threading
-from contextlib import contextmanager
+from contextlib import suppress
+from dataclasses import dataclass, field
 
 # numba's wrapper reports a dropped exception with this string as the unraisable "object"
 NUMBA_WRAPPER = "<numba.core"
+READER_CHECK_SECONDS = 1.0      # how often a closing block looks whether the reader still runs
 
 
 class BotError(RuntimeError):
@@ -38,55 +47,78 @@ class BotError(RuntimeError):
 
 
 class _Block:
-    """One open raising_bot_exceptions block: what numba dropped while it was open."""
+    """One open raising_bot_exceptions block: what numba dropped while it was open. Written
+    by the reader thread only, read once the block's close marker is through."""
 
     def __init__(self):
         self.first = None       # (exception, where it rose)
         self.count = 0
+        self.interrupt = None   # a KeyboardInterrupt (or cli.Terminated) numba dropped
 
 
-_lock = threading.Lock()
-_open = []                  # the open blocks, in any thread
-_hook_before = None         # sys.unraisablehook when _HOOK was installed over it
+@dataclass
+class _Marker:
+    kind: str                   # "open", "close" or "before" (the hook _HOOK replaced)
+    block: object = None
+    hook: object = None
+    done: threading.Event = field(default_factory=threading.Event)
+
+
+_lock = threading.Lock()        # the installing side: _depth, _hook_before, the hook itself
+_depth = 0                      # blocks open, in any thread
+_hook_before = None
 _events = queue.SimpleQueue()
-_HOOK = _events.put         # one bound method, so that `sys.unraisablehook is _HOOK` holds
-_reader = None              # (process id, the thread reading _events)
+_HOOK = _events.put             # one bound method, so that `sys.unraisablehook is _HOOK` holds
+_reader = None                  # the thread reading _events in this process
 
 
 def _read_events():
+    open_blocks, before, handed = [], sys.__unraisablehook__, {}
     while True:
         event = _events.get()
-        if isinstance(event, threading.Event):      # a closing block waits for this
-            event.set()
-            continue
         try:
-            _take(event)
-        except Exception as exc:        # the reader must outlive a hook that fails
-            print(f"ascent: an unraisable exception could not be handled: {exc!r}",
-                  file=sys.stderr)
-        del event
+            if isinstance(event, _Marker):
+                if event.kind == "before":
+                    before = event.hook
+                elif event.kind == "open":
+                    open_blocks.append(event.block)
+                else:
+                    open_blocks = [b for b in open_blocks if b is not event.block]
+                    if not open_blocks:
+                        handed.clear()
+                    event.done.set()
+            else:
+                _take(event, open_blocks, before, handed)
+        except BaseException as exc:        # the reader must outlive whatever a hook does
+            with suppress(BaseException):
+                print(f"ascent: an unraisable exception could not be handled: {exc!r}",
+                      file=sys.stderr)
+        event = None
 
 
-def _take(unraisable):
-    exc = unraisable.exc_value
-    dropped = isinstance(unraisable.object, str) and unraisable.object.startswith(NUMBA_WRAPPER)
-    if dropped and isinstance(exc, KeyboardInterrupt):
-        # numba raises a compiled exception through a Python helper of its own (it unpickles
-        # the exception there), where a Ctrl-C pending during compiled play lands and is
-        # dropped in the exception's place: the interrupt is delivered again, not blamed
-        _thread.interrupt_main()
+def _take(unraisable, open_blocks, before, handed):
+    if id(unraisable) in handed:
+        # handed on, it came back: a hook installed over _HOOK hands on to _HOOK
+        sys.__unraisablehook__(unraisable)
         return
-    with _lock:
-        ours = dropped and bool(_open)
-        for block in _open if ours else ():
+    exc = unraisable.exc_value
+    if open_blocks and isinstance(unraisable.object, str) and \
+            unraisable.object.startswith(NUMBA_WRAPPER):
+        where = None
+        for block in open_blocks:
+            if isinstance(exc, KeyboardInterrupt):
+                block.interrupt = block.interrupt or exc
+                continue
             if block.first is None:
-                block.first = (exc, _raised_at(unraisable.exc_traceback))
+                where = _raised_at(unraisable.exc_traceback) if where is None else where
+                block.first = (exc, where)
             block.count += 1
-    # anything else (a Ctrl-C inside llvmlite's callback: sim/cli.py) goes on as it came, and
-    # so does a bot's SystemExit, besides voiding the batch
-    if not ours or not isinstance(exc, Exception):
-        hook = _hook_before or sys.__unraisablehook__
-        (sys.__unraisablehook__ if hook is _HOOK else hook)(unraisable)
+        if isinstance(exc, (Exception, KeyboardInterrupt)):
+            return
+    # anything else (a Ctrl-C inside llvmlite's callback: sim/cli.py) goes on to the hook in
+    # place when it was reported; so does a bot's SystemExit, besides voiding the batch
+    handed[id(unraisable)] = unraisable
+    before(unraisable)
 
 
 def _raised_at(tb):
@@ -103,55 +135,76 @@ def _raised_at(tb):
     return made_up[-1] if made_up else ""
 
 
-def _start_reader():
-    global _reader
-    if _reader is None or _reader[0] != os.getpid():    # a forked process has no reader
-        thread = threading.Thread(target=_read_events, name="ascent-unraisable", daemon=True)
-        thread.start()
-        _reader = (os.getpid(), thread)
-
-
-@contextmanager
-def raising_bot_exceptions(bots=()):
-    """Raise BotError at the end of the block if compiled code called by address raised during
-    it; `bots`, the names of the bots playing, go into the message. Blocks may nest and may be
-    open in several threads at once: an exception is then charged to every open block, as numba
-    does not say which call it came from. If the block's body raises too (a kernel that let
-    the exception through as a SystemError), BotError is raised from the first exception."""
-    global _hook_before
+def _open():
+    global _depth, _hook_before, _reader
     block = _Block()
     with _lock:
-        _start_reader()
-        if not _open and sys.unraisablehook is not _HOOK:
+        if _reader is None or not _reader.is_alive():
+            _reader = threading.Thread(target=_read_events, name="ascent-unraisable",
+                                       daemon=True)
+            _reader.start()
+        install = _depth == 0 and sys.unraisablehook is not _HOOK
+        if install:
             _hook_before = sys.unraisablehook
+            _events.put(_Marker("before", hook=_hook_before))
+        # the marker before the hook: what is reported through _HOOK comes after it
+        _events.put(_Marker("open", block))
+        _depth += 1
+        if install:
             sys.unraisablehook = _HOOK
-        _open.append(block)
-    try:
-        try:
-            yield
-        finally:
-            _read_so_far()
-    except Exception:
-        if block.first is not None:
-            raise BotError(_message(block, bots)) from block.first[0]
-        raise
-    finally:
-        with _lock:
-            _open[:] = [b for b in _open if b is not block]
-            # a hook installed since puts back what it replaced, _HOOK, whose reader then
-            # still hands on to the hook it replaced itself
-            if not _open and sys.unraisablehook is _HOOK:
-                sys.unraisablehook = _hook_before or sys.__unraisablehook__
-                _hook_before = None
+    return block
+
+
+def _close(block):
+    """Put back the hook once no block is open, and wait until the reader has taken every
+    exception reported before now."""
+    global _depth
+    marker = _Marker("close", block)
+    with _lock:
+        _events.put(marker)
+        _depth -= 1
+        # a hook installed over _HOOK since puts back _HOOK when it goes: _HOOK then stays
+        # until a block closes after that, and its reader hands on as before
+        if _depth == 0 and sys.unraisablehook is _HOOK:
+            sys.unraisablehook = _hook_before or sys.__unraisablehook__
+    while not marker.done.wait(READER_CHECK_SECONDS):
+        if sys.is_finalizing():
+            return
+        if not _reader.is_alive():
+            raise RuntimeError("the thread that reads numba's dropped exceptions has stopped; "
+                               "whether a bot raised during this batch is unknown")
+
+
+def _raise_charged(block, bots):
+    if block.interrupt is not None:
+        raise block.interrupt
     if block.first is not None:
         raise BotError(_message(block, bots)) from block.first[0]
 
 
-def _read_so_far():
-    """Wait until the reader has taken every exception reported before now."""
-    done = threading.Event()
-    _events.put(done)
-    done.wait()
+def raising_bot_exceptions(bots=()):
+    """A context manager: raise BotError at its end if compiled code called by address raised
+    during it; `bots`, the names of the bots playing, go into the message. Blocks may nest and
+    may be open in several threads at once: an exception is then charged to every block open
+    when it was reported, as numba does not say which call it came from. If the block's body
+    raises too (a kernel that let the exception through as a SystemError), BotError is raised
+    from the first exception."""
+    return _Guard(bots)
+
+
+class _Guard:
+    def __init__(self, bots):
+        self.bots = bots
+
+    def __enter__(self):
+        self.block = _open()
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        _close(self.block)
+        if kind is None or issubclass(kind, Exception):
+            _raise_charged(self.block, self.bots)
+        return False
 
 
 def _message(block, bots):
@@ -165,3 +218,24 @@ def _message(block, bots):
             "move no bot chose), so the games of this batch are void and not kept; batches "
             "finished before are. Fix the bot (or the engine, if the line is there) and run "
             "again.")
+
+
+def _after_fork_in_child():
+    """A forked child has no reader, and its copy of the lock and the queue may be mid-use."""
+    global _lock, _depth, _events, _HOOK, _reader
+    old = _HOOK
+    _lock, _depth, _reader = threading.Lock(), 0, None
+    _events = queue.SimpleQueue()
+    _HOOK = _events.put
+    if sys.unraisablehook is old:
+        sys.unraisablehook = _hook_before or sys.__unraisablehook__
+
+
+def _put_back_at_exit():
+    # at shutdown the daemon reader can no longer run: what is reported then goes straight on
+    if sys.unraisablehook is _HOOK:
+        sys.unraisablehook = _hook_before or sys.__unraisablehook__
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+atexit.register(_put_back_at_exit)
