@@ -180,12 +180,23 @@ def test_a_ctrl_c_numba_dropped_in_place_of_an_exception_ends_the_block_as_itsel
 
 
 def test_a_drop_is_charged_to_the_blocks_open_when_it_was_reported():
-    """However late the reader takes it: a block opened after the report is not charged."""
-    with pytest.raises(BotError, match=r"\('a'\) raised KeyError"):
-        with raising_bot_exceptions(["a"]):
-            sys.unraisablehook(_Unraisable(KeyError("in a"), NUMBA))
-            with raising_bot_exceptions(["b"]):
-                pass
+    """However late the reader takes it: here the reader is held in the hook before until a
+    block opened after the report is open, and that block is not charged."""
+    import threading
+    gate = threading.Event()
+    before = sys.unraisablehook
+    sys.unraisablehook = lambda unraisable: gate.wait(10)
+    try:
+        with pytest.raises(BotError, match=r"\('a'\) raised KeyError") as caught:
+            with raising_bot_exceptions(["a"]):
+                sys.unraisablehook(_Unraisable(ValueError("not numba's"), "other"))
+                sys.unraisablehook(_Unraisable(KeyError("in a"), NUMBA))
+                with raising_bot_exceptions(["b"]):
+                    gate.set()          # the reader goes on only now
+        assert caught.value.__context__ is None         # block "b" raised nothing
+    finally:
+        gate.set()
+        sys.unraisablehook = before
 
 
 def test_a_drop_reported_from_another_thread_is_charged_to_the_block():

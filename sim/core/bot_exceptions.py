@@ -54,11 +54,14 @@ class _Block:
         self.first = None       # (exception, where it rose)
         self.count = 0
         self.interrupt = None   # a KeyboardInterrupt (or cli.Terminated) numba dropped
+        self.reader = None      # the reader thread that saw it open
+        self.pid = os.getpid()
 
 
 @dataclass
 class _Marker:
-    kind: str                   # "open", "close" or "before" (the hook _HOOK replaced)
+    kind: str                   # "open", "close", "before" (the hook _HOOK replaced) or
+    #                             "handed" (an event handed on is through: block = its id)
     block: object = None
     hook: object = None
     done: threading.Event = field(default_factory=threading.Event)
@@ -82,10 +85,10 @@ def _read_events():
                     before = event.hook
                 elif event.kind == "open":
                     open_blocks.append(event.block)
+                elif event.kind == "handed":
+                    handed.pop(event.block, None)
                 else:
                     open_blocks = [b for b in open_blocks if b is not event.block]
-                    if not open_blocks:
-                        handed.clear()
                     event.done.set()
             else:
                 _take(event, open_blocks, before, handed)
@@ -118,7 +121,11 @@ def _take(unraisable, open_blocks, before, handed):
     # anything else (a Ctrl-C inside llvmlite's callback: sim/cli.py) goes on to the hook in
     # place when it was reported; so does a bot's SystemExit, besides voiding the batch
     handed[id(unraisable)] = unraisable
-    before(unraisable)
+    try:
+        before(unraisable)
+    finally:
+        # a re-report from inside `before` is queued ahead of this: it is seen as come back
+        _events.put(_Marker("handed", block=id(unraisable)))
 
 
 def _raised_at(tb):
@@ -143,6 +150,9 @@ def _open():
             _reader = threading.Thread(target=_read_events, name="ascent-unraisable",
                                        daemon=True)
             _reader.start()
+            if _depth > 0:          # the blocks still open see it closed, and say so
+                _events.put(_Marker("before", hook=_hook_before))
+        block.reader = _reader
         install = _depth == 0 and sys.unraisablehook is not _HOOK
         if install:
             _hook_before = sys.unraisablehook
@@ -155,10 +165,12 @@ def _open():
     return block
 
 
-def _close(block):
+def _close(block, wait=True):
     """Put back the hook once no block is open, and wait until the reader has taken every
     exception reported before now."""
     global _depth
+    if block.pid != os.getpid():
+        return                  # opened before a fork: the parent closes it, not this child
     marker = _Marker("close", block)
     with _lock:
         _events.put(marker)
@@ -167,12 +179,16 @@ def _close(block):
         # until a block closes after that, and its reader hands on as before
         if _depth == 0 and sys.unraisablehook is _HOOK:
             sys.unraisablehook = _hook_before or sys.__unraisablehook__
+    if not wait:
+        return
     while not marker.done.wait(READER_CHECK_SECONDS):
         if sys.is_finalizing():
             return
-        if not _reader.is_alive():
-            raise RuntimeError("the thread that reads numba's dropped exceptions has stopped; "
-                               "whether a bot raised during this batch is unknown")
+        if not block.reader.is_alive():
+            break
+    if block.reader is not _reader or not block.reader.is_alive():
+        raise RuntimeError("the thread that reads numba's dropped exceptions stopped while "
+                           "this batch played: whether a bot raised during it is unknown")
 
 
 def _raise_charged(block, bots):
@@ -201,8 +217,11 @@ class _Guard:
         return self
 
     def __exit__(self, kind, exc, tb):
-        _close(self.block)
-        if kind is None or issubclass(kind, Exception):
+        # an interrupt from the body goes on as it is: what the block was charged is void
+        # anyway, and nothing must replace the interrupt
+        charged = kind is None or issubclass(kind, Exception)
+        _close(self.block, wait=charged)
+        if charged:
             _raise_charged(self.block, self.bots)
         return False
 
