@@ -75,8 +75,8 @@ _HOOK = _events.put             # one bound method, so that `sys.unraisablehook 
 _reader = None                  # the thread reading _events in this process
 
 
-def _read_events():
-    open_blocks, before, handed = [], sys.__unraisablehook__, {}
+def _read_events(before):
+    open_blocks, handed = [], {}
     while True:
         event = _events.get()
         try:
@@ -147,11 +147,11 @@ def _open():
     block = _Block()
     with _lock:
         if _reader is None or not _reader.is_alive():
+            # told the hook in place: a restarted reader may find events of the dead one's
             _reader = threading.Thread(target=_read_events, name="ascent-unraisable",
+                                       args=(_hook_before or sys.__unraisablehook__,),
                                        daemon=True)
             _reader.start()
-            if _depth > 0:          # the blocks still open see it closed, and say so
-                _events.put(_Marker("before", hook=_hook_before))
         block.reader = _reader
         install = _depth == 0 and sys.unraisablehook is not _HOOK
         if install:
