@@ -157,11 +157,13 @@ def _open():
         if install:
             _hook_before = sys.unraisablehook
             _events.put(_Marker("before", hook=_hook_before))
-        # the marker before the hook: what is reported through _HOOK comes after it
+        # the marker before the hook: what is reported through _HOOK comes after it; and the
+        # hook before the count, so that a Ctrl-C between the two cannot leave a count of open
+        # blocks with no hook, which no later block would install
         _events.put(_Marker("open", block))
-        _depth += 1
         if install:
             sys.unraisablehook = _HOOK
+        _depth += 1
     return block
 
 
