@@ -5,6 +5,8 @@ imagined seat), so without the guard these runs finished with games cut short wh
 raised, or played on with a move no bot chose. Each game is run through its batch driver
 (the kernel on 2 threads) and its single-game API."""
 import sys
+import threading
+import types
 from contextlib import contextmanager
 
 import pytest
@@ -161,7 +163,6 @@ def test_a_block_charged_with_a_numba_drop_raises_once_it_ends():
 def test_the_hook_runs_no_python_code():
     """On the main thread a Python hook is where a pending Ctrl-C would be raised, printed as
     ignored and lost, with the bot's exception: the hook is a queue's put, a C function."""
-    import types
     with raising_bot_exceptions(["a"]):
         assert isinstance(sys.unraisablehook, types.BuiltinMethodType)
 
@@ -182,7 +183,6 @@ def test_a_ctrl_c_numba_dropped_in_place_of_an_exception_ends_the_block_as_itsel
 def test_a_drop_is_charged_to_the_blocks_open_when_it_was_reported():
     """However late the reader takes it: here the reader is held in the hook before until a
     block opened after the report is open, and that block is not charged."""
-    import threading
     gate = threading.Event()
     before = sys.unraisablehook
     sys.unraisablehook = lambda unraisable: gate.wait(10)
@@ -200,7 +200,6 @@ def test_a_drop_is_charged_to_the_blocks_open_when_it_was_reported():
 
 
 def test_a_drop_reported_from_another_thread_is_charged_to_the_block():
-    import threading
     with pytest.raises(BotError, match="KeyError: 'w'"):
         with raising_bot_exceptions(["a"]):
             worker = threading.Thread(target=sys.unraisablehook,

@@ -34,7 +34,7 @@ import queue
 import sys
 import threading
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 # numba's wrapper reports a dropped exception with this string as the unraisable "object"
 NUMBA_WRAPPER = "<numba.core"
@@ -61,10 +61,11 @@ class _Block:
 @dataclass
 class _Marker:
     kind: str                   # "open", "close", "before" (the hook _HOOK replaced) or
-    #                             "handed" (an event handed on is through: block = its id)
+    #                             "handed" (the event of id `ident` handed on is through)
     block: object = None
     hook: object = None
-    done: threading.Event = field(default_factory=threading.Event)
+    ident: int = 0
+    done: threading.Event = None  # a close marker's: set once the reader is through it
 
 
 _lock = threading.Lock()        # the installing side: _depth, _hook_before, the hook itself
@@ -86,7 +87,7 @@ def _read_events(before):
                 elif event.kind == "open":
                     open_blocks.append(event.block)
                 elif event.kind == "handed":
-                    handed.pop(event.block, None)
+                    handed.pop(event.ident, None)
                 else:
                     open_blocks = [b for b in open_blocks if b is not event.block]
                     event.done.set()
@@ -125,7 +126,7 @@ def _take(unraisable, open_blocks, before, handed):
         before(unraisable)
     finally:
         # a re-report from inside `before` is queued ahead of this: it is seen as come back
-        _events.put(_Marker("handed", block=id(unraisable)))
+        _events.put(_Marker("handed", ident=id(unraisable)))
 
 
 def _raised_at(tb):
@@ -173,14 +174,14 @@ def _close(block, wait=True):
     global _depth
     if block.pid != os.getpid():
         return                  # opened before a fork: the parent closes it, not this child
-    marker = _Marker("close", block)
+    marker = _Marker("close", block, done=threading.Event())
     with _lock:
         _events.put(marker)
         _depth -= 1
         # a hook installed over _HOOK since puts back _HOOK when it goes: _HOOK then stays
         # until a block closes after that, and its reader hands on as before
-        if _depth == 0 and sys.unraisablehook is _HOOK:
-            sys.unraisablehook = _hook_before or sys.__unraisablehook__
+        if _depth == 0:
+            _put_back()
     if not wait:
         return
     while not marker.done.wait(READER_CHECK_SECONDS):
@@ -244,19 +245,18 @@ def _message(block, bots):
 def _after_fork_in_child():
     """A forked child has no reader, and its copy of the lock and the queue may be mid-use."""
     global _lock, _depth, _events, _HOOK, _reader
-    old = _HOOK
+    _put_back()
     _lock, _depth, _reader = threading.Lock(), 0, None
     _events = queue.SimpleQueue()
     _HOOK = _events.put
-    if sys.unraisablehook is old:
-        sys.unraisablehook = _hook_before or sys.__unraisablehook__
 
 
-def _put_back_at_exit():
-    # at shutdown the daemon reader can no longer run: what is reported then goes straight on
+def _put_back():
+    """The hook _HOOK replaced, if _HOOK is in place."""
     if sys.unraisablehook is _HOOK:
         sys.unraisablehook = _hook_before or sys.__unraisablehook__
 
 
 os.register_at_fork(after_in_child=_after_fork_in_child)
-atexit.register(_put_back_at_exit)
+# at shutdown the daemon reader can no longer run: what is reported then goes straight on
+atexit.register(_put_back)
