@@ -242,3 +242,124 @@ def test_the_command_line_says_so_in_one_line_and_keeps_no_game_of_the_chunk(tmp
     assert len(err) == 1 and err[0].startswith("ascent: error: compiled play with the bots "
                                                "('test-raises') raised ValueError")
     assert not list(out.rglob("*.parquet"))
+
+
+# The paths below run only around a fork, at exit, or under a hook installed over the guard's.
+
+def run_script(tmp_path, text):
+    """Run `text` in a fresh Python process (it imports the guard itself); its output."""
+    import subprocess
+    script = tmp_path / "script.py"
+    script.write_text("import sys\n" + text)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+SCRIPT_UNRAISABLE = f"""
+NUMBA = {NUMBA!r}
+class _Unraisable:
+    def __init__(self, exc, obj):
+        self.exc_type, self.exc_value, self.exc_traceback = type(exc), exc, None
+        self.object, self.err_msg = obj, None
+"""
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="no fork on this platform")
+def test_a_forked_child_guards_blocks_of_its_own_and_leaves_the_parents_to_the_parent(tmp_path):
+    """A child forked inside an open block (joblib's and Dask's process pools fork) has no
+    reader: its blocks start one, and the parent's block, which the child leaves, stays the
+    parent's to close."""
+    out = run_script(tmp_path, SCRIPT_UNRAISABLE + """
+import os
+from sim.core.bot_exceptions import BotError, raising_bot_exceptions
+child = False
+try:
+    with raising_bot_exceptions(["parent"]):
+        pid = os.fork()
+        if pid == 0:
+            child = True
+            print("child hook put back:", sys.unraisablehook is sys.__unraisablehook__)
+            try:
+                with raising_bot_exceptions(["child"]):
+                    sys.unraisablehook(_Unraisable(KeyError("c"), NUMBA))
+            except BotError as e:
+                print("child:", str(e).split(". ")[0])
+        else:
+            os.waitpid(pid, 0)
+            sys.unraisablehook(_Unraisable(KeyError("p"), NUMBA))
+except BotError as e:
+    print("parent:", str(e).split(". ")[0])
+finally:
+    if child:
+        print("child left the parent's block:", sys.exc_info()[0])
+        sys.stdout.flush()
+        os._exit(0)
+print("parent hook put back:", sys.unraisablehook is sys.__unraisablehook__)
+""")
+    assert out.splitlines() == [
+        "child hook put back: True",
+        "child: compiled play with the bots ('child') raised KeyError: 'c'",
+        "child left the parent's block: None",
+        "parent: compiled play with the bots ('parent') raised KeyError: 'p'",
+        "parent hook put back: True"]
+
+
+def test_an_exception_handed_on_to_a_hook_that_hands_it_back_is_printed_once(capsys):
+    """A hook installed over the guard's keeps it as the one it hands on to; once the guard's
+    blocks are closed that hook stays, and the next block hands on to it: an exception that
+    is not numba's then comes back. It goes to Python's default hook, once, and is not read
+    again."""
+    seen = []
+    before = sys.unraisablehook
+    try:
+        with raising_bot_exceptions(["a"]):
+            guard_hook = sys.unraisablehook
+
+            def hands_back(unraisable):
+                seen.append(unraisable)
+                guard_hook(unraisable)
+            sys.unraisablehook = hands_back
+        assert sys.unraisablehook is hands_back       # not the guard's to take away
+        with raising_bot_exceptions(["b"]):
+            _ComesBack()            # Python reports its __del__'s exception, not numba
+        with raising_bot_exceptions(["c"]):
+            pass                    # its close waits until the reader has read all before it
+        assert len(seen) == 1
+        assert capsys.readouterr().err.count("ValueError: comes back") == 1
+    finally:
+        sys.unraisablehook = before
+
+
+class _ComesBack:
+    def __del__(self):
+        raise ValueError("comes back")
+
+
+def test_at_exit_the_hook_in_place_before_is_put_back(tmp_path):
+    """At shutdown the guard's reader, a daemon thread, no longer runs: an exception reported
+    after the exit handlers goes to the hook in place before a block still open, not into a
+    queue nobody reads."""
+    out = run_script(tmp_path, SCRIPT_UNRAISABLE + """
+import atexit, threading
+seen = []
+sys.unraisablehook = seen.append
+
+def late_report():          # registered first, so it runs after the guard's own handler
+    sys.unraisablehook(_Unraisable(ValueError("late"), "some object"))
+    print("reported after exit:", [str(u.exc_value) for u in seen])
+atexit.register(late_report)
+from sim.core.bot_exceptions import raising_bot_exceptions
+opened = threading.Event()
+
+def holds_a_block_open():
+    with raising_bot_exceptions(["a"]):
+        opened.set()
+        threading.Event().wait()
+threading.Thread(target=holds_a_block_open, daemon=True).start()
+opened.wait(30)
+print("guard's hook in place:", sys.unraisablehook is not seen.append)
+""")
+    assert out.splitlines() == ["guard's hook in place: True",
+                                "reported after exit: ['late']"]
