@@ -18,6 +18,7 @@ import time
 import numpy as np
 
 from benchmarks import replace_section
+from sim.core.bot_exceptions import raising_bot_exceptions
 
 DEPTH = 40
 HEADING = "## MCTS speed (issue 20)"
@@ -214,10 +215,14 @@ def main(argv=None):
     for game, bot, rollout_bot, iterations, n_positions, kernel_games in CASES:
         if args.game and game != args.game:
             continue
-        places = bench_positions(game, rollout_bot, n_positions)
-        search_seconds(game, bot, places[:1], 2, 2)                # compile
-        deep = search_seconds(game, bot, places, iterations, DEPTH)
-        shallow = search_seconds(game, bot, places, iterations, 0)
+        # the search holds its rollout bot by address: an exception there would be dropped
+        # and the search go on (sim/core/bot_exceptions.py), so a figure could time a broken
+        # search
+        with raising_bot_exceptions([bot, rollout_bot]):
+            places = bench_positions(game, rollout_bot, n_positions)
+            search_seconds(game, bot, places[:1], 2, 2)                # compile
+            deep = search_seconds(game, bot, places, iterations, DEPTH)
+            shallow = search_seconds(game, bot, places, iterations, 0)
         rollout_ns = (deep - shallow) / (len(places) * iterations * DEPTH) * 1e9
         own_ns = kernel_ns_per_action(game, rollout_bot, kernel_games)
         rows.append((game, bot, rollout_bot, iterations, len(places),
