@@ -171,8 +171,13 @@ def test_rotated_seats_are_not_reported_as_fixed_ones(tmp_path):
     out = simulate(tmp_path / "rot", "--game", "ascension", "--players", "2", "--games", "4",
                    "--seed", "3", "--seat-policies", "random,random-safe", "--rotate-seats")
     page = report(out)
-    assert "random, random-safe, rotated: the list moves one seat a game" in page
+    assert ("random, random-safe, rotated: the list moves one seat a game, so each bot takes "
+            "every seat in turn (4 games: 2 in each seat)") in page
     assert "seat 1 random" not in page
+    # equally often only over a multiple of the player count
+    from sim.report.bots import describe_seating
+    assert describe_seating(["a", "b", "c"], True, 1001).endswith(
+        "(1,001 games, not a multiple of 3 seats: 333 or 334 in each seat)")
     fixed = simulate(tmp_path / "fixed", "--game", "ascension", "--players", "2", "--games",
                      "4", "--seed", "3", "--seat-policies", "random,random-safe")
     assert "mixed seats: seat 1 random, seat 2 random-safe" in report(fixed)

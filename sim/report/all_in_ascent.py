@@ -76,7 +76,8 @@ def render(page, r, plt, results_dir):
         page, f"All-In Ascent balance report: {r.label}",
         [f"{', '.join(map(str, counts))} players; {describe_rules(r.meta)}; master seed {seed}. "
          + FS.decided_line(r.games, r.seats)],
-        bot_line("all-in-ascent", run_policies(r), r.meta.get("rotate_seats", False)),
+        bot_line("all-in-ascent", run_policies(r), r.meta.get("rotate_seats", False),
+                 len(r.games)),
         ranked_table(chars, [A.display(c, names) for c in chars["character"]]), "Characters",
         FS.seat_advantage_lines(seats), screen, game="all-in-ascent")
     correction = FS.correction_note(screen.families, screen.tests)

@@ -235,7 +235,7 @@ def render(page, r, plt):
          f"{'the §5 defaults' if not rules else ', '.join(f'{k}={v}' for k, v in rules.items())}"
          f"; master seed {r.meta.get('master_seed', 'see experiment.json')}. "
          + FS.decided_line(r.games, seats)],
-        bot_line("ascension", policies, r.meta.get("rotate_seats", False)),
+        bot_line("ascension", policies, r.meta.get("rotate_seats", False), len(r.games)),
         ranked_table(ranked, label),
         "Bots" if mixed else "Seats",
         FS.seat_advantage_lines(seat_rows), sc, game="ascension")

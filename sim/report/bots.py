@@ -15,18 +15,26 @@ ROOT = Path(__file__).resolve().parents[2]
 BASELINES = {"random", "random-safe", "greedy"}
 
 
-def describe_seating(policies, rotated=False):
+def describe_seating(policies, rotated=False, games=None):
     """'tuned in every seat', 'mixed seats: seat 1 a, seat 2 b, ...', or, where the seats were
-    rotated (game i shifts the list by i seats), the bots in their order and that each took
-    every seat in turn (never a Python list)."""
+    rotated (game i shifts the list by i seats), the bots in their order, that each took
+    every seat in turn and, given the run's `games`, how often each sat in each seat: equally
+    often only over a multiple of the player count (never a Python list)."""
     policies = [str(p) for p in policies]
     if not policies:
         return "unknown bots"
     if len(set(policies)) == 1:
         return f"{policies[0]} in every seat"
     if rotated:
-        return (f"{', '.join(policies)}, rotated: the list moves one seat a game, so each bot "
+        text = (f"{', '.join(policies)}, rotated: the list moves one seat a game, so each bot "
                 f"takes every seat in turn")
+        if games:
+            seats = len(policies)
+            each = games // seats
+            text += (f" ({games:,} games: {each:,} in each seat)" if games % seats == 0 else
+                     f" ({games:,} games, not a multiple of {seats} seats: {each:,} or "
+                     f"{each + 1:,} in each seat)")
+        return text
     return "mixed seats: " + ", ".join(f"seat {i + 1} {p}" for i, p in enumerate(policies))
 
 
@@ -58,10 +66,10 @@ def ladder_steps(policy, path):
     return lines
 
 
-def bot_line(game, policies, rotated=False):
-    """The sentence: who played (`rotated`: the run's rotate_seats), and what is known of their
-    strength."""
-    seating = describe_seating(policies, rotated)
+def bot_line(game, policies, rotated=False, games=None):
+    """The sentence: who played (`rotated`: the run's rotate_seats, over `games` games), and
+    what is known of their strength."""
+    seating = describe_seating(policies, rotated, games)
     names = sorted(set(str(p) for p in policies))
     text = f"Bots: {seating}."
     weak = [n for n in names if n in BASELINES]

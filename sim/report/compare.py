@@ -58,7 +58,8 @@ def _describe(run):
     text = get_game(m["game"]).api.describe_rules(m)
     policies = m.get("seat_policies") or sorted(run.seats["policy"].astype(str).unique())
     return (f"{run.label}: {len(run.games):,} games, "
-            f"{describe_seating(policies, m.get('rotate_seats', False))}, {text}")
+            f"{describe_seating(policies, m.get('rotate_seats', False), len(run.games))}, "
+            f"{text}")
 
 
 def stronger_ability_warnings(game, base, variant, diff, group):

@@ -236,7 +236,7 @@ def render(page, r, plt):
          f"{'the spec defaults' if not rules else ', '.join(f'{k}={v}' for k, v in rules.items())}"
          f"; master seed {r.meta.get('master_seed', 'see experiment.json')}. "
          + FS.decided_line(games, seats)],
-        bot_line("first-ascent", policies, r.meta.get("rotate_seats", False)),
+        bot_line("first-ascent", policies, r.meta.get("rotate_seats", False), len(r.games)),
         ranked_table(chars, [NAMES.get(c, c) for c in chars["character"]]), "Characters",
         FS.seat_advantage_lines(seat_rows), sc, game="first-ascent")
     correction = FS.correction_note(sc.families, sc.tests)
