@@ -78,8 +78,12 @@ def test_a_chunk_larger_than_the_run(tmp_path):
 
 
 @pytest.mark.parametrize("damage", ["no seats table", "truncated games", "foreign chunk.json",
-                                    "no chunk.json"])
-def test_a_damaged_chunk_is_replayed_and_never_counted(tmp_path, damage):
+                                    "no chunk.json", "removed"])
+def test_a_damaged_chunk_is_replayed_and_never_counted(tmp_path, capsys, damage):
+    """A run replays it; a report refuses the folder until then, rather than count 40 of the
+    60 games played without a word (it did, for a damaged or a removed chunk)."""
+    import shutil
+
     import pandas as pd
     path = spec_file(tmp_path, "games = 60\nchunk = 20")
     spec = load_spec(path)
@@ -93,11 +97,21 @@ def test_a_damaged_chunk_is_replayed_and_never_counted(tmp_path, damage):
     elif damage == "foreign chunk.json":
         rec = json.loads((folder / "chunk.json").read_text())
         (folder / "chunk.json").write_text(json.dumps({**rec, "identity_sha256": "other"}))
-    else:
+    elif damage == "no chunk.json":
         (folder / "chunk.json").unlink()
-    assert game_ids(spec.out) == list(range(20)) + list(range(40, 60))   # never read
+    else:
+        shutil.rmtree(folder)
+    games = load_variant(spec.out, "baseline", 2, table="games", strict=False)
+    assert sorted(games["game"]) == list(range(20)) + list(range(40, 60))   # never read
+    assert main(["report", str(spec.out)]) == 2
+    err = capsys.readouterr().err.strip()
+    what = "missing: chunk-00001 (games 20 to 39)" if damage == "removed" else \
+        "damaged or not of this experiment: chunk-00001"
+    assert "\n" not in err and f"the 'baseline' games at 2 players are incomplete ({what})" \
+        in err and f"`ascent run {path}` plays them again" in err
     run_experiment(load_spec(path), jobs=1, quiet=True)
     assert game_ids(spec.out) == list(range(60))
+    assert main(["report", str(spec.out)]) == 0
 
 
 def test_leftovers_of_a_killed_run_are_cleaned(tmp_path):

@@ -397,7 +397,8 @@ def widest_interval(out, spec, players, games):
     at another point than an uninterrupted one, with other tables (a review helper's)."""
     worst = 0.0
     for v in spec.variants:
-        seats = load_variant(out, v.name, players, columns=["game", spec.group, "won"])
+        seats = load_variant(out, v.name, players, columns=["game", spec.group, "won"],
+                             strict=False)
         if seats is None:
             return float("inf")
         seats = seats[seats["game"] < games]
@@ -513,17 +514,58 @@ def _run_locked(spec, jobs, scheduler, quiet, stop_after_chunks):
     return manifest.doc
 
 
-def load_variant(out, variant, players, columns=None, table="seats"):
-    """Every whole chunk of one variant and player count, in game order (None if none); a
-    damaged or foreign chunk is never read (the next `ascent run` replays it)."""
-    base = Path(out) / "chunks" / variant / f"p{players}"
+def load_variant(out, variant, players, columns=None, table="seats", strict=True):
+    """Every whole chunk of one variant and player count, in game order (None if none).
+    A report must not count fewer games than were played without a word: a chunk that
+    experiment.json lists as finished but that is missing or damaged on disk, or a damaged or
+    foreign chunk folder, is refused with a clear error (the next `ascent run` replays it).
+    A run in progress reads with strict=False: it replays such chunks itself."""
+    out = Path(out)
+    base = out / "chunks" / variant / f"p{players}"
     identity_hash = _identity_hash(out)
-    parts = sorted(d for d in base.glob("chunk-*") if ".tmp-" not in d.name and
-                   chunk_record(d, identity_hash) is not None) if base.exists() else []
-    if not parts:
+    whole, damaged = [], []
+    for d in sorted(base.glob("chunk-*")) if base.exists() else []:
+        if ".tmp-" in d.name:
+            continue                    # a chunk being written, or left by a killed run
+        rec = chunk_record(d, identity_hash)
+        if rec is None:
+            damaged.append(d.name)
+        else:
+            whole.append((d, rec))
+    on_disk = {(r["index"], r["first_game"], r["games"]) for _, r in whole}
+    missing = [f"chunk-{c['index']:05d} (games {c['first_game']:,} to "
+               f"{c['first_game'] + c['games'] - 1:,})"
+               for c in _listed_chunks(out, variant, players)
+               if (c["index"], c["first_game"], c["games"]) not in on_disk
+               and f"chunk-{c['index']:05d}" not in damaged]
+    # without a readable experiment.json nothing is of this experiment, and nothing is read
+    if strict and identity_hash is not None and (damaged or missing):
+        problems = ([f"damaged or not of this experiment: {', '.join(damaged)}"] if damaged
+                    else []) + ([f"missing: {', '.join(missing)}"] if missing else [])
+        raise ValueError(f"{base}: the {variant!r} games at {players} players are incomplete "
+                         f"({'; '.join(problems)}), so a report would count fewer games than "
+                         f"were played; `ascent run {_spec_file(out)}` plays them again (the "
+                         f"whole chunks are kept), then report")
+    if not whole:
         return None
-    frames = [pd.read_parquet(d / f"{table}.parquet", columns=columns) for d in parts]
+    frames = [pd.read_parquet(d / f"{table}.parquet", columns=columns) for d, _ in whole]
     return pd.concat(frames, ignore_index=True)
+
+
+def _listed_chunks(out, variant, players):
+    """The chunks of one variant and player count that experiment.json lists as finished."""
+    try:
+        chunks = json.loads((Path(out) / "experiment.json").read_text())["chunks"]
+        return [c for c in chunks if c["variant"] == variant and c["players"] == players]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+
+
+def _spec_file(out):
+    try:
+        return json.loads((Path(out) / "experiment.json").read_text())["spec_file"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return "SPEC.toml"
 
 
 def _identity_hash(out):
