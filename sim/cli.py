@@ -2,6 +2,7 @@
 import argparse
 import json
 import os
+import re
 import shlex
 import sys
 import time
@@ -13,11 +14,16 @@ class UsageError(ValueError):
     pass
 
 
+def _whole_number(text):
+    """Digits as written: Python's int() also takes '1_0', ' 10 ' and other scripts' digits
+    ('２０'), which a designer did not mean as a count."""
+    if not re.fullmatch(r"[+-]?[0-9]+", text):
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+    return int(text)
+
+
 def _positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    value = _whole_number(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
     return value
@@ -32,13 +38,29 @@ def _game_count(text):
 
 
 def _seed(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    value = _whole_number(text)
     if not 0 <= value < 2**63:
         raise argparse.ArgumentTypeError(f"expected a seed from 0 to 2**63-1, got {value}")
     return value
+
+
+def _jobs(text):
+    """--jobs: local worker processes, at most one per core (more only wait for a core, each
+    with its own compiled copy of the game); a cluster is --scheduler's."""
+    value = _positive_int(text)
+    cores = os.cpu_count() or 1
+    if value > cores:
+        raise argparse.ArgumentTypeError(f"expected at most {cores} (this machine's cores; "
+                                         f"a Dask cluster is --scheduler's), got {value}")
+    return value
+
+
+def _name(text):
+    """A name or path option: given empty, it would read as not given and run the default."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"expected a name, got {text!r} (leave the option out "
+                                         f"for the default)")
+    return text
 
 
 def _game(args):
@@ -485,17 +507,18 @@ def build_parser():
             p.add_argument("--chunk", type=_positive_int, default=chunk,
                            help="games per chunk, the unit of resume (results do not depend "
                                 "on it)")
-        p.add_argument("--jobs", type=_positive_int, help="local worker processes")
-        p.add_argument("--scheduler", help="a Dask scheduler address, e.g. tcp://host:8786")
+        p.add_argument("--jobs", type=_jobs, help="local worker processes")
+        p.add_argument("--scheduler", type=_name,
+                       help="a Dask scheduler address, e.g. tcp://host:8786")
         if out_help:
-            p.add_argument("--out", required=True, help=out_help)
+            p.add_argument("--out", type=_name, required=True, help=out_help)
         p.add_argument("--quiet", action="store_true")
 
     def rules_args(p):
-        p.add_argument("--preset", default=None,
+        p.add_argument("--preset", type=_name, default=None,
                        help="rules preset, for games that have them (default: the game's first, "
                             "see `ascent rules`)")
-        p.add_argument("--data", help="a data file (.json, or the designers' data.js)")
+        p.add_argument("--data", type=_name, help="a data file (.json, or the designers' data.js)")
         p.add_argument("--rule", action="append", metavar="NAME=VALUE",
                        help="a rule switch (see `ascent rules`); repeatable")
         p.add_argument("--set", action="append", metavar="PATH=VALUE",
@@ -512,15 +535,16 @@ def build_parser():
     rp = sub.add_parser("replay", help="play one game and print its transcript")
     game_arg(rp)
     rp.add_argument("--seed", type=_seed, required=True)
-    rp.add_argument("--characters", help="comma-separated, one per seat (games with "
-                                         "characters; 'random' where the game allows it)")
-    rp.add_argument("--players", type=int, help="player count (default: one per character)")
-    rp.add_argument("--policy", default=None,
+    rp.add_argument("--characters", type=_name,
+                    help="comma-separated, one per seat (games with characters; 'random' where "
+                         "the game allows it)")
+    rp.add_argument("--players", type=_whole_number, help="player count (default: one per character)")
+    rp.add_argument("--policy", type=_name, default=None,
                     help="the bot in every seat (default: the game's default bot, as in "
                          "simulate)")
-    rp.add_argument("--seat-policies", help="comma-separated policy per seat")
+    rp.add_argument("--seat-policies", type=_name, help="comma-separated policy per seat")
     rp.add_argument("--format", choices=("text", "jsonl"), default="text")
-    rp.add_argument("--out", help="write to this file instead of stdout")
+    rp.add_argument("--out", type=_name, help="write to this file instead of stdout")
     rp.add_argument("--quiet", action="store_true",
                     help="no compile line on standard error (first run of this code only)")
     rules_args(rp)
@@ -528,18 +552,18 @@ def build_parser():
 
     sp = sub.add_parser("simulate", help="play many games in parallel, write parquet")
     game_arg(sp)
-    sp.add_argument("--players", type=int, required=True,
+    sp.add_argument("--players", type=_whole_number, required=True,
                     help="player count (the game's range: see `ascent rules --game GAME`)")
     sp.add_argument("--games", type=_game_count, required=True)
     sp.add_argument("--seed", type=_seed, default=1, help="master seed (default 1)")
-    sp.add_argument("--policy", default=None,
+    sp.add_argument("--policy", type=_name, default=None,
                     help="the bot in every seat; by default each game's strongest affordable "
                          "bot: tuned for All-In Ascent, hybrid for Ascension, tuned for First "
                          "Ascent (baselines such as greedy or random by name)")
-    sp.add_argument("--seat-policies", help="comma-separated policy per seat")
+    sp.add_argument("--seat-policies", type=_name, help="comma-separated policy per seat")
     sp.add_argument("--rotate-seats", action="store_true",
                     help="Ascension, First Ascent: game i shifts the seat policies by i seats")
-    sp.add_argument("--characters", default=None,
+    sp.add_argument("--characters", type=_name, default=None,
                     help="All-In Ascent: 'random' (default: distinct, random seats per game) "
                          "or a list")
     sp.add_argument("--threads", type=_positive_int, default=None)
@@ -548,8 +572,9 @@ def build_parser():
                          "the chunk, not with --games, and an interrupted run keeps its "
                          "finished chunks for the same command to go on from (results do not "
                          "depend on it)")
-    sp.add_argument("--out", help="output folder (default results/simulate/GAME-pPLAYERS-POLICY-"
-                                  "gGAMES-sSEED: the same command writes the same games there)")
+    sp.add_argument("--out", type=_name,
+                    help="output folder (default results/simulate/GAME-pPLAYERS-POLICY-"
+                         "gGAMES-sSEED: the same command writes the same games there)")
     sp.add_argument("--overwrite", action="store_true",
                     help="replace a folder that holds another run (never needed to rerun the "
                          "same command: a finished identical run is kept, not played again)")
@@ -589,10 +614,10 @@ def build_parser():
                                                    "(default 4)")
     wp.add_argument("--games", type=_game_count, required=True, help="games per value")
     wp.add_argument("--seed", type=_seed, default=1, help="master seed (default 1)")
-    wp.add_argument("--policy", default=None, help="the bot in every seat (default: the "
-                                                   "game's default bot)")
-    wp.add_argument("--seat-policies", help="comma-separated policy per seat")
-    wp.add_argument("--characters", default=None,
+    wp.add_argument("--policy", type=_name, default=None,
+                    help="the bot in every seat (default: the game's default bot)")
+    wp.add_argument("--seat-policies", type=_name, help="comma-separated policy per seat")
+    wp.add_argument("--characters", type=_name, default=None,
                     help="games with characters: 'random' (default) or one per seat")
     experiment_args(wp, 20_000, "the sweep's folder (its spec, games and sweep.html)")
     rules_args(wp)
@@ -601,11 +626,12 @@ def build_parser():
     bp = sub.add_parser("balance", help="search the smallest rules patch that meets a target "
                                         "(a balance spec: docs/balancing.md)")
     bp.add_argument("spec")
-    bp.add_argument("--jobs", type=_positive_int,
+    bp.add_argument("--jobs", type=_jobs,
                     help="local worker processes: a batch of candidates (the spec's batch) and "
                          "the validation runs")
-    bp.add_argument("--scheduler", help="a Dask scheduler address: the batches of candidates "
-                                        "and the validation runs play there")
+    bp.add_argument("--scheduler", type=_name,
+                    help="a Dask scheduler address: the batches of candidates "
+                         "and the validation runs play there")
     bp.add_argument("--no-validation", action="store_true",
                     help="stop after the search and the re-score (no fresh-seed validation)")
     bp.add_argument("--quiet", action="store_true")
@@ -614,10 +640,11 @@ def build_parser():
     kp = sub.add_parser("skill", help="self-play and head to head at a ladder of bot strengths: "
                                       "do the balance verdicts hold as the bots get stronger?")
     game_arg(kp)
-    kp.add_argument("--players", type=int, default=4, help="player count (default 4)")
-    kp.add_argument("--levels", help="comma-separated bots, weakest first; BOT@N runs a bot "
-                                     "with a budget (mcts-tuned@128). Default: the game's "
-                                     "skill_levels (game.toml)")
+    kp.add_argument("--players", type=_whole_number, default=4, help="player count (default 4)")
+    kp.add_argument("--levels", type=_name,
+                    help="comma-separated bots, weakest first; BOT@N runs a bot "
+                         "with a budget (mcts-tuned@128). Default: the game's "
+                         "skill_levels (game.toml)")
     kp.add_argument("--games", type=_game_count, required=True,
                     help="games per run of a bot without a budget")
     kp.add_argument("--search-games", type=_game_count,
@@ -629,15 +656,16 @@ def build_parser():
 
     lp = sub.add_parser("ladder", help="every policy against every other, on common seeds")
     game_arg(lp)
-    lp.add_argument("--players", type=int, default=4)
+    lp.add_argument("--players", type=_whole_number, default=4)
     lp.add_argument("--games", type=_positive_int, required=True, help="games per pairing")
     lp.add_argument("--seed", type=_seed, default=1, help="master seed")
-    lp.add_argument("--policies", default=None,
+    lp.add_argument("--policies", type=_name, default=None,
                     help="comma-separated (default: the game's ladder bots)")
     lp.add_argument("--threads", type=_positive_int, default=None)
-    lp.add_argument("--out", help="write the markdown table here (e.g. results/LADDER.md); "
-                    "finished pairings are kept beside it in OUT.parts.json, so a rerun "
-                    "with the same settings, code and data files resumes")
+    lp.add_argument("--out", type=_name,
+                    help="write the markdown table here (e.g. results/LADDER.md); "
+                         "finished pairings are kept beside it in OUT.parts.json, so a rerun "
+                         "with the same settings, code and data files resumes")
     lp.add_argument("--quiet", action="store_true")
     rules_args(lp)
     lp.set_defaults(func=cmd_ladder)
@@ -645,7 +673,7 @@ def build_parser():
     tp = sub.add_parser("tune", help="tune the planner's knobs for one character (CMA-ES)")
     game_arg(tp)
     tp.add_argument("--character", required=True)
-    tp.add_argument("--players", type=int, default=4)
+    tp.add_argument("--players", type=_whole_number, default=4)
     tp.add_argument("--budget", type=_positive_int, required=True,
                     help="candidate evaluations")
     tp.add_argument("--games", type=_positive_int, default=2000,

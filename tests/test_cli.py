@@ -1,5 +1,6 @@
 """The `ascent` command: replay and simulate, as a designer runs them."""
 import json
+import os
 import subprocess
 import sys
 
@@ -135,6 +136,9 @@ def _sim(out, *extra):
 @pytest.mark.parametrize("args, words", [
     (["--threads", "999"], "--threads: at most"),
     (["--rule", "max_rounds=40", "--rule", "max_rounds=30"], "--rule: max_rounds is given twice"),
+    # R72: a cap past int64 failed with an OverflowError
+    (["--rule", "max_rounds=9223372036854775808"], "switch max_rounds: expected a number of "
+     "rounds from 1 to 1,000,000 or none, got 9223372036854775808"),
     (["--set", "characters.technician.passive.requirement_reduction=3", "--set",
       "characters.technician.passive.requirement_reduction=4"], "is given twice"),
     (["--policy", "random", "--seat-policies", "random,greedy"], "--policy and --seat-policies"),
@@ -148,6 +152,33 @@ def test_bad_simulate_arguments_are_one_line(tmp_path, capsys, args, words):
     err = capsys.readouterr().err.strip()
     assert words in err and "\n" not in err and "Traceback" not in err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("args, words", [
+    # an empty name read as "not given" ran the default bot, preset or folder
+    (["--policy", ""], "argument --policy: expected a name, got ''"),
+    (["--preset", " "], "argument --preset: expected a name, got ' '"),
+    (["--out", ""], "argument --out: expected a name, got ''"),
+    # Python's int() takes these; a designer did not mean them as counts
+    (["--games", "\uff12\uff10"], "argument --games: expected a whole number, got '\uff12\uff10'"),
+    (["--games", "1_0"], "argument --games: expected a whole number, got '1_0'"),
+    (["--players", "2.0"], "argument --players: expected a whole number, got '2.0'"),
+    (["--seed", " 7 "], "argument --seed: expected a whole number, got ' 7 '"),
+])
+def test_arguments_the_parser_refuses_exit_2_and_write_nothing(tmp_path, capsys, args, words):
+    with pytest.raises(SystemExit) as stopped:
+        main(_sim(tmp_path / "out", *args))
+    assert stopped.value.code == 2
+    assert words in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_more_local_workers_than_cores_is_refused(tmp_path, capsys):
+    # --jobs 999 started up to one process per chunk, each compiling the game, on 2 cores
+    with pytest.raises(SystemExit) as stopped:
+        main(["run", str(tmp_path / "spec.toml"), "--jobs", str((os.cpu_count() or 1) + 1)])
+    assert stopped.value.code == 2
+    assert "argument --jobs: expected at most" in capsys.readouterr().err
 
 
 def test_a_game_that_can_never_end_is_refused_up_front(tmp_path, capsys):

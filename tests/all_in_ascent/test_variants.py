@@ -402,7 +402,7 @@ def test_knobs_and_switches_change_the_fingerprint_and_are_recorded():
     ({"switches": {"shared_belayer_pool": "maybe"}}, "expected on or off"),
     ({"switches": {"shared_belayer_pool": "1"}}, "expected on or off, got '1'"),
     ({"switches": {"shared_belayer_pool": "yes"}}, "expected on or off, got 'yes'"),
-    ({"switches": {"max_rounds": "0"}}, "rounds >= 1 or none"),
+    ({"switches": {"max_rounds": "0"}}, "rounds from 1 to 1,000,000 or none"),
     ({"switches": {"power_tap_keeps": "worst"}}, "one of lowest, best"),
     ({"knobs": ["characters.wizard.startingStats.focus=3"]}, "unknown character 'wizard'"),
     ({"knobs": ["characters.technician.passive.requirement_reduction=-1"]}, "out of range"),

@@ -24,6 +24,11 @@ from sim.games.all_in_ascent import data as gamedata
 from sim.games.all_in_ascent.state import MAX_REDISTRIBUTION
 
 
+# the largest round cap: far beyond any game (v0.4.0's is 45), and within the engine's int64
+# state and the records' int32 round column (a larger one failed with an OverflowError)
+MAX_ROUND_CAP = 1_000_000
+
+
 class VariantError(ValueError):
     """A switch or knob that does not exist, or a value it cannot take. One line."""
 
@@ -163,14 +168,13 @@ def parse_switch(name, text):
     if sw.kind == "rounds":
         if str(text).strip().lower() in ("none", "off", "no"):
             return None
+        allowed = f"expected a number of rounds from 1 to {MAX_ROUND_CAP:,} or none"
         try:
             value = int(str(text))
         except ValueError:
-            raise VariantError(f"switch {name}: expected a number of rounds >= 1 or none, "
-                               f"got {text!r}") from None
-        if value < 1:
-            raise VariantError(f"switch {name}: expected a number of rounds >= 1 or none, "
-                               f"got {value}")
+            raise VariantError(f"switch {name}: {allowed}, got {text!r}") from None
+        if not 1 <= value <= MAX_ROUND_CAP:
+            raise VariantError(f"switch {name}: {allowed}, got {value}")
         return value
     if text not in sw.kind:
         raise VariantError(f"switch {name}: expected one of {', '.join(sw.kind)}, got {text!r}")
