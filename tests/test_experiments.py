@@ -59,6 +59,9 @@ def assert_same_results(a, b, spec):
     ('games = "many"\nout = "x"', "games: expected a whole number"),
     ('games = 10\nout = "x"\nplayers = [5]', "players: player counts are 1..4"),
     ('games = 10\nout = "x"\npolicy = "genius"', "policy: unknown policy 'genius'"),
+    # not a name: a TypeError, or a list read as one bot per seat
+    ('games = 10\nout = "x"\npolicy = 5', "policy: expected one policy name for every seat"),
+    ('games = 10\nout = "x"\npolicy = ["greedy"]', r"seat_policies = \[...\] names one per seat"),
     ('games = 10\nout = "x"\nplayers = [2]\ncharacters = ["technician", "wizard"]',
      "characters: unknown character 'wizard'"),
     ('games = 10\nout = "x"\n[variants.a]\nrules = { shared_pool = "on" }',

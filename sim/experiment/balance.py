@@ -854,7 +854,15 @@ def run_balance(spec, jobs=None, scheduler=None, quiet=False, validation=True):
     share, validate on fresh seeds, write patch.toml and balance.md. Every stage resumes. The
     out folder is locked (sim/core/output.py): a second balance run on it marked the first
     one's running candidate failed, and the first then crashed (a review helper found it)."""
+    import numba
+
     from sim.core.output import folder_lock
+    # before anything is written: numba refused it only once the search had begun, with a
+    # traceback and a journal left behind (a review's audit)
+    cores = numba.config.NUMBA_NUM_THREADS
+    if spec.threads and spec.threads > cores and not scheduler:
+        raise BalanceError(f"{spec.path}: threads: at most {cores} in this process (its cores, "
+                           f"or NUMBA_NUM_THREADS), got {spec.threads}")
     with folder_lock(spec.out):
         return _run_balance_locked(spec, jobs, scheduler, quiet, validation)
 

@@ -236,6 +236,9 @@ def load_spec(path):
             _fail(p, "seat_policies", "expected one policy per seat (and a single player count)")
     else:
         seat_policies = doc.get("policy", game.default_policy)
+        if not isinstance(seat_policies, str):
+            _fail(p, "policy", f"expected one policy name for every seat (seat_policies = "
+                               f"[...] names one per seat), got {seat_policies!r}")
     for name in [seat_policies] if isinstance(seat_policies, str) else seat_policies:
         problem = policy_name_problem(game.name, name) if isinstance(name, str) else \
             f"expected a policy name, got {name!r}"
