@@ -99,8 +99,21 @@ def cmd_rules(args):
     return 0
 
 
+def _check_file_out(option, path):
+    """An output file's path, checked before any game is played: a folder or a missing
+    parent folder failed only once the work was done, with a traceback."""
+    if path is None:
+        return
+    path = Path(path)
+    if path.is_dir():
+        raise UsageError(f"{option} {path}: a folder; expected the path of a file to write")
+    if not path.parent.is_dir():
+        raise UsageError(f"{option} {path}: no folder {path.parent} to write it in")
+
+
 def cmd_replay(args):
     game = _game(args)
+    _check_file_out("--out", args.out)
     if game.replay_needs_characters and not args.characters:
         raise UsageError(f"--characters: required for {game.title}, e.g. "
                          f"{','.join(game.character_keys()[:2])}")
@@ -210,6 +223,7 @@ def _module(game, kind, flag):
 
 def cmd_ladder(args):
     game = _game(args)
+    _check_file_out("--out", args.out)
     ladder = _module(game, "ladder_module", f"ascent ladder --game {game.name}")
     game.check_players(args.players)
     rules = _rules(args, game, args.players)

@@ -237,3 +237,21 @@ def test_a_results_document_quotes_the_command_without_options_that_cannot_chang
                                      "--sched", "tcp://host:8786", "--games", "200"])
     assert _command_line(short, results_only=True) == \
         "ascent skill --game dice-race --games 200"
+
+
+def test_an_output_file_that_cannot_be_written_is_refused_before_any_game(tmp_path, capsys):
+    """A folder, or a path under a missing folder: replay and ladder played every game first,
+    then failed with a traceback (ladder left its lock and parts file beside the folder)."""
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    replay = ["replay", "--seed", "1", "--characters", "technician,sprinter", "--quiet"]
+    ladder = ["ladder", "--players", "2", "--games", "2", "--policies", "greedy,random",
+              "--quiet"]
+    for args, words in ((replay + ["--out", str(folder)], "a folder; expected the path of"),
+                        (replay + ["--out", str(tmp_path / "no" / "x.md")],
+                         f"no folder {tmp_path / 'no'} to write it in"),
+                        (ladder + ["--out", str(folder)], "a folder; expected the path of")):
+        assert main(args) == 2
+        err = capsys.readouterr().err.strip()
+        assert "\n" not in err and err.startswith("ascent: error: --out ") and words in err
+    assert [p.name for p in tmp_path.iterdir()] == ["folder"] and not list(folder.iterdir())
