@@ -135,6 +135,35 @@ def test_a_corrupt_experiment_json_is_one_line(tmp_path, capsys):
     assert "experiment.json: unreadable" in err and "\n" not in err
 
 
+@pytest.mark.parametrize("damage, words", [
+    ("[1, 2", "experiment.json: unreadable"),
+    ("{}", "experiment.json: not an experiment's manifest"),
+    ("another game", "experiment.json: its identity does not match its identity_sha256"),
+])
+def test_a_report_names_a_damaged_experiment_json_and_the_way_back(tmp_path, capsys, damage,
+                                                                  words):
+    """A bare JSON error without the file's name, a KeyError, or, for an identity edited to
+    another game, a KeyError deep in the report."""
+    path = spec_file(tmp_path, "games = 20\nchunk = 20")
+    spec = load_spec(path)
+    run_experiment(spec, jobs=1, quiet=True)
+    manifest = spec.out / "experiment.json"
+    if damage == "another game":
+        doc = json.loads(manifest.read_text())
+        doc["identity"]["game"] = "all-in-ascent"
+        manifest.write_text(json.dumps(doc))
+    else:
+        manifest.write_text(damage)
+    assert main(["report", str(spec.out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and words in err and "move it away and run the experiment's " \
+        "`ascent run` command again" in err
+    manifest.unlink()
+    run_experiment(spec, jobs=1, quiet=True)            # the way back the message gives
+    assert game_ids(spec.out) == list(range(20))
+    assert main(["report", str(spec.out)]) == 0
+
+
 def test_a_second_run_of_the_same_experiment_is_kept_out(tmp_path):
     from sim.core.output import folder_lock
     path = spec_file(tmp_path, "games = 20\nchunk = 20")

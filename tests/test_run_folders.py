@@ -289,6 +289,19 @@ def test_report_refuses_a_damaged_folder(tmp_path, capsys, damage):
     one_line_error(capsys)
 
 
+def test_report_refuses_a_manifest_that_names_another_game(tmp_path, capsys):
+    # read as All-In Ascent's records, Ascension's tables failed deep in the report (KeyError)
+    out = tmp_path / "run"
+    assert simulate(out) == 0
+    doc = json.loads((out / "manifest.json").read_text())
+    (out / "manifest.json").write_text(json.dumps({**doc, "game": "all-in-ascent"}))
+    capsys.readouterr()
+    assert main(["report", str(out)]) == 2
+    assert "holds ascension records, manifest.json says 'all-in-ascent'" in \
+        one_line_error(capsys)
+    assert not (out / "figures").exists()
+
+
 @pytest.mark.parametrize("game", ["all-in-ascent", "ascension", "first-ascent"])
 def test_tables_keep_their_dtypes_whatever_the_chunk(tmp_path, game):
     outs = []

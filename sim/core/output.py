@@ -129,10 +129,11 @@ class RunWriter:
     Use under `folder_lock(out)`: writer.add(played) per chunk, writer.publish(manifest)
     at the end; anything else (an exception, a kill) leaves `out` untouched."""
 
-    def __init__(self, out, fingerprint, games):
+    def __init__(self, out, fingerprint, games, game=None):
         self.out = Path(out)
         self.fingerprint = fingerprint
         self.games = int(games)
+        self.game = game            # in each table's tag: the report reads it by that game
         remove_killed_writes(self.out)
         self.tmp = self.out.parent / f".{self.out.name}.tmp-{os.getpid()}"
         self.tmp.mkdir()
@@ -149,7 +150,8 @@ class RunWriter:
         for name, table in zip(TABLES, tables):
             if name not in self.writers:
                 meta = json.dumps({"run_fingerprint": self.fingerprint, "games": self.games,
-                                   "table": name}).encode()
+                                   "table": name,
+                                   **({"game": self.game} if self.game else {})}).encode()
                 schema = table.schema.with_metadata({**(table.schema.metadata or {}),
                                                      META_KEY: meta})
                 self.writers[name] = pq.ParquetWriter(self.tmp / f"{name}.parquet", schema)
@@ -212,6 +214,11 @@ def verify_run_folder(folder):
         if tag.get("run_fingerprint") != fingerprint:
             raise OutputError(f"{path}: belongs to another run than {MANIFEST} (mixed "
                               f"folder); rerun the simulate command with --overwrite")
+        if "game" in tag and tag["game"] != doc.get("game"):
+            # an edited manifest: read as another game's records, the report failed deep inside
+            raise OutputError(f"{path}: holds {tag['game']} records, {MANIFEST} says "
+                              f"{doc.get('game')!r} (an edited or mixed folder); rerun the "
+                              f"simulate command with --overwrite")
         expected = doc.get("rows", {}).get(name)
         if meta.num_rows != expected:
             raise OutputError(f"{path}: {meta.num_rows:,} rows, the manifest promises "

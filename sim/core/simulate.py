@@ -63,7 +63,7 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
             raise OutputError(f"{shown}: holds another run; pass --overwrite to replace it, or "
                               f"choose another --out")
         try:
-            writer = RunWriter(out, fingerprint, games)
+            writer = RunWriter(out, fingerprint, games, game.name)
         except OSError as exc:
             raise OutputError(f"{out.parent}: cannot write here ({exc.strerror or exc})") \
                 from None

@@ -6,6 +6,7 @@ every test of the screen.
 Inputs are the record tables of a run (records.py): `games` (one row per game) and `seats` (one
 row per game and seat).
 """
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -59,7 +60,7 @@ def load_results(path, variant=None):
         return Results(path.name, pd.read_parquet(path / "games.parquet"),
                        pd.read_parquet(path / "seats.parquet"), meta)
     if (path / "experiment.json").exists():
-        doc = json.loads((path / "experiment.json").read_text())
+        doc = _experiment_doc(path / "experiment.json")
         check_experiment_record_version(path, doc)
         variants = list(doc.get("variant_order") or doc["identity"]["variants"])
         variant = variant or ("baseline" if "baseline" in variants else variants[0])
@@ -97,6 +98,30 @@ def load_results(path, variant=None):
         raise ValueError(f"{path}: no such folder")
     raise ValueError(f"{path}: neither a simulate folder (games.parquet) nor an experiment "
                      f"folder (experiment.json)")
+
+
+REBUILD = ("move it away and run the experiment's `ascent run` command again: it writes the "
+           "file anew (finished chunks are kept and checked)")
+
+
+def _experiment_doc(path):
+    """experiment.json, or an error naming it: a damaged one failed with a bare JSON error or
+    a KeyError."""
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: unreadable ({exc}); {REBUILD}") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("identity"), dict) or \
+            not isinstance(doc["identity"].get("variants"), (dict, list)) or "name" not in doc:
+        raise ValueError(f"{path}: not an experiment's manifest (no identity, variants or "
+                         f"name); {REBUILD}")
+    # the chunks are checked against identity_sha256: an identity edited since (another game,
+    # other rules) would have them read as what they are not
+    written = hashlib.sha256(json.dumps(doc["identity"], sort_keys=True).encode()).hexdigest()
+    if doc.get("identity_sha256") != written:
+        raise ValueError(f"{path}: its identity does not match its identity_sha256 (an edited "
+                         f"file); {REBUILD}")
+    return doc
 
 
 def _as_seat_list(seat_policies):
