@@ -528,3 +528,12 @@ def test_reserve_sizes(shaped, neutral):
     o = origins(g)
     assert ("shaped" in o) == (shaped > 0)
     assert ("neutral" in o) == (neutral > 0)
+
+
+@pytest.mark.parametrize("value, words", [
+    ("", "unknown symbol ''"), (",", "unknown symbol ''"), ("ladder,", "unknown symbol ''"),
+    ("ladder,ladder", "'ladder' is listed twice")])
+def test_an_empty_or_repeated_special_is_refused(value, words):
+    # '' (a --rule specials_enabled= cut short) had turned every special off without a word
+    with pytest.raises(RuleError, match=f"specials_enabled: {words}"):
+        build_rules(4, {"specials_enabled": value})

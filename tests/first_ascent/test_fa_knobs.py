@@ -126,3 +126,12 @@ def test_tune_compiles_with_the_compile_line_first(tune_compile):
                           "compiled"]
     assert events[6:] and all(e in (["tuned", "planner"], ["planner", "tuned"])
                               for e in events[6:])
+
+
+@pytest.mark.parametrize("value, words", [
+    ("", "unknown character ''"), ("phil,", "unknown character ''"),
+    ("phil,phil", "'phil' is listed twice")])
+def test_an_empty_or_repeated_character_in_abilities_off_is_refused(value, words):
+    # '' had meant none, recorded as '': the same rules as the defaults under another fingerprint
+    with pytest.raises(RuleError, match=f"abilities_off: {words}"):
+        build_rules(3, {"abilities_off": value})

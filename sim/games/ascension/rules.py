@@ -139,16 +139,20 @@ def default_values(players):
 
 
 def _parse_symbols(text):
+    allowed = f"allowed: {', '.join(SPECIAL_SYMBOLS)}, 'all' or 'none'"
     text = text.strip()
     if text == "all":
         return list(SPECIAL_SYMBOLS)
-    if text in ("none", ""):
+    if text == "none":
         return []
-    names = [s.strip() for s in text.split(",") if s.strip()]
+    # an empty list, or an empty or repeated item, is a slip: '' had meant none, every
+    # special off without a word
+    names = [s.strip() for s in text.split(",")]
     for s in names:
         if s not in SPECIAL_SYMBOLS:
-            raise RuleError(f"specials_enabled: unknown symbol {s!r}; allowed: "
-                            f"{', '.join(SPECIAL_SYMBOLS)}, 'all' or 'none'")
+            raise RuleError(f"specials_enabled: unknown symbol {s!r}; {allowed}")
+        if names.count(s) > 1:
+            raise RuleError(f"specials_enabled: {s!r} is listed twice")
     return names
 
 

@@ -140,15 +140,19 @@ def _parse_odds(value):
 
 
 def _parse_characters(value):
-    if value in ("none", ""):
+    if value == "none":
         return 0
     keys = {v: k for k, v in CHARACTER_KEYS.items()}
     mask = 0
+    # '' had meant none, recorded as '' (another fingerprint than the defaults' for the same
+    # rules); an empty or repeated item is a slip too
     for key in value.split(","):
         key = key.strip()
         if key not in keys:
             raise RuleError(f"abilities_off: unknown character {key!r}; allowed: none or "
                             f"{', '.join(sorted(keys))}")
+        if mask & (1 << keys[key]):
+            raise RuleError(f"abilities_off: {key!r} is listed twice")
         mask |= 1 << keys[key]
     return mask
 
