@@ -447,3 +447,17 @@ def test_a_balance_search_compiles_once_here_before_dealing_out_candidates(tmp_p
     assert calls == [("dice-race", ["hold-at", "hold-at"], True)]
     assert played[:2] == [({}, 1, "random"), ({}, 1, None)]
     assert all(games == 1000 for _, games, _ in played[2:])     # then the search's own
+
+
+def test_an_unknown_base_rule_names_the_spec_and_its_key(tmp_path):
+    # All-In Ascent reads each knob's current value from the base rules first: an unknown
+    # switch there was one line naming neither the spec nor its key
+    path = tmp_path / "balance.toml"
+    path.write_text('game = "all-in-ascent"\nplayers = [2]\npolicy = "greedy"\nbudget = 2\n'
+                    'games = 10\nrescore_games = 10\nvalidation_games = 10\nfinalists = 1\n'
+                    'seed = 1\nout = "out"\nrules = { nosuch = "on" }\n\n'
+                    '[knobs."characters.technician.passive.requirement_reduction"]\n'
+                    'values = [3, 4]\n')
+    with pytest.raises(BalanceError) as info:
+        load_balance_spec(path)
+    assert str(info.value).startswith(f"{path}: rules or set: unknown switch 'nosuch'")

@@ -198,6 +198,12 @@ def _knob_values(p, key, body):
     return texts
 
 
+def _base_key(exc):
+    """The spec key a GameError about the base rules names: rules, set, or (a game whose
+    errors do not say which) both."""
+    return {"rule": "rules", "set": "set"}.get(exc.option, "rules or set")
+
+
 def load_balance_spec(path):
     """Read and validate a balance spec: every knob value is built for every player count, so a
     bound outside a knob's legal range is refused before any game is played."""
@@ -234,7 +240,10 @@ def load_balance_spec(path):
     knobs = tuple(Knob(k, _knob_values(p, k, v)) for k, v in knob_doc.items())
     reader = getattr(game.api, "knob_value", None)
     if reader is not None:
-        start = game.build_rules(players[0], preset, base["rules"], list(base["set"].items()))
+        try:
+            start = game.build_rules(players[0], preset, base["rules"], list(base["set"].items()))
+        except GameError as exc:        # named by file and key, as below (it was neither)
+            _fail(p, _base_key(exc), exc.detail)
         current = {}
         for knob in knobs:
             try:
@@ -259,7 +268,7 @@ def load_balance_spec(path):
         try:
             game.build_rules(n, preset, base["rules"], list(base["set"].items()))
         except GameError as exc:
-            _fail(p, "rules" if exc.option == "rule" else "set", exc.detail)
+            _fail(p, _base_key(exc), exc.detail)
     group = game.group(True)
     target = doc.get("target", "parity")
     if target != "parity":
