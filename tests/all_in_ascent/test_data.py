@@ -391,6 +391,11 @@ def test_bad_type_message(tmp_path):
     ("GEAR_SHOP[11].value", 0, ["out of range", "1..6"]),
     ("GEAR_SHOP[7].value", 0, ["out of range", "1..100"]),
     ("ROUTES.topRope[4].tag", "Slab", ["tag", "Dynamic", "null"]),
+    # R49 matches these against each other: a typo silently took a route out of every type
+    # filter, or switched a card's feature bonus off
+    ("ROUTES.topRope[4].routeType", "Slabb", ["route type", "Slab, Vertical, Overhang"]),
+    ("GEAR_SHOP[0].holdFeatureFilter", ["Crimpz"],
+     ["'Crimpz' is not a known hold or move feature of a route in this file", "Crimp, Dynamic"]),
     ("ROUTES.topRope[4].time", 0, ["out of range"]),
     ("ROUTES.topRope[4].time", "5", ["integer", "string"]),
     ("ROUTES.topRope[4].strength", 45.5, ["integer"]),

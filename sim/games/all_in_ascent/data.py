@@ -37,6 +37,9 @@ DICE_CARD_VALUES = {"extraDieBestN": (1, 100), "treatOneDieAsValue": (1, 6),
                     "milestoneDiceBonus": (0, 100)}
 ROUTE_FILTERS = ("All", "Repeated", "Bouldering", "Top Rope", "Lead", "Slab", "Vertical",
                  "Overhang", "Traverse")
+# a route's routeType is matched against gear routeFilters (R49), so it is one of the types
+# a filter can name: any other (a typo) would silently take the route out of every type filter
+ROUTE_TYPES = ("Slab", "Vertical", "Overhang", "Traverse")
 
 # R1: the counts of the v0.4.0 deck. A preset with another deck passes its own counts.
 V040_COUNTS = {"characters": 5, "xp_levels": 15, "stations": 4,
@@ -345,6 +348,7 @@ def validate(doc, filename, counts=V040_COUNTS, sha256=None):
         c.integer(c.field(st, "time", path), f"{path}.time", 0, 10)
         c.integer(c.field(st, "endurance", path), f"{path}.endurance", 0, 1000)
     # Routes (R1-R4).
+    features = set()                # every hold and move feature a route has (R49)
     routes = c.field(doc, "ROUTES", "")
     if not isinstance(routes, dict):
         c.fail("ROUTES", f"expected an object keyed by area, found {_kind(routes)}")
@@ -381,10 +385,11 @@ def validate(doc, filename, counts=V040_COUNTS, sha256=None):
                 mod = c.integer(c.field(eff, "modifier", epath), f"{epath}.modifier")
                 c.choice(mod, f"{epath}.modifier", (-1, 1), "modifier (-1 buff, +1 nerf)")
             c.choice(c.field(r, "tag", path), f"{path}.tag", TAGS + (None,), "tag")
-            c.string(c.field(r, "routeType", path), f"{path}.routeType")
+            c.choice(c.field(r, "routeType", path), f"{path}.routeType", ROUTE_TYPES,
+                     "route type (what a gear card's routeFilter names, R49)")
             for key in ("holdFeatures", "moveFeatures"):
                 for j, feat in enumerate(c.array(c.field(r, key, path), f"{path}.{key}")):
-                    c.string(feat, f"{path}.{key}[{j}]")
+                    features.add(c.string(feat, f"{path}.{key}[{j}]"))
     # Gear (R30, R41-R43, §10).
     gear = c.array(c.field(doc, "GEAR_SHOP", ""), "GEAR_SHOP", counts["gear"] if counts else None)
     names = []
@@ -410,7 +415,10 @@ def validate(doc, filename, counts=V040_COUNTS, sha256=None):
         for key, allowed in (("routeFilter", ROUTE_FILTERS), ("holdFeatureFilter", None)):
             for j, entry in enumerate(c.array(c.field(card, key, path), f"{path}.{key}")):
                 if allowed is None:
-                    c.string(entry, f"{path}.{key}[{j}]")
+                    # R49 matches it against the routes' hold and move features: one that no
+                    # route has (a typo) would silently switch the card's bonus off
+                    c.choice(c.string(entry, f"{path}.{key}[{j}]"), f"{path}.{key}[{j}]",
+                             sorted(features), "hold or move feature of a route in this file")
                 else:
                     c.choice(entry, f"{path}.{key}[{j}]", allowed, "route filter")
         if "effectKind" in card:
