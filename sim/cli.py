@@ -497,6 +497,9 @@ class _Levels(argparse.Action):
 
 def cmd_report(args):
     from sim.report.render import write_report
+    if args.against_variant and not args.against:
+        raise UsageError("--against-variant: names a variant of the --against folder; give "
+                         "--against too")
     for flag, value, folder in (("--variant", args.variant, args.results),
                                 ("--against-variant", args.against_variant, args.against)):
         if value and folder and not (Path(folder) / "experiment.json").exists():
@@ -552,7 +555,8 @@ def build_parser():
     rp.add_argument("--characters", type=_name,
                     help="comma-separated, one per seat (games with characters; 'random' where "
                          "the game allows it)")
-    rp.add_argument("--players", type=_whole_number, help="player count (default: one per character)")
+    rp.add_argument("--players", type=_whole_number,
+                    help="player count (default: one per character)")
     rp.add_argument("--policy", type=_name, default=None,
                     help="the bot in every seat (default: the game's default bot, as in "
                          "simulate)")
@@ -598,11 +602,13 @@ def build_parser():
 
     rp2 = sub.add_parser("report", help="write report.html, figures/ and tables/ for a run")
     rp2.add_argument("results", help="a simulate folder or an experiment folder")
-    rp2.add_argument("--against", help="a baseline run of the same games: writes compare.html "
-                                       "(compare-VARIANT.html in an experiment folder), the "
-                                       "paired comparison, and leaves report.html alone")
-    rp2.add_argument("--variant", help="which variant of an experiment folder (default baseline)")
-    rp2.add_argument("--against-variant", help="which variant of the --against folder")
+    rp2.add_argument("--against", type=_name,
+                     help="a baseline run of the same games: writes compare.html "
+                          "(compare-VARIANT.html in an experiment folder), the "
+                          "paired comparison, and leaves report.html alone")
+    rp2.add_argument("--variant", type=_name,
+                     help="which variant of an experiment folder (default baseline)")
+    rp2.add_argument("--against-variant", type=_name, help="which variant of the --against folder")
     rp2.set_defaults(func=cmd_report)
 
     xp = sub.add_parser("run", help="run (or resume) an experiment spec (experiments/*.toml)")

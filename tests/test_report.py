@@ -224,6 +224,10 @@ def test_report_on_a_missing_folder_is_a_clear_error(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     assert main(["report", str(tmp_path / "empty")]) == 2
     assert "neither a simulate folder" in capsys.readouterr().err
+    # it was ignored without --against
+    assert main(["report", str(tmp_path / "empty"), "--against-variant", "x"]) == 2
+    assert "--against-variant: names a variant of the --against folder; give --against too" \
+        in capsys.readouterr().err
 
 
 def test_the_notebook_runs(tmp_path):
