@@ -164,6 +164,17 @@ def test_a_report_names_a_damaged_experiment_json_and_the_way_back(tmp_path, cap
     assert main(["report", str(spec.out)]) == 0
 
 
+def test_an_out_folder_holding_other_files_is_refused(tmp_path, capsys):
+    # `simulate` refused such a folder; `run` wrote its chunks among the files
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "notes.txt").write_text("mine")
+    path = spec_file(tmp_path, "games = 20\nchunk = 20")
+    assert main(["run", str(path), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "holds files that are not this experiment's (notes.txt)" in err
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["notes.txt"]
+
+
 def test_a_second_run_of_the_same_experiment_is_kept_out(tmp_path):
     from sim.core.output import folder_lock
     path = spec_file(tmp_path, "games = 20\nchunk = 20")

@@ -415,6 +415,18 @@ def run_experiment(spec: Spec, jobs=None, scheduler=None, quiet=False, stop_afte
     out = spec.out
     if out.exists() and not out.is_dir():
         raise SpecError(f"{spec.path}: out: {out} is a file, not a folder")
+    if out.is_dir() and not (out / "experiment.json").exists():
+        # another command's folder, or anything else: `simulate` refuses it, and the chunks
+        # would land among its files (what a run killed before its first experiment.json
+        # leaves, chunks/, and the spec itself, as a sweep writes it there, are its own)
+        spec_path = Path(spec.path).resolve()
+        others = sorted(p.name for p in out.iterdir()
+                        if p.name != "chunks" and not p.name.startswith((".", "experiment.json"))
+                        and p.resolve() != spec_path)
+        if others:
+            raise SpecError(f"{spec.path}: out: {out} holds files that are not this "
+                            f"experiment's ({', '.join(others[:3])}"
+                            f"{', ...' if len(others) > 3 else ''}); give another out folder")
     try:
         with folder_lock(out):
             return _run_locked(spec, jobs, scheduler, quiet, stop_after_chunks)
