@@ -22,7 +22,8 @@ def from_unit(u, bounds):
 
 
 def search(evaluate, start, bounds, budget, seed, log=print):
-    """CMA-ES for `budget` evaluations; returns (best knobs, best mean win)."""
+    """CMA-ES for `budget` evaluations; returns (best knobs, best mean win, evaluations made):
+    it asks whole generations (at least 4 candidates), so it may make a few more."""
     import cma
     options = {"bounds": [0.0, 1.0], "seed": seed % (2**32 - 1) + 1, "maxfevals": budget,
                "popsize": max(4, min(10, budget // 4)), "verbose": -9}
@@ -36,7 +37,7 @@ def search(evaluate, start, bounds, budget, seed, log=print):
         if rates[k] > best_rate:
             best_rate, best_knobs = rates[k], from_unit(candidates[k], bounds)
         log(f"  {es.countevals:5d} evaluations: best win rate {best_rate:.4f}")
-    return best_knobs, best_rate
+    return best_knobs, best_rate, int(es.countevals)
 
 
 def paired_validation(tuned_won, default_won):
@@ -60,13 +61,14 @@ def tune_and_validate(wins, games_for, start, defaults, bounds, knob_names, budg
     wins(knobs, games) -> per-game wins (0/1) of the tuned seat; games_for(n, seed) -> the
     games (whatever `wins` takes). Returns the record `store_record` keeps."""
     train = games_for(games, seed)
-    best_knobs, best_rate = search(lambda knobs: wins(knobs, train), start, bounds, budget,
-                                   seed, log)
+    best_knobs, best_rate, evaluations = search(lambda knobs: wins(knobs, train), start,
+                                                bounds, budget, seed, log)
     validation = games_for(validation_games, seed + 1_000_003)
     return {
         "knobs": dict(zip(knob_names, [round(v, 6) for v in best_knobs])),
         "players": players,
         "budget": budget,
+        "evaluations": evaluations,     # whole generations: --budget 1 made 4 (a review's audit)
         "games_per_evaluation": games,
         "seed": seed,
         "training_win_rate": round(best_rate, 6),

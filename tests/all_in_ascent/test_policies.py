@@ -166,6 +166,8 @@ def test_tune_runs_end_to_end_with_a_tiny_budget(capsys):
     result = json.loads(capsys.readouterr().out.split("\nstored")[0])
     assert result["validation"]["games"] == 16
     assert set(result["knobs"]) >= {"milestone_threshold", "train_value"}
+    # CMA-ES asks whole generations of at least 4: the record says what was made
+    assert result["budget"] == 2 and result["evaluations"] == 4
 
 
 def test_tune_compiles_with_the_compile_line_first(tune_compile):
