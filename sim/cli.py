@@ -45,13 +45,15 @@ def _seed(text):
 
 
 def _jobs(text):
-    """--jobs: local worker processes, at most one per core (more only wait for a core, each
-    with its own compiled copy of the game); a cluster is --scheduler's."""
+    """--jobs: local worker processes. More than a few per core only wait for a core, each
+    with its own compiled copy of the game (--jobs 999 started one per chunk); a cluster is
+    --scheduler's."""
     value = _positive_int(text)
-    cores = os.cpu_count() or 1
-    if value > cores:
-        raise argparse.ArgumentTypeError(f"expected at most {cores} (this machine's cores; "
-                                         f"a Dask cluster is --scheduler's), got {value}")
+    most = 4 * (os.cpu_count() or 1)
+    if value > most:
+        raise argparse.ArgumentTypeError(f"expected at most {most} (4 per core on this "
+                                         f"machine; a Dask cluster is --scheduler's), got "
+                                         f"{value}")
     return value
 
 
@@ -99,15 +101,16 @@ def cmd_rules(args):
     return 0
 
 
-def _check_file_out(option, path):
-    """An output file's path, checked before any game is played: a folder or a missing
-    parent folder failed only once the work was done, with a traceback."""
+def _check_file_out(option, path, makes_folder=False):
+    """An output file's path, checked before any game is played: a folder, or (for a command
+    that does not make it) a missing parent folder failed only once the work was done, with a
+    traceback."""
     if path is None:
         return
     path = Path(path)
     if path.is_dir():
         raise UsageError(f"{option} {path}: a folder; expected the path of a file to write")
-    if not path.parent.is_dir():
+    if not makes_folder and not path.parent.is_dir():
         raise UsageError(f"{option} {path}: no folder {path.parent} to write it in")
 
 
@@ -223,7 +226,7 @@ def _module(game, kind, flag):
 
 def cmd_ladder(args):
     game = _game(args)
-    _check_file_out("--out", args.out)
+    _check_file_out("--out", args.out, makes_folder=True)     # its lock makes the folder
     ladder = _module(game, "ladder_module", f"ascent ladder --game {game.name}")
     game.check_players(args.players)
     rules = _rules(args, game, args.players)

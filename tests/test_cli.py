@@ -173,10 +173,10 @@ def test_arguments_the_parser_refuses_exit_2_and_write_nothing(tmp_path, capsys,
     assert list(tmp_path.iterdir()) == []
 
 
-def test_more_local_workers_than_cores_is_refused(tmp_path, capsys):
+def test_more_local_workers_than_4_a_core_is_refused(tmp_path, capsys):
     # --jobs 999 started up to one process per chunk, each compiling the game, on 2 cores
     with pytest.raises(SystemExit) as stopped:
-        main(["run", str(tmp_path / "spec.toml"), "--jobs", str((os.cpu_count() or 1) + 1)])
+        main(["run", str(tmp_path / "spec.toml"), "--jobs", str(4 * (os.cpu_count() or 1) + 1)])
     assert stopped.value.code == 2
     assert "argument --jobs: expected at most" in capsys.readouterr().err
 
@@ -255,3 +255,7 @@ def test_an_output_file_that_cannot_be_written_is_refused_before_any_game(tmp_pa
         err = capsys.readouterr().err.strip()
         assert "\n" not in err and err.startswith("ascent: error: --out ") and words in err
     assert [p.name for p in tmp_path.iterdir()] == ["folder"] and not list(folder.iterdir())
+    # the ladder's lock makes its folder, so a missing one is not refused (the README's
+    # `--out results/LADDER.md` from a fresh folder)
+    from sim.cli import _check_file_out
+    _check_file_out("--out", tmp_path / "new" / "LADDER.md", makes_folder=True)

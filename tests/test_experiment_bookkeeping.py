@@ -114,6 +114,35 @@ def test_a_damaged_chunk_is_replayed_and_never_counted(tmp_path, capsys, damage)
     assert main(["report", str(spec.out)]) == 0
 
 
+def test_a_damaged_chunk_beyond_a_smaller_games_is_removed_by_the_next_run(tmp_path, capsys):
+    """The plan no longer replays it, so it stayed and every report refused the folder with
+    advice that could not help (a review helper's finding)."""
+    path = spec_file(tmp_path, "games = 60\nchunk = 20")
+    spec = load_spec(path)
+    run_experiment(spec, jobs=1, quiet=True)
+    (spec.out / "chunks" / "baseline" / "p2" / "chunk-00002" / "seats.parquet").unlink()
+    assert main(["report", str(spec.out)]) == 2
+    assert "removes a damaged one beyond its games" in capsys.readouterr().err
+    path.write_text(path.read_text().replace("games = 60", "games = 40"))
+    run_experiment(load_spec(path), jobs=1, quiet=True)
+    assert not (spec.out / "chunks" / "baseline" / "p2" / "chunk-00002").exists()
+    assert game_ids(spec.out) == list(range(40))
+    assert main(["report", str(spec.out)]) == 0
+
+
+def test_a_whole_chunk_under_an_older_entry_is_read_not_called_missing(tmp_path):
+    # a run killed between a grown chunk's swap and experiment.json's update
+    path = spec_file(tmp_path, "games = 40\nchunk = 20")
+    spec = load_spec(path)
+    run_experiment(spec, jobs=1, quiet=True)
+    doc = json.loads((spec.out / "experiment.json").read_text())
+    for entry in doc["chunks"]:
+        if entry["index"] == 1:
+            entry["games"] = 5
+    (spec.out / "experiment.json").write_text(json.dumps(doc))
+    assert game_ids(spec.out) == list(range(40))
+
+
 def test_leftovers_of_a_killed_run_are_cleaned(tmp_path):
     path = spec_file(tmp_path, "games = 20\nchunk = 20")
     spec = load_spec(path)
@@ -147,6 +176,7 @@ def test_a_report_names_a_damaged_experiment_json_and_the_way_back(tmp_path, cap
     path = spec_file(tmp_path, "games = 20\nchunk = 20")
     spec = load_spec(path)
     run_experiment(spec, jobs=1, quiet=True)
+    assert main(["report", str(spec.out)]) == 0     # its files do not block the way back
     manifest = spec.out / "experiment.json"
     if damage == "another game":
         doc = json.loads(manifest.read_text())

@@ -148,6 +148,23 @@ def _write_tables(tmp, chunk, games, seats, identity_hash):
 def clean_partial(out):
     for tmp in (out / "chunks").glob("*/*/*.tmp-*") if (out / "chunks").exists() else []:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def remove_damaged_chunks(out, identity_hash):
+    """Remove the chunk folders of this experiment that are not whole: the plan replays those
+    within it, and one beyond it (a smaller `games` since) would otherwise stay and keep every
+    report refusing the folder (load_variant). A damaged chunk is not finished work: it is
+    never read. A chunk of another experiment (another identity) is left where it is."""
+    for d in (out / "chunks").glob("*/p*/chunk-*") if (out / "chunks").exists() else []:
+        if ".tmp-" in d.name or chunk_record(d, identity_hash) is not None:
+            continue
+        try:
+            foreign = json.loads((d / "chunk.json").read_text())["identity_sha256"] != \
+                identity_hash
+        except (OSError, ValueError, KeyError, TypeError):
+            foreign = False
+        if not foreign:
+            shutil.rmtree(d, ignore_errors=True)
     for tmp in out.glob("experiment.json.tmp-*"):
         tmp.unlink(missing_ok=True)
 
@@ -415,10 +432,12 @@ def run_experiment(spec: Spec, jobs=None, scheduler=None, quiet=False, stop_afte
     out = spec.out
     if out.exists() and not out.is_dir():
         raise SpecError(f"{spec.path}: out: {out} is a file, not a folder")
-    if out.is_dir() and not (out / "experiment.json").exists():
+    if out.is_dir() and not (out / "experiment.json").exists() and \
+            not (out / "chunks").is_dir():
         # another command's folder, or anything else: `simulate` refuses it, and the chunks
-        # would land among its files (what a run killed before its first experiment.json
-        # leaves, chunks/, and the spec itself, as a sweep writes it there, are its own)
+        # would land among its files. A folder with chunks/ is an experiment's (its
+        # experiment.json killed before its first write, or moved away as a report's error
+        # says); the spec itself, as a sweep writes it there, is its own
         spec_path = Path(spec.path).resolve()
         others = sorted(p.name for p in out.iterdir()
                         if p.name != "chunks" and not p.name.startswith((".", "experiment.json"))
@@ -440,6 +459,7 @@ def _run_locked(spec, jobs, scheduler, quiet, stop_after_chunks):
     manifest = Manifest(out, spec).open()
     clean_partial(out)
     identity_hash = spec.identity_hash()
+    remove_damaged_chunks(out, identity_hash)
     manifest.reconcile(done_chunks(out, identity_hash))
     scheduler = scheduler or spec.scheduler
     progress = _progress_printer(quiet)
@@ -544,20 +564,22 @@ def load_variant(out, variant, players, columns=None, table="seats", strict=True
             damaged.append(d.name)
         else:
             whole.append((d, rec))
-    on_disk = {(r["index"], r["first_game"], r["games"]) for _, r in whole}
+    # by index: a run killed between a grown chunk's swap and experiment.json's update left
+    # the chunk whole under an older entry (the next run's reconcile mends the entry)
+    on_disk = {r["index"] for _, r in whole}
     missing = [f"chunk-{c['index']:05d} (games {c['first_game']:,} to "
                f"{c['first_game'] + c['games'] - 1:,})"
                for c in _listed_chunks(out, variant, players)
-               if (c["index"], c["first_game"], c["games"]) not in on_disk
-               and f"chunk-{c['index']:05d}" not in damaged]
+               if c["index"] not in on_disk and f"chunk-{c['index']:05d}" not in damaged]
     # without a readable experiment.json nothing is of this experiment, and nothing is read
     if strict and identity_hash is not None and (damaged or missing):
         problems = ([f"damaged or not of this experiment: {', '.join(damaged)}"] if damaged
                     else []) + ([f"missing: {', '.join(missing)}"] if missing else [])
         raise ValueError(f"{base}: the {variant!r} games at {players} players are incomplete "
                          f"({'; '.join(problems)}), so a report would count fewer games than "
-                         f"were played; `ascent run {_spec_file(out)}` plays them again (the "
-                         f"whole chunks are kept), then report")
+                         f"were played; `ascent run {_spec_file(out)}` plays them again, or "
+                         f"removes a damaged one beyond its games (the whole chunks are kept; "
+                         f"move away a chunk of another experiment), then report")
     if not whole:
         return None
     frames = [pd.read_parquet(d / f"{table}.parquet", columns=columns) for d, _ in whole]
