@@ -14,6 +14,14 @@ class UsageError(ValueError):
     pass
 
 
+class _Parser(argparse.ArgumentParser):
+    """Its errors are one line, as every other bad input's (`ascent: error: ...`), not
+    argparse's usage block; the subcommands' parsers are of this class too."""
+
+    def error(self, message):
+        self.exit(2, f"ascent: error: {message} (see `{self.prog} --help`)\n")
+
+
 def _whole_number(text):
     """Digits as written: Python's int() also takes '1_0', ' 10 ' and other scripts' digits
     ('２０'), which a designer did not mean as a count."""
@@ -337,7 +345,8 @@ def _benchmark_rate(game, policy):
 def cmd_run(args):
     from sim.experiment.paired import character_win_rates, experiment_comparisons, \
         format_comparisons
-    from sim.experiment.runner import dry_run_plan, load_variant, run_experiment
+    from sim.experiment.runner import (check_out_folder, check_threads, dry_run_plan,
+                                       load_variant, run_experiment)
     from sim.experiment.spec import SpecError, load_spec
     from sim.core.game import get_game
     try:
@@ -345,6 +354,11 @@ def cmd_run(args):
     except SpecError as exc:
         raise UsageError(str(exc)) from None
     if args.dry_run:
+        try:            # what the run would refuse before playing, the plan refuses too
+            check_threads(spec, args.scheduler)
+            check_out_folder(spec)
+        except SpecError as exc:
+            raise UsageError(str(exc)) from None
         policy = spec.seat_policies if isinstance(spec.seat_policies, str) else None
         print(dry_run_plan(spec, _benchmark_rate(get_game(spec.game), policy) if policy
                            else None))
@@ -518,7 +532,7 @@ def cmd_report(args):
 
 def build_parser():
     from sim.core.game import DEFAULT_GAME, game_names
-    parser = argparse.ArgumentParser(prog="ascent", description="Balance lab for climbing board games.")
+    parser = _Parser(prog="ascent", description="Balance lab for climbing board games.")
     sub = parser.add_subparsers(dest="command", required=True)
 
     def experiment_args(p, chunk=None, out_help=None):

@@ -169,7 +169,10 @@ def test_arguments_the_parser_refuses_exit_2_and_write_nothing(tmp_path, capsys,
     with pytest.raises(SystemExit) as stopped:
         main(_sim(tmp_path / "out", *args))
     assert stopped.value.code == 2
-    assert words in capsys.readouterr().err
+    err = capsys.readouterr().err
+    # one line, as every other bad input's (argparse printed its usage block first)
+    assert err.startswith(f"ascent: error: {words}") and err.count("\n") == 1
+    assert err.endswith("(see `ascent simulate --help`)\n")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -212,6 +215,7 @@ def test_a_bad_scheduler_and_a_corrupt_ladder_file_are_one_line(tmp_path, capsys
                     'policy = "random"\nout = "o"\n')
     assert main(["run", str(spec), "--scheduler", "nonsense", "--quiet"]) == 2
     assert "cannot connect" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()       # no empty run folder left behind
     ladder = tmp_path / "LADDER.md"
     ladder.with_name("LADDER.md.parts.json").write_text("{not json")
     assert main(["ladder", "--games", "2", "--policies", "random,greedy", "--out", str(ladder),

@@ -118,6 +118,19 @@ def test_dry_run_prints_the_plan(tmp_path, capsys):
     assert not (tmp_path / "out").exists()
 
 
+def test_dry_run_refuses_what_the_run_would_refuse(tmp_path, capsys):
+    # the plan was printed, and the run then refused the folder or the threads
+    from sim.cli import main
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "notes.txt").write_text("mine")
+    spec = write_spec(tmp_path, tmp_path / "out")
+    assert main(["run", str(spec), "--dry-run"]) == 2
+    assert "holds files that are not this experiment's (notes.txt)" in capsys.readouterr().err
+    spec = write_spec(tmp_path, tmp_path / "other", extra="threads = 999", name="exp2")
+    assert main(["run", str(spec), "--dry-run"]) == 2
+    assert "threads: at most" in capsys.readouterr().err
+
+
 def test_dry_run_says_when_its_time_estimate_is_a_guide_only(capsys):
     # the benchmarked rate is of 4-player games under the default rules: the versions
     # experiment's v0.5.0 has no round cap, and took 5 min against an estimate of 1.9

@@ -343,11 +343,8 @@ def _execute(spec, todo, count, total, manifest, jobs, scheduler, progress):
     import numba
     from joblib import Parallel, delayed
     spec_fields, variants = _fields(spec)
-    # the threads numba may use here: the cores, or fewer if NUMBA_NUM_THREADS says so
+    check_threads(spec, scheduler)
     cores = numba.config.NUMBA_NUM_THREADS
-    if spec.threads and spec.threads > cores and not scheduler:
-        raise SpecError(f"{spec.path}: threads: at most {cores} in this process (its cores, or "
-                        f"NUMBA_NUM_THREADS), got {spec.threads}")
     if scheduler:
         n_jobs, threads = -1, spec.threads or 1
     else:
@@ -430,6 +427,35 @@ def run_experiment(spec: Spec, jobs=None, scheduler=None, quiet=False, stop_afte
     keeps a second run of it out."""
     from sim.core.output import OutputError, folder_lock
     out = spec.out
+    check_out_folder(spec)
+    made = not out.exists()
+    try:
+        with folder_lock(out):
+            return _run_locked(spec, jobs, scheduler, quiet, stop_after_chunks)
+    except OutputError as exc:
+        raise SpecError(str(exc)) from None
+    finally:
+        # a run that failed before its first chunk (a scheduler it could not reach) leaves no
+        # empty folder of its own behind
+        if made and out.is_dir() and not any(out.iterdir()):
+            out.rmdir()
+
+
+def check_threads(spec, scheduler=None):
+    """The spec's threads are what numba may use here: the cores, or fewer if
+    NUMBA_NUM_THREADS says so (a cluster's workers have their own)."""
+    import numba
+    cores = numba.config.NUMBA_NUM_THREADS
+    if spec.threads and spec.threads > cores and not (scheduler or spec.scheduler):
+        raise SpecError(f"{spec.path}: threads: at most {cores} in this process (its cores, or "
+                        f"NUMBA_NUM_THREADS), got {spec.threads}")
+
+
+def check_out_folder(spec):
+    """Refuse an out folder the run could not use, before anything is played or written (and
+    for `ascent run --dry-run`): a file, another command's folder, or an experiment of another
+    spec."""
+    out = spec.out
     if out.exists() and not out.is_dir():
         raise SpecError(f"{spec.path}: out: {out} is a file, not a folder")
     if out.is_dir() and not (out / "experiment.json").exists() and \
@@ -446,11 +472,8 @@ def run_experiment(spec: Spec, jobs=None, scheduler=None, quiet=False, stop_afte
             raise SpecError(f"{spec.path}: out: {out} holds files that are not this "
                             f"experiment's ({', '.join(others[:3])}"
                             f"{', ...' if len(others) > 3 else ''}); give another out folder")
-    try:
-        with folder_lock(out):
-            return _run_locked(spec, jobs, scheduler, quiet, stop_after_chunks)
-    except OutputError as exc:
-        raise SpecError(str(exc)) from None
+    if (out / "experiment.json").exists():
+        Manifest(out, spec).open()          # reads only: refuses another spec's experiment
 
 
 def _run_locked(spec, jobs, scheduler, quiet, stop_after_chunks):
