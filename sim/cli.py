@@ -355,7 +355,7 @@ def cmd_run(args):
         raise UsageError(str(exc)) from None
     if args.dry_run:
         try:            # what the run would refuse before playing, the plan refuses too
-            check_threads(spec, args.scheduler)
+            check_threads(spec.path, spec.threads, args.scheduler or spec.scheduler)
             check_out_folder(spec)
         except SpecError as exc:
             raise UsageError(str(exc)) from None

@@ -53,8 +53,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
-from sim.experiment.spec import (EXPERIMENT_ONLY, is_rule_option, read_spec_document,
-                                 toml_inline_table, toml_string, variant_toml)
+from sim.experiment.spec import (EXPERIMENT_ONLY, identity_sha256, is_rule_option,
+                                 read_spec_document, toml_inline_table, toml_string,
+                                 variant_toml)
 
 
 KEYS = {"game", "players", "policy", "preset", "rules", "set", "target", "max_changed", "budget",
@@ -134,7 +135,7 @@ class BalanceSpec:
         return doc
 
     def identity_hash(self):
-        return hashlib.sha256(json.dumps(self.identity(), sort_keys=True).encode()).hexdigest()
+        return identity_sha256(self.identity())
 
     def candidate(self, choice):
         """{knob key: value text or KEEP} -> (rules, knobs) to build the game with."""
@@ -863,15 +864,11 @@ def run_balance(spec, jobs=None, scheduler=None, quiet=False, validation=True):
     share, validate on fresh seeds, write patch.toml and balance.md. Every stage resumes. The
     out folder is locked (sim/core/output.py): a second balance run on it marked the first
     one's running candidate failed, and the first then crashed (a review helper found it)."""
-    import numba
-
     from sim.core.output import folder_lock
+    from sim.experiment.runner import check_threads
     # before anything is written: numba refused it only once the search had begun, with a
     # traceback and a journal left behind (a review's audit)
-    cores = numba.config.NUMBA_NUM_THREADS
-    if spec.threads and spec.threads > cores and not scheduler:
-        raise BalanceError(f"{spec.path}: threads: at most {cores} in this process (its cores, "
-                           f"or NUMBA_NUM_THREADS), got {spec.threads}")
+    check_threads(spec.path, spec.threads, scheduler)
     with folder_lock(spec.out):
         return _run_balance_locked(spec, jobs, scheduler, quiet, validation)
 

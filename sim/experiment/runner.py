@@ -145,28 +145,28 @@ def _write_tables(tmp, chunk, games, seats, identity_hash):
          "seat_rows": len(seats)}, indent=2) + "\n")
 
 
-def clean_partial(out):
+def clean_partial(out, identity_hash):
+    """Remove what is not finished work, before a run plans its chunks: what a killed run left
+    half written, and this experiment's chunk folders that are not whole. The plan replays those
+    within it, and one beyond it (a smaller `games` since) would otherwise stay and keep every
+    report refusing the folder (load_variant). A chunk of another experiment (another
+    identity) is left where it is."""
     for tmp in (out / "chunks").glob("*/*/*.tmp-*") if (out / "chunks").exists() else []:
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-def remove_damaged_chunks(out, identity_hash):
-    """Remove the chunk folders of this experiment that are not whole: the plan replays those
-    within it, and one beyond it (a smaller `games` since) would otherwise stay and keep every
-    report refusing the folder (load_variant). A damaged chunk is not finished work: it is
-    never read. A chunk of another experiment (another identity) is left where it is."""
     for d in (out / "chunks").glob("*/p*/chunk-*") if (out / "chunks").exists() else []:
-        if ".tmp-" in d.name or chunk_record(d, identity_hash) is not None:
-            continue
-        try:
-            foreign = json.loads((d / "chunk.json").read_text())["identity_sha256"] != \
-                identity_hash
-        except (OSError, ValueError, KeyError, TypeError):
-            foreign = False
-        if not foreign:
+        if chunk_record(d, identity_hash) is None and \
+                _json_field(d / "chunk.json", "identity_sha256") in (identity_hash, None):
             shutil.rmtree(d, ignore_errors=True)
     for tmp in out.glob("experiment.json.tmp-*"):
         tmp.unlink(missing_ok=True)
+
+
+def _json_field(path, key):
+    """doc[key] of a JSON file, None if it cannot be read."""
+    try:
+        return json.loads(Path(path).read_text())[key]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def chunk_record(folder, identity_hash):
@@ -343,7 +343,7 @@ def _execute(spec, todo, count, total, manifest, jobs, scheduler, progress):
     import numba
     from joblib import Parallel, delayed
     spec_fields, variants = _fields(spec)
-    check_threads(spec, scheduler)
+    check_threads(spec.path, spec.threads, scheduler)
     cores = numba.config.NUMBA_NUM_THREADS
     if scheduler:
         n_jobs, threads = -1, spec.threads or 1
@@ -441,14 +441,14 @@ def run_experiment(spec: Spec, jobs=None, scheduler=None, quiet=False, stop_afte
             out.rmdir()
 
 
-def check_threads(spec, scheduler=None):
-    """The spec's threads are what numba may use here: the cores, or fewer if
+def check_threads(path, threads, scheduler=None):
+    """A spec's `threads` (at `path`) are what numba may use here: the cores, or fewer if
     NUMBA_NUM_THREADS says so (a cluster's workers have their own)."""
     import numba
     cores = numba.config.NUMBA_NUM_THREADS
-    if spec.threads and spec.threads > cores and not (scheduler or spec.scheduler):
-        raise SpecError(f"{spec.path}: threads: at most {cores} in this process (its cores, or "
-                        f"NUMBA_NUM_THREADS), got {spec.threads}")
+    if threads and threads > cores and not scheduler:
+        raise SpecError(f"{path}: threads: at most {cores} in this process (its cores, or "
+                        f"NUMBA_NUM_THREADS), got {threads}")
 
 
 def check_out_folder(spec):
@@ -480,9 +480,8 @@ def _run_locked(spec, jobs, scheduler, quiet, stop_after_chunks):
     out = spec.out
     out.mkdir(parents=True, exist_ok=True)
     manifest = Manifest(out, spec).open()
-    clean_partial(out)
     identity_hash = spec.identity_hash()
-    remove_damaged_chunks(out, identity_hash)
+    clean_partial(out, identity_hash)
     manifest.reconcile(done_chunks(out, identity_hash))
     scheduler = scheduler or spec.scheduler
     progress = _progress_printer(quiet)
@@ -577,7 +576,12 @@ def load_variant(out, variant, players, columns=None, table="seats", strict=True
     A run in progress reads with strict=False: it replays such chunks itself."""
     out = Path(out)
     base = out / "chunks" / variant / f"p{players}"
-    identity_hash = _identity_hash(out)
+    try:
+        doc = json.loads((out / "experiment.json").read_text())
+    except (OSError, ValueError):
+        doc = None
+    doc = doc if isinstance(doc, dict) else {}
+    identity_hash = doc.get("identity_sha256")
     whole, damaged = [], []
     for d in sorted(base.glob("chunk-*")) if base.exists() else []:
         if ".tmp-" in d.name:
@@ -592,45 +596,33 @@ def load_variant(out, variant, players, columns=None, table="seats", strict=True
     on_disk = {r["index"] for _, r in whole}
     missing = [f"chunk-{c['index']:05d} (games {c['first_game']:,} to "
                f"{c['first_game'] + c['games'] - 1:,})"
-               for c in _listed_chunks(out, variant, players)
+               for c in _listed_chunks(doc, variant, players)
                if c["index"] not in on_disk and f"chunk-{c['index']:05d}" not in damaged]
     # without a readable experiment.json nothing is of this experiment, and nothing is read
     if strict and identity_hash is not None and (damaged or missing):
         problems = ([f"damaged or not of this experiment: {', '.join(damaged)}"] if damaged
                     else []) + ([f"missing: {', '.join(missing)}"] if missing else [])
+        spec_file = doc.get("spec_file", "SPEC.toml")
         raise ValueError(f"{base}: the {variant!r} games at {players} players are incomplete "
                          f"({'; '.join(problems)}), so a report would count fewer games than "
-                         f"were played; `ascent run {_spec_file(out)}` plays them again, or "
-                         f"removes a damaged one beyond its games (the whole chunks are kept; "
-                         f"move away a chunk of another experiment), then report")
+                         f"were played; `ascent run {spec_file}` plays them again, or removes "
+                         f"a damaged one beyond its games (the whole chunks are kept; move away "
+                         f"a chunk of another experiment), then report")
     if not whole:
         return None
     frames = [pd.read_parquet(d / f"{table}.parquet", columns=columns) for d, _ in whole]
     return pd.concat(frames, ignore_index=True)
 
 
-def _listed_chunks(out, variant, players):
-    """The chunks of one variant and player count that experiment.json lists as finished."""
-    try:
-        chunks = json.loads((Path(out) / "experiment.json").read_text())["chunks"]
-        return [c for c in chunks if c["variant"] == variant and c["players"] == players]
-    except (OSError, ValueError, KeyError, TypeError):
+def _listed_chunks(doc, variant, players):
+    """The chunks of one variant and player count that experiment.json (`doc`) lists as
+    finished."""
+    chunks = doc.get("chunks")
+    if not isinstance(chunks, list):
         return []
-
-
-def _spec_file(out):
-    try:
-        return json.loads((Path(out) / "experiment.json").read_text())["spec_file"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return "SPEC.toml"
-
-
-def _identity_hash(out):
-    try:
-        doc = json.loads((Path(out) / "experiment.json").read_text())
-        return doc["identity_sha256"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    return [c for c in chunks if isinstance(c, dict) and c.get("variant") == variant
+            and c.get("players") == players and isinstance(c.get("index"), int)
+            and isinstance(c.get("first_game"), int) and isinstance(c.get("games"), int)]
 
 
 def dry_run_plan(spec, games_per_second=None):

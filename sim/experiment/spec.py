@@ -129,7 +129,12 @@ class Spec:
             self.game, self.policies_for(max(self.players)))).encode()).hexdigest()[:16]
 
     def identity_hash(self):
-        return hashlib.sha256(json.dumps(self.identity(), sort_keys=True).encode()).hexdigest()
+        return identity_sha256(self.identity())
+
+
+def identity_sha256(identity):
+    """The hash an experiment's chunks and experiment.json carry of its identity."""
+    return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
 
 
 def _fail(path, key, message, error=SpecError):

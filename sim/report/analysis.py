@@ -6,7 +6,6 @@ every test of the screen.
 Inputs are the record tables of a run (records.py): `games` (one row per game) and `seats` (one
 row per game and seat).
 """
-import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -117,8 +116,8 @@ def _experiment_doc(path):
                          f"name); {REBUILD}")
     # the chunks are checked against identity_sha256: an identity edited since (another game,
     # other rules) would have them read as what they are not
-    written = hashlib.sha256(json.dumps(doc["identity"], sort_keys=True).encode()).hexdigest()
-    if doc.get("identity_sha256") != written:
+    from sim.experiment.spec import identity_sha256
+    if doc.get("identity_sha256") != identity_sha256(doc["identity"]):
         raise ValueError(f"{path}: its identity does not match its identity_sha256 (an edited "
                          f"file); {REBUILD}")
     return doc
