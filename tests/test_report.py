@@ -217,6 +217,23 @@ def test_a_one_variant_experiment_against_itself_asks_for_another_run(tmp_path):
     assert "--variant" not in message
 
 
+def test_runs_of_no_common_player_count_are_refused_not_compared(tmp_path, capsys):
+    """A comparison of a 3-player run against a 4-player run of the same seeds has nothing to
+    pair: it is refused, naming both runs' player counts (it wrote a page saying so and exited
+    0, as if a comparison had been made)."""
+    from sim.cli import main
+    for players in (3, 4):
+        assert main(["simulate", "--players", str(players), "--games", "20", "--seed", "4",
+                     "--policy", "random", "--out", str(tmp_path / f"p{players}"),
+                     "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["report", str(tmp_path / "p3"), "--against", str(tmp_path / "p4")]) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'p4'}: 4-player games; " in err
+    assert ": 3-player games: no player count in common, so nothing to pair" in err
+    assert not (tmp_path / "p3" / "compare.html").exists()
+
+
 def test_report_on_a_missing_folder_is_a_clear_error(tmp_path, capsys):
     from sim.cli import main
     assert main(["report", str(tmp_path / "nothing")]) == 2

@@ -111,6 +111,13 @@ def unpaired_games_warning(base, variant):
             f"may differ from the one in that run's own report"]
 
 
+def _player_counts(r):
+    """'3-player and 4-player': the player counts of a run's games."""
+    counts = [f"{int(c)}-player" for c in sorted(r.games["players"].unique())]
+    return " and ".join([", ".join(counts[:-1]), counts[-1]] if len(counts) > 2 else counts) \
+        or "no"
+
+
 def write_comparison(page, variant, base, against, started, filename="compare.html"):
     from sim.report.render import forest, validity_box
     import matplotlib.pyplot as plt
@@ -127,6 +134,10 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
         diff = paired_table(base, variant, group)
     except ValueError as exc:
         raise ValueError(f"{against}: {exc}") from None
+    if diff.empty:      # the pages would show nothing, and say so only in their text
+        raise ValueError(f"{against}: {_player_counts(base)} games; {variant.label}: "
+                         f"{_player_counts(variant)} games: no player count in common, so "
+                         f"nothing to pair (compare runs of the same player count)")
     page.h(1, f"{get_game(game).title}: {variant.label} against {base.label}")
     page.p("Variant: " + _describe(variant) + ".", "meta")
     page.p("Baseline: " + _describe(base) + ".", "meta")
@@ -134,9 +145,6 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
         stronger_ability_warnings(game, base, variant, diff, group)
     if warnings:
         validity_box(page, warnings)
-    if diff.empty:
-        page.p("No player count in common: nothing to pair.", "finding")
-        return page.write(f"Comparison: {variant.label} against {base.label}", filename)
     diff["label"] = [group_label(game, group, v) for v in diff[group]]
     sig = diff[diff["significant"]].sort_values("difference", key=abs, ascending=False)
     several = diff["players"].nunique() > 1
