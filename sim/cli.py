@@ -2,12 +2,13 @@
 import argparse
 import json
 import os
-import re
 import shlex
 import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
+
+from sim.core.args import whole_number
 
 
 class UsageError(ValueError):
@@ -23,11 +24,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _whole_number(text):
-    """Digits as written: Python's int() also takes '1_0', ' 10 ' and other scripts' digits
-    ('２０'), which a designer did not mean as a count."""
-    if not re.fullmatch(r"[+-]?[0-9]+", text):
+    value = whole_number(text)
+    if value is None:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
-    return int(text)
+    return value
 
 
 def _positive_int(text):

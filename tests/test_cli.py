@@ -176,6 +176,43 @@ def test_arguments_the_parser_refuses_exit_2_and_write_nothing(tmp_path, capsys,
     assert list(tmp_path.iterdir()) == []
 
 
+# what Python's int() and float() read as numbers, a designer did not mean as one
+NOT_WHOLE_NUMBERS = ("1_0", "\uff11\uff10", "\u0661\u0660", "2.0")
+NOT_NUMBERS = ("nan", "infinity", "1_0.5", "\u0661.5")
+
+
+@pytest.mark.parametrize("game, flag, assignment, values", [
+    ("all-in-ascent", "--rule", "max_rounds", NOT_WHOLE_NUMBERS),
+    ("all-in-ascent", "--set", 'gear."Mountain Mentor".cost', NOT_WHOLE_NUMBERS),
+    ("all-in-ascent", "--set", "characters.sprinter.growth.endurance", NOT_NUMBERS),
+    ("ascension", "--rule", "max_stack", NOT_WHOLE_NUMBERS),
+    ("first-ascent", "--rule", "round_cap", NOT_WHOLE_NUMBERS),
+    ("first-ascent", "--set", "characters.phil.start_water", NOT_WHOLE_NUMBERS),
+    ("dice-race", "--rule", "target", NOT_WHOLE_NUMBERS),       # sim/core/options.py
+])
+def test_a_switch_or_knob_value_is_a_number_as_written_or_refused(tmp_path, capsys, game, flag,
+                                                                  assignment, values):
+    """Every game's whole-number switches and knobs read their value as the command line's
+    counts do (sim/core/args.py): int() took '1_0' as 10 and other scripts' digits as theirs,
+    and float() took 'nan' through to a later, stranger error."""
+    for value in values:
+        assert main(["simulate", "--game", game, "--players", "2", "--games", "5", flag,
+                     f"{assignment}={value}", "--out", str(tmp_path / "out")]) == 2, value
+        err = capsys.readouterr().err
+        assert err.startswith("ascent: error: ") and assignment in err and repr(value) in err
+        assert err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_numbers_as_written_are_read():
+    from sim.core.args import decimal_number, whole_number
+    assert [whole_number(t) for t in ("7", "-3", "+5", "007", 12)] == [7, -3, 5, 7, 12]
+    assert [decimal_number(t) for t in ("0.5", "2", "-.25", "1e-3", "3.", 1.5)] == \
+        [0.5, 2.0, -0.25, 0.001, 3.0, 1.5]
+    assert whole_number(" 7") is None and whole_number(True) is None
+    assert decimal_number("1e") is None and decimal_number(".") is None
+
+
 def test_more_local_workers_than_4_a_core_is_refused(tmp_path, capsys):
     # --jobs 999 started up to one process per chunk, each compiling the game, on 2 cores
     with pytest.raises(SystemExit) as stopped:

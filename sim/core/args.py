@@ -1,4 +1,25 @@
 """Checks on command-line arguments that every game's commands share."""
+import re
+
+# numbers as a designer writes them: ASCII digits, a sign, a decimal point, an exponent.
+# Python's int() and float() also take '1_0', ' 7 ', other scripts' digits ('２０', '١') and
+# float() 'nan' and 'infinity', none of which a designer means as a count or a knob's value.
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+_DECIMAL_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
+def whole_number(text):
+    """The int that `text` (a str, or a spec's int) writes as a whole number; None if it is
+    not one. Every command-line count and every whole-number switch or knob is read by it."""
+    text = str(text)
+    return int(text) if _WHOLE_NUMBER.fullmatch(text) else None
+
+
+def decimal_number(text):
+    """The float that `text` writes as a decimal number ('0.5', '2', '1e-3'); None if it is
+    not one."""
+    text = str(text)
+    return float(text) if _DECIMAL_NUMBER.fullmatch(text) else None
 
 
 def refuse_repeats(flag, names, error):

@@ -12,6 +12,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 
+from sim.core.args import whole_number
 from sim.core.game import GameError
 
 
@@ -28,10 +29,7 @@ class Option:
         text = str(text).strip()
         if self.kind == "int":
             low, high = self.allowed
-            try:
-                value = int(text)
-            except ValueError:
-                value = None
+            value = whole_number(text)
             if value is None or not low <= value <= high:
                 raise GameError(f"{self.name}: expected a whole number from {low} to {high} "
                                 f"({self.rule}), got {text!r}", "rule")

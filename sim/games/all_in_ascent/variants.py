@@ -20,6 +20,7 @@ import copy
 import re
 from dataclasses import dataclass
 
+from sim.core.args import decimal_number, whole_number
 from sim.games.all_in_ascent import data as gamedata
 from sim.games.all_in_ascent.state import MAX_REDISTRIBUTION
 
@@ -169,10 +170,9 @@ def parse_switch(name, text):
         if str(text).strip().lower() in ("none", "off", "no"):
             return None
         allowed = f"expected a number of rounds from 1 to {MAX_ROUND_CAP:,} or none"
-        try:
-            value = int(str(text))
-        except ValueError:
-            raise VariantError(f"switch {name}: {allowed}, got {text!r}") from None
+        value = whole_number(text)
+        if value is None:
+            raise VariantError(f"switch {name}: {allowed}, got {text!r}")
         if not 1 <= value <= MAX_ROUND_CAP:
             raise VariantError(f"switch {name}: {allowed}, got {value}")
         return value
@@ -209,11 +209,11 @@ def split_path(path):
 
 
 def _number(path, text, integer=True):
-    try:
-        return int(str(text)) if integer else float(str(text))
-    except ValueError:
+    value = whole_number(text) if integer else decimal_number(text)
+    if value is None:
         kind = "a whole number" if integer else "a number"
-        raise VariantError(f"knob {path}: expected {kind}, got {text!r}") from None
+        raise VariantError(f"knob {path}: expected {kind}, got {text!r}")
+    return value
 
 
 def _named(items, name, path, what):

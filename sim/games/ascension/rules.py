@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.core.args import whole_number
 from sim.core.layout import layout
 from sim.games.ascension.state import (
     CORNERS, MAX_STACK_CAP, N_PIECES, P_SHAPES_DRAWN, P_SYMBOL_DRAWN, SPECIAL_SYMBOLS,
@@ -169,10 +170,9 @@ def build_rules(players, changes=None):
         allowed = catalogue[name][0]
         text = str(raw).strip().lower() if not isinstance(raw, bool) else str(raw).lower()
         if allowed == "int":
-            try:
-                value = int(text)
-            except ValueError:
-                raise RuleError(f"{name}: expected a whole number, got {raw!r}") from None
+            value = whole_number(text)
+            if value is None:
+                raise RuleError(f"{name}: expected a whole number, got {raw!r}")
             lo, hi = INT_RANGES[name]
             if not lo <= value <= hi:
                 raise RuleError(f"{name}: {value} is outside {lo}..{hi}")

@@ -15,6 +15,7 @@ A knob changes the data the engine and the bots read (the packed tables), then t
 validated again, so a knob can never make data the bundled validation would refuse."""
 import copy
 
+from sim.core.args import whole_number
 from sim.games.first_ascent.data import (
     ABILITY_FLAGS, ABILITY_NUMBERS, ASSET_TYPES, DATA, IGNORED_BY_VALUE, REQUIREMENTS,
     SUBSTITUTE_PAYMENTS, TECHNIQUES, DataError, pack_tables, validate_data)
@@ -52,10 +53,10 @@ def _find(items, key, path, what, keyed=lambda x: x["key"]):
 
 
 def _number(path, text):
-    try:
-        return int(text)
-    except ValueError:
-        raise KnobError(f"{path}: expected a whole number, got {text!r}") from None
+    value = whole_number(text)
+    if value is None:
+        raise KnobError(f"{path}: expected a whole number, got {text!r}")
+    return value
 
 
 def apply(data, path, text):

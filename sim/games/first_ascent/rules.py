@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.core.args import whole_number
 from sim.core.layout import layout
 from sim.games.first_ascent.data import CHARACTER_KEYS, TABLES, TABLES_SIZE
 
@@ -199,10 +200,7 @@ def build_rules(players, changes=None, knobs=()):
         value = str(value).strip().lower() if allowed not in ("characters",) else str(value)
         if allowed == "int":
             lo, hi = INT_RANGES[name]
-            try:
-                number = int(value)
-            except ValueError:
-                number = None
+            number = whole_number(value)
             if number is None or not lo <= number <= hi:
                 raise RuleError(f"{name}: expected an integer from {lo} to {hi}, got {value!r}")
             value = str(number)
