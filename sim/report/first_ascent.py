@@ -51,24 +51,37 @@ def character_table(seats):
     return out
 
 
+MIN_MATCHUP_SEATS = 30          # a matchup cell with fewer seats is listed, not shown
+
+
 def matchup_table(seats):
-    """Win rate of the row character in games where the column character also plays."""
+    """Per ordered pair of characters: the row character's seats in games where the column
+    character also plays (n), their wins, and the win rate with its 95% Wilson interval."""
     present = seats.groupby("game")["character"].apply(lambda c: set(c.astype(str)))
     rows = []
     chars = sorted(seats["character"].astype(str).unique())
     for a in chars:
         mine = seats[seats["character"].astype(str) == a]
         sets = present.reindex(mine["game"]).to_numpy()
-        row = {"character": a}
+        won = mine["won"].to_numpy()
         for b in chars:
-            if a == b:
-                row[b] = np.nan
-                continue
-            mask = np.array([b in s for s in sets])
-            n = int(mask.sum())
-            row[b] = mine["won"].to_numpy()[mask].mean() if n >= 30 else np.nan
-        rows.append(row)
-    return pd.DataFrame(rows).set_index("character")
+            if a != b:
+                mask = np.array([b in s for s in sets], bool)
+                rows.append({"character": a, "against": b,
+                             **rate_row(int(won[mask].sum()), int(mask.sum()))})
+    return pd.DataFrame(rows, columns=["character", "against", "n", "count", "rate", "ci_low",
+                                       "ci_high"])
+
+
+def matchup_grid(cells):
+    """matchup_table as a grid for reading: '8.6 [3.0, 22.4] (35)' (win rate, its interval
+    and n; blank below MIN_MATCHUP_SEATS seats)."""
+    # a no-break space inside the interval: a narrow cell wraps between its three parts only
+    text = [f"{100 * r:.1f} [{100 * lo:.1f},\u00a0{100 * hi:.1f}] ({n:,})"
+            if n >= MIN_MATCHUP_SEATS else "" for r, lo, hi, n in
+            zip(cells["rate"], cells["ci_low"], cells["ci_high"], cells["n"])]
+    return cells.assign(text=text).pivot(index="character", columns="against", values="text") \
+        .fillna("").rename_axis(columns=None)
 
 
 def breakdown_table(seats):
@@ -89,10 +102,12 @@ def shared_objective_table(games, seats):
         pts = sub[f"shared_points_{so}"]
         row = {"objective": f"{so} {name}", **rate_row(int((pts > 0).sum()), len(sub))}
         m = mean_row(pts)
+        scorers = rate_row(int(sub.loc[pts > 0, "won"].sum()), int((pts > 0).sum()))
         row.update({"mean_points": m["mean"], "points_ci_low": m["ci_low"],
-                    "points_ci_high": m["ci_high"],
-                    "win_rate_if_scored": sub.loc[pts > 0, "won"].mean() if (pts > 0).any()
-                    else np.nan})
+                    "points_ci_high": m["ci_high"], "scorers": scorers["n"],
+                    "win_rate_if_scored": scorers["rate"],
+                    "if_scored_ci_low": scorers["ci_low"],
+                    "if_scored_ci_high": scorers["ci_high"]})
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -107,7 +122,9 @@ def personal_objective_table(seats):
             continue
         scored = held["personal_scored"] == po
         row = {"objective": f"{po} {name}", **rate_row(int(scored.sum()), len(held))}
-        row["win_rate_if_held"] = held["won"].mean()
+        won = rate_row(int(held["won"].sum()), len(held))
+        row.update({"win_rate_if_held": won["rate"], "if_held_ci_low": won["ci_low"],
+                    "if_held_ci_high": won["ci_high"]})
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -121,29 +138,46 @@ def summit_beta_table(seats):
         used = seats[f"used_{key}"] > 0
         a = rate_row(int(seats.loc[used, "won"].sum()), int(used.sum()))
         b = rate_row(int(seats.loc[~used, "won"].sum()), int((~used).sum()))
+        share = rate_row(a["n"], len(seats))
         rows.append({"token": f"{sb} {SB_NAMES[sb]}", "seats_using": a["n"],
-                     "share_using": a["n"] / len(seats), "win_rate_using": a["rate"],
+                     "share_using": share["rate"], "share_ci_low": share["ci_low"],
+                     "share_ci_high": share["ci_high"], "win_rate_using": a["rate"],
                      "using_ci_low": a["ci_low"], "using_ci_high": a["ci_high"],
-                     "win_rate_not_using": b["rate"], "wins_using": a["count"],
+                     "win_rate_not_using": b["rate"], "not_using_ci_low": b["ci_low"],
+                     "not_using_ci_high": b["ci_high"], "wins_using": a["count"],
                      "seats_not_using": b["n"], "wins_not_using": b["count"]})
     return pd.DataFrame(rows)
 
 
+RISK_OUTCOMES = ("risk_check", "risk_minus_2_cards", "risk_minus_1_card_1_psych",
+                 "risk_retreats")
+
+
 def risk_table(seats):
+    """Per player count: how often a climb attempt was a risk (n: attempts, the climbs and
+    the retreats off a risk), and each face's share of the risks (n: risks), each with its
+    95% Wilson interval; per-player means of the other counts."""
     rows = []
     for p, grp in seats.groupby("players"):
-        risks = grp["risks"].sum()
-        rows.append({"players": int(p), "risks_per_player": grp["risks"].mean(),
-                     "risk_share_of_climb_attempts": risks / max(1, risks + grp["climbs"].sum()
-                                                                 - risks + grp["risk_retreats"].sum()),
-                     "check": grp["risk_check"].sum() / max(1, risks),
-                     "minus_2_cards": grp["risk_minus_2_cards"].sum() / max(1, risks),
-                     "minus_1_card_1_psych": grp["risk_minus_1_card_1_psych"].sum() / max(1, risks),
-                     "retreat_rate": grp["risk_retreats"].sum() / max(1, risks),
-                     "card_rolls_per_player": grp["card_rolls"].mean(),
-                     "rests_per_player": grp["rests"].mean(),
-                     "forced_rests_per_player": grp["forced_rests"].mean()})
+        risks = int(grp["risks"].sum())
+        attempts = int(grp["climbs"].sum() + grp["risk_retreats"].sum())
+        share = rate_row(risks, attempts)
+        row = {"players": int(p), "risks_per_player": grp["risks"].mean(),
+               "climb_attempts": attempts, "risks": risks,
+               "risk_share_of_climb_attempts": share["rate"],
+               "risk_share_ci_low": share["ci_low"], "risk_share_ci_high": share["ci_high"]}
+        for outcome in RISK_OUTCOMES:
+            face = rate_row(int(grp[outcome].sum()), risks)
+            row.update({outcome: face["rate"], f"{outcome}_ci_low": face["ci_low"],
+                        f"{outcome}_ci_high": face["ci_high"]})
+        row.update({"card_rolls_per_player": grp["card_rolls"].mean(),
+                    "rests_per_player": grp["rests"].mean(),
+                    "forced_rests_per_player": grp["forced_rests"].mean()})
+        rows.append(row)
     return pd.DataFrame(rows)
+
+
+END_REASONS = ("eight_pitches", "stranded", "round_cap", "policy_error")
 
 
 def length_table(games):
@@ -153,8 +187,10 @@ def length_table(games):
         row = {"players": int(p), "games": len(grp), "mean_rounds": m["mean"],
                "rounds_ci_low": m["ci_low"], "rounds_ci_high": m["ci_high"],
                "median_rounds": float(grp["rounds"].median())}
-        for reason in ("eight_pitches", "stranded", "round_cap", "policy_error"):
-            row[reason] = (grp["end_reason"] == reason).mean()
+        for reason in END_REASONS:
+            ended = rate_row(int((grp["end_reason"] == reason).sum()), len(grp))
+            row.update({reason: ended["rate"], f"{reason}_ci_low": ended["ci_low"],
+                        f"{reason}_ci_high": ended["ci_high"]})
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -269,12 +305,14 @@ def render(page, r, plt):
         {"parity": _pct, "effect": FS.points, "p_screen": FS.fmt_p}, raw=detail)
 
     page.h(2, "2. Matchups")
-    page.p("Win rate of the row character in games where the column character also plays "
-           "(all player counts pooled; blank below 30 games).", "note")
-    mt = matchup_table(seats)
-    mt = mt.rename(index=NAMES, columns=NAMES)
-    page.table(mt.reset_index(), "first_ascent_matchups",
-               {c: _pct for c in mt.columns}, max_rows=20)
+    page.p("Win rate of the row character, % [95% Wilson interval] (n: its seats), in games "
+           "where the column character also plays (all player counts pooled; blank below "
+           f"{MIN_MATCHUP_SEATS} seats).", "note")
+    cells = matchup_table(seats)
+    grid = matchup_grid(cells).rename(index=NAMES, columns=NAMES)
+    page.table(grid.reset_index(), "first_ascent_matchups", max_rows=20, cls="grid",
+               raw=cells.assign(character=[NAMES.get(c, c) for c in cells["character"]],
+                                against=[NAMES.get(c, c) for c in cells["against"]]))
 
     page.h(2, "3. Score breakdown per character (mean points)")
     page.table(breakdown_table(seats).rename(index=NAMES).reset_index(), "first_ascent_breakdown")
@@ -283,45 +321,66 @@ def render(page, r, plt):
     so = shared_objective_table(games, seats)
     page.p("Shared objectives: seats of the games where the objective was in play; 'rate' "
            "scored it at all.", "note")
-    page.table(so.assign(scored=_ci(so))[["objective", "n", "scored", "mean_points",
-                                          "win_rate_if_scored"]],
-               "first_ascent_shared_objectives",
-               {"mean_points": lambda v: f"{v:.2f}", "win_rate_if_scored": _pct}, raw=so)
+    page.table(so.assign(scored=_ci(so), win_rate_if_scored=_ci(
+                   so, "win_rate_if_scored", "if_scored_ci_low", "if_scored_ci_high"))[
+                   ["objective", "n", "scored", "mean_points", "scorers",
+                    "win_rate_if_scored"]],
+               "first_ascent_shared_objectives", {"mean_points": lambda v: f"{v:.2f}"}, raw=so)
     po = personal_objective_table(seats)
     page.p("Personal objectives: the seats holding each card; 'scored' = it was the one counted "
            "(F60: only the best fulfilled card scores).", "note")
-    page.table(po.assign(scored=_ci(po))[["objective", "n", "scored", "win_rate_if_held"]],
-               "first_ascent_personal_objectives", {"win_rate_if_held": _pct}, raw=po)
+    page.table(po.assign(scored=_ci(po), win_rate_if_held=_ci(
+                   po, "win_rate_if_held", "if_held_ci_low", "if_held_ci_high"))[
+                   ["objective", "n", "scored", "win_rate_if_held"]],
+               "first_ascent_personal_objectives", raw=po)
 
     page.h(2, "5. Summit Beta tokens")
     page.p("Descriptive, not causal: a seat that used a token also drew it.", "note")
     sb = sc.family("Summit Beta tokens").table
     if len(sb):
-        page.table(sb.assign(using_win=_ci(sb, "win_rate_using", "using_ci_low",
-                                           "using_ci_high"))[
-            ["token", "seats_using", "share_using", "using_win", "win_rate_not_using",
-             "effect", "p_screen"]].rename(columns={"effect": "same_character_difference"}), "first_ascent_summit_beta",
-            {"share_using": _pct, "win_rate_not_using": _pct,
-             "same_character_difference": FS.points,
-             "p_screen": FS.fmt_p}, raw=sb)
+        page.p(f"Of {len(seats):,} seats. same_character_difference: users' win rate less "
+               "that of non-users of the same character, points [95% interval]; p_screen as on "
+               "the first screen.", "note")
+        page.table(sb.assign(
+            share_using=_ci(sb, "share_using", "share_ci_low", "share_ci_high"),
+            using_win=_ci(sb, "win_rate_using", "using_ci_low", "using_ci_high"),
+            not_using_win=_ci(sb, "win_rate_not_using", "not_using_ci_low",
+                              "not_using_ci_high"),
+            same_character_difference=[FS.points_interval(v, lo, hi) for v, lo, hi in
+                                       zip(sb["effect"], sb["effect_ci_low"],
+                                           sb["effect_ci_high"])])[
+            ["token", "seats_using", "share_using", "using_win", "seats_not_using",
+             "not_using_win", "same_character_difference", "p_screen"]],
+            "first_ascent_summit_beta", {"p_screen": FS.fmt_p, "seats_using": "{:,}".format,
+                                         "seats_not_using": "{:,}".format}, raw=sb)
 
     page.h(2, "6. The Risk Die and rests")
-    page.table(risk_table(seats), "first_ascent_risk",
-               {c: _pct for c in ("risk_share_of_climb_attempts", "check", "minus_2_cards",
-                                  "minus_1_card_1_psych", "retreat_rate")} |
-               {c: (lambda v: f"{v:.2f}") for c in ("risks_per_player",
-                                                    "card_rolls_per_player",
-                                                    "rests_per_player",
-                                                    "forced_rests_per_player")})
+    page.p("Risk share: of the climb attempts (n: climb_attempts); each face: of the risks "
+           "(n: risks); % [95% Wilson interval].", "note")
+    rt = risk_table(seats)
+    count = {c: (lambda v: f"{v:,}") for c in ("climb_attempts", "risks")}
+    page.table(rt.assign(
+        risk_share_of_climb_attempts=_ci(rt, "risk_share_of_climb_attempts",
+                                         "risk_share_ci_low", "risk_share_ci_high"),
+        **{o: _ci(rt, o, f"{o}_ci_low", f"{o}_ci_high") for o in RISK_OUTCOMES})[
+        ["players", "climb_attempts", "risk_share_of_climb_attempts", "risks",
+         *RISK_OUTCOMES]].rename(
+        columns={"risk_check": "check", "risk_minus_2_cards": "minus_2_cards",
+                 "risk_minus_1_card_1_psych": "minus_1_card_1_psych",
+                 "risk_retreats": "retreat"}), "first_ascent_risk", count, raw=rt)
+    means = ("risks_per_player", "card_rolls_per_player", "rests_per_player",
+             "forced_rests_per_player")
+    page.p("Means per player.", "note")
+    page.table(rt[["players", *means]], "first_ascent_rests",
+               {c: (lambda v: f"{v:.2f}") for c in means})
 
     page.h(2, "7. Game length and endings")
     lt = length_table(games)
     page.table(lt.assign(mean_rounds=_ci(lt, "mean_rounds", "rounds_ci_low", "rounds_ci_high",
-                                         pct=False))[
-        ["players", "games", "mean_rounds", "median_rounds", "eight_pitches", "stranded",
-         "round_cap", "policy_error"]], "first_ascent_length",
-        {c: _pct for c in ("eight_pitches", "stranded", "round_cap", "policy_error")} |
-        {"median_rounds": lambda v: f"{v:g}"}, raw=lt)
+                                         pct=False),
+                         **{e: _ci(lt, e, f"{e}_ci_low", f"{e}_ci_high") for e in END_REASONS})[
+        ["players", "games", "mean_rounds", "median_rounds", *END_REASONS]],
+        "first_ascent_length", {"median_rounds": lambda v: f"{v:g}"}, raw=lt)
 
     page.h(2, "8. Seat advantage")
     page.figure(seat_advantage_figure(seat_rows), "first_ascent_seats")

@@ -42,6 +42,7 @@ td:first-child,th:first-child{text-align:left}.note{color:#555;font-size:.88em}
 .sig{font-weight:bold;color:#a00}img{max-width:100%}
 .ranked td:nth-child(2),.ranked th:nth-child(2){text-align:left}
 .caution{color:#c25e00;font-weight:bold}
+.grid td,.grid th{white-space:normal;font-size:.88em;padding:.2em .3em}
 p.caution{font-weight:normal;font-size:.92em;margin:.3em 0}
 """
 
@@ -70,9 +71,9 @@ class Page:
         """Raw markup built by this module (every piece of text in it already escaped)."""
         self.parts.append(text)
 
-    def table(self, df, name, formats=None, max_rows=60, raw=None):
+    def table(self, df, name, formats=None, max_rows=60, raw=None, cls=None):
         """Show `df` (formatted for reading; a missing value shows as '–'); save `raw` (the
-        numbers) or `df` as CSV."""
+        numbers) or `df` as CSV. cls "grid": a wide table whose cells may wrap."""
         (df if raw is None else raw).to_csv(self.out / "tables" / f"{self.prefix}{name}.csv",
                                             index=False)
         shown = df.head(max_rows).copy()
@@ -80,8 +81,9 @@ class Page:
             if col in shown:
                 shown[col] = shown[col].map(lambda v, f=fmt: "–" if _missing(v) else f(v))
         shown = shown.astype(object).where(shown.notna(), "–")
-        self.parts.append('<div class="wrap">' + shown.to_html(index=False, escape=True, border=0)
-                          + "</div>")
+        wrap = f"wrap {cls}" if cls else "wrap"
+        self.parts.append(f'<div class="{wrap}">'
+                          + shown.to_html(index=False, escape=True, border=0) + "</div>")
         if len(df) > max_rows:
             self.p(f"First {max_rows} of {len(df):,} rows; all in tables/{self.prefix}{name}.csv.",
                    "note")

@@ -42,6 +42,51 @@ def test_report_has_a_first_ascent_section(tmp_path):
         assert heading in html
 
 
+def test_every_rate_of_the_report_carries_its_n_and_interval(tmp_path):
+    """Principle 3 on the First Ascent page: the matchups, the win rate of an objective's
+    scorers and holders, the Summit Beta non-users, the Risk Die's faces and the endings each
+    show n and a 95% Wilson interval (they were bare rates: an objective's '100.0%' win rate
+    if scored rested on 5 seats, with 330, the seats in play, as the row's only n)."""
+    from sim.core.stats import wilson_interval
+    from sim.report.first_ascent import (matchup_grid, matchup_table, personal_objective_table,
+                                         risk_table, shared_objective_table)
+    out = tmp_path / "run"
+    assert main(["simulate", "--game", "first-ascent", "--players", "3", "--games", "120",
+                 "--seed", "3", "--out", str(out), "--quiet"]) == 0
+    assert main(["report", str(out)]) == 0
+    games = pd.read_parquet(out / "games.parquet")
+    seats = pd.read_parquet(out / "seats.parquet").assign(players=3)
+    # matchups: a cell counts the row character's seats in games with the column character
+    cells = matchup_table(seats).set_index(["character", "against"])
+    (a, b), cell = next(iter(cells.iterrows()))
+    with_b = set(seats.loc[seats["character"].astype(str) == b, "game"])
+    mine = seats[(seats["character"].astype(str) == a) & seats["game"].isin(with_b)]
+    assert (cell["n"], cell["count"]) == (len(mine), mine["won"].sum())
+    assert (cell["ci_low"], cell["ci_high"]) == wilson_interval(cell["count"], cell["n"])
+    assert "% [95% Wilson interval] (n: its seats)" in (out / "report.html").read_text()
+    # the grid shows a cell of 30 seats or more as rate [interval] (n)
+    grid = matchup_grid(pd.DataFrame({"character": ["x", "y"], "against": ["y", "x"],
+                                      "n": [35, 29], "count": [3, 10], "rate": [3 / 35, 10 / 29],
+                                      "ci_low": [0.0296, 0.2], "ci_high": [0.2238, 0.5]}))
+    assert grid.loc["x", "y"] == "8.6 [3.0,\u00a022.4] (35)" and grid.loc["y", "x"] == ""
+    assert grid.loc["x", "x"] == ""
+    # an objective's scorers and holders
+    so = shared_objective_table(games, seats).iloc[0]
+    assert so["scorers"] == so["count"]
+    assert so["if_scored_ci_low"] <= so["win_rate_if_scored"] <= so["if_scored_ci_high"]
+    po = personal_objective_table(seats).iloc[0]
+    assert po["if_held_ci_low"] <= po["win_rate_if_held"] <= po["if_held_ci_high"]
+    # the Risk Die: the faces are shares of the risks
+    risk = risk_table(seats).iloc[0]
+    assert risk["risks"] == seats["risks"].sum()
+    assert (risk["risk_check_ci_low"], risk["risk_check_ci_high"]) == \
+        wilson_interval(seats["risk_check"].sum(), risk["risks"])
+    shares = pd.read_csv(out / "tables" / "first_ascent_summit_beta.csv")
+    assert {"not_using_ci_low", "share_ci_low", "effect_ci_low"} <= set(shares.columns)
+    ends = pd.read_csv(out / "tables" / "first_ascent_length.csv")
+    assert {"eight_pitches_ci_low", "round_cap_ci_high"} <= set(ends.columns)
+
+
 def test_replay_prints_every_decision_and_the_result(capsys):
     assert main(["replay", "--game", "first-ascent", "--players", "2", "--seed", "5",
                  "--policy", "greedy", "--characters", "phil,rope_gun"]) == 0
