@@ -170,3 +170,46 @@ def test_a_stratified_association_is_not_fooled_by_the_player_count():
 def test_identical_shared_shares_are_not_tested():
     assert np.isnan(FS.share_p_value([0.5, 0.5], 0.2))
     assert np.isnan(FS.share_p_value([0.5], 0.2))
+
+
+def test_the_seat_line_gives_each_rate_its_games_and_the_spread_its_paired_interval():
+    """The seat advantage sentence said 'n = 6,000 seats' (every seat's games summed) next to
+    two rates of 1,500 games each, and gave the spread no interval."""
+    from sim.core.stats import mean_row
+    rng = np.random.default_rng(5)
+    r = synthetic_run(rng, 1500, no_winner=0.1)
+    r.seats.loc[r.seats["seat"] == 0, "won"] |= rng.random(1500) < 0.05   # seat 1 ahead
+    r.games["winner_seat"] = np.where(r.seats.groupby("game")["won"].any(),
+                                      r.games["winner_seat"], -1)
+    seats = A.seat_table(r)
+    screen = A.screen(r)
+    line, = FS.seat_advantage_lines(screen.family("seats").table, r.games, r.seats)
+    shares = FS.win_shares(r.games, r.seats).pivot(index="game", columns="seat", values="share")
+    best, worst = seats["share"].idxmax(), seats["share"].idxmin()
+    spread = mean_row(shares[seats.loc[best, "seat"]] - shares[seats.loc[worst, "seat"]])
+    assert " of 1,500 games each (spread " + FS.points_interval(
+        spread["mean"], spread["ci_low"], spread["ci_high"]) + " points, paired on the same " \
+        "games;" in line
+    assert line.startswith("4 players: seat 1 wins ") and "seats)" not in line
+
+
+def test_a_gear_finding_gives_each_rate_its_seats_and_interval():
+    """A gear finding quoted 'all non-owners 33.1%' next to an n of 1,798 non-owners of the
+    owners' characters, though the rate was over 3,008 seats; the all-seats difference had no
+    interval."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+    rng = np.random.default_rng(8)
+    r = synthetic_run(rng, 2000)
+    gear = A.gear_table(r).iloc[0]
+    lo, hi = confint_proportions_2indep(gear["wins_owning"], gear["owners"],
+                                        gear["winners"] - gear["wins_owning"],
+                                        gear["non_owners"], method="newcomb")
+    assert (gear["association_ci_low"], gear["association_ci_high"]) == \
+        pytest.approx((lo, hi))
+    finding = A.screen(r).family("gear cards").table.set_index("card").loc[gear["card"],
+                                                                           "finding"]
+    owners = FS.pct_interval(gear["owner_win_rate"], gear["owner_ci_low"], gear["owner_ci_high"])
+    others = FS.pct_interval(gear["non_owner_win_rate"], gear["non_owner_ci_low"],
+                             gear["non_owner_ci_high"])
+    assert finding.endswith(f"All seats: owners win {owners} of {gear['owners']:,}, "
+                            f"non-owners {others} of {gear['non_owners']:,}")

@@ -124,6 +124,12 @@ def test_the_report_renders_offline_with_every_section(real_run):
     assert "First 0 of" not in page
     for name in ("milestone_characters", "milestone_progress"):
         assert len(pd.read_csv(real_run / "tables" / f"{name}.csv")) > 0
+    # the gear cards' rates each have their n beside them (principle 3)
+    purchases = pd.read_csv(real_run / "tables" / "gear_purchases.csv")
+    assert {"seats", "purchase_ci_low", "winners", "winners_ci_low"} <= set(purchases.columns)
+    gear = page[page.index("3. Gear cards"):page.index("4. Milestone draws")]
+    for column in ("owners", "owners_win", "non_owners", "non_owners_win", "all_seats"):
+        assert f"<th>{column}</th>" in gear
     # no Python reprs or bare zeros on the page
     assert "['" not in page and "{'" not in page and "nan%" not in page
 
@@ -166,6 +172,9 @@ def test_the_comparison_view_is_paired_on_the_same_games(real_run, tmp_path):
     assert main(["report", str(variant), "--against", str(variant)]) == 2
     page = (variant / "compare.html").read_text()
     assert page.index("What changed (paired on the same games)") < page.index("<img")
+    # a row of the paired table counts seats (a bot in two seats of a game counts twice)
+    paired = page[page.index("difference [paired 95%]") - 400:]
+    assert "<th>seats</th>" in paired[:paired.index("</tr>")]
     diff = pd.read_csv(variant / "tables" / "compare_paired.csv")
     assert len(diff) == 5
     assert {"difference", "paired_ci_low", "unpaired_ci_low"} <= set(diff.columns)

@@ -79,7 +79,7 @@ def render(page, r, plt, results_dir):
         bot_line("all-in-ascent", run_policies(r), r.meta.get("rotate_seats", False),
                  len(r.games)),
         ranked_table(chars, [A.display(c, names) for c in chars["character"]]), "Characters",
-        FS.seat_advantage_lines(seats), screen, game="all-in-ascent")
+        FS.seat_advantage_lines(seats, r.games, r.seats), screen, game="all-in-ascent")
     correction = FS.correction_note(screen.families, screen.tests)
 
     page.h(2, "2. Characters")
@@ -132,23 +132,32 @@ def render(page, r, plt, results_dir):
            "--against BASELINE). " + correction, "note")
     if not gear.empty:
         g = gear.sort_values("p", na_position="last").assign(
-            purchase=lambda d: pct_ci(d, "purchase_rate", "purchase_ci_low", "purchase_ci_high"),
-            owners_win=lambda d: pct_ci(d, "owner_win_rate", "owner_ci_low", "owner_ci_high"),
-            non_owners_win=lambda d: pct_ci(d, "non_owner_win_rate", "non_owner_ci_low",
-                                            "non_owner_ci_high"),
-            winners_owning_it=lambda d: pct_ci(d, "winners_owning", "winners_ci_low",
-                                               "winners_ci_high"),
-            within_character=lambda d: [
-                FS.points_interval(v, lo, hi) if np.isfinite(v) else "–"
-                for v, lo, hi in zip(d["within_character"], d["within_ci_low"],
-                                     d["within_ci_high"])])
-        page.table(g[["card", "seats", "purchase", "median_round", "winners_owning_it",
-                      "owners_win", "non_owners_win", "association", "within_character",
-                      "p_screen"]].rename(columns={"association": "all_seats",
-                                                   "within_character": "same_character"}),
-                   "gear", {"all_seats": FS.points,
-                            "p_screen": FS.fmt_p, "median_round": lambda v: f"{v:g}"},
-                   raw=gear)
+            purchase=lambda d: _pct1(d, "purchase_rate", "purchase_ci_low", "purchase_ci_high"),
+            owners_win=lambda d: _pct1(d, "owner_win_rate", "owner_ci_low", "owner_ci_high"),
+            non_owners_win=lambda d: _pct1(d, "non_owner_win_rate", "non_owner_ci_low",
+                                           "non_owner_ci_high"),
+            winners_owning_it=lambda d: _pct1(d, "winners_owning", "winners_ci_low",
+                                              "winners_ci_high"),
+            all_seats=lambda d: _points(d, "association"),
+            within_character=lambda d: _points(d, "within_character", "within"))
+        # two tables, each a page wide: who buys a card, then how its owners fare
+        page.p("Purchases: of all seats (n: seats); winners_owning_it: of the winning seats "
+               "(n: winners).", "note")
+        page.table(g[["card", "seats", "purchase", "median_round", "winners",
+                      "winners_owning_it"]], "gear_purchases",
+                   {"median_round": lambda v: f"{v:g}", "seats": "{:,}".format,
+                    "winners": "{:,}".format},
+                   raw=gear[["card", "seats", "purchase_rate", "purchase_ci_low",
+                             "purchase_ci_high", "median_round", "winners", "winners_owning",
+                             "winners_ci_low", "winners_ci_high"]])
+        page.p("Win rates: owners (n: owners) and non-owners (n: non_owners) of the card, their "
+               "difference over all seats (all_seats, Newcombe's 95% interval) and among seats "
+               "of the same character (same_character).", "note")
+        page.table(g[["card", "owners", "owners_win", "non_owners", "non_owners_win",
+                      "all_seats", "within_character", "p_screen"]].rename(
+                          columns={"within_character": "same_character"}),
+                   "gear", {"p_screen": FS.fmt_p, "owners": "{:,}".format,
+                            "non_owners": "{:,}".format}, raw=gear)
         fig, ax = plt.subplots(figsize=(7, 0.32 * len(gear) + 1))
         ordered = gear.sort_values("purchase_rate")
         y = np.arange(len(ordered))
@@ -323,6 +332,19 @@ def render(page, r, plt, results_dir):
                               ("climbs", "milestone attempts", "trainings", "rests",
                                "purchases")})
     return f"All-In Ascent report: {r.label}"
+
+
+def _pct1(d, rate, lo, hi):
+    """'16.9% [15.6, 18.3]' per row: a rate and its 95% interval, one decimal."""
+    return [FS.pct_interval(v, a, b) for v, a, b in zip(d[rate], d[lo], d[hi])]
+
+
+def _points(d, column, interval=None):
+    """'+12.9 [+11.6, +14.2]' per row: a difference in points and its 95% interval, read from
+    <interval or column>_ci_low / _ci_high; '–' where there is no estimate."""
+    prefix = interval or column
+    return [FS.points_interval(v, lo, hi) if np.isfinite(v) else "–" for v, lo, hi in
+            zip(d[column], d[f"{prefix}_ci_low"], d[f"{prefix}_ci_high"])]
 
 
 def milestone_progress_figure(prog, names):

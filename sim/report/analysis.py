@@ -310,6 +310,17 @@ def gear_table(r):
         })
     df = pd.DataFrame(rows)
     if not df.empty:
+        # owners and non-owners are different seats: Newcombe's interval for the difference
+        from statsmodels.stats.proportion import confint_proportions_2indep
+        both = (df["owners"] > 0) & (df["non_owners"] > 0)
+        df["association_ci_low"] = df["association_ci_high"] = np.nan
+        if both.any():
+            lo, hi = confint_proportions_2indep(
+                df.loc[both, "wins_owning"].to_numpy(), df.loc[both, "owners"].to_numpy(),
+                n_winners - df.loc[both, "wins_owning"].to_numpy(),
+                df.loc[both, "non_owners"].to_numpy(), method="newcomb")
+            df.loc[both, "association_ci_low"] = lo
+            df.loc[both, "association_ci_high"] = hi
         within = FS.within_group_association(with_players(r),
                                              [f"owns_{key}" for key in card_columns(s)])
         df["within_character"] = within["effect"].to_numpy()
@@ -535,12 +546,17 @@ def screen(r):
         gear["finding"] = [
             f"Owners of {row.card} win {abs(100 * row.within_character):.1f} points "
             f"{'more' if row.within_character > 0 else 'less'} than non-owners of the same "
-            f"character ({text}; "
-            f"all owners {FS.pct(row.owner_win_rate)}, all non-owners "
-            f"{FS.pct(row.non_owner_win_rate)}); an association, not the card's effect "
-            f"(n = {row.compared_owners:,} owners against {row.compared_non_owners:,} "
-            f"non-owners of their characters, {{p}})"
-            for row, text in zip(gear.itertuples(), within)]
+            f"character ({text}; n = {row.compared_owners:,} owners against "
+            f"{row.compared_non_owners:,} non-owners of their characters, {{p}}); an "
+            f"association, not the card's effect. All seats: owners win {owners} of "
+            f"{row.owners:,}, non-owners {others} of {row.non_owners:,}"
+            for row, text, owners, others in zip(
+                gear.itertuples(), within,
+                [FS.pct_interval(*v) for v in zip(gear["owner_win_rate"], gear["owner_ci_low"],
+                                                  gear["owner_ci_high"])],
+                [FS.pct_interval(*v) for v in zip(gear["non_owner_win_rate"],
+                                                  gear["non_owner_ci_low"],
+                                                  gear["non_owner_ci_high"])])]
     fam_gear = FS.Family("gear cards", gear if len(gear) else
                          pd.DataFrame(columns=["p", "effect", "finding"]))
     families = [fam_chars, fam_seats, fam_cells, fam_gear]

@@ -238,7 +238,7 @@ def render(page, r, plt):
         bot_line("ascension", policies, r.meta.get("rotate_seats", False), len(r.games)),
         ranked_table(ranked, label),
         "Bots" if mixed else "Seats",
-        FS.seat_advantage_lines(seat_rows), sc, game="ascension")
+        FS.seat_advantage_lines(seat_rows, r.games, r.seats), sc, game="ascension")
 
     page.h(2, "1. Seat advantage (§6 Q1)")
     st = seat_table(games, seats)

@@ -187,6 +187,9 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
     columns = ["players", "label", "games", "base_win_rate", "variant_win_rate", "difference",
                "discordant", "unpaired", "p_value", "p_holm", "significant"]
     page.table(shown[columns].rename(columns={
+        # a row counts seats: one a game for a character or a seat, more for a bot that sits
+        # in several seats of a game
+        "games": "seats",
         "label": group, "base_win_rate": "baseline", "variant_win_rate": "variant",
         "difference": "difference [paired 95%]", "discordant": "changed",
         "unpaired": "unpaired 95%", "p_value": "p"}), "paired",

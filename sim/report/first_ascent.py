@@ -274,7 +274,7 @@ def render(page, r, plt):
          + FS.decided_line(games, seats)],
         bot_line("first-ascent", policies, r.meta.get("rotate_seats", False), len(r.games)),
         ranked_table(chars, [NAMES.get(c, c) for c in chars["character"]]), "Characters",
-        FS.seat_advantage_lines(seat_rows), sc, game="first-ascent")
+        FS.seat_advantage_lines(seat_rows, r.games, r.seats), sc, game="first-ascent")
     correction = FS.correction_note(sc.families, sc.tests)
     if seats["policy"].nunique() > 1 and not r.meta.get("rotate_seats", False):
         page.p("Different policies sit in fixed seats here: a seat effect is also a policy "

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from sim.core.stats import Z95, binomial_p_value, holm, wilson_interval
+from sim.core.stats import Z95, binomial_p_value, holm, mean_row, wilson_interval
 
 ALPHA = 0.05
 TOP_PER_FAMILY = 3
@@ -280,9 +280,11 @@ def finalize_findings(families):
                                   for text, p in zip(f.table["finding"], f.table["p_screen"])]
 
 
-def seat_advantage_lines(seat_table):
-    """Per player count: the best and the worst seat's win share, the spread, and whether any
-    seat differs from parity after the screen-wide correction."""
+def seat_advantage_lines(seat_table, games, seats):
+    """Per player count: the best and the worst seat's win share with its n (games), their
+    spread with its 95% interval paired on the same games (both seats sit in every game), and
+    whether any seat differs from parity after the screen-wide correction."""
+    shares = win_shares(games, seats)
     lines = []
     for players, grp in seat_table.groupby("players"):
         if not (grp["parity"] > 0).any():
@@ -291,15 +293,21 @@ def seat_advantage_lines(seat_table):
             continue
         best = grp.loc[grp["share"].idxmax()]
         worst = grp.loc[grp["share"].idxmin()]
+        by_seat = shares[shares["players"] == players].pivot(index="game", columns="seat",
+                                                              values="share")
+        spread = mean_row(by_seat[best["seat"]] - by_seat[worst["seat"]])
         sig = grp["significant"].fillna(False).astype(bool)
-        verdict = (f"{int(sig.sum())} of {len(grp)} seats differ from parity (p_screen < "
+        verdict = (f"{int(sig.sum())} of {len(grp)} seats "
+                   f"{'differs' if sig.sum() == 1 else 'differ'} from parity (p_screen < "
                    f"{ALPHA:g})") if sig.any() else "no seat differs significantly from parity"
         lines.append(
             f"{players} players: seat {int(best['seat']) + 1} wins "
-            f"{pct_interval(best['share'], best['ci_low'], best['ci_high'])}, seat "
-            f"{int(worst['seat']) + 1} {pct_interval(worst['share'], worst['ci_low'], worst['ci_high'])}"
-            f" (spread {points(best['share'] - worst['share'])} points; effective parity "
-            f"{pct(best['parity'])}, n = {int(grp['n'].sum()):,} seats); {verdict}.")
+            f"{pct_interval(best['share'], best['ci_low'], best['ci_high'])} and seat "
+            f"{int(worst['seat']) + 1} "
+            f"{pct_interval(worst['share'], worst['ci_low'], worst['ci_high'])} of "
+            f"{int(best['n']):,} games each (spread "
+            f"{points_interval(spread['mean'], spread['ci_low'], spread['ci_high'])} points, "
+            f"paired on the same games; effective parity {pct(best['parity'])}); {verdict}.")
     return lines
 
 

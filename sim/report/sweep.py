@@ -293,6 +293,7 @@ def write_sweep_report(out, command_line=None):
                "difference", "discordant", "pairing_gain", "p_holm"]
     raw = diff.assign(setting=shown["setting"]).drop(columns=["variant"])
     page.table(shown[columns].rename(columns={
+        "games": "seats",        # as on the comparison page (compare.py)
         "label": group, "base_win_rate": "current", "variant_win_rate": "value",
         "difference": "difference [paired 95%]", "discordant": "changed",
         "pairing_gain": "pairing gain"}), "cells",

@@ -21,7 +21,7 @@ def render(page, r, plt):
          f"{r.meta.get('master_seed', 'see experiment.json')}. "
          + FS.decided_line(r.games, r.seats)],
         bot_line("dice-race", run_policies(r)), ranked_table(ranked, labels),
-        "Bots" if mixed else "Seats", FS.seat_advantage_lines(seat_rows), sc)
+        "Bots" if mixed else "Seats", FS.seat_advantage_lines(seat_rows, r.games, r.seats), sc)
     page.h(2, "Seats")
     page.table(seat_rows.assign(seat=seat_rows["seat"] + 1, win_share=pct_ci(seat_rows, "share"))[
         ["players", "seat", "n", "win_share", "parity", "p_screen"]], "dice_race_seats",
