@@ -206,7 +206,7 @@ def _ascension_summary(games, seats):
         lines.append(rate_line(f"seat {seat + 1} ", int(grp["won"].sum()), len(grp)))
     for reason in ("win", "cap", "all_eliminated"):
         lines.append(rate_line(f"ended by {reason:<15}", int((games["end_reason"] == reason).sum()),
-                               len(games), tail=""))
+                               len(games)))
     lines.append(f"  median length: {games['turns'].median():g} turns")
     return lines
 
@@ -232,7 +232,7 @@ def _first_ascent_summary(games, seats):
     for reason in ("eight_pitches", "stranded", "round_cap", "policy_error"):
         k = int((games["end_reason"] == reason).sum())
         if k:
-            lines.append(rate_line(f"ended by {reason:<14}", k, len(games), tail=""))
+            lines.append(rate_line(f"ended by {reason:<14}", k, len(games)))
     lines.append(f"  mean length: {games['rounds'].mean():.2f} rounds")
     return lines
 

@@ -168,10 +168,13 @@ def specials_table(games, seats):
         for sym in SYMBOLS:
             rev = mean_row(grp[f"reveals_{sym}"])
             use = mean_row(u[USE_COLUMNS[sym]].to_numpy())
+            shown = rate_row(int((grp[f"reveals_{sym}"] > 0).sum()), len(grp))
             rows.append({"players": int(p), "symbol": sym, "games": rev["n"],
                          "reveals_per_game": rev["mean"],
                          "reveals_ci": (rev["ci_low"], rev["ci_high"]),
-                         "games_with_reveal": (grp[f"reveals_{sym}"] > 0).mean(),
+                         "games_with_reveal": shown["rate"],
+                         "with_reveal_ci_low": shown["ci_low"],
+                         "with_reveal_ci_high": shown["ci_high"],
                          "use": USE_MEANING[sym], "uses_per_game": use["mean"],
                          "uses_ci": (use["ci_low"], use["ci_high"])})
     return pd.DataFrame(rows)
@@ -180,9 +183,15 @@ def specials_table(games, seats):
 def player_count_table(games, seats):
     """2 vs 3 vs 4 players side by side (§6 Q8). Kingmaking is not measured."""
     st = seat_table(games, seats)
+    # each decided game's winner, one column per seat: the spread between the seats with the
+    # largest and the smallest share of wins, paired on the same games
+    won = seats.pivot(index="game", columns="seat", values="won").astype(float)
     rows = []
     for p, grp in games.groupby("players"):
-        skew = st[st["players"] == p]["share_of_wins"]
+        shares = st[st["players"] == p].set_index("seat")["share_of_wins"]
+        decided = won.loc[grp.loc[grp["winner_seat"] >= 0, "game"]]
+        spread = mean_row(decided[shares.idxmax()] - decided[shares.idxmin()]) \
+            if len(decided) and shares.notna().any() else None
         cap = rate_row(int((grp["end_reason"] == "cap").sum()), len(grp))
         allx = rate_row(int((grp["end_reason"] == "all_eliminated").sum()), len(grp))
         won = grp[grp["end_reason"] == "win"]
@@ -191,8 +200,9 @@ def player_count_table(games, seats):
                      "cap_rate": cap["rate"], "cap_ci": (cap["ci_low"], cap["ci_high"]),
                      "all_eliminated_rate": allx["rate"],
                      "all_eliminated_ci": (allx["ci_low"], allx["ci_high"]),
-                     "seat_spread_of_wins": float(skew.max() - skew.min()) if len(skew)
-                     else np.nan,
+                     "seat_spread_of_wins": spread["mean"] if spread else np.nan,
+                     "seat_spread_ci": (spread["ci_low"], spread["ci_high"]) if spread
+                     else (np.nan, np.nan),
                      "blocks_per_game": grp["blocks"].mean(),
                      "eliminations_per_game": grp["eliminations"].mean(),
                      "pillar_raises_per_game": grp["pillar_raises"].mean(),
@@ -206,6 +216,23 @@ def _pct(v):
 
 def _ci(df, rate="rate", lo="ci_low", hi="ci_high"):
     return [FS.pct_interval(r, a, b) for r, a, b in zip(df[rate], df[lo], df[hi])]
+
+
+def by_player_count(table, measures):
+    """A table of one row per player count, shown the other way round so that it fits a page:
+    a row per measure (label, and a function of the player count's row giving its text), a
+    column per player count."""
+    return pd.DataFrame([{"measure": label, **{f"{int(row['players'])} players": text(row)
+                                              for _, row in table.iterrows()}}
+                         for label, text in measures])
+
+
+def _rate_text(rate, lo, hi, n=None):
+    """A rate's cell: '78.5% [77.3, 79.8]', with ' of 4,000' when n is given."""
+    def text(row):
+        shown = FS.pct_interval(row[rate], row[lo], row[hi])
+        return shown if n is None else f"{shown} of {int(row[n]):,}"
+    return text
 
 
 def screen(r):
@@ -294,11 +321,26 @@ def render(page, r, plt):
     bt = blocking_table(games, seats)
     page.p("Per seat and game. Blocks and wins are counted at the end of the game: a seat never "
            "blocked may simply have had a short game.", "note")
-    page.table(bt, "ascension_blocking", {c: (lambda v: f"{v:.3f}") for c in bt.columns
-                                          if c.endswith("per_seat")} |
-               {c: _pct for c in bt.columns if c.startswith(("blocked_", "eliminated_r",
-                                                             "eliminated_ci", "win_rate_",
-                                                             "blocked_once_ci", "never_ci"))})
+    page.p("Rates are of seat-games, with 95% Wilson intervals; the seats of one game are not "
+           "independent (one seat's block is another's), so these intervals are somewhat too "
+           "narrow.", "note")
+    phases = ("ascent", "summit", "descent")
+    measures = [("seat-games", lambda row: f"{int(row['seat_games']):,}")] + [
+        (f"blocks in the {ph}, per seat", lambda row, ph=ph: f"{row[f'blocks_{ph}_per_seat']:.3f}")
+        for ph in phases] + [
+        ("blocked at least once", _rate_text("blocked_rate", "blocked_ci_low",
+                                             "blocked_ci_high", "seat_games")),
+        ("eliminated", _rate_text("eliminated_rate", "eliminated_ci_low", "eliminated_ci_high",
+                                  "seat_games"))] + [
+        (f"eliminated in the {ph}", lambda row, ph=ph: f"{int(row[f'eliminated_in_{ph}']):,}")
+        for ph in phases] + [
+        (f"first blocked in the {ph}", lambda row, ph=ph: f"{int(row[f'first_block_in_{ph}']):,}")
+        for ph in phases if f"first_block_in_{ph}" in bt] + [
+        ("win rate, blocked once", _rate_text("win_rate_blocked_once", "blocked_once_ci_low",
+                                              "blocked_once_ci_high", "n_blocked_once")),
+        ("win rate, never blocked", _rate_text("win_rate_never_blocked", "never_ci_low",
+                                               "never_ci_high", "n_never_blocked"))]
+    page.table(by_player_count(bt, measures), "ascension_blocking", raw=bt)
 
     page.h(2, "5. Special cubes (§6 Q5)")
     sp = specials_table(games, seats)
@@ -309,8 +351,11 @@ def render(page, r, plt):
                                in zip(sp["reveals_per_game"], sp["reveals_ci"])],
                       uses=[f"{m:.2f} [{a:.2f}, {b:.2f}]" for m, (a, b)
                             in zip(sp["uses_per_game"], sp["uses_ci"])])
+    shown = shown.assign(games_with_reveal=[
+        FS.pct_interval(*v) for v in zip(sp["games_with_reveal"], sp["with_reveal_ci_low"],
+                                         sp["with_reveal_ci_high"])])
     page.table(shown[["players", "symbol", "games", "reveals", "games_with_reveal", "use",
-                      "uses"]], "ascension_specials", {"games_with_reveal": _pct},
+                      "uses"]], "ascension_specials",
                raw=sp.drop(columns=["reveals_ci", "uses_ci"]))
     never = sorted(set(sp.loc[sp["reveals_per_game"] == 0, "symbol"]))
     if never:
@@ -321,17 +366,36 @@ def render(page, r, plt):
     page.h(2, "6. Player count (§6 Q8)")
     pc = player_count_table(games, seats)
     page.p("Kingmaking (a trailing player's blocks deciding the winner) is not measured.", "note")
-    def with_ci(rates, cis):
-        return [f"{100 * v:.1f}% [{100 * a:.1f}, {100 * b:.1f}]" for v, (a, b) in zip(rates, cis)]
+    page.p("Seat spread: the largest seat's share of the decided games less the smallest's, in "
+           "points, with its 95% interval paired on the same games. The rest are means per "
+           "game.", "note")
 
-    pc = pc.assign(cap_rate=with_ci(pc["cap_rate"], pc["cap_ci"]),
-                   all_eliminated_rate=with_ci(pc["all_eliminated_rate"],
-                                               pc["all_eliminated_ci"])).drop(
-        columns=["cap_ci", "all_eliminated_ci"])
-    page.table(pc, "ascension_player_count",
-               {"seat_spread_of_wins": _pct,
-                "blocks_per_game": lambda v: f"{v:.2f}",
-                "eliminations_per_game": lambda v: f"{v:.2f}",
-                "pillar_raises_per_game": lambda v: f"{v:.2f}",
-                "tallest_stack_pieces_mean": lambda v: f"{v:.1f}"})
+    def with_ci(rate, ci, points=False):
+        def text(row):
+            lo, hi = row[ci]
+            if points:
+                return FS.points_interval(row[rate], lo, hi) if np.isfinite(row[rate]) else "–"
+            return f"{FS.pct_interval(row[rate], lo, hi)} of {int(row['games']):,}"
+        return text
+
+    measures = [("games", lambda row: f"{int(row['games']):,}"),
+                ("median rounds of a won game", lambda row: f"{row['won_rounds_median']:g}"),
+                ("ended by the cap", with_ci("cap_rate", "cap_ci")),
+                ("ended with everyone eliminated", with_ci("all_eliminated_rate",
+                                                           "all_eliminated_ci")),
+                ("seat spread of the wins, points", with_ci("seat_spread_of_wins",
+                                                            "seat_spread_ci", points=True)),
+                ("blocks", lambda row: f"{row['blocks_per_game']:.2f}"),
+                ("eliminations", lambda row: f"{row['eliminations_per_game']:.2f}"),
+                ("pillar raises", lambda row: f"{row['pillar_raises_per_game']:.2f}"),
+                ("pieces in the tallest stack",
+                 lambda row: f"{row['tallest_stack_pieces_mean']:.1f}")]
+    page.table(by_player_count(pc, measures), "ascension_player_count",
+               raw=pc.assign(cap_ci_low=[c[0] for c in pc["cap_ci"]],
+                             cap_ci_high=[c[1] for c in pc["cap_ci"]],
+                             all_eliminated_ci_low=[c[0] for c in pc["all_eliminated_ci"]],
+                             all_eliminated_ci_high=[c[1] for c in pc["all_eliminated_ci"]],
+                             seat_spread_ci_low=[c[0] for c in pc["seat_spread_ci"]],
+                             seat_spread_ci_high=[c[1] for c in pc["seat_spread_ci"]]).drop(
+                   columns=["cap_ci", "all_eliminated_ci", "seat_spread_ci"]))
     page.parts.append(f"<p class='note'>{html.escape('Tables are also in tables/*.csv.')}</p>")

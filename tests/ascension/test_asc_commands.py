@@ -148,3 +148,34 @@ def test_the_issue_command_runs_without_seed_or_out(tmp_path, monkeypatch, capsy
     assert "written to results/simulate/ascension-p4-hybrid-g8-s1/" in capsys.readouterr().out
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["master_seed"] == 1 and manifest["games"] == 8
+
+
+def test_the_reports_seat_spread_and_reveal_shares_carry_their_intervals(tmp_path):
+    """Principle 3: the player-count table's seat spread was a bare difference printed as a
+    percentage, and the share of games with a reveal had no interval."""
+    from sim.core.stats import mean_row, wilson_interval
+    from sim.report import first_screen as FS
+    from sim.report.ascension import player_count_table, specials_table, with_rounds
+    out = tmp_path / "run"
+    assert main(["simulate", "--game", "ascension", "--players", "2", "--games", "60",
+                 "--seed", "4", "--policy", "stair-builder", "--out", str(out), "--quiet"]) == 0
+    assert main(["report", str(out)]) == 0
+    seats = pd.read_parquet(out / "seats.parquet")
+    games = with_rounds(pd.read_parquet(out / "games.parquet"), seats)
+    row = player_count_table(games, seats).iloc[0]
+    decided = games.loc[games["winner_seat"] >= 0, "game"]
+    won = seats[seats["game"].isin(decided)].pivot(index="game", columns="seat", values="won")
+    shares = won.mean()
+    spread = mean_row(won[shares.idxmax()].astype(float) - won[shares.idxmin()].astype(float))
+    assert row["seat_spread_of_wins"] == pytest.approx(shares.max() - shares.min())
+    assert row["seat_spread_ci"] == pytest.approx((spread["ci_low"], spread["ci_high"]))
+    ladder = specials_table(games, seats).set_index("symbol").loc["ladder"]
+    shown = int((games["reveals_ladder"] > 0).sum())
+    assert (ladder["with_reveal_ci_low"], ladder["with_reveal_ci_high"]) == \
+        wilson_interval(shown, len(games))
+    page = (out / "report.html").read_text()
+    assert "with its 95% interval paired on the same games" in page
+    # the two wide tables read a measure a row, a player count a column (they ran off the page)
+    spread = FS.points_interval(row["seat_spread_of_wins"], *row["seat_spread_ci"])
+    assert f"<td>seat spread of the wins, points</td>\n      <td>{spread}</td>" in page
+    assert "<td>blocked at least once</td>" in page and "<th>2 players</th>" in page

@@ -48,8 +48,7 @@ def summary(games, seats):
         lines.append(rate_line(f"seat {int(s) + 1} ", int(won[seated].sum()), int(seated.sum())))
     ended = label_counts(games, "end_reason")
     for reason in ("win", "cap", "all_eliminated"):
-        lines.append(rate_line(f"ended by {reason:<15}", ended.get(reason, 0), games.num_rows,
-                               tail=""))
+        lines.append(rate_line(f"ended by {reason:<15}", ended.get(reason, 0), games.num_rows))
     lines.append(f"  median length: {np.median(values(games, 'turns')):g} turns")
     return "\n".join(lines)
 

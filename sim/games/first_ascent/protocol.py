@@ -77,7 +77,7 @@ def summary(games, seats):
     for reason in ("eight_pitches", "stranded", "round_cap", "policy_error"):
         k = ended.get(reason, 0)
         if k:
-            lines.append(rate_line(f"ended by {reason:<14}", k, games.num_rows, tail=""))
+            lines.append(rate_line(f"ended by {reason:<14}", k, games.num_rows))
     lines.append(f"  mean length: {values(games, 'rounds').mean():.2f} rounds")
     return "\n".join(lines)
 
