@@ -438,3 +438,22 @@ def test_the_header_names_what_differs_from_the_preset_and_nothing_else():
     variant = {"preset": "v0.4.0", "rules": {"preset": "v0.4.0", "set": {}, "rules": {
         "sprinter_fail_xp_halved": "on", "shared_belayer_pool": "on", "max_rounds": "45"}}}
     assert describe_rules(variant) == "preset v0.4.0; switches shared_belayer_pool=on"
+
+
+def test_the_comparison_pages_game_flow_rates_carry_their_intervals():
+    """Principle 3: 'How the games changed' showed Ascension's and First Ascent's shares of
+    games as bare percentages (All-In Ascent's had intervals)."""
+    from types import SimpleNamespace
+    from sim.core.game import get_game
+    from sim.core.stats import wilson_interval
+    from sim.report.first_screen import pct_interval
+    ends = ["win"] * 17 + ["cap"] * 3
+    run = SimpleNamespace(games=pd.DataFrame({"end_reason": ends, "turns": range(20)}))
+    row = get_game("ascension").api.flow_row(run)
+    assert row["won games"] == pct_interval(0.85, *wilson_interval(17, 20))
+    ends = ["eight_pitches"] * 18 + ["round_cap"] * 2
+    run = SimpleNamespace(games=pd.DataFrame({"end_reason": ends, "rounds": range(20)}),
+                          seats=pd.DataFrame({"score": [1.0, 2.0]}))
+    row = get_game("first-ascent").api.flow_row(run)
+    assert row["round cap"] == pct_interval(0.1, *wilson_interval(2, 20))
+    assert row["stranded"] == pct_interval(0.0, *wilson_interval(0, 20))

@@ -80,10 +80,13 @@ def variant_rules_changed(variant, players):
 
 
 def flow_row(run):
-    """The comparison page's flow figures of a run: length and the share of won games."""
-    from sim.report.first_screen import pct
+    """The comparison page's flow figures of a run: length and the share of won games (with
+    its 95% interval)."""
+    from sim.core.stats import rate_row
+    from sim.report.first_screen import pct_interval
+    won = rate_row(int((run.games["end_reason"] == "win").sum()), len(run.games))
     return {"mean turns": f"{run.games['turns'].mean():.1f}",
-            "won games": pct((run.games["end_reason"] == "win").mean())}
+            "won games": pct_interval(won["rate"], won["ci_low"], won["ci_high"])}
 
 
 def validity_warnings(r):

@@ -125,12 +125,16 @@ def character_name(key):
 
 
 def flow_row(run):
-    """The comparison page's flow figures of a run: length, how games ended, mean score."""
-    from sim.report.first_screen import pct
+    """The comparison page's flow figures of a run: length, how games ended (each share with
+    its 95% interval), mean score."""
+    from sim.core.stats import rate_row
+    from sim.report.first_screen import pct_interval
     g = run.games
     row = {"mean rounds": f"{g['rounds'].mean():.2f}"}
     for reason in ("eight_pitches", "stranded", "round_cap"):
-        row[reason.replace("_", " ")] = pct((g["end_reason"] == reason).mean())
+        ended = rate_row(int((g["end_reason"] == reason).sum()), len(g))
+        row[reason.replace("_", " ")] = pct_interval(ended["rate"], ended["ci_low"],
+                                                     ended["ci_high"])
     row["mean score"] = f"{run.seats['score'].mean():.2f}"
     return row
 
