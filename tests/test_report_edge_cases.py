@@ -148,6 +148,11 @@ def test_the_bot_line_reads_a_ladder_step_in_the_words_it_uses(tmp_path):
                       "| random | planner | +1.0 [-1.0, +3.0] | holds (not significant) |\n")
     assert ladder_steps("random", ladder)[0] == "loses to planner by 1.0 points [-1.0, 3.0]"
     assert ladder_steps("planner", ladder)[0] == "beats random by 1.0 points [-1.0, 3.0]"
+    assert ladder_steps("planner", ladder)[-1] == "from `ascent ladder`"
+    # with the ladder's n (principle 3: the line gave an interval without its games)
+    ladder.write_text(ladder.read_text().replace(
+        "`\n\n", "`\n\n20,000 games per pairing, master seed 1: ...\n\n"))
+    assert ladder_steps("planner", ladder)[-1] == "from `ascent ladder`, 20,000 games a pairing"
 
 
 def test_the_bot_line_says_the_ladder_has_no_row_for_a_bot_it_lacks(tmp_path, monkeypatch):

@@ -62,7 +62,10 @@ def ladder_steps(policy, path):
             mid, lo, hi = -mid, -hi, -lo
         lines.append(f"{word} {other} by {mid:.1f} points [{lo:.1f}, {hi:.1f}]")
     if lines and header:
-        lines.append(f"from `{header.group(1)}`")
+        # n: how many games each pairing played, as the ladder's file says
+        per = re.search(r"^([\d,]+) games per pairing", text, re.M)
+        lines.append(f"from `{header.group(1)}`" +
+                     (f", {per.group(1)} games a pairing" if per else ""))
     return lines
 
 
