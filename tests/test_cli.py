@@ -189,6 +189,7 @@ NOT_NUMBERS = ("nan", "infinity", "1_0.5", "\u0661.5")
     ("first-ascent", "--rule", "round_cap", NOT_WHOLE_NUMBERS),
     ("first-ascent", "--set", "characters.phil.start_water", NOT_WHOLE_NUMBERS),
     ("dice-race", "--rule", "target", NOT_WHOLE_NUMBERS),       # sim/core/options.py
+    ("first-ascent", "--rule", "risk_die_odds", ("1_0:1:1", "\u0661:1:1", "1e999:1:1")),
 ])
 def test_a_switch_or_knob_value_is_a_number_as_written_or_refused(tmp_path, capsys, game, flag,
                                                                   assignment, values):
@@ -211,6 +212,8 @@ def test_numbers_as_written_are_read():
         [0.5, 2.0, -0.25, 0.001, 3.0, 1.5]
     assert whole_number(" 7") is None and whole_number(True) is None
     assert decimal_number("1e") is None and decimal_number(".") is None
+    # too large for a float or for Python's int(): refused, not an overflow or a ValueError
+    assert decimal_number("1e999") is None and whole_number("9" * 5000) is None
 
 
 def test_more_local_workers_than_4_a_core_is_refused(tmp_path, capsys):

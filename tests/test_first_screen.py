@@ -172,10 +172,35 @@ def test_identical_shared_shares_are_not_tested():
     assert np.isnan(FS.share_p_value([0.5], 0.2))
 
 
+def test_the_seat_spread_interval_holds_for_the_pair_the_data_picks():
+    """The spread is the largest seat's share less the smallest's, so its interval covers every
+    pair of seats at once (Bonferroni over the pairs): a plain 95% interval for the picked pair
+    excluded 0 in about one fair 4-seat run in five."""
+    # 2 seats, one pair: the plain 95% normal interval; 100 games, seat 0 wins 60
+    by_seat = pd.DataFrame({0: np.r_[np.ones(60), np.zeros(40)],
+                            1: np.r_[np.zeros(60), np.ones(40)]})
+    mean, lo, hi = FS.seat_spread(by_seat, 0, 1)
+    half = 1.959964 * np.std(by_seat[0] - by_seat[1], ddof=1) / 10
+    assert mean == pytest.approx(0.2) and (lo, hi) == pytest.approx((0.2 - half, 0.2 + half))
+    # 4 seats, six pairs: z for 0.05 / 12 on each side
+    four = pd.concat([by_seat, pd.DataFrame({2: np.zeros(100), 3: np.zeros(100)})], axis=1)
+    _, lo4, hi4 = FS.seat_spread(four, 0, 1)
+    assert (hi4 - lo4) / (hi - lo) == pytest.approx(2.638 / 1.960, rel=1e-3)
+    # fair 4-seat runs: the picked pair's interval excludes 0 in at most about 5% of them
+    rng = np.random.default_rng(3)
+    excluded = 0
+    for _ in range(200):
+        winner = rng.integers(0, 4, 1500)
+        table = pd.DataFrame({s: (winner == s).astype(float) for s in range(4)})
+        shares = table.mean()
+        _, a, b = FS.seat_spread(table, shares.idxmax(), shares.idxmin())
+        excluded += a > 0
+    assert excluded / 200 <= 0.05 + 1.645 * np.sqrt(0.05 * 0.95 / 200)
+
+
 def test_the_seat_line_gives_each_rate_its_games_and_the_spread_its_paired_interval():
     """The seat advantage sentence said 'n = 6,000 seats' (every seat's games summed) next to
     two rates of 1,500 games each, and gave the spread no interval."""
-    from sim.core.stats import mean_row
     rng = np.random.default_rng(5)
     r = synthetic_run(rng, 1500, no_winner=0.1)
     r.seats.loc[r.seats["seat"] == 0, "won"] |= rng.random(1500) < 0.05   # seat 1 ahead
@@ -186,10 +211,9 @@ def test_the_seat_line_gives_each_rate_its_games_and_the_spread_its_paired_inter
     line, = FS.seat_advantage_lines(screen.family("seats").table, r.games, r.seats)
     shares = FS.win_shares(r.games, r.seats).pivot(index="game", columns="seat", values="share")
     best, worst = seats["share"].idxmax(), seats["share"].idxmin()
-    spread = mean_row(shares[seats.loc[best, "seat"]] - shares[seats.loc[worst, "seat"]])
-    assert " of 1,500 games each (spread " + FS.points_interval(
-        spread["mean"], spread["ci_low"], spread["ci_high"]) + " points, paired on the same " \
-        "games;" in line
+    spread = FS.seat_spread(shares, seats.loc[best, "seat"], seats.loc[worst, "seat"])
+    assert " of 1,500 games each (spread " + FS.points_interval(*spread) + \
+        " points, paired on the same games, the interval over every pair of seats;" in line
     assert line.startswith("4 players: seat 1 wins ") and "seats)" not in line
 
 
@@ -197,15 +221,20 @@ def test_a_gear_finding_gives_each_rate_its_seats_and_interval():
     """A gear finding quoted 'all non-owners 33.1%' next to an n of 1,798 non-owners of the
     owners' characters, though the rate was over 3,008 seats; the all-seats difference had no
     interval."""
-    from statsmodels.stats.proportion import confint_proportions_2indep
     rng = np.random.default_rng(8)
     r = synthetic_run(rng, 2000)
     gear = A.gear_table(r).iloc[0]
-    lo, hi = confint_proportions_2indep(gear["wins_owning"], gear["owners"],
-                                        gear["winners"] - gear["wins_owning"],
-                                        gear["non_owners"], method="newcomb")
-    assert (gear["association_ci_low"], gear["association_ci_high"]) == \
-        pytest.approx((lo, hi))
+    assert gear["association_ci_low"] < gear["association"] < gear["association_ci_high"]
+    # Newcombe (1998), Statistics in Medicine 17:873, example (a): 56/70 against 48/80 has
+    # the interval [0.0524, 0.3339]; here as 70 owners and 80 non-owners, 104 winners
+    seats = pd.DataFrame({"game": np.arange(150), "won": np.r_[np.arange(70) < 56,
+                                                                 np.arange(80) < 48],
+                          "owns_card_0": np.arange(150) < 70, "character": "a", "players": 2,
+                          "bought_round_card_0": 1})
+    games = pd.DataFrame({"game": np.arange(150), "players": 2})
+    known = A.gear_table(A.Results("known", games, seats, {})).iloc[0]
+    assert (known["association_ci_low"], known["association_ci_high"]) == \
+        pytest.approx((0.0524, 0.3339), abs=5e-5)
     finding = A.screen(r).family("gear cards").table.set_index("card").loc[gear["card"],
                                                                            "finding"]
     owners = FS.pct_interval(gear["owner_win_rate"], gear["owner_ci_low"], gear["owner_ci_high"])

@@ -1,4 +1,5 @@
 """Checks on command-line arguments that every game's commands share."""
+import math
 import re
 
 # numbers as a designer writes them: ASCII digits, a sign, a decimal point, an exponent.
@@ -12,14 +13,22 @@ def whole_number(text):
     """The int that `text` (a str, or a spec's int) writes as a whole number; None if it is
     not one. Every command-line count and every whole-number switch or knob is read by it."""
     text = str(text)
-    return int(text) if _WHOLE_NUMBER.fullmatch(text) else None
+    if not _WHOLE_NUMBER.fullmatch(text):
+        return None
+    try:
+        return int(text)
+    except ValueError:        # beyond Python's 4,300 digits: no count or knob is that long
+        return None
 
 
 def decimal_number(text):
     """The float that `text` writes as a decimal number ('0.5', '2', '1e-3'); None if it is
-    not one."""
+    not one, or too large for a float ('1e999')."""
     text = str(text)
-    return float(text) if _DECIMAL_NUMBER.fullmatch(text) else None
+    if not _DECIMAL_NUMBER.fullmatch(text):
+        return None
+    value = float(text)
+    return value if math.isfinite(value) else None
 
 
 def refuse_repeats(flag, names, error):

@@ -152,7 +152,9 @@ def render(page, r, plt, results_dir):
                              "winners_ci_low", "winners_ci_high"]])
         page.p("Win rates: owners (n: owners) and non-owners (n: non_owners) of the card, their "
                "difference over all seats (all_seats, Newcombe's 95% interval) and among seats "
-               "of the same character (same_character).", "note")
+               "of the same character (same_character). Owners and non-owners sit in the same "
+               "games, whose winners are one another's losers, so the all-seats interval is "
+               "somewhat too narrow.", "note")
         page.table(g[["card", "owners", "owners_win", "non_owners", "non_owners_win",
                       "all_seats", "within_character", "p_screen"]].rename(
                           columns={"within_character": "same_character"}),

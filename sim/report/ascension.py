@@ -185,13 +185,13 @@ def player_count_table(games, seats):
     st = seat_table(games, seats)
     # each decided game's winner, one column per seat: the spread between the seats with the
     # largest and the smallest share of wins, paired on the same games
-    won = seats.pivot(index="game", columns="seat", values="won").astype(float)
+    winner_at = seats.pivot(index="game", columns="seat", values="won").astype(float)
     rows = []
     for p, grp in games.groupby("players"):
         shares = st[st["players"] == p].set_index("seat")["share_of_wins"]
-        decided = won.loc[grp.loc[grp["winner_seat"] >= 0, "game"]]
-        spread = mean_row(decided[shares.idxmax()] - decided[shares.idxmin()]) \
-            if len(decided) and shares.notna().any() else None
+        decided = winner_at.loc[grp.loc[grp["winner_seat"] >= 0, "game"]].dropna(axis=1)
+        spread = FS.seat_spread(decided, shares.idxmax(), shares.idxmin()) \
+            if len(decided) and shares.notna().any() else (np.nan, np.nan, np.nan)
         cap = rate_row(int((grp["end_reason"] == "cap").sum()), len(grp))
         allx = rate_row(int((grp["end_reason"] == "all_eliminated").sum()), len(grp))
         won = grp[grp["end_reason"] == "win"]
@@ -200,9 +200,7 @@ def player_count_table(games, seats):
                      "cap_rate": cap["rate"], "cap_ci": (cap["ci_low"], cap["ci_high"]),
                      "all_eliminated_rate": allx["rate"],
                      "all_eliminated_ci": (allx["ci_low"], allx["ci_high"]),
-                     "seat_spread_of_wins": spread["mean"] if spread else np.nan,
-                     "seat_spread_ci": (spread["ci_low"], spread["ci_high"]) if spread
-                     else (np.nan, np.nan),
+                     "seat_spread_of_wins": spread[0], "seat_spread_ci": spread[1:],
                      "blocks_per_game": grp["blocks"].mean(),
                      "eliminations_per_game": grp["eliminations"].mean(),
                      "pillar_raises_per_game": grp["pillar_raises"].mean(),
@@ -367,8 +365,10 @@ def render(page, r, plt):
     pc = player_count_table(games, seats)
     page.p("Kingmaking (a trailing player's blocks deciding the winner) is not measured.", "note")
     page.p("Seat spread: the largest seat's share of the decided games less the smallest's, in "
-           "points, with its 95% interval paired on the same games. The rest are means per "
-           "game.", "note")
+           "points, paired on the same games, with a 95% interval over every pair of seats at "
+           "once (so that it holds for the two seats the data picked). The first screen's "
+           "spread is of all games' win rates, so it differs. The rest are means per game.",
+           "note")
 
     def with_ci(rate, ci, points=False):
         def text(row):
@@ -379,7 +379,9 @@ def render(page, r, plt):
         return text
 
     measures = [("games", lambda row: f"{int(row['games']):,}"),
-                ("median rounds of a won game", lambda row: f"{row['won_rounds_median']:g}"),
+                ("median rounds of a won game",
+                 lambda row: f"{row['won_rounds_median']:g}"
+                 if np.isfinite(row["won_rounds_median"]) else "–"),
                 ("ended by the cap", with_ci("cap_rate", "cap_ci")),
                 ("ended with everyone eliminated", with_ci("all_eliminated_rate",
                                                            "all_eliminated_ci")),

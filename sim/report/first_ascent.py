@@ -346,7 +346,8 @@ def render(page, r, plt):
             using_win=_ci(sb, "win_rate_using", "using_ci_low", "using_ci_high"),
             not_using_win=_ci(sb, "win_rate_not_using", "not_using_ci_low",
                               "not_using_ci_high"),
-            same_character_difference=[FS.points_interval(v, lo, hi) for v, lo, hi in
+            same_character_difference=[FS.points_interval(v, lo, hi) if np.isfinite(v)
+                                       else "–" for v, lo, hi in
                                        zip(sb["effect"], sb["effect_ci_low"],
                                            sb["effect_ci_high"])])[
             ["token", "seats_using", "share_using", "using_win", "seats_not_using",

@@ -153,7 +153,7 @@ def test_the_issue_command_runs_without_seed_or_out(tmp_path, monkeypatch, capsy
 def test_the_reports_seat_spread_and_reveal_shares_carry_their_intervals(tmp_path):
     """Principle 3: the player-count table's seat spread was a bare difference printed as a
     percentage, and the share of games with a reveal had no interval."""
-    from sim.core.stats import mean_row, wilson_interval
+    from sim.core.stats import wilson_interval
     from sim.report import first_screen as FS
     from sim.report.ascension import player_count_table, specials_table, with_rounds
     out = tmp_path / "run"
@@ -166,16 +166,41 @@ def test_the_reports_seat_spread_and_reveal_shares_carry_their_intervals(tmp_pat
     decided = games.loc[games["winner_seat"] >= 0, "game"]
     won = seats[seats["game"].isin(decided)].pivot(index="game", columns="seat", values="won")
     shares = won.mean()
-    spread = mean_row(won[shares.idxmax()].astype(float) - won[shares.idxmin()].astype(float))
+    spread = FS.seat_spread(won.astype(float), shares.idxmax(), shares.idxmin())
     assert row["seat_spread_of_wins"] == pytest.approx(shares.max() - shares.min())
-    assert row["seat_spread_ci"] == pytest.approx((spread["ci_low"], spread["ci_high"]))
+    assert row["seat_spread_ci"] == pytest.approx(spread[1:])
     ladder = specials_table(games, seats).set_index("symbol").loc["ladder"]
     shown = int((games["reveals_ladder"] > 0).sum())
     assert (ladder["with_reveal_ci_low"], ladder["with_reveal_ci_high"]) == \
         wilson_interval(shown, len(games))
     page = (out / "report.html").read_text()
-    assert "with its 95% interval paired on the same games" in page
+    assert "with a 95% interval over every pair of seats at once" in page
     # the two wide tables read a measure a row, a player count a column (they ran off the page)
     spread = FS.points_interval(row["seat_spread_of_wins"], *row["seat_spread_ci"])
     assert f"<td>seat spread of the wins, points</td>\n      <td>{spread}</td>" in page
     assert "<td>blocked at least once</td>" in page and "<th>2 players</th>" in page
+
+
+def test_the_player_count_table_reads_each_count_on_its_own_games(tmp_path):
+    """A run of several player counts (an experiment's) failed with a KeyError at the second
+    count: the table's by-seat winners were overwritten inside its loop."""
+    from sim.report.ascension import player_count_table, with_rounds
+    frames = []
+    for players in (2, 3):
+        out = tmp_path / f"p{players}"
+        assert main(["simulate", "--game", "ascension", "--players", str(players), "--games",
+                     "30", "--seed", "4", "--policy", "stair-builder", "--out", str(out),
+                     "--quiet"]) == 0
+        seats = pd.read_parquet(out / "seats.parquet")
+        games = pd.read_parquet(out / "games.parquet")
+        offset = players * 10**9            # as an experiment's report keys its games
+        frames.append((games.assign(game=games["game"] + offset),
+                       seats.assign(game=seats["game"] + offset)))
+    seats = pd.concat([s for _, s in frames], ignore_index=True)
+    games = with_rounds(pd.concat([g for g, _ in frames], ignore_index=True), seats)
+    table = player_count_table(games, seats).set_index("players")
+    for players, (g, s) in zip((2, 3), frames):
+        alone = player_count_table(with_rounds(g, s), s).iloc[0]
+        assert table.loc[players, "seat_spread_of_wins"] == \
+            pytest.approx(alone["seat_spread_of_wins"], nan_ok=True)
+        assert table.loc[players, "games"] == 30

@@ -72,8 +72,13 @@ def test_every_rate_of_the_report_carries_its_n_and_interval(tmp_path):
     assert grid.loc["x", "x"] == ""
     # an objective's scorers and holders
     so = shared_objective_table(games, seats).iloc[0]
-    assert so["scorers"] == so["count"]
-    assert so["if_scored_ci_low"] <= so["win_rate_if_scored"] <= so["if_scored_ci_high"]
+    objective = int(so["objective"].split()[0])
+    in_play = games.loc[(games[["shared_1", "shared_2", "shared_3"]] == objective).any(axis=1),
+                        "game"]
+    scorers = seats[seats["game"].isin(in_play) & (seats[f"shared_points_{objective}"] > 0)]
+    assert so["scorers"] == len(scorers)
+    assert (so["if_scored_ci_low"], so["if_scored_ci_high"]) == \
+        wilson_interval(scorers["won"].sum(), len(scorers))
     po = personal_objective_table(seats).iloc[0]
     assert po["if_held_ci_low"] <= po["win_rate_if_held"] <= po["if_held_ci_high"]
     # the Risk Die: the faces are shares of the risks

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.core.args import whole_number
+from sim.core.args import decimal_number, whole_number
 from sim.core.layout import layout
 from sim.games.first_ascent.data import CHARACTER_KEYS, TABLES, TABLES_SIZE
 
@@ -125,12 +125,8 @@ def default_values():
 
 
 def _parse_odds(value):
-    parts = value.split(":")
-    try:
-        weights = [float(p) for p in parts]
-    except ValueError:
-        weights = []
-    if len(weights) != 3 or any(not np.isfinite(w) or w < 0 for w in weights) or \
+    weights = [decimal_number(p) for p in value.split(":")]
+    if len(weights) != 3 or any(w is None or w < 0 for w in weights) or \
             sum(weights) <= 0:
         raise RuleError(f"risk_die_odds: expected three non-negative weights CHECK:MINUS2:MINUS1 "
                         f"with a positive sum (e.g. 1:1:1 or 2:1:1), got {value!r}")
