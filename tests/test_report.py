@@ -130,6 +130,13 @@ def test_the_report_renders_offline_with_every_section(real_run):
     gear = page[page.index("3. Gear cards"):page.index("4. Milestone draws")]
     for column in ("owners", "owners_win", "non_owners", "non_owners_win", "all_seats"):
         assert f"<th>{column}</th>" in gear
+    # and the milestones' shares: drawn, and the progress by round
+    draws = pd.read_csv(real_run / "tables" / "milestone_draws.csv")
+    assert (draws["drawn_ci_low"] <= draws["drawn"]).all() and \
+        (draws["drawn"] <= draws["drawn_ci_high"]).all()
+    progress = pd.read_csv(real_run / "tables" / "milestone_progress.csv")
+    assert {"seats", "at_least_1_ci_low", "all_3_ci_high"} <= set(progress.columns)
+    assert "<th>all 3 by the end [95%]</th>" in page
     # no Python reprs or bare zeros on the page
     assert "['" not in page and "{'" not in page and "nan%" not in page
 

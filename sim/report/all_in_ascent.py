@@ -163,10 +163,15 @@ def render(page, r, plt, results_dir):
         fig, ax = plt.subplots(figsize=(7, 0.32 * len(gear) + 1))
         ordered = gear.sort_values("purchase_rate")
         y = np.arange(len(ordered))
-        ax.barh(y, ordered["purchase_rate"] * 100, color="#6a8caf")
+        rate = ordered["purchase_rate"].to_numpy() * 100
+        ax.barh(y, rate, color="#6a8caf",
+                xerr=[rate - ordered["purchase_ci_low"].to_numpy() * 100,
+                      ordered["purchase_ci_high"].to_numpy() * 100 - rate],
+                error_kw={"ecolor": "#333", "capsize": 2, "lw": 1})
         ax.set_yticks(y)
         ax.set_yticklabels([mpl_text(c) for c in ordered["card"]])
-        ax.set_xlabel("seats that bought it (%)")
+        ax.set_xlabel(f"seats that bought it (%, 95% Wilson interval; n = "
+                      f"{int(ordered['seats'].iloc[0]):,} seats)")
         ax.set_title("Purchase rate per card")
         page.figure(fig, "gear_purchase")
 
@@ -233,16 +238,18 @@ def render(page, r, plt, results_dir):
 
     page.h(2, "4. Milestone draws")
     draws = A.milestone_draw_table(r)
-    page.p("drawn: the share of games that drew the route for its tier. completion: the share "
+    page.p(f"drawn: the share of the {len(r.games):,} games that drew the route for its tier, "
+           "with its 95% interval (games: how many). completion: the share "
            "of the seats of those games (n = seats) that completed it, with its 95% interval "
            "(allowing for the seats of one game being alike: clustered by game). A "
            "seat that completes its third milestone wins at once (R60, R65), so the expert "
            "milestone, most often the last, is completed by about one seat a game: near "
            "1 / players wherever the games are won.", "note")
     page.table(draws.assign(completion=pct_ci(draws, "completion_rate", "completion_ci_low",
-                                              "completion_ci_high"))[
+                                              "completion_ci_high"),
+                            drawn=_pct1(draws, "drawn", "drawn_ci_low", "drawn_ci_high"))[
         ["tier", "route", "area", "tag", "games", "drawn", "seats", "completion"]],
-        "milestone_draws", {"drawn": pct}, raw=draws)
+        "milestone_draws", raw=draws)
     if not cells.empty:
         page.p("Each cell: the character's win rate in games with this draw minus its rate in "
                "its other games, in points. Fisher's exact test, only where the character's "
@@ -313,7 +320,9 @@ def render(page, r, plt, results_dir):
     if not prog.empty:
         page.figure(milestone_progress_figure(prog, names), "milestone_progress")
         page.p("% of seats with at least 1 / at least 2 / all 3 milestones done by the end of "
-               "the round (every round in tables/milestone_progress.csv).", "note")
+               "the round, of the character's seats (n); the share with all 3 by the end with "
+               "its 95% interval; every round, with 95% Wilson intervals, in "
+               "tables/milestone_progress.csv.", "note")
         page.table(milestone_progress_summary(prog, names), "milestone_progress",
                    raw=prog)
     page.p("Levels by round are not recorded (the records keep final states only); milestone "
@@ -387,10 +396,13 @@ def milestone_progress_summary(prog, names):
     sub = prog[prog["round"].isin(marks)]
     rows = []
     for char, grp in sub.groupby("character", sort=False):
-        row = {"character": A.display(char, names)}
+        row = {"character": A.display(char, names), "n": f"{int(grp['seats'].iloc[0]):,}"}
         for rnd in marks:
             at = grp[grp["round"] == rnd].iloc[0]
             row[f"round {rnd}"] = (f"{100 * at['at_least_1']:.0f} / {100 * at['at_least_2']:.0f}"
                                    f" / {100 * at['all_3']:.0f}")
+        at = grp[grp["round"] == last].iloc[0]
+        row["all 3 by the end [95%]"] = FS.pct_interval(at["all_3"], at["all_3_ci_low"],
+                                                        at["all_3_ci_high"])
         rows.append(row)
     return pd.DataFrame(rows)

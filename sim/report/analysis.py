@@ -349,10 +349,12 @@ def milestone_draw_table(r):
             per_game = grp.groupby("game")["done"].agg(["sum", "count"])
             rate, lo, hi, n = clustered_rate_interval(per_game["sum"].to_numpy(),
                                                       per_game["count"].to_numpy())
+            drawn_lo, drawn_hi = wilson_interval(n_games, len(g))
             rows.append({"tier": tier, "route": str(route),
                          "area": str(grp[f"{col}_area"].iloc[0]),
                          "tag": str(grp[f"{col}_tag"].iloc[0]),
-                         "drawn": n_games / len(g), "games": n_games,
+                         "drawn": n_games / len(g), "drawn_ci_low": drawn_lo,
+                         "drawn_ci_high": drawn_hi, "games": n_games,
                          "completion_rate": rate, "completion_ci_low": lo,
                          "completion_ci_high": hi, "seats": n})
     return pd.DataFrame(rows)
@@ -473,9 +475,13 @@ def milestone_progress(r):
         rounds = np.where(rounds > 0, rounds, 10**6)
         for rnd in range(1, max_round + 1):
             done = (rounds <= rnd).sum(axis=1)
-            rows.append({"character": str(char), "round": rnd,
-                         "at_least_1": (done >= 1).mean(), "at_least_2": (done >= 2).mean(),
-                         "all_3": (done >= 3).mean()})
+            row = {"character": str(char), "round": rnd, "seats": len(done)}
+            for k, name in ((1, "at_least_1"), (2, "at_least_2"), (3, "all_3")):
+                count = int((done >= k).sum())
+                lo, hi = wilson_interval(count, len(done))
+                row.update({name: count / len(done), f"{name}_ci_low": lo,
+                            f"{name}_ci_high": hi})
+            rows.append(row)
     return pd.DataFrame(rows)
 
 
