@@ -179,6 +179,17 @@ def test_the_comparison_view_is_paired_on_the_same_games(real_run, tmp_path):
     assert main(["report", str(variant), "--against", str(variant)]) == 2
     page = (variant / "compare.html").read_text()
     assert page.index("What changed (paired on the same games)") < page.index("<img")
+    # how the games ended, paired game by game (principle 3: it was the two runs side by side)
+    from sim.core.stats import paired_proportion_difference
+    endings = pd.read_csv(variant / "tables" / "compare_endings.csv").set_index("end")
+    ends = A.load_results(real_run).games.merge(A.load_results(variant).games, on="game")
+    for end, row in endings.iterrows():
+        was, now = ends["end_reason_x"] == end, ends["end_reason_y"] == end
+        base_only, variant_only = int((was & ~now).sum()), int((now & ~was).sum())
+        assert row["changed"] == base_only + variant_only and row["games"] == len(ends)
+        assert (row["difference"], row["ci_low"], row["ci_high"]) == pytest.approx(
+            paired_proportion_difference(base_only, variant_only, len(ends)))
+    assert "How the games ended, paired on the same games" in page
     # a row of the paired table counts seats (a bot in two seats of a game counts twice)
     paired = page[page.index("difference [paired 95%]") - 400:]
     assert "<th>seats</th>" in paired[:paired.index("</tr>")]

@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 
 from sim.core.game import get_game
-from sim.core.stats import wilson_interval
+from sim.core.stats import (mcnemar_exact_p, paired_proportion_difference, rate_row,
+                            wilson_interval)
 from sim.experiment.paired import paired_differences
 from sim.report import first_screen as FS
 from sim.report.analysis import ALPHA, holm, same_games
@@ -184,8 +185,9 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
         **{column: [FS.pct_interval(rate, *wilson_interval(round(rate * n), n))
                     for rate, n in zip(ordered[column], ordered["games"])]
            for column in ("base_win_rate", "variant_win_rate")})
+    # significance is p_holm < 0.05, said above the table; its own column ran off the page
     columns = ["players", "label", "games", "base_win_rate", "variant_win_rate", "difference",
-               "discordant", "unpaired", "p_value", "p_holm", "significant"]
+               "discordant", "unpaired", "p_value", "p_holm"]
     page.table(shown[columns].rename(columns={
         # a row counts seats: one a game for a character or a seat, more for a bot that sits
         # in several seats of a game
@@ -193,13 +195,55 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
         "label": group, "base_win_rate": "baseline", "variant_win_rate": "variant",
         "difference": "difference [paired 95%]", "discordant": "changed",
         "unpaired": "unpaired 95%", "p_value": "p"}), "paired",
-        {"p": FS.fmt_p, "p_holm": FS.fmt_p}, raw=diff)
+        {"p": FS.fmt_p, "p_holm": FS.fmt_p, "seats": "{:,}".format,
+         "changed": "{:,}".format}, raw=diff)
 
     page.h(2, "How the games changed")
     page.table(_flow_rows(game, base, variant), "flow")
+    endings = paired_endings(base, variant)
+    page.p("How the games ended, paired on the same games: each run's share with its 95% Wilson "
+           "interval; difference: the variant's share less the baseline's, in points, with "
+           "Tango's 95% paired interval; changed: the games that ended one way in one run and "
+           "not in the other; p: exact McNemar test, not corrected across rows.", "note")
+    page.table(endings.assign(
+        baseline=[FS.pct_interval(*v) for v in zip(endings["base_rate"], endings["base_ci_low"],
+                                                   endings["base_ci_high"])],
+        variant=[FS.pct_interval(*v) for v in zip(endings["variant_rate"],
+                                                  endings["variant_ci_low"],
+                                                  endings["variant_ci_high"])],
+        difference=[FS.points_interval(*v) for v in zip(endings["difference"],
+                                                        endings["ci_low"], endings["ci_high"])])[
+        ["end", "games", "baseline", "variant", "difference", "changed", "p"]],
+        "endings", {"games": "{:,}".format, "changed": "{:,}".format, "p": FS.fmt_p},
+        raw=endings)
     page.p(f"Report built in {time.perf_counter() - started:.1f} s.", "note")
     plt.close("all")
     return page.write(f"Comparison: {variant.label} against {base.label}", filename)
+
+
+def paired_endings(base, variant):
+    """Each end reason's share of the games both runs played, in each run, and their paired
+    difference (variant less baseline; Tango's interval, exact McNemar p)."""
+    both = base.games[["game", "end_reason"]].merge(
+        variant.games[["game", "end_reason"]], on="game", suffixes=("_base", "_variant"))
+    ended_base = both["end_reason_base"].astype(str)
+    ended_variant = both["end_reason_variant"].astype(str)
+    n = len(both)
+    rows = []
+    for reason in sorted(set(ended_base) | set(ended_variant)):
+        in_base, in_variant = ended_base == reason, ended_variant == reason
+        base_only = int((in_base & ~in_variant).sum())
+        variant_only = int((in_variant & ~in_base).sum())
+        difference, lo, hi = paired_proportion_difference(base_only, variant_only, n)
+        b, v = rate_row(int(in_base.sum()), n), rate_row(int(in_variant.sum()), n)
+        rows.append({"end": reason, "games": n, "base_rate": b["rate"],
+                     "base_ci_low": b["ci_low"], "base_ci_high": b["ci_high"],
+                     "variant_rate": v["rate"], "variant_ci_low": v["ci_low"],
+                     "variant_ci_high": v["ci_high"], "difference": float(difference),
+                     "ci_low": float(lo), "ci_high": float(hi),
+                     "changed": base_only + variant_only,
+                     "p": mcnemar_exact_p(base_only, variant_only)})
+    return pd.DataFrame(rows)
 
 
 def _flow_rows(game, base, variant):
