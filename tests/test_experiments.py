@@ -69,6 +69,11 @@ def assert_same_results(a, b, spec):
     ('games = 10\nout = "x"\n[variants.a]\nset = { "gear.Nothing.cost" = 3 }',
      "variants.a: knob gear.Nothing.cost: no card named 'Nothing'"),
     ('games = 10\nout = "x"\n[variants.a]\ncolour = 1', "variants.a.colour: unknown key"),
+    # a TOML boolean reaches the game in its words: the error says so, not only "got 'on'"
+    ('games = 10\nout = "x"\n[variants.a]\nrules = { max_rounds = true }',
+     r"got 'on' \(the spec's true and false read as 'on' and 'off'\)"),
+    ('games = 10\nout = "x"\n[sweep]\nrule = "max_rounds"\nvalues = [true]',
+     r"sweep: switch max_rounds: .*got 'on' \(the spec's true and false read as"),
     ('games = 10\nout = "x"\nci_halfwidth = 2', "ci_halfwidth: expected a number between"),
     ('games = 10\nout = "x"\n[sweep]\nknob = "xp_table.5"', "sweep: expected knob"),
     ('games = 10', "out: required"),

@@ -274,7 +274,8 @@ def load_spec(path):
             try:
                 game.build_rules(n, v.preset, v.rules, v.knobs)
             except GameError as exc:
-                _fail(p, _variant_key(key, exc.option), exc.detail)
+                _fail(p, _variant_key(key, exc.option),
+                      exc.detail + _boolean_hint(doc, key, v.name, exc.detail, game.bool_words))
     ci = doc.get("ci_halfwidth")
     if ci is not None and (isinstance(ci, bool) or not isinstance(ci, (int, float))
                            or not 0 < ci < 0.5):
@@ -367,6 +368,24 @@ def write_spec_file(path, text):
         return True
     finally:
         fresh.unlink(missing_ok=True)
+
+
+def _boolean_hint(doc, key, name, detail, bool_words):
+    """Where a variant's error quotes a TOML true or false in the game's words ('on', 'off'),
+    say so: the spec's `max_rounds = true` was refused as "got 'on'", a value it never had."""
+    if tuple(bool_words) == ("true", "false"):
+        return ""                   # the game's words are TOML's own
+    if key == "sweep":
+        raw = doc["sweep"].get("values", [])
+    else:
+        body = doc["variants"][name]
+        raw = list(body.get("rules", {}).values()) + list(body.get("set", {}).values())
+    words = {bool_words[0] if value else bool_words[1] for value in raw
+             if isinstance(value, bool)}
+    if any(repr(word) in detail for word in words):
+        return (f" (the spec's true and false read as {bool_words[0]!r} and "
+                f"{bool_words[1]!r})")
+    return ""
 
 
 def _variant_key(key, option):
