@@ -131,9 +131,13 @@ def test_the_report_renders_offline_with_every_section(real_run):
     for column in ("owners", "owners_win", "non_owners", "non_owners_win", "all_seats"):
         assert f"<th>{column}</th>" in gear
     # and the milestones' shares: drawn, and the progress by round
+    from sim.core.stats import wilson_interval
     draws = pd.read_csv(real_run / "tables" / "milestone_draws.csv")
-    assert (draws["drawn_ci_low"] <= draws["drawn"]).all() and \
-        (draws["drawn"] <= draws["drawn_ci_high"]).all()
+    total = len(pd.read_parquet(real_run / "games.parquet"))
+    assert draws.groupby("tier")["games"].sum().eq(total).all()      # one draw a tier a game
+    for row in draws.itertuples():
+        assert (row.drawn_ci_low, row.drawn_ci_high) == \
+            pytest.approx(wilson_interval(row.games, total))
     progress = pd.read_csv(real_run / "tables" / "milestone_progress.csv")
     assert {"seats", "at_least_1_ci_low", "all_3_ci_high"} <= set(progress.columns)
     assert "<th>all 3 by the end [95%]</th>" in page
@@ -475,3 +479,36 @@ def test_the_comparison_pages_game_flow_rates_carry_their_intervals():
     row = get_game("first-ascent").api.flow_row(run)
     assert row["round cap"] == pct_interval(0.1, *wilson_interval(2, 20))
     assert row["stranded"] == pct_interval(0.0, *wilson_interval(0, 20))
+
+
+def test_paired_endings_count_each_player_count_on_its_own_games():
+    """How the games ended, paired: per player count, on the games both runs played; a game
+    without an end reason or a repeated game is refused, not counted."""
+    from sim.core.stats import mcnemar_exact_p, paired_proportion_difference
+    from sim.report.compare import paired_endings
+    ends = pd.Categorical(["win", "win", "cap", "win", "cap", "win", "win"],
+                          categories=["win", "cap", "all_eliminated"])
+    base = A.Results("base", pd.DataFrame({"game": range(7), "players": [2, 2, 2, 2, 3, 3, 3],
+                                           "end_reason": ends}), pd.DataFrame(), {})
+    variant = A.Results("variant", base.games.assign(end_reason=pd.Categorical(
+        ["cap", "win", "cap", "cap", "win", "win", "win"],
+        categories=["win", "cap", "all_eliminated"])), pd.DataFrame(), {})
+    table = paired_endings(base, variant).set_index(["players", "end"])
+    # 2 players: 4 games; cap 1 -> 3 (games 0 and 3 turned), never the other way
+    cap = table.loc[(2, "cap")]
+    assert (cap["games"], cap["base_rate"], cap["variant_rate"], cap["changed"]) == \
+        (4, 0.25, 0.75, 2)
+    assert (cap["difference"], cap["ci_low"], cap["ci_high"]) == \
+        pytest.approx(paired_proportion_difference(0, 2, 4))
+    assert cap["p"] == mcnemar_exact_p(0, 2)
+    # 3 players on their own (game 4 turned from cap to win); an unused reason is listed
+    assert table.loc[(3, "win"), "changed"] == 1 and table.loc[(3, "win"), "games"] == 3
+    assert table.loc[(3, "all_eliminated"), "base_rate"] == 0.0
+    assert table.groupby("players")["base_rate"].sum().tolist() == pytest.approx([1.0, 1.0])
+    twice = A.Results("twice", pd.concat([base.games, base.games.iloc[:1]]), pd.DataFrame(), {})
+    with pytest.raises(pd.errors.MergeError):
+        paired_endings(twice, variant)
+    unended = A.Results("unended", base.games.assign(end_reason=ends.remove_categories("cap")),
+                        pd.DataFrame(), {})
+    with pytest.raises(ValueError, match="unended: a game without an end reason"):
+        paired_endings(unended, variant)

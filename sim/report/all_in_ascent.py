@@ -170,8 +170,9 @@ def render(page, r, plt, results_dir):
                 error_kw={"ecolor": "#333", "capsize": 2, "lw": 1})
         ax.set_yticks(y)
         ax.set_yticklabels([mpl_text(c) for c in ordered["card"]])
-        ax.set_xlabel(f"seats that bought it (%, 95% Wilson interval; n = "
-                      f"{int(ordered['seats'].iloc[0]):,} seats)")
+        seats = ordered["seats"].unique()     # every card's share is of all seats
+        ax.set_xlabel("seats that bought it (%, 95% Wilson interval" +
+                      (f"; n = {int(seats[0]):,} seats)" if len(seats) == 1 else ")"))
         ax.set_title("Purchase rate per card")
         page.figure(fig, "gear_purchase")
 

@@ -161,11 +161,12 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
             for row in sig.itertuples())
         page.html(f"<div class='family'><ul>{items}</ul></div>")
     else:
-        page.p(f"Nothing changed significantly ({len(diff)} comparisons, Holm-corrected).")
+        page.p(f"Nothing changed significantly ({len(diff)} comparisons, Holm-corrected: "
+               f"p_holm < {ALPHA:g}).")
     page.p("Difference: the variant's win rate minus the baseline's, in points, seat by seat on "
            "the same games; 95% paired interval. p: exact McNemar test on the seats whose "
-           "outcome changed; p_holm: Holm across every row of this table. A tied win counts "
-           "for each winner.", "note")
+           "outcome changed; p_holm: Holm across every row of this table; listed above as "
+           f"changed: p_holm < {ALPHA:g}. A tied win counts for each winner.", "note")
     ordered = diff.sort_values(["players", "difference"], ascending=[True, False])
     fig = forest(ordered.assign(rate=ordered["difference"], ci_low=ordered["paired_ci_low"],
                                 ci_high=ordered["paired_ci_high"],
@@ -185,7 +186,7 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
         **{column: [FS.pct_interval(rate, *wilson_interval(round(rate * n), n))
                     for rate, n in zip(ordered[column], ordered["games"])]
            for column in ("base_win_rate", "variant_win_rate")})
-    # significance is p_holm < 0.05, said above the table; its own column ran off the page
+    # significance is p_holm < ALPHA, said in the note; its own column ran off the page
     columns = ["players", "label", "games", "base_win_rate", "variant_win_rate", "difference",
                "discordant", "unpaired", "p_value", "p_holm"]
     page.table(shown[columns].rename(columns={
@@ -213,7 +214,7 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
                                                   endings["variant_ci_high"])],
         difference=[FS.points_interval(*v) for v in zip(endings["difference"],
                                                         endings["ci_low"], endings["ci_high"])])[
-        ["end", "games", "baseline", "variant", "difference", "changed", "p"]],
+        ["players", "end", "games", "baseline", "variant", "difference", "changed", "p"]],
         "endings", {"games": "{:,}".format, "changed": "{:,}".format, "p": FS.fmt_p},
         raw=endings)
     page.p(f"Report built in {time.perf_counter() - started:.1f} s.", "note")
@@ -222,27 +223,40 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
 
 
 def paired_endings(base, variant):
-    """Each end reason's share of the games both runs played, in each run, and their paired
-    difference (variant less baseline; Tango's interval, exact McNemar p)."""
-    both = base.games[["game", "end_reason"]].merge(
-        variant.games[["game", "end_reason"]], on="game", suffixes=("_base", "_variant"))
-    ended_base = both["end_reason_base"].astype(str)
-    ended_variant = both["end_reason_variant"].astype(str)
-    n = len(both)
+    """Per player count, each end reason's share of the games both runs played, in each run,
+    and their paired difference (variant less baseline; Tango's interval, exact McNemar p).
+    Every end reason the records can hold is listed, used or not ('none', an unfinished game,
+    only where a game has it)."""
+    columns = ["game", "players", "end_reason"]
+    for run in (base, variant):
+        if run.games["end_reason"].isna().any():
+            raise ValueError(f"{run.label}: a game without an end reason in the records")
+    both = base.games[columns].merge(variant.games[columns], on=["game", "players"],
+                                     suffixes=("_base", "_variant"), validate="one_to_one")
+    reasons = set()
+    for run in (base, variant):
+        ended = run.games["end_reason"]
+        reasons |= set(map(str, ended.cat.categories if hasattr(ended, "cat") else ended))
     rows = []
-    for reason in sorted(set(ended_base) | set(ended_variant)):
-        in_base, in_variant = ended_base == reason, ended_variant == reason
-        base_only = int((in_base & ~in_variant).sum())
-        variant_only = int((in_variant & ~in_base).sum())
-        difference, lo, hi = paired_proportion_difference(base_only, variant_only, n)
-        b, v = rate_row(int(in_base.sum()), n), rate_row(int(in_variant.sum()), n)
-        rows.append({"end": reason, "games": n, "base_rate": b["rate"],
-                     "base_ci_low": b["ci_low"], "base_ci_high": b["ci_high"],
-                     "variant_rate": v["rate"], "variant_ci_low": v["ci_low"],
-                     "variant_ci_high": v["ci_high"], "difference": float(difference),
-                     "ci_low": float(lo), "ci_high": float(hi),
-                     "changed": base_only + variant_only,
-                     "p": mcnemar_exact_p(base_only, variant_only)})
+    for players, games in both.groupby("players"):
+        ended_base = games["end_reason_base"].astype(str)
+        ended_variant = games["end_reason_variant"].astype(str)
+        n = len(games)
+        for reason in sorted(reasons):
+            in_base, in_variant = ended_base == reason, ended_variant == reason
+            if reason == "none" and not (in_base.any() or in_variant.any()):
+                continue
+            base_only = int((in_base & ~in_variant).sum())
+            variant_only = int((in_variant & ~in_base).sum())
+            difference, lo, hi = paired_proportion_difference(base_only, variant_only, n)
+            b, v = rate_row(int(in_base.sum()), n), rate_row(int(in_variant.sum()), n)
+            rows.append({"players": int(players), "end": reason, "games": n,
+                         "base_rate": b["rate"], "base_ci_low": b["ci_low"],
+                         "base_ci_high": b["ci_high"], "variant_rate": v["rate"],
+                         "variant_ci_low": v["ci_low"], "variant_ci_high": v["ci_high"],
+                         "difference": float(difference), "ci_low": float(lo),
+                         "ci_high": float(hi), "changed": base_only + variant_only,
+                         "p": mcnemar_exact_p(base_only, variant_only)})
     return pd.DataFrame(rows)
 
 
