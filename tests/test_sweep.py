@@ -114,6 +114,8 @@ def test_a_knob_that_shifts_the_rolls_is_reported_as_unpaired(target_sweep):
 def test_the_page_answers_first_and_has_a_figure_per_knob(target_sweep):
     page = (target_sweep / "sweep.html").read_text()
     assert page.index("What each value changes") < page.index("<img")
+    # each row's current rate with its n (the page gave only "N games a value")
+    assert "<th>current rules [95%] of n seats</th>" in page and " of 1,200</td>" in page
     assert (target_sweep / "figures" / "sweep_target_p2.png").exists()
     assert (target_sweep / "figures" / "sweep_bust_face_p2.png").exists()
 

@@ -127,9 +127,9 @@ def response_markup(diff, names, players):
                         for v in variants)
         rows.append(f"<tr><td>{html.escape(str(label))}</td>"
                     f"<td>{FS.pct_interval(first.base_win_rate, first.base_ci_low, first.base_ci_high)}"
-                    f"</td>{cells}</tr>")
+                    f" of {int(first.games):,}</td>{cells}</tr>")
     return (f"<div class='wrap'><table><tr><th>{html.escape(part.columns[2])}</th>"
-            f"<th>current rules [95%]</th>{head}</tr>{''.join(rows)}</table></div>")
+            f"<th>current rules [95%] of n seats</th>{head}</tr>{''.join(rows)}</table></div>")
 
 
 def _setting_text(setting, names):
