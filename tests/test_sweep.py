@@ -116,6 +116,13 @@ def test_the_page_answers_first_and_has_a_figure_per_knob(target_sweep):
     assert page.index("What each value changes") < page.index("<img")
     # each row's current rate with its n (the page gave only "N games a value")
     assert "<th>current rules [95%] of n seats</th>" in page and " of 1,200</td>" in page
+    # and every cell's two rates with their intervals
+    from sim.report import first_screen as FS
+    row = cells(target_sweep).iloc[-1]
+    every = page[page.index("Every cell"):]
+    shown = FS.pct_interval(row["variant_win_rate"], row["variant_ci_low"],
+                            row["variant_ci_high"])
+    assert f"<td>{shown}</td>" in every
     assert (target_sweep / "figures" / "sweep_target_p2.png").exists()
     assert (target_sweep / "figures" / "sweep_bust_face_p2.png").exists()
 

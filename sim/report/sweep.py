@@ -288,7 +288,11 @@ def write_sweep_report(out, command_line=None):
         difference=[FS.points_interval(d, lo, hi) for d, lo, hi in
                     zip(diff["difference"], diff["paired_ci_low"], diff["paired_ci_high"])],
         pairing_gain=["same games" if same else f"{g:.1f}x" if np.isfinite(g) else "–"
-                      for g, same in zip(diff["pairing_gain"], diff["same_games"])])
+                      for g, same in zip(diff["pairing_gain"], diff["same_games"])],
+        base_win_rate=[FS.pct_interval(*v) for v in zip(
+            diff["base_win_rate"], diff["base_ci_low"], diff["base_ci_high"])],
+        variant_win_rate=[FS.pct_interval(*v) for v in zip(
+            diff["variant_win_rate"], diff["variant_ci_low"], diff["variant_ci_high"])])
     columns = ["players", "setting", "label", "games", "base_win_rate", "variant_win_rate",
                "difference", "discordant", "pairing_gain", "p_holm"]
     raw = diff.assign(setting=shown["setting"]).drop(columns=["variant"])
@@ -297,7 +301,8 @@ def write_sweep_report(out, command_line=None):
         "label": group, "base_win_rate": "current", "variant_win_rate": "value",
         "difference": "difference [paired 95%]", "discordant": "changed",
         "pairing_gain": "pairing gain"}), "cells",
-        {"current": FS.pct, "value": FS.pct, "p_holm": FS.fmt_p}, raw=raw, max_rows=400)
+        {"seats": "{:,}".format, "changed": "{:,}".format, "p_holm": FS.fmt_p}, raw=raw,
+        max_rows=400)
     page.p(f"Report built in {time.perf_counter() - started:.1f} s.", "note")
     plt.close("all")
     return page.write(f"{game.title} sweep: {swept}", "sweep.html")
