@@ -62,12 +62,14 @@ def objective_section(r):
         so = shared_objective_table(g, s)
         out.append(f"\n**Shared objectives, {p} players** (seats of the games where it was in "
                    f"play)\n")
-        out.append("| objective | n | scored | mean points | win rate if scored |")
-        out.append("|---|---|---|---|---|")
+        out.append("| objective | n | scored | mean points | scorers | win rate if scored |")
+        out.append("|---|---|---|---|---|---|")
         for _, row in so.iterrows():
+            won = _pct(row["win_rate_if_scored"], row["if_scored_ci_low"],
+                       row["if_scored_ci_high"])
             out.append(f"| {row['objective']} | {row['n']:,} | "
                        f"{_pct(row['rate'], row['ci_low'], row['ci_high'])} | "
-                       f"{row['mean_points']:.2f} | {100 * row['win_rate_if_scored']:.1f}% |")
+                       f"{row['mean_points']:.2f} | {row['scorers']:,} | {won} |")
     s = seats[seats["players"] == 4] if (seats["players"] == 4).any() else seats
     po = personal_objective_table(s)
     out.append("\n**Personal objectives** (4 players; seats holding the card; scored = it "
@@ -75,9 +77,9 @@ def objective_section(r):
     out.append("| objective | n | scored | win rate if held |")
     out.append("|---|---|---|---|")
     for _, row in po.iterrows():
+        won = _pct(row["win_rate_if_held"], row["if_held_ci_low"], row["if_held_ci_high"])
         out.append(f"| {row['objective']} | {row['n']:,} | "
-                   f"{_pct(row['rate'], row['ci_low'], row['ci_high'])} | "
-                   f"{100 * row['win_rate_if_held']:.1f}% |")
+                   f"{_pct(row['rate'], row['ci_low'], row['ci_high'])} | {won} |")
     return "\n".join(out)
 
 
