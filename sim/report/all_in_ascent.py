@@ -132,12 +132,13 @@ def render(page, r, plt, results_dir):
            "--against BASELINE). " + correction, "note")
     if not gear.empty:
         g = gear.sort_values("p", na_position="last").assign(
-            purchase=lambda d: _pct1(d, "purchase_rate", "purchase_ci_low", "purchase_ci_high"),
-            owners_win=lambda d: _pct1(d, "owner_win_rate", "owner_ci_low", "owner_ci_high"),
-            non_owners_win=lambda d: _pct1(d, "non_owner_win_rate", "non_owner_ci_low",
-                                           "non_owner_ci_high"),
-            winners_owning_it=lambda d: _pct1(d, "winners_owning", "winners_ci_low",
-                                              "winners_ci_high"),
+            purchase=lambda d: pct_ci(d, "purchase_rate", "purchase_ci_low", "purchase_ci_high",
+                                      1),
+            owners_win=lambda d: pct_ci(d, "owner_win_rate", "owner_ci_low", "owner_ci_high", 1),
+            non_owners_win=lambda d: pct_ci(d, "non_owner_win_rate", "non_owner_ci_low",
+                                            "non_owner_ci_high", 1),
+            winners_owning_it=lambda d: pct_ci(d, "winners_owning", "winners_ci_low",
+                                               "winners_ci_high", 1),
             all_seats=lambda d: _points(d, "association"),
             within_character=lambda d: _points(d, "within_character", "within"))
         # two tables, each a page wide: who buys a card, then how its owners fare
@@ -248,7 +249,7 @@ def render(page, r, plt, results_dir):
            "1 / players wherever the games are won.", "note")
     page.table(draws.assign(completion=pct_ci(draws, "completion_rate", "completion_ci_low",
                                               "completion_ci_high"),
-                            drawn=_pct1(draws, "drawn", "drawn_ci_low", "drawn_ci_high"))[
+                            drawn=pct_ci(draws, "drawn", "drawn_ci_low", "drawn_ci_high", 1))[
         ["tier", "route", "area", "tag", "games", "drawn", "seats", "completion"]],
         "milestone_draws", raw=draws)
     if not cells.empty:
@@ -344,11 +345,6 @@ def render(page, r, plt, results_dir):
                               ("climbs", "milestone attempts", "trainings", "rests",
                                "purchases")})
     return f"All-In Ascent report: {r.label}"
-
-
-def _pct1(d, rate, lo, hi):
-    """'16.9% [15.6, 18.3]' per row: a rate and its 95% interval, one decimal."""
-    return [FS.pct_interval(v, a, b) for v, a, b in zip(d[rate], d[lo], d[hi])]
 
 
 def _points(d, column, interval=None):
