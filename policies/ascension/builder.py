@@ -20,7 +20,8 @@ from policies.ascension.board import (
     post_repair_mobility, put_on, restore)
 from policies.ascension.staircase import (
     INF, MEMO_PIECES, MEMO_ROW, W_BLOCK_MEMO, W_PLAN, W_PLAN_AT, W_PLAN_G, W_STASH,
-    candidate_costs, climb_distance_within, cost_at, extract_plan, goal_square, plan_costs)
+    W_TARGET_STASH, candidate_costs, climb_distance_within, cost_at, extract_plan, goal_square,
+    plan_costs)
 from sim.core.jit import njit_noalloc
 from sim.core.rng import stream_below
 from sim.games.ascension.engine import count_pawn_moves, is_partner
@@ -62,21 +63,23 @@ def stash(ctx, dest, n_plan):
     ctx.work[W_STASH] = ctx.board[G_DECISIONS] + 1
     ctx.work[W_STASH + 1] = dest
     ctx.work[W_STASH + 2] = n_plan
-    ctx.work[W_STASH + 3] = -1
 
 
 @njit_noalloc
 def stash_target(ctx, target):
-    """Remember whom the origin decision blocked (-1: it built), for the place decision."""
-    ctx.work[W_STASH] = ctx.board[G_DECISIONS] + 1
-    ctx.work[W_STASH + 3] = target
+    """Remember whom the origin decision blocked (-1: no one, it explored), for the place
+    decision. Under its own key: a place decision that does not block then finds no build
+    stashed for it, and plans afresh (the build stash it would find otherwise is the game's
+    last build, of another decision and often another seat: the seats share ctx.work)."""
+    ctx.work[W_TARGET_STASH] = ctx.board[G_DECISIONS] + 1
+    ctx.work[W_TARGET_STASH + 1] = target
 
 
 @njit_noalloc
 def stashed_target(ctx):
     """The target stashed at this turn's origin decision, -2 if there is none."""
-    if ctx.work[W_STASH] == ctx.board[G_DECISIONS]:
-        return ctx.work[W_STASH + 3]
+    if ctx.work[W_TARGET_STASH] == ctx.board[G_DECISIONS]:
+        return ctx.work[W_TARGET_STASH + 1]
     return -2
 
 

@@ -49,8 +49,11 @@ W_LINK = W_HEAD + MAX_COST + 1  # per node: the next node in its bucket (a node 
                                 # at most, so the node is its own entry)
 W_PLAN = W_LINK + N_NODES       # plan squares, then plan targets
 W_PLAN_G = W_PLAN + N_SQUARES + 1
-W_STASH = W_PLAN_G + N_SQUARES + 1   # a move decided at the origin decision (builder.py)
-W_WANTED = W_STASH + 4         # 1 for nodes whose cost the caller needs (early stop)
+W_STASH = W_PLAN_G + N_SQUARES + 1   # a build decided at the origin decision: its key (the
+                                # place decision's count), destination and plan length
+W_TARGET_STASH = W_STASH + 3    # whom the origin decision blocked: its key, the seat (-1: none)
+                                # (builder.py; two keys, so a block never reads a build's)
+W_WANTED = W_TARGET_STASH + 2   # 1 for nodes whose cost the caller needs (early stop)
 W_DISTANCES = W_WANTED + N_NODES    # every seat's climb distance (strategic.py)
 W_HEADS_USED = W_DISTANCES + MAX_PLAYERS    # the bucket heads the next search must clear:
                                 # 1 + the dearest bucket the last search pushed to (0: a new

@@ -7,7 +7,8 @@ from sim.core.policies import get_policy, policy_names
 from sim.games.ascension import engine as E
 from sim.games.ascension import state as S
 from sim.games.ascension.game import AscensionGame
-from sim.games.ascension.rules import C_P_SHAPES, C_PILLAR_PIECE_MOVABLE
+from sim.games.ascension.policy_api import MAX_POLICY_PARAMS, WORK_SIZE, PolicyContext
+from sim.games.ascension.rules import C_P_SHAPES, C_PILLAR_PIECE_MOVABLE, default_rules
 from sim.games.ascension.view import V_FACE_SHAPES, V_FACE_SYMBOL, V_TOP_H, VIEW_END
 
 BOTS = ["random", "random-safe", "stair-builder", "stair-builder-forgetful", "blocker", "hybrid"]
@@ -374,3 +375,51 @@ def test_the_builders_lookups_answer_as_a_scan_would():
         plan = list(work[SC.W_PLAN:SC.W_PLAN + n])
         for s in range(S.N_SQUARES):
             assert work[SC.W_PLAN_AT + s] == (plan.index(s) if s in plan else -1)
+
+
+def test_a_place_after_an_origin_that_did_not_build_plans_afresh():
+    """The blocker's and the hybrid's origin decision stashes whom it blocked, -1 where it
+    drew an exploring origin, and no destination. Their place decision then builds as the
+    stair builder's does after an exploring origin: on a plan made afresh for the place
+    decision. It never reads the destination and plan length that the game's last build
+    stashed (the seats share the memory), which are another decision's, often another
+    seat's. (A block that finds no placement falls to the same build.)"""
+    from policies.ascension import builder, strategic
+    rng = np.random.default_rng(5)
+    game = AscensionGame(21, players=4)
+    checked = differs_from_stash = 0
+    while not game.is_over and checked < 120:
+        legal = game.legal_codes()
+        if game.phase == "place" and len(legal) > 1:
+            seat = game.current
+            view = game.view(seat)
+            codes = np.zeros(S.N_ACTIONS, np.int64)
+            codes[:len(legal)] = legal
+            stale_code = int(rng.choice([c for c in legal if c < 2 * S.N_SQUARES]))
+            answers = []
+            for stale in (False, True):
+                work = np.zeros(WORK_SIZE, np.int64)
+                if stale:
+                    # a build stashed three decisions ago (another seat's), then this seat's
+                    # origin decision, which blocked no one or explored
+                    earlier = view.copy()
+                    earlier[S.G_DECISIONS] -= 3
+                    builder.stash(_ctx(earlier, seat, S.PHASE_ORIGIN, codes, 0, work),
+                                  np.int64(stale_code >> 1), np.int64(S.N_SQUARES))
+                    origin = view.copy()
+                    origin[S.G_DECISIONS] -= 1
+                    builder.stash_target(_ctx(origin, seat, S.PHASE_ORIGIN, codes, 0, work),
+                                         np.int64(-1))
+                ctx = _ctx(view, seat, S.PHASE_PLACE, codes, len(legal), work)
+                answers.append(strategic.place_after(ctx))
+            assert answers[0] == answers[1]
+            checked += 1
+            differs_from_stash += answers[0] != stale_code
+        game.step(int(rng.choice(legal)))
+    assert checked == 120 and differs_from_stash > 30
+
+
+def _ctx(view, seat, phase, legal, n_legal, work):
+    return PolicyContext(view, np.int64(seat), np.int64(phase), legal, np.int64(n_legal),
+                         default_rules(4).config, np.array([77], np.uint64),
+                         np.zeros(MAX_POLICY_PARAMS, np.float64), work)
