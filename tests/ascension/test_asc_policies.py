@@ -379,44 +379,56 @@ def test_the_builders_lookups_answer_as_a_scan_would():
 
 def test_a_place_after_an_origin_that_did_not_build_plans_afresh():
     """The blocker's and the hybrid's origin decision stashes whom it blocked, -1 where it
-    drew an exploring origin, and no destination. Their place decision then builds as the
-    stair builder's does after an exploring origin: on a plan made afresh for the place
-    decision. It never reads the destination and plan length that the game's last build
-    stashed (the seats share the memory), which are another decision's, often another
-    seat's. (A block that finds no placement falls to the same build.)"""
+    drew an exploring origin, and no destination. Their place decision then builds, where it
+    does not block, as the stair builder's does after an exploring origin: on a plan made
+    afresh for the place decision. It never reads the destination and plan length that the
+    game's last build stashed (the seats share the memory), which are another decision's,
+    often another seat's. Both ways there: an exploring origin, and a block whose placement
+    finds no move that hurts its target."""
     from policies.ascension import builder, strategic
     rng = np.random.default_rng(5)
     game = AscensionGame(21, players=4)
-    checked = differs_from_stash = 0
-    while not game.is_over and checked < 120:
+    explored = failed_blocks = 0
+    while not game.is_over and explored < 120:
         legal = game.legal_codes()
         if game.phase == "place" and len(legal) > 1:
             seat = game.current
             view = game.view(seat)
             codes = np.zeros(S.N_ACTIONS, np.int64)
             codes[:len(legal)] = legal
+            targets = [-1]
+            for q in range(4):
+                # a rival the place decision cannot hurt: the block falls to the build
+                if q != seat and view[S.S_ACTIVE + q] and view[S.S_PAWN_SQ + q] >= 0 and \
+                        builder.block_move(_ctx(view, seat, S.PHASE_PLACE, codes, len(legal),
+                                                np.zeros(WORK_SIZE, np.int64)), q, True) < 0:
+                    targets.append(q)
+                    break
             stale_code = int(rng.choice([c for c in legal if c < 2 * S.N_SQUARES]))
-            answers = []
-            for stale in (False, True):
-                work = np.zeros(WORK_SIZE, np.int64)
-                if stale:
-                    # a build stashed three decisions ago (another seat's), then this seat's
-                    # origin decision, which blocked no one or explored
-                    earlier = view.copy()
-                    earlier[S.G_DECISIONS] -= 3
-                    builder.stash(_ctx(earlier, seat, S.PHASE_ORIGIN, codes, 0, work),
-                                  np.int64(stale_code >> 1), np.int64(S.N_SQUARES))
-                    origin = view.copy()
-                    origin[S.G_DECISIONS] -= 1
-                    builder.stash_target(_ctx(origin, seat, S.PHASE_ORIGIN, codes, 0, work),
-                                         np.int64(-1))
-                ctx = _ctx(view, seat, S.PHASE_PLACE, codes, len(legal), work)
-                answers.append(strategic.place_after(ctx))
-            assert answers[0] == answers[1]
-            checked += 1
-            differs_from_stash += answers[0] != stale_code
+            for target in targets:
+                answers = []
+                for stale in (False, True):
+                    work = np.zeros(WORK_SIZE, np.int64)
+                    if stale:
+                        # a build stashed three decisions ago (another seat's), then this
+                        # seat's origin decision, which blocked `target` or explored
+                        earlier = view.copy()
+                        earlier[S.G_DECISIONS] -= 3
+                        builder.stash(_ctx(earlier, seat, S.PHASE_ORIGIN, codes, 0, work),
+                                      np.int64(stale_code >> 1), np.int64(S.N_SQUARES))
+                        origin = view.copy()
+                        origin[S.G_DECISIONS] -= 1
+                        builder.stash_target(_ctx(origin, seat, S.PHASE_ORIGIN, codes, 0, work),
+                                             np.int64(target))
+                    ctx = _ctx(view, seat, S.PHASE_PLACE, codes, len(legal), work)
+                    answers.append(strategic.place_after(ctx))
+                assert answers[0] == answers[1], (target, answers)
+                if target < 0:
+                    explored += 1
+                else:
+                    failed_blocks += 1
         game.step(int(rng.choice(legal)))
-    assert checked == 120 and differs_from_stash > 30
+    assert explored == 120 and failed_blocks > 20, (explored, failed_blocks)
 
 
 def _ctx(view, seat, phase, legal, n_legal, work):
