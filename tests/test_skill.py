@@ -159,9 +159,9 @@ def test_the_verdicts_read_back_as_written_also_inside_a_file_of_several_games(c
 
 
 def test_the_joined_ascension_verdicts_follow_from_their_share_tables():
-    """results/SKILL.md joins Ascension's two commands into one verdicts table by hand (the
-    bots' curve, then the search on top of hybrid): recompute it from the share cells of the
-    section's tables with ascent skill's rule."""
+    """results/SKILL.md's Ascension verdicts (the table reports read) follow from the share
+    cells of the section's tables by ascent skill's rule: recompute them. (The section once
+    joined two commands' files by hand; it still may.)"""
     import re
     from pathlib import Path
     text = (Path(__file__).resolve().parents[1] / "results" / "SKILL.md").read_text()
@@ -189,6 +189,19 @@ def test_the_joined_ascension_verdicts_follow_from_their_share_tables():
         assert top.verdict == row[-1] and top.flipped == (row[-2] != row[-1]), seat
         holds = re.search(rf"^\| {seat} \| \w+ \| ([^|]+) \|", section, re.M).group(1)
         assert holds.strip().split(", ") == [lv for lv, v in zip(levels, row) if v == row[-1]]
+
+
+def test_an_interval_end_next_to_the_fair_share_prints_the_digits_that_tell_them_apart():
+    """A share table's interval end that one decimal would print as the fair share itself gets
+    the digits that show which side it is on, so that "under" never stands beside
+    "[19.8%, 25.0%]"; every other end keeps one decimal."""
+    from sim.experiment.skill import _bound_pct
+    assert _bound_pct(0.24978, 0.25) == "24.98%"
+    assert _bound_pct(0.25012, 0.25) == "25.01%"
+    assert _bound_pct(0.249996, 0.25) == "24.9996%"
+    assert _bound_pct(0.25, 0.25) == "25.0%"
+    assert _bound_pct(0.198, 0.25) == "19.8%"
+    assert _bound_pct(1 / 3 - 1e-5, 1 / 3) == "33.332%"
 
 
 def test_the_same_command_resumes_and_more_games_extend(curve, tmp_path):

@@ -365,6 +365,16 @@ def _pct(x):
     return f"{100 * x:.1f}%"
 
 
+def _bound_pct(x, fair):
+    """An interval's end, as _pct, but with the digits that tell it from the fair share where
+    one decimal would print the fair share itself (24.98% reads "25.0%", and the verdict
+    "under" beside "[19.8%, 25.0%]" would look wrong)."""
+    digits = 1
+    while digits < 4 and f"{100 * x:.{digits}f}" == f"{100 * fair:.{digits}f}" and x != fair:
+        digits += 1
+    return f"{100 * x:.{digits}f}%"
+
+
 def skill_markdown(plan, a, command_line):
     group, fair = a["group"], a["fair"]
     levels = plan.levels
@@ -427,7 +437,8 @@ def skill_markdown(plan, a, command_line):
         cells = []
         for lv in levels:
             r = a["shares"][lv].loc[key]
-            cells.append(f"{_pct(r.share)} [{_pct(r.low)}, {_pct(r.high)}] n={int(r.games):,}"
+            cells.append(f"{_pct(r.share)} [{_bound_pct(r.low, fair)}, "
+                         f"{_bound_pct(r.high, fair)}] n={int(r.games):,}"
                          if r.games else "no decided game")
         lines.append(f"| {_label(plan.game, group, key)} | " + " | ".join(cells) + " |")
     lines += ["", "## Head to head: each level against the one before", "",
