@@ -191,6 +191,40 @@ def test_the_joined_ascension_verdicts_follow_from_their_share_tables():
         assert holds.strip().split(", ") == [lv for lv, v in zip(levels, row) if v == row[-1]]
 
 
+def test_a_head_to_head_counts_the_games_won_and_widens_for_shared_wins():
+    """"Won by either" counts games, not wins: a tie (a shared win, First Ascent's) counts for
+    each winner in the share, but once in the games, and the interval is as wide as the
+    games allow. Where every game has one winner it is Wilson's on the games, as before."""
+    import pandas as pd
+    from sim.core.stats import wilson_interval
+    from sim.experiment.skill import head_to_head_share
+
+    def table(outcomes):
+        """outcomes: per game, the winning seats (0, 2: `a`; 1, 3: `b`)."""
+        rows = [{"game": g, "seat": k, "policy": "a" if k % 2 == 0 else "b",
+                 "won": k in winners} for g, winners in enumerate(outcomes) for k in range(4)]
+        return pd.DataFrame(rows)
+
+    single = [(0,)] * 60 + [(1,)] * 40 + [()] * 5
+    h = head_to_head_share([table(single)], "a", "b")
+    assert (h["games"], h["decided"], h["wins"]) == (105, 100, 100)
+    assert h["share"] == 0.6 and (h["low"], h["high"]) == wilson_interval(60, 100)
+    # the same games, each `a` win shared with its own second seat and each `b` win with
+    # `b`'s: every game holds two wins, all of one bot, so the games are worth 100, not 200
+    # (99 by the clustered variance, which divides by m - 1)
+    doubled = [(0, 2)] * 60 + [(1, 3)] * 40 + [()] * 5
+    d = head_to_head_share([table(doubled)], "a", "b")
+    assert (d["decided"], d["wins"], d["share"]) == (100, 200, 0.6)
+    assert (d["low"], d["high"]) == pytest.approx(wilson_interval(60, 100), abs=1e-3)
+    # ties between the bots: 20 games won by both; the share counts each winner
+    ties = [(0,)] * 50 + [(1,)] * 30 + [(0, 1)] * 20
+    t = head_to_head_share([table(ties)], "a", "b")
+    assert (t["decided"], t["wins"]) == (100, 120) and t["share"] == pytest.approx(70 / 120)
+    naive = wilson_interval(70, 120)
+    assert t["low"] < t["share"] < t["high"] and t["high"] - t["low"] > 0.95 * (naive[1] - naive[0])
+    assert head_to_head_share([table([()] * 3)], "a", "b")["decided"] == 0
+
+
 def test_an_interval_end_next_to_the_fair_share_prints_the_digits_that_tell_them_apart():
     """A share table's interval end that one decimal would print as the fair share itself gets
     the digits that show which side it is on, so that "under" never stands beside

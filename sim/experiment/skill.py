@@ -149,19 +149,53 @@ def verdict(row, fair):
 
 
 def head_to_head(folders, stronger, weaker, players, group):
-    wins = {stronger: 0, weaker: 0}
+    """The head to head of two bots, played in `folders` (one per seating)."""
+    return head_to_head_share([_seats(f, players, group) for f in folders], stronger, weaker)
+
+
+def head_to_head_share(tables, stronger, weaker):
+    """The stronger candidate's share of the two bots' wins, over the games either won, from
+    seat tables (columns game, policy, won; one table per seating). A shared win counts for
+    each winner, so a game can hold two wins (First Ascent's ties): the share is then a ratio
+    of wins, and `decided` counts games, not wins. Its interval is Wilson's at the effective
+    number of games (the games either won, shrunk by the design effect of the wins they
+    share); where every such game has one win, that is Wilson's on the games themselves."""
+    per_game = []
     games = 0
-    for folder in folders:
-        seats = _seats(folder, players, group)
+    for k, seats in enumerate(tables):
         games += seats["game"].nunique()
-        counts = seats[seats["won"]].groupby("policy", observed=True).size()
-        for name in wins:
-            wins[name] += int(counts.get(name, 0))
-    decided = wins[stronger] + wins[weaker]
-    lo, hi = wilson_interval(wins[stronger], decided) if decided else (np.nan, np.nan)
-    share = wins[stronger] / decided if decided else np.nan
+        won = seats[seats["won"].astype(bool)]
+        policy = won["policy"].astype(str)
+        counts = pd.DataFrame({"game": won["game"], "s": (policy == stronger).astype(int),
+                               "t": policy.isin((stronger, weaker)).astype(int)})
+        per_game.append(counts.groupby("game")[["s", "t"]].sum())
+    g = pd.concat(per_game) if per_game else pd.DataFrame({"s": [], "t": []})
+    g = g[g["t"] > 0]
+    decided = len(g)
+    wins, total = float(g["s"].sum()), float(g["t"].sum())
+    share = wins / total if total else np.nan
+    if not decided:
+        lo, hi = np.nan, np.nan
+    elif (g["t"] == 1).all():
+        lo, hi = wilson_interval(int(wins), decided)
+    else:
+        n_eff = effective_games(g["s"].to_numpy(float), g["t"].to_numpy(float))
+        lo, hi = wilson_interval(share * n_eff, n_eff)
     return {"stronger": stronger, "weaker": weaker, "games": games, "decided": decided,
-            "share": share, "low": lo, "high": hi}
+            "wins": int(total), "share": share, "low": lo, "high": hi}
+
+
+def effective_games(s, t):
+    """How many independent games a ratio of wins sum(s) / sum(t) over clustered games is
+    worth: the games, divided by the design effect (the ratio's variance with each game a
+    cluster, over the binomial variance of a share of sum(t) wins). Never more than the
+    games."""
+    m = len(s)
+    r = s.sum() / t.sum()
+    if m < 2 or r in (0.0, 1.0):
+        return float(m)
+    cluster_var = m / (m - 1) * ((s - r * t) ** 2).sum() / t.sum() ** 2
+    return float(min(m, r * (1 - r) / cluster_var)) if cluster_var > 0 else float(m)
 
 
 def paired_margin_difference(first, second):
@@ -443,8 +477,10 @@ def skill_markdown(plan, a, command_line):
         lines.append(f"| {_label(plan.game, group, key)} | " + " | ".join(cells) + " |")
     lines += ["", "## Head to head: each level against the one before", "",
               "The stronger candidate in seats 1, 3, ..., the weaker in the others, then swapped, "
-              "on the same games. Share: of the games won by either bot (a handful of such "
-              "games decides nothing, whatever the margin says: read the interval).", "",
+              "on the same games. Share: of the two bots' wins, over the games won by either "
+              "(a shared win counts for each winner, and its interval counts the games, not "
+              "the wins; a handful of such games decides nothing, whatever the margin says: "
+              "read the interval).", "",
               "| level | against | games | won by either | its share of the wins | 95% interval "
               "| margin |",
               "|---|---|---|---|---|---|---|"]
