@@ -195,6 +195,7 @@ def test_a_head_to_head_counts_the_games_won_and_widens_for_shared_wins():
     """"Won by either" counts games, not wins: a tie (a shared win, First Ascent's) counts for
     each winner in the share, but once in the games, and the interval is as wide as the
     games allow. Where every game has one winner it is Wilson's on the games, as before."""
+    import numpy as np
     import pandas as pd
     from sim.core.stats import wilson_interval
     from sim.experiment.skill import head_to_head_share
@@ -216,12 +217,24 @@ def test_a_head_to_head_counts_the_games_won_and_widens_for_shared_wins():
     d = head_to_head_share([table(doubled)], "a", "b")
     assert (d["decided"], d["wins"], d["share"]) == (100, 200, 0.6)
     assert (d["low"], d["high"]) == pytest.approx(wilson_interval(60, 100), abs=1e-3)
-    # ties between the bots: 20 games won by both; the share counts each winner
+    # ties between the bots: 20 games won by both; the share counts each winner, and the
+    # interval is no narrower than the 100 games allow (not Wilson's on the 120 wins)
     ties = [(0,)] * 50 + [(1,)] * 30 + [(0, 1)] * 20
     t = head_to_head_share([table(ties)], "a", "b")
     assert (t["decided"], t["wins"]) == (100, 120) and t["share"] == pytest.approx(70 / 120)
-    naive = wilson_interval(70, 120)
-    assert t["low"] < t["share"] < t["high"] and t["high"] - t["low"] > 0.95 * (naive[1] - naive[0])
+    assert (t["low"], t["high"]) == pytest.approx(wilson_interval(70 / 120 * 100, 100))
+    assert t["high"] - t["low"] > 1.05 * np.subtract(*wilson_interval(70, 120)[::-1])
+    # half the games won twice by one bot: worth fewer than the 100 games (about 89), so wider
+    # than Wilson's on the games
+    mixed = [(0, 2)] * 25 + [(1, 3)] * 25 + [(0,)] * 25 + [(1,)] * 25
+    m = head_to_head_share([table(mixed)], "a", "b")
+    assert (m["decided"], m["wins"], m["share"]) == (100, 150, 0.5)
+    s_, t_ = np.array([2.0] * 25 + [0.0] * 25 + [1.0] * 25 + [0.0] * 25), \
+        np.array([2.0] * 50 + [1.0] * 50)
+    n_eff = 0.25 / (100 / 99 * ((s_ - 0.5 * t_) ** 2).sum() / 150 ** 2)
+    assert 85 < n_eff < 93
+    assert (m["low"], m["high"]) == pytest.approx(wilson_interval(0.5 * n_eff, n_eff))
+    assert m["high"] - m["low"] > 1.03 * np.subtract(*wilson_interval(50, 100)[::-1])
     assert head_to_head_share([table([()] * 3)], "a", "b")["decided"] == 0
 
 
@@ -236,6 +249,14 @@ def test_an_interval_end_next_to_the_fair_share_prints_the_digits_that_tell_them
     assert _bound_pct(0.25, 0.25) == "25.0%"
     assert _bound_pct(0.198, 0.25) == "19.8%"
     assert _bound_pct(1 / 3 - 1e-5, 1 / 3) == "33.332%"
+    # a fair share that one decimal does not print exactly is printed with three, and an end
+    # printed next to it lies on the side the verdict says
+    from sim.experiment.skill import _fair_pct
+    assert (_fair_pct(0.25), _fair_pct(1 / 3), _fair_pct(1 / 6)) == ("25.0%", "33.333%", "16.667%")
+    for x, fair in ((0.3332, 1 / 3), (0.16668, 1 / 6), (0.14284, 1 / 7), (0.1429, 1 / 7)):
+        printed, fair_printed = (float(v.rstrip("%")) for v in (_bound_pct(x, fair),
+                                                                 _fair_pct(fair)))
+        assert (printed < fair_printed) == (x < fair), (x, fair)
 
 
 def test_the_same_command_resumes_and_more_games_extend(curve, tmp_path):

@@ -158,8 +158,8 @@ def head_to_head_share(tables, stronger, weaker):
     seat tables (columns game, policy, won; one table per seating). A shared win counts for
     each winner, so a game can hold two wins (First Ascent's ties): the share is then a ratio
     of wins, and `decided` counts games, not wins. Its interval is Wilson's at the effective
-    number of games (the games either won, shrunk by the design effect of the wins they
-    share); where every such game has one win, that is Wilson's on the games themselves."""
+    number of wins (effective_games); where every such game has one win, that is Wilson's on
+    the games themselves."""
     per_game = []
     games = 0
     for k, seats in enumerate(tables):
@@ -186,10 +186,12 @@ def head_to_head_share(tables, stronger, weaker):
 
 
 def effective_games(s, t):
-    """How many independent games a ratio of wins sum(s) / sum(t) over clustered games is
-    worth: the games, divided by the design effect (the ratio's variance with each game a
-    cluster, over the binomial variance of a share of sum(t) wins). Never more than the
-    games."""
+    """How many independent trials a ratio of wins sum(s) / sum(t), clustered by game, is worth:
+    the wins sum(t) divided by the design effect (the ratio's linearised variance with each game
+    a cluster, over the binomial variance of a share of sum(t) wins), i.e. r (1 - r) over that
+    variance. Capped at the games: two wins of one bot in a game count as about one, and a tie
+    split between the bots, which lowers the variance, is not credited beyond a game each (so
+    the interval errs wide)."""
     m = len(s)
     r = s.sum() / t.sum()
     if m < 2 or r in (0.0, 1.0):
@@ -399,10 +401,19 @@ def _pct(x):
     return f"{100 * x:.1f}%"
 
 
+def _fair_pct(fair):
+    """The fair share as the page prints it: one decimal where that is exact (25.0%), else three
+    (33.333%), so that an interval end printed by _bound_pct is on the side of it that the
+    verdict says."""
+    return _pct(fair) if abs(100 * fair - round(100 * fair, 1)) < 1e-9 else f"{100 * fair:.3f}%"
+
+
 def _bound_pct(x, fair):
     """An interval's end, as _pct, but with the digits that tell it from the fair share where
     one decimal would print the fair share itself (24.98% reads "25.0%", and the verdict
-    "under" beside "[19.8%, 25.0%]" would look wrong)."""
+    "under" beside "[19.8%, 25.0%]" would look wrong). Printed at d digits, an end that differs
+    from the fair share printed at d digits lies on its side of the fair share, and of the
+    fair share as _fair_pct prints it (d <= 3)."""
     digits = 1
     while digits < 4 and f"{100 * x:.{digits}f}" == f"{100 * fair:.{digits}f}" and x != fair:
         digits += 1
@@ -428,7 +439,7 @@ def skill_markdown(plan, a, command_line):
                                         (top["high"] <= CONVERGED_POINTS / 100)).all())
     lines += ["## Verdicts", "",
               f"Over-powered: the {group}'s share of the decided games has its 95% interval "
-              f"above the fair share ({_pct(fair)}); under-powered: below.", "",
+              f"above the fair share ({_fair_pct(fair)}); under-powered: below.", "",
               f"| {group} | verdict at the strongest level | levels where it holds | "
               f"between the two strongest levels |", "|---|---|---|---|"]
     for key in rows:
@@ -443,7 +454,8 @@ def skill_markdown(plan, a, command_line):
     if weaker_than_before:
         lines += ["**Not a ladder of strength:** " + "; ".join(
             f"`{h['stronger']}` loses to `{h['weaker']}` head to head ({_pct(h['share'])} of "
-            f"the wins, [{_pct(h['low'])}, {_pct(h['high'])}])" for h in weaker_than_before) +
+            f"the wins, [{_bound_pct(h['low'], 0.5)}, {_bound_pct(h['high'], 0.5)}])"
+            for h in weaker_than_before) +
             ". A verdict that holds only from such a level on says little about stronger play.",
             ""]
     flagged = [(lv, w) for lv in levels for w in a.get("warnings", {}).get(lv, [])]
@@ -486,8 +498,8 @@ def skill_markdown(plan, a, command_line):
               "|---|---|---|---|---|---|---|"]
     for h in a["h2h"]:
         lines.append(f"| `{h['stronger']}` | `{h['weaker']}` | {h['games']:,} | "
-                     f"{h['decided']:,} | {_pct(h['share'])} | [{_pct(h['low'])}, "
-                     f"{_pct(h['high'])}] | {100 * (h['share'] - 0.5):+.1f} points |")
+                     f"{h['decided']:,} | {_pct(h['share'])} | [{_bound_pct(h['low'], 0.5)}, "
+                     f"{_bound_pct(h['high'], 0.5)}] | {100 * (h['share'] - 0.5):+.1f} points |")
     if not top.empty:
         lines += ["", "## The two strongest levels, game by game", "",
                   f"| {group} | `{levels[-2]}` | `{levels[-1]}` | difference, points | "
