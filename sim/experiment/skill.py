@@ -162,7 +162,7 @@ def head_to_head_share(tables, stronger, weaker):
     the games themselves."""
     per_game = []
     games = 0
-    for k, seats in enumerate(tables):
+    for seats in tables:
         games += seats["game"].nunique()
         won = seats[seats["won"].astype(bool)]
         policy = won["policy"].astype(str)

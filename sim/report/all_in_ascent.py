@@ -139,8 +139,10 @@ def render(page, r, plt, results_dir):
                                             "non_owner_ci_high", 1),
             winners_owning_it=lambda d: pct_ci(d, "winners_owning", "winners_ci_low",
                                                "winners_ci_high", 1),
-            all_seats=lambda d: _points(d, "association"),
-            within_character=lambda d: _points(d, "within_character", "within"))
+            all_seats=lambda d: FS.points_ci(d, "association", "association_ci_low",
+                                             "association_ci_high"),
+            within_character=lambda d: FS.points_ci(d, "within_character", "within_ci_low",
+                                                    "within_ci_high"))
         # two tables, each a page wide: who buys a card, then how its owners fare
         page.p("Purchases: of all seats (n: seats); winners_owning_it: of the winning seats "
                "(n: winners).", "note")
@@ -345,14 +347,6 @@ def render(page, r, plt, results_dir):
                               ("climbs", "milestone attempts", "trainings", "rests",
                                "purchases")})
     return f"All-In Ascent report: {r.label}"
-
-
-def _points(d, column, interval=None):
-    """'+12.9 [+11.6, +14.2]' per row: a difference in points and its 95% interval, read from
-    <interval or column>_ci_low / _ci_high; '–' where there is no estimate."""
-    prefix = interval or column
-    return [FS.points_interval(v, lo, hi) if np.isfinite(v) else "–" for v, lo, hi in
-            zip(d[column], d[f"{prefix}_ci_low"], d[f"{prefix}_ci_high"])]
 
 
 def milestone_progress_figure(prog, names):

@@ -558,11 +558,9 @@ def screen(r):
             f"{row.owners:,}, non-owners {others} of {row.non_owners:,}"
             for row, text, owners, others in zip(
                 gear.itertuples(), within,
-                [FS.pct_interval(*v) for v in zip(gear["owner_win_rate"], gear["owner_ci_low"],
-                                                  gear["owner_ci_high"])],
-                [FS.pct_interval(*v) for v in zip(gear["non_owner_win_rate"],
-                                                  gear["non_owner_ci_low"],
-                                                  gear["non_owner_ci_high"])])]
+                FS.pct_ci(gear, "owner_win_rate", "owner_ci_low", "owner_ci_high"),
+                FS.pct_ci(gear, "non_owner_win_rate", "non_owner_ci_low",
+                          "non_owner_ci_high"))]
     fam_gear = FS.Family("gear cards", gear if len(gear) else
                          pd.DataFrame(columns=["p", "effect", "finding"]))
     families = [fam_chars, fam_seats, fam_cells, fam_gear]

@@ -212,10 +212,6 @@ def _pct(v):
     return "" if pd.isna(v) else f"{100 * v:.1f}%"
 
 
-def _ci(df, rate="rate", lo="ci_low", hi="ci_high"):
-    return [FS.pct_interval(r, a, b) for r, a, b in zip(df[rate], df[lo], df[hi])]
-
-
 def by_player_count(table, measures):
     """A table of one row per player count, shown the other way round so that it fits a page:
     a row per measure (label, and a function of the player count's row giving its text), a
@@ -274,22 +270,22 @@ def render(page, r, plt):
         page.p("Different policies sit in fixed seats here: a seat effect is also a policy "
                "effect. Use --rotate-seats.", "finding")
     st = st.merge(seat_rows[["players", "seat", "p_screen"]], on=["players", "seat"], how="left")
-    page.table(st.assign(seat=st["seat"] + 1, win_rate=_ci(st),
-                         share_of_wins=_ci(st, "share_of_wins", "share_ci_low",
-                                           "share_ci_high"))[
+    page.table(st.assign(seat=st["seat"] + 1, win_rate=FS.pct_ci(st),
+                         share_of_wins=FS.pct_ci(st, "share_of_wins", "share_ci_low",
+                                                 "share_ci_high"))[
         ["players", "seat", "n", "win_rate", "decided_games", "share_of_wins", "parity",
          "p_screen"]], "ascension_seats", {"parity": _pct, "p_screen": FS.fmt_p}, raw=st)
     page.figure(seat_advantage_figure(seat_rows), "ascension_seats")
     if mixed:
         pt = policy_table(games, seats)
         page.h(3, "Win rate by policy")
-        page.table(pt.assign(win_rate=_ci(pt))[["players", "policy", "n", "win_rate"]],
+        page.table(pt.assign(win_rate=FS.pct_ci(pt))[["players", "policy", "n", "win_rate"]],
                    "ascension_policies", raw=pt)
 
     page.h(2, "2. Game length, caps and stalls (§6 Q2)")
     et = ending_table(games)
-    page.table(et.assign(share=_ci(et))[["players", "end", "n", "share"]], "ascension_endings",
-               raw=et)
+    page.table(et.assign(share=FS.pct_ci(et))[["players", "end", "n", "share"]],
+               "ascension_endings", raw=et)
     lt = length_table(games)
     page.p("Turns count every turn (normal, extra, bonus): they grow with the player count by "
            "themselves. Rounds = normal turns / players. Capped games are left out of the "
@@ -307,11 +303,11 @@ def render(page, r, plt):
 
     page.h(2, "3. The first summiter (§6 Q3)")
     ft = first_summiter_table(games)
-    page.table(ft.assign(p_win_given_first=_ci(ft),
-                         privileges_lost=_ci(ft, "privileges_lost", "lost_ci_low",
-                                             "lost_ci_high"),
-                         passed_on_after_loss=_ci(ft, "passed_on_after_loss", "passed_ci_low",
-                                                  "passed_ci_high"))[
+    page.table(ft.assign(p_win_given_first=FS.pct_ci(ft),
+                         privileges_lost=FS.pct_ci(ft, "privileges_lost", "lost_ci_low",
+                                                   "lost_ci_high"),
+                         passed_on_after_loss=FS.pct_ci(ft, "passed_on_after_loss",
+                                                        "passed_ci_low", "passed_ci_high"))[
         ["players", "games_with_summit", "p_win_given_first", "privileges_lost",
          "games_with_a_loss", "passed_on_after_loss"]], "ascension_first_summiter", raw=ft)
 
@@ -349,9 +345,9 @@ def render(page, r, plt):
                                in zip(sp["reveals_per_game"], sp["reveals_ci"])],
                       uses=[f"{m:.2f} [{a:.2f}, {b:.2f}]" for m, (a, b)
                             in zip(sp["uses_per_game"], sp["uses_ci"])])
-    shown = shown.assign(games_with_reveal=[
-        FS.pct_interval(*v) for v in zip(sp["games_with_reveal"], sp["with_reveal_ci_low"],
-                                         sp["with_reveal_ci_high"])])
+    shown = shown.assign(games_with_reveal=FS.pct_ci(sp, "games_with_reveal",
+                                                     "with_reveal_ci_low",
+                                                     "with_reveal_ci_high"))
     page.table(shown[["players", "symbol", "games", "reveals", "games_with_reveal", "use",
                       "uses"]], "ascension_specials",
                raw=sp.drop(columns=["reveals_ci", "uses_ci"]))

@@ -207,13 +207,9 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
            "Tango's 95% paired interval; changed: the games that ended one way in one run and "
            "not in the other; p: exact McNemar test, not corrected across rows.", "note")
     page.table(endings.assign(
-        baseline=[FS.pct_interval(*v) for v in zip(endings["base_rate"], endings["base_ci_low"],
-                                                   endings["base_ci_high"])],
-        variant=[FS.pct_interval(*v) for v in zip(endings["variant_rate"],
-                                                  endings["variant_ci_low"],
-                                                  endings["variant_ci_high"])],
-        difference=[FS.points_interval(*v) for v in zip(endings["difference"],
-                                                        endings["ci_low"], endings["ci_high"])])[
+        baseline=FS.pct_ci(endings, "base_rate", "base_ci_low", "base_ci_high"),
+        variant=FS.pct_ci(endings, "variant_rate", "variant_ci_low", "variant_ci_high"),
+        difference=FS.points_ci(endings, "difference", "ci_low", "ci_high"))[
         ["players", "end", "games", "baseline", "variant", "difference", "changed", "p"]],
         "endings", {"games": "{:,}".format, "changed": "{:,}".format, "p": FS.fmt_p},
         raw=endings)

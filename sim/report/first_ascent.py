@@ -20,7 +20,7 @@ PARTS = ("points_pitches", "points_summits", "points_shared", "points_sets",
 
 def _ci(df, rate="rate", lo="ci_low", hi="ci_high", pct=True):
     if pct:
-        return [FS.pct_interval(r, a, b) for r, a, b in zip(df[rate], df[lo], df[hi])]
+        return FS.pct_ci(df, rate, lo, hi)
     return [f"{r:.2f} [{a:.2f}, {b:.2f}]" if np.isfinite(r) and np.isfinite(a) else
             (f"{r:.2f}" if np.isfinite(r) else "–") for r, a, b in zip(df[rate], df[lo], df[hi])]
 
@@ -346,10 +346,8 @@ def render(page, r, plt):
             using_win=_ci(sb, "win_rate_using", "using_ci_low", "using_ci_high"),
             not_using_win=_ci(sb, "win_rate_not_using", "not_using_ci_low",
                               "not_using_ci_high"),
-            same_character_difference=[FS.points_interval(v, lo, hi) if np.isfinite(v)
-                                       else "–" for v, lo, hi in
-                                       zip(sb["effect"], sb["effect_ci_low"],
-                                           sb["effect_ci_high"])])[
+            same_character_difference=FS.points_ci(sb, "effect", "effect_ci_low",
+                                                   "effect_ci_high"))[
             ["token", "seats_using", "share_using", "using_win", "seats_not_using",
              "not_using_win", "same_character_difference", "p_screen"]],
             "first_ascent_summit_beta", {"p_screen": FS.fmt_p, "seats_using": "{:,}".format,

@@ -228,6 +228,17 @@ def pct_interval(rate, lo, hi, digits=1):
     return f"{100 * rate:.{digits}f}% [{100 * lo:.{digits}f}, {100 * hi:.{digits}f}]"
 
 
+def pct_ci(df, rate="rate", lo="ci_low", hi="ci_high", digits=1):
+    """pct_interval for every row of df: its rate and the rate's 95% interval, by column."""
+    return [pct_interval(r, a, b, digits) for r, a, b in zip(df[rate], df[lo], df[hi])]
+
+
+def points_ci(df, value, lo, hi):
+    """points_interval for every row of df, by column; '–' where there is no estimate."""
+    return [points_interval(v, a, b) if np.isfinite(v) else "–"
+            for v, a, b in zip(df[value], df[lo], df[hi])]
+
+
 def points(v, digits=1):
     """A signed difference of rates in percentage points; never '+0' for a nonzero value."""
     if not np.isfinite(v):

@@ -270,7 +270,7 @@ def pct(v):
 
 def pct_ci(df, rate="rate", lo="ci_low", hi="ci_high", digits=2):
     """'16.90% [15.55, 18.35]' per row of df: a rate and its 95% interval."""
-    return [FS.pct_interval(r, a, b, digits) for r, a, b in zip(df[rate], df[lo], df[hi])]
+    return FS.pct_ci(df, rate, lo, hi, digits)
 
 
 def forest(df, label_col, title, parity=None, parity_label="effective parity",

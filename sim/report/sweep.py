@@ -289,10 +289,9 @@ def write_sweep_report(out, command_line=None):
                     zip(diff["difference"], diff["paired_ci_low"], diff["paired_ci_high"])],
         pairing_gain=["same games" if same else f"{g:.1f}x" if np.isfinite(g) else "–"
                       for g, same in zip(diff["pairing_gain"], diff["same_games"])],
-        base_win_rate=[FS.pct_interval(*v) for v in zip(
-            diff["base_win_rate"], diff["base_ci_low"], diff["base_ci_high"])],
-        variant_win_rate=[FS.pct_interval(*v) for v in zip(
-            diff["variant_win_rate"], diff["variant_ci_low"], diff["variant_ci_high"])])
+        base_win_rate=FS.pct_ci(diff, "base_win_rate", "base_ci_low", "base_ci_high"),
+        variant_win_rate=FS.pct_ci(diff, "variant_win_rate", "variant_ci_low",
+                                   "variant_ci_high"))
     columns = ["players", "setting", "label", "games", "base_win_rate", "variant_win_rate",
                "difference", "discordant", "pairing_gain", "p_holm"]
     raw = diff.assign(setting=shown["setting"]).drop(columns=["variant"])

@@ -196,7 +196,6 @@ def test_the_kernel_refuses_a_views_buffer_too_short():
     from sim.core.seeding import policy_streams
     from sim.games.ascension.batch import policy_slots
     from sim.games.ascension.kernel import play_game
-    from sim.games.ascension.policy_api import WORK_SIZE
     game = AscensionGame(1, players=4)
     fns, params, views = policy_slots(["random"])
     with pytest.raises(ValueError, match="KERNEL_VIEWS_SIZE"):
@@ -213,7 +212,6 @@ def _kernel_actions(bots, seed, piece_slots):
     from sim.core.seeding import policy_streams
     from sim.games.ascension.batch import policy_slots
     from sim.games.ascension.kernel import play_game
-    from sim.games.ascension.policy_api import WORK_SIZE
     game = AscensionGame(seed, players=len(bots))
     names = list(dict.fromkeys(bots))
     fns, params, registered_views = policy_slots(names)
@@ -282,8 +280,6 @@ def test_the_blockers_repair_count_equals_counting_every_move_again():  # A29 A3
     its pawn on a cable car and other cable cars about."""
     from benchmarks.staircase import recorded_positions
     from policies.ascension import board
-    from sim.games.ascension.policy_api import WORK_SIZE
-    from sim.games.ascension.rules import default_rules
     t = default_rules(4).config
     rng = np.random.default_rng(7)
     symbols = (S.SYM_NONE, S.SYM_LADDER, S.SYM_MATTRESS, S.SYM_CHASM, S.SYM_CABLE)
@@ -326,7 +322,6 @@ def test_the_blockers_repair_takes_the_pillar_top_only_where_the_rules_let_it():
     lifted top opened a step (never more)."""
     from benchmarks.staircase import recorded_positions
     from policies.ascension import board
-    from sim.games.ascension.policy_api import WORK_SIZE
     from sim.games.ascension.rules import build_rules
     movable, fixed = (build_rules(4, {"pillar_piece_movable": v}).config for v in ("true",
                                                                                    "false"))
