@@ -117,6 +117,23 @@ def test_a_comparison_gets_its_own_page(tmp_path):
            "and 0 of the variant&#x27;s 4 are left out" in page
 
 
+def test_a_comparison_by_bot_says_when_a_bot_has_several_seats_of_a_game(tmp_path):
+    # its seats' outcomes are linked (one winner a game), but count as separate pairs
+    def run(name, seats, *rule):
+        return simulate(tmp_path / name, "--game", "ascension", "--players", "3", "--games", "4",
+                        "--seed", "9", "--seat-policies", seats, *rule)
+    note = "A bot in several seats of a game counts each seat as a pair (up to 2 a game)"
+    two = run("two", "stair-builder,stair-builder,blocker")
+    report(two, "--against", str(run("two_base", "stair-builder,stair-builder,blocker",
+                                     "--rule", "max_stack=12")))
+    assert note in (two / "compare.html").read_text()
+    one = run("one", "stair-builder,random,blocker")
+    report(one, "--against", str(run("one_base", "stair-builder,random,blocker", "--rule",
+                                     "max_stack=12")))
+    page = (one / "compare.html").read_text()
+    assert "What changed" in page and "counts each seat as a pair" not in page
+
+
 def test_comparing_runs_of_two_games_is_refused(tmp_path, capsys):
     a = simulate(tmp_path / "a", "--game", "ascension", "--players", "2", "--games", "2",
                  "--seed", "1", "--policy", "stair-builder")

@@ -112,6 +112,22 @@ def unpaired_games_warning(base, variant):
             f"may differ from the one in that run's own report"]
 
 
+def shared_seats_note(base, variant, group):
+    """Where a bot sits in more than one seat of a game (a comparison by bot), a sentence that
+    says its seats are counted as separate pairs: the tests and intervals here take them as
+    independent, and they are not (one game's winner settles them all, and a shared win moves
+    them together). "" where every game holds each bot once."""
+    if group != "policy":
+        return ""
+    most = max(int(run.seats.groupby(["game", "policy"], observed=True).size().max())
+               for run in (base, variant))
+    if most < 2:
+        return ""
+    return (" A bot in several seats of a game counts each seat as a pair (up to "
+            f"{most} a game), as if they were independent; they are not (one game's winner "
+            "settles them all), so read its interval and p as approximate.")
+
+
 def _player_counts(r):
     """'3-player and 4-player': the player counts of a run's games."""
     counts = [f"{int(c)}-player" for c in sorted(r.games["players"].unique())]
@@ -166,7 +182,8 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
     page.p("Difference: the variant's win rate minus the baseline's, in points, seat by seat on "
            "the same games; 95% paired interval. p: exact McNemar test on the seats whose "
            "outcome changed; p_holm: Holm across every row of this table; listed above as "
-           f"changed: p_holm < {ALPHA:g}. A tied win counts for each winner.", "note")
+           f"changed: p_holm < {ALPHA:g}. A tied win counts for each winner."
+           + shared_seats_note(base, variant, group), "note")
     ordered = diff.sort_values(["players", "difference"], ascending=[True, False])
     fig = forest(ordered.assign(rate=ordered["difference"], ci_low=ordered["paired_ci_low"],
                                 ci_high=ordered["paired_ci_high"],
