@@ -418,6 +418,9 @@ def test_the_validation_runs_own_warnings_are_in_the_verdict(tmp_path):
     box = report[report.index("**Read with care:**"):report.index("## Per group")]
     assert "- hold-at, the current rules: " in box and "- hold-at, the patch: " in box
     assert "were stopped by a cap (end reason turn_cap)" in box
+    # the checks' "win shares count decided games only" is the first screen's measure, not
+    # this page's: its rates count every game
+    assert "a game no one won is a loss for every seat" in box
 
 
 def test_a_balance_search_compiles_once_here_before_dealing_out_candidates(tmp_path,

@@ -153,8 +153,12 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times, c
                      ", so a patch that asks for other play may be under-rated.")
     cautions = validation_warnings(spec, validated)
     if cautions:
+        # the first screen's checks speak of its win shares (decided games); this page's rates
+        # are wins per seat, so a game no one won counts here, as a loss for every seat
         lines += ["", "**Read with care:** what the validation runs' own records say about the "
-                  "bots (the checks of every report's first screen):", ""] + \
+                  "bots (the checks of every report's first screen, whose win shares count "
+                  "decided games only; the rates on this page count every game, and a game no "
+                  "one won is a loss for every seat):", ""] + \
             [f"- {w}" for w in cautions]
     lines += ["", "## Per group, before and after (re-score)", "",
               "| players | group | current rules [95%] (gap) | patch [95%] (gap) | target | n |",
