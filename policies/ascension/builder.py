@@ -59,10 +59,13 @@ def top_heights(ctx):
 @njit_noalloc
 def stash(ctx, dest, n_plan):
     """Remember the destination chosen with the origin, for the next decision (the place
-    decision). Keyed by the decision count: ctx.work starts zeroed in every game."""
+    decision). Keyed by the decision count: ctx.work starts zeroed in every game. An origin
+    decision stashes a build or a target, never both: the other key is cleared (-1 matches
+    no decision count), so a place decision reads only what its own origin decided."""
     ctx.work[W_STASH] = ctx.board[G_DECISIONS] + 1
     ctx.work[W_STASH + 1] = dest
     ctx.work[W_STASH + 2] = n_plan
+    ctx.work[W_TARGET_STASH] = -1
 
 
 @njit_noalloc
@@ -73,6 +76,7 @@ def stash_target(ctx, target):
     last build, of another decision and often another seat: the seats share ctx.work)."""
     ctx.work[W_TARGET_STASH] = ctx.board[G_DECISIONS] + 1
     ctx.work[W_TARGET_STASH + 1] = target
+    ctx.work[W_STASH] = -1                  # see stash
 
 
 @njit_noalloc

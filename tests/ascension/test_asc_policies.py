@@ -372,6 +372,27 @@ def test_the_builders_lookups_answer_as_a_scan_would():
             assert work[SC.W_PLAN_AT + s] == (plan.index(s) if s in plan else -1)
 
 
+def test_an_origin_decision_s_stash_clears_the_other_kind():
+    """A build stash and a target stash exclude each other by key, not only because decision
+    counts never repeat in one game's memory: each clears the other's key, so that a place
+    decision can never read a build and a target both, even where counts start over (a
+    search's imagined games)."""
+    from policies.ascension import builder
+    from policies.ascension.staircase import W_STASH
+    view = AscensionGame(21, players=4).view(0)
+    codes = np.zeros(S.N_ACTIONS, np.int64)
+    work = np.zeros(WORK_SIZE, np.int64)
+    origin = view.copy()
+    place = view.copy()
+    place[S.G_DECISIONS] = origin[S.G_DECISIONS] + 1
+    builder.stash_target(_ctx(origin, 0, S.PHASE_ORIGIN, codes, 0, work), np.int64(2))
+    builder.stash(_ctx(origin, 0, S.PHASE_ORIGIN, codes, 0, work), np.int64(40), np.int64(5))
+    assert builder.stashed_target(_ctx(place, 0, S.PHASE_PLACE, codes, 0, work)) == -2
+    builder.stash_target(_ctx(origin, 0, S.PHASE_ORIGIN, codes, 0, work), np.int64(2))
+    assert builder.stashed_target(_ctx(place, 0, S.PHASE_PLACE, codes, 0, work)) == 2
+    assert work[W_STASH] != place[S.G_DECISIONS]          # no build stashed for it
+
+
 def test_a_place_after_an_origin_that_did_not_build_plans_afresh():
     """The blocker's and the hybrid's origin decision stashes whom it blocked, -1 where it
     drew an exploring origin, and no destination. Their place decision then builds, where it
