@@ -61,14 +61,29 @@ def clustered_rate_interval(successes, trials, z=Z95):
     if n == 0:
         return float("nan"), float("nan"), float("nan"), 0
     rate = s.sum() / n
-    k = len(t)
-    binomial = rate * (1 - rate) / n
-    effective = float(k)
-    if k > 1 and binomial > 0:
-        robust = k / (k - 1) * ((s - rate * t) ** 2).sum() / (n * n)
-        effective = n / max(1.0, robust / binomial)
+    effective = clustered_effective_size(s, t, n)
     lo, hi = wilson_interval(rate * effective, effective, z)
     return float(rate), float(lo), float(hi), int(n)
+
+
+def clustered_effective_size(successes, trials, most):
+    """How many independent trials a rate pooled over clusters, sum(successes) / sum(trials)
+    (every cluster with trials), is worth: rate (1 - rate) over the ratio's cluster-robust
+    variance, k / (k - 1) * sum((s_i - rate * t_i)^2) / sum(t_i)^2 over the k clusters, at
+    most `most` (clustered_rate_interval: the trials, so a design effect under 1 is not
+    credited; a head to head: the games, skill.head_to_head_share). Where the clusters cannot
+    say how alike their trials are (every trial succeeded, or every one failed, or one
+    cluster), the number of clusters."""
+    s = np.asarray(successes, dtype=float)
+    t = np.asarray(trials, dtype=float)
+    k = len(t)
+    n = t.sum()
+    rate = s.sum() / n
+    if k < 2 or rate in (0.0, 1.0):
+        return float(k)
+    robust = k / (k - 1) * ((s - rate * t) ** 2).sum() / (n * n)
+    # `most` over the design effect against a binomial share of `most` trials, at least 1
+    return float(most / max(1.0, robust / (rate * (1 - rate) / most)))
 
 
 def rate_row(successes, n):

@@ -31,7 +31,8 @@ import numpy as np
 import pandas as pd
 
 from sim.core.policies import BUDGET_MARK
-from sim.core.stats import paired_proportion_difference, wilson_interval
+from sim.core.stats import (clustered_effective_size, paired_proportion_difference,
+                            wilson_interval)
 
 CONVERGED_POINTS = 2.0      # the two strongest levels may differ by this much per character
 
@@ -158,8 +159,8 @@ def head_to_head_share(tables, stronger, weaker):
     seat tables (columns game, policy, won; one table per seating). A shared win counts for
     each winner, so a game can hold two wins (First Ascent's ties): the share is then a ratio
     of wins, and `decided` counts games, not wins. Its interval is Wilson's at the effective
-    number of wins (effective_games); where every such game has one win, that is Wilson's on
-    the games themselves."""
+    number of wins (clustered_effective_size, at most the games); where every such game has
+    one win, that is Wilson's on the games themselves."""
     per_game = []
     games = 0
     for seats in tables:
@@ -179,25 +180,13 @@ def head_to_head_share(tables, stronger, weaker):
     elif (g["t"] == 1).all():
         lo, hi = wilson_interval(int(wins), decided)
     else:
-        n_eff = effective_games(g["s"].to_numpy(float), g["t"].to_numpy(float))
+        # two wins of one bot in a game count as about one; a tie split between the bots,
+        # which lowers the variance, is not credited beyond a game each (the interval errs wide)
+        n_eff = clustered_effective_size(g["s"].to_numpy(float), g["t"].to_numpy(float),
+                                         decided)
         lo, hi = wilson_interval(share * n_eff, n_eff)
     return {"stronger": stronger, "weaker": weaker, "games": games, "decided": decided,
             "wins": int(total), "share": share, "low": lo, "high": hi}
-
-
-def effective_games(s, t):
-    """How many independent trials a ratio of wins sum(s) / sum(t), clustered by game, is worth:
-    the wins sum(t) divided by the design effect (the ratio's linearised variance with each game
-    a cluster, over the binomial variance of a share of sum(t) wins), i.e. r (1 - r) over that
-    variance. Capped at the games: two wins of one bot in a game count as about one, and a tie
-    split between the bots, which lowers the variance, is not credited beyond a game each (so
-    the interval errs wide)."""
-    m = len(s)
-    r = s.sum() / t.sum()
-    if m < 2 or r in (0.0, 1.0):
-        return float(m)
-    cluster_var = m / (m - 1) * ((s - r * t) ** 2).sum() / t.sum() ** 2
-    return float(min(m, r * (1 - r) / cluster_var)) if cluster_var > 0 else float(m)
 
 
 def paired_margin_difference(first, second):
