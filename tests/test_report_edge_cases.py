@@ -117,21 +117,42 @@ def test_a_comparison_gets_its_own_page(tmp_path):
            "and 0 of the variant&#x27;s 4 are left out" in page
 
 
-def test_a_comparison_by_bot_says_when_a_bot_has_several_seats_of_a_game(tmp_path):
-    # its seats' outcomes are linked (one winner a game), but count as separate pairs
+def test_a_comparison_by_bot_takes_the_game_as_the_unit_for_a_bot_in_several_seats(tmp_path):
+    # its seats' outcomes are linked (one winner a game): clustered by game, and said so
+    from sim.core.stats import clustered_paired_difference
+
     def run(name, seats, *rule):
-        return simulate(tmp_path / name, "--game", "ascension", "--players", "3", "--games", "4",
+        return simulate(tmp_path / name, "--game", "ascension", "--players", "3", "--games", "6",
                         "--seed", "9", "--seat-policies", seats, *rule)
-    note = "A bot in several seats of a game counts each seat as a pair (up to 2 a game)"
+    note = "A bot in several seats of a game (up to 2 a game) is not a set of independent pairs"
+    two_base = run("two_base", "stair-builder,stair-builder,blocker", "--rule", "max_stack=12")
     two = run("two", "stair-builder,stair-builder,blocker")
-    report(two, "--against", str(run("two_base", "stair-builder,stair-builder,blocker",
-                                     "--rule", "max_stack=12")))
+    report(two, "--against", str(two_base))
     assert note in (two / "compare.html").read_text()
+    paired = pd.read_csv(two / "tables" / "compare_paired.csv").set_index("policy")
+    assert paired.loc["stair-builder", "seats_a_game"] == 2
+    assert paired.loc["blocker", "seats_a_game"] == 1
+    assert paired.loc["blocker", "design_effect"] == 1.0
+    seats = {name: pd.read_parquet(path / "seats.parquet") for name, path in
+             (("base", two_base), ("variant", two))}
+    mine = {name: s[s["policy"] == "stair-builder"].sort_values(["game", "seat"])
+            .reset_index(drop=True) for name, s in seats.items()}
+    won_base, won_variant = mine["base"]["won"].astype(bool), mine["variant"]["won"].astype(bool)
+    games = mine["base"]["game"]
+    per_game = pd.DataFrame({"b": won_base & ~won_variant, "c": won_variant & ~won_base,
+                             "m": 1}).groupby(games).sum()
+    difference, lo, hi, p, effect = clustered_paired_difference(per_game["b"], per_game["c"],
+                                                                per_game["m"])
+    row = paired.loc["stair-builder"]
+    assert (row["paired_ci_low"], row["paired_ci_high"], row["p_value"]) == pytest.approx(
+        (lo, hi, p), rel=1e-9)
     one = run("one", "stair-builder,random,blocker")
     report(one, "--against", str(run("one_base", "stair-builder,random,blocker", "--rule",
                                      "max_stack=12")))
     page = (one / "compare.html").read_text()
-    assert "What changed" in page and "counts each seat as a pair" not in page
+    assert "What changed" in page and "not a set of independent pairs" not in page
+    paired = pd.read_csv(one / "tables" / "compare_paired.csv")
+    assert (paired["seats_a_game"] == 1).all() and (paired["design_effect"] == 1.0).all()
 
 
 def test_comparing_runs_of_two_games_is_refused(tmp_path, capsys):

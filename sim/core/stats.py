@@ -199,6 +199,69 @@ def paired_proportion_difference(base_only, variant_only, n, z=Z95):
             _scalar_or_array(hi.reshape(x.shape)))
 
 
+def clustered_paired_difference(base_only, variant_only, units, z=Z95):
+    """paired_proportion_difference and mcnemar_exact_p for units that come in clusters (a
+    bot's seats in one game: one game's winner settles them all, and a shared win moves them
+    together). Per cluster: `base_only` and `variant_only` units, of `units`. Returns
+    (difference, lo, hi, p, design_effect); difference = (sum(variant_only) -
+    sum(base_only)) / sum(units), as for independent units.
+
+    The interval is Tango's on the counts divided by the design effect
+    (paired_design_effect): the clusters' robust variance of the difference over the one
+    the units would have if independent, at least 1, so a within-cluster link that narrows
+    the truth is not credited. The p-value is Durkalski et al.'s clustered McNemar test (Stat
+    Med 2003, 22:2417-2428): (C - B)^2 / sum((c_i - b_i)^2) against chi-squared with 1 df,
+    which is McNemar's own statistic where every cluster has one unit; where its null
+    variance is no larger than McNemar's it gives the exact McNemar p instead (the cautious
+    one). Where every cluster has one unit, both equal paired_proportion_difference and
+    mcnemar_exact_p on the totals."""
+    from scipy.stats import chi2
+    b = np.asarray(base_only, dtype=float)
+    c = np.asarray(variant_only, dtype=float)
+    m = np.asarray(units, dtype=float)
+    if np.any((b < 0) | (c < 0) | (b + c > m)):
+        raise ValueError("need 0 <= base_only, variant_only and base_only + variant_only <= "
+                         "units in every cluster")
+    n, big_b, big_c = m.sum(), b.sum(), c.sum()
+    if n == 0:
+        return float("nan"), float("nan"), float("nan"), float("nan"), float("nan")
+    effect = paired_design_effect(b, c, m)
+    if effect == 1.0:
+        difference, lo, hi = paired_proportion_difference(int(big_b), int(big_c), int(n), z)
+    else:
+        difference = (big_c - big_b) / n
+        lo, hi = _tango_limits(big_c / effect, big_b / effect, n / effect, z)
+    null_variance = ((c - b) ** 2).sum()
+    if null_variance <= big_b + big_c:
+        p = mcnemar_exact_p(int(big_b), int(big_c))
+    else:
+        p = chi2.sf((big_c - big_b) ** 2 / null_variance, 1)
+    return float(difference), float(lo), float(hi), float(p), float(effect)
+
+
+def paired_design_effect(base_only, variant_only, units):
+    """How many times the variance of a paired difference in rate grows because its units come
+    in clusters (per cluster: base_only, variant_only, units): the cluster-robust variance,
+    k / (k - 1) * sum((c_i - b_i - m_i d)^2) / N^2 over the k clusters, over the same formula
+    with every unit its own cluster; at least 1. Exactly 1 where every cluster has one unit.
+    Where the units cannot say how alike a cluster's are (no unit changed outcome, or every
+    one changed the same way, or one cluster), N / k: each cluster counts as one unit."""
+    b = np.asarray(base_only, dtype=float)
+    c = np.asarray(variant_only, dtype=float)
+    m = np.asarray(units, dtype=float)
+    k, n = len(m), m.sum()
+    if k == 0 or m.max() <= 1:
+        return 1.0
+    d = (c.sum() - b.sum()) / n
+    # sum over units of (d_u - d)^2, each unit's d_u in {-1, 0, 1}
+    unit_squares = b.sum() + c.sum() - n * d * d
+    if k < 2 or unit_squares <= 0:
+        return float(n / k)
+    cluster_variance = k / (k - 1) * ((c - b - m * d) ** 2).sum()
+    unit_variance = n / (n - 1) * unit_squares
+    return float(max(1.0, cluster_variance / unit_variance))
+
+
 def mcnemar_exact_p(base_only, variant_only):
     """Exact (conditional) two-sided McNemar test of "no paired difference"; scalars or arrays.
 

@@ -5,12 +5,19 @@ the difference in win rate is (variant_only - base_only) / n. Its 95% interval i
 interval for paired proportions and its p-value the exact McNemar test (sim/core/stats.py): both
 stay valid when few seats change outcome, where mean(d) +/- z*sd(d)/sqrt(n) collapsed to zero
 width (58% coverage measured). The unpaired interval (as if the two runs were independent) is
-given alongside, to show what pairing buys."""
+given alongside, to show what pairing buys.
+
+Where a group sits in more than one seat of a game (a bot in a comparison by bot), its seats are
+not independent pairs: one game's winner settles them all, and a shared win moves them together.
+Its interval, p-value and each run's own interval then take the game as the unit
+(clustered_paired_difference, clustered_rate_interval in sim/core/stats.py), and
+`design_effect` says by how much that widened them (1: not at all)."""
 import numpy as np
 import pandas as pd
 
-from sim.core.stats import (Z95, mcnemar_exact_p, paired_proportion_difference,
-                             wilson_interval)
+from sim.core.stats import (Z95, clustered_effective_size, clustered_paired_difference,
+                            clustered_rate_interval, mcnemar_exact_p,
+                            paired_proportion_difference, wilson_interval)
 from sim.experiment.runner import load_variant
 
 
@@ -39,18 +46,43 @@ def paired_differences(base_seats, variant_seats, group="character"):
         merged["seat_base"] = merged["seat"]
     won_base = _as_won(merged["won_base"])
     won_variant = _as_won(merged["won_variant"])
-    counts = pd.DataFrame({
-        "key": merged[key], "games": 1, "base_wins": won_base, "variant_wins": won_variant,
-        "base_only": won_base & ~won_variant, "variant_only": won_variant & ~won_base,
-    }).groupby("key", observed=True).sum()
+    by_game = pd.DataFrame({
+        "key": merged[key], "game": merged["game"], "games": 1, "base_wins": won_base,
+        "variant_wins": won_variant, "base_only": won_base & ~won_variant,
+        "variant_only": won_variant & ~won_base,
+    }).groupby(["key", "game"], observed=True).sum()
+    counts = by_game.groupby(level="key", observed=True).sum()
     n = counts["games"].to_numpy(np.int64)
     base_only = counts["base_only"].to_numpy(np.int64)
     variant_only = counts["variant_only"].to_numpy(np.int64)
-    pa = counts["base_wins"].to_numpy(float) / n
-    pb = counts["variant_wins"].to_numpy(float) / n
-    difference, lo, hi = (np.atleast_1d(v) for v in
+    base_wins = counts["base_wins"].to_numpy(np.int64)
+    variant_wins = counts["variant_wins"].to_numpy(np.int64)
+    pa, pb = base_wins / n, variant_wins / n
+    difference, lo, hi = (np.atleast_1d(v).astype(float) for v in
                           paired_proportion_difference(base_only, variant_only, n))
+    p_value = np.atleast_1d(mcnemar_exact_p(base_only, variant_only)).astype(float)
+    base_lo, base_hi = (np.atleast_1d(v).astype(float) for v in wilson_interval(base_wins, n))
+    variant_lo, variant_hi = (np.atleast_1d(v).astype(float)
+                              for v in wilson_interval(variant_wins, n))
     unpaired_half = Z95 * np.sqrt(pa * (1 - pa) / n + pb * (1 - pb) / n)
+    design_effect = np.ones(len(n))
+    seats_a_game = by_game["games"].groupby(level="key", observed=True).max()
+    for i, shared in enumerate(seats_a_game.to_numpy() > 1):
+        if not shared:
+            continue
+        # a bot in several seats of a game: one game's winner settles them all, so the game
+        # is the independent unit (clustered_paired_difference), for each run's rate too
+        games = by_game.loc[counts.index[i]]
+        seats = games["games"].to_numpy(float)
+        difference[i], lo[i], hi[i], p_value[i], design_effect[i] = \
+            clustered_paired_difference(games["base_only"], games["variant_only"], seats)
+        effective = []
+        for wins, (low, high) in (("base_wins", (base_lo, base_hi)),
+                                  ("variant_wins", (variant_lo, variant_hi))):
+            _, low[i], high[i], _ = clustered_rate_interval(games[wins], seats)
+            effective.append(clustered_effective_size(games[wins], seats, n[i]))
+        unpaired_half[i] = Z95 * np.sqrt(pa[i] * (1 - pa[i]) / effective[0] +
+                                         pb[i] * (1 - pb[i]) / effective[1])
     paired_width = hi - lo
     return pd.DataFrame({
         group: [str(k) for k in counts.index], "games": n, "base_win_rate": pa,
@@ -58,12 +90,16 @@ def paired_differences(base_seats, variant_seats, group="character"):
         "paired_ci_low": lo, "paired_ci_high": hi,
         "unpaired_ci_low": difference - unpaired_half,
         "unpaired_ci_high": difference + unpaired_half,
-        "p_value": np.atleast_1d(mcnemar_exact_p(base_only, variant_only)),
+        "p_value": p_value,
         "discordant": base_only + variant_only, "base_only": base_only,
         "variant_only": variant_only,
         # what pairing bought: how many times narrower the paired interval is
         "pairing_gain": np.divide(2 * unpaired_half, paired_width,
-                                  out=np.full(len(n), np.nan), where=paired_width > 0)})
+                                  out=np.full(len(n), np.nan), where=paired_width > 0),
+        "base_ci_low": base_lo, "base_ci_high": base_hi,
+        "variant_ci_low": variant_lo, "variant_ci_high": variant_hi,
+        # 1 where each game holds the group once; above 1, how much a game's seats move together
+        "seats_a_game": seats_a_game.to_numpy(np.int64), "design_effect": design_effect})
 
 
 def _as_won(column):

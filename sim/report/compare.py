@@ -12,8 +12,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.game import get_game
-from sim.core.stats import (mcnemar_exact_p, paired_proportion_difference, rate_row,
-                            wilson_interval)
+from sim.core.stats import mcnemar_exact_p, paired_proportion_difference, rate_row
 from sim.experiment.paired import paired_differences
 from sim.report import first_screen as FS
 from sim.report.analysis import ALPHA, holm, same_games
@@ -112,20 +111,25 @@ def unpaired_games_warning(base, variant):
             f"may differ from the one in that run's own report"]
 
 
-def shared_seats_note(base, variant, group):
-    """Where a bot sits in more than one seat of a game (a comparison by bot), a sentence that
-    says its seats are counted as separate pairs: the tests and intervals here take them as
-    independent, and they are not (one game's winner settles them all, and a shared win moves
-    them together). "" where every game holds each bot once."""
-    if group != "policy":
+def shared_seats_note(diff, group):
+    """Where a group sits in more than one seat of a game (a bot, in a comparison by bot), a
+    sentence that says how its interval and p allow for it (sim/experiment/paired.py); ""
+    where every game holds each group once."""
+    if diff.empty or diff["seats_a_game"].max() < 2:
         return ""
-    most = max(int(run.seats.groupby(["game", "policy"], observed=True).size().max())
-               for run in (base, variant))
-    if most < 2:
-        return ""
-    return (" A bot in several seats of a game counts each seat as a pair (up to "
-            f"{most} a game), as if they were independent; they are not (one game's winner "
-            "settles them all), so read its interval and p as approximate.")
+    shared = diff[diff["seats_a_game"] > 1]
+    widened = shared[shared["design_effect"] > 1]
+    effect = (f"it widened {len(widened)} of the {len(shared)} rows with shared seats "
+              f"(design effect up to {widened['design_effect'].max():.2f})" if len(widened)
+              else "no row's seats moved together more than independent seats would, so "
+              "none was widened")
+    noun = "bot" if group == "policy" else group
+    return (f" A {noun} in several seats of a game (up to "
+            f"{int(shared['seats_a_game'].max())} a game) is not a set of independent pairs: "
+            "one game's winner settles all its seats. Its rows take the game as the unit: "
+            "Tango's interval on the seats divided by the design effect (how much more its "
+            "seats' changes vary by game than independent seats' would, at least 1), "
+            f"Durkalski's clustered McNemar test, each run's interval clustered by game; {effect}.")
 
 
 def _player_counts(r):
@@ -183,7 +187,7 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
            "the same games; 95% paired interval. p: exact McNemar test on the seats whose "
            "outcome changed; p_holm: Holm across every row of this table; listed above as "
            f"changed: p_holm < {ALPHA:g}. A tied win counts for each winner."
-           + shared_seats_note(base, variant, group), "note")
+           + shared_seats_note(diff, group), "note")
     ordered = diff.sort_values(["players", "difference"], ascending=[True, False])
     fig = forest(ordered.assign(rate=ordered["difference"], ci_low=ordered["paired_ci_low"],
                                 ci_high=ordered["paired_ci_high"],
@@ -199,10 +203,11 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
         unpaired=["[{1}, {2}]".format(*FS.points_triple(d, lo, hi)) for d, lo, hi in
                   zip(ordered["difference"], ordered["unpaired_ci_low"],
                       ordered["unpaired_ci_high"])],
-        # each run's own rate on these games, with its 95% Wilson interval
-        **{column: [FS.pct_interval(rate, *wilson_interval(round(rate * n), n))
-                    for rate, n in zip(ordered[column], ordered["games"])]
-           for column in ("base_win_rate", "variant_win_rate")})
+        # each run's own rate on these games, with its 95% interval (Wilson's; clustered by
+        # game for a bot in several seats of one)
+        base_win_rate=FS.pct_ci(ordered, "base_win_rate", "base_ci_low", "base_ci_high"),
+        variant_win_rate=FS.pct_ci(ordered, "variant_win_rate", "variant_ci_low",
+                                   "variant_ci_high"))
     # significance is p_holm < ALPHA, said in the note; its own column ran off the page
     columns = ["players", "label", "games", "base_win_rate", "variant_win_rate", "difference",
                "discordant", "unpaired", "p_value", "p_holm"]
