@@ -58,7 +58,13 @@ def share_p_value(shares, parity):
 def parity_table(games, seats, group):
     """Per player count and `group` (character, seat, policy): seats n, wins, the win share with a
     95% Wilson interval (its total of shares as the count), the effective parity and the share
-    minus parity (`effect`), and an uncorrected two-sided p-value against that parity."""
+    minus parity (`effect`), and an uncorrected two-sided p-value against that parity.
+
+    A group with several seats in a game (a bot twice at the table, or partners) is counted by
+    seat, and that is safe: a game's shares add up to at most 1, so the variance of a group's
+    share pooled by game, var(s_i) / (m^2 g) with s_i its share of game i, m seats in each of
+    g games and rate r, is at most m r (1 - m r) / (m^2 g) = r (1 - m r) / (m g), under the
+    binomial r (1 - r) / (m g) that Wilson's interval on its m g seats takes."""
     s = win_shares(games, seats)
     decided = s.groupby("game").agg(players=("players", "first"), decided=("decided", "first")) \
         .groupby("players")["decided"].mean()
