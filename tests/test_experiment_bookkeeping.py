@@ -414,6 +414,7 @@ def test_a_new_record_schema_is_not_resumed_into_an_old_folder(tmp_path, monkeyp
 
 
 def test_a_report_refuses_an_experiment_of_another_record_schema(tmp_path, monkeypatch):
+    from sim.experiment.spec import identity_sha256
     from sim.report.analysis import load_results
     import sim.games.ascension.protocol as protocol
     path = spec_file(tmp_path, "games = 20\nchunk = 20")
@@ -425,14 +426,16 @@ def test_a_report_refuses_an_experiment_of_another_record_schema(tmp_path, monke
     with pytest.raises(ValueError, match=f"record schema {now}, this version of ascent reads "
                                          f"{now + 1}"):
         load_results(out)
-    # an identity that names no schema was written at the game's RECORD_SCHEMA_UNNAMED (here
-    # Ascension's 2, its schema when identities began to name one): read so, and refused once
-    # that is not the schema of today
+    # an identity that names no schema was written at the game's RECORD_SCHEMA_UNNAMED
+    # (Ascension's 2, its schema when identities began to name one): a folder of then is read
+    # so, and refused, since today's is 3 (partnership's team wins)
     monkeypatch.undo()
-    assert "record_schema" not in json.loads((out / "experiment.json").read_text())["identity"]
-    monkeypatch.setattr(protocol, "RECORD_SCHEMA_UNNAMED", now - 1)
-    with pytest.raises(ValueError, match=f"record schema {now - 1}, this version of ascent "
-                                         f"reads {now}"):
+    doc = json.loads((out / "experiment.json").read_text())
+    assert doc["identity"].pop("record_schema") == now == 3
+    doc["identity_sha256"] = identity_sha256(doc["identity"])
+    (out / "experiment.json").write_text(json.dumps(doc))
+    with pytest.raises(ValueError, match=f"record schema {protocol.RECORD_SCHEMA_UNNAMED}, "
+                                         f"this version of ascent reads {now}"):
         load_results(out)
 
 

@@ -8,7 +8,8 @@ import html
 import numpy as np
 import pandas as pd
 
-from sim.core.stats import binomial_p_value, holm, mean_row, rate_row
+from sim.core.stats import (binomial_p_value, clustered_effective_size, clustered_rate_interval,
+                            holm, mean_row, rate_row)
 from sim.report import first_screen as FS
 
 SYMBOLS = ("ladder", "mattress", "spring", "cable_car", "chasm", "bivouac")
@@ -27,6 +28,12 @@ def with_rounds(games, seats):
                         corner_waits=per["corner_waits"].to_numpy())
 
 
+PARTNERSHIP_NOTE = (
+    "Partnership (A48): a team wins when either partner wins, so both partners have won each "
+    "decided game their team took (a win share of 1/2 each on the first screen), and a seat's "
+    "share_of_wins is its team's, at parity 1/2. ")
+
+
 def seat_table(games, seats):
     """Win rate by seat per player count. Games nobody wins (cap, all eliminated) would put
     every seat below 1/N, so the test against parity uses the games that have a winner: the
@@ -35,6 +42,10 @@ def seat_table(games, seats):
     decided = games.set_index("game")["winner_seat"] >= 0
     s = seats.assign(players=players.reindex(seats["game"]).to_numpy(),
                      decided=decided.reindex(seats["game"]).to_numpy())
+    # seats a decided game has won: 1, or a team's 2 under partnership (A48), where a seat's
+    # team wins half the decided games at parity
+    winners = s[s["decided"]].groupby("players")["won"].sum() / \
+        s[s["decided"]].groupby("players")["game"].nunique()
     rows = []
     for (p, seat), grp in s.groupby(["players", "seat"]):
         row = {"players": int(p), "seat": int(seat), **rate_row(int(grp["won"].sum()), len(grp))}
@@ -42,9 +53,9 @@ def seat_table(games, seats):
         share = rate_row(int(won_games["won"].sum()), len(won_games))
         row.update({"decided_games": share["n"], "share_of_wins": share["rate"],
                     "share_ci_low": share["ci_low"], "share_ci_high": share["ci_high"]})
-        row["parity"] = 1 / p
-        row["p_value"] = binomial_p_value(share["count"], share["n"], 1 / p) if share["n"] \
-            else np.nan
+        row["parity"] = float(winners.get(p, 1.0)) / p
+        row["p_value"] = binomial_p_value(share["count"], share["n"], row["parity"]) \
+            if share["n"] else np.nan
         rows.append(row)
     out = pd.DataFrame(rows)
     if not out.empty:
@@ -61,8 +72,13 @@ def policy_table(games, seats):
     s = seats.assign(players=players.reindex(seats["game"]).to_numpy())
     rows = []
     for (p, pol), grp in s.groupby(["players", "policy"], observed=True):
-        rows.append({"players": int(p), "policy": str(pol),
-                     **rate_row(int(grp["won"].sum()), len(grp))})
+        row = rate_row(int(grp["won"].sum()), len(grp))
+        per_game = grp.groupby("game")["won"].agg(["sum", "size"])
+        wins, seated = per_game["sum"].to_numpy(float), per_game["size"].to_numpy(float)
+        if seated.max() > 1 and clustered_effective_size(wins, seated, seated.sum()) < row["n"]:
+            # a policy's seats that win together (partners, A48): the game is the unit
+            row["ci_low"], row["ci_high"] = clustered_rate_interval(wins, seated)[1:3]
+        rows.append({"players": int(p), "policy": str(pol), **row})
     return pd.DataFrame(rows)
 
 
@@ -265,6 +281,7 @@ def render(page, r, plt):
     st = seat_table(games, seats)
     page.p("win_rate: wins over all games (n). share_of_wins: the seat's share of the games "
            "somebody won (decided_games); the first screen tests it against parity 1/N. "
+           + (PARTNERSHIP_NOTE if rules.get("partnership") == "true" else "")
            + FS.correction_note(sc.families, sc.tests), "note")
     if mixed and not r.meta.get("rotate_seats", True):
         page.p("Different policies sit in fixed seats here: a seat effect is also a policy "

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from sim.cli import main
+from sim.core.stats import wilson_interval
 
 
 def test_simulate_writes_parquet_and_a_manifest(tmp_path, capsys):
@@ -49,6 +50,43 @@ def test_report_has_an_ascension_section(tmp_path):
     assert sorted(policies["policy"]) == ["blocker", "hybrid", "stair-builder",
                                           "stair-builder-forgetful"]
     assert (policies["n"] == 24).all()          # rotation: every policy plays every game
+
+
+def test_under_partnership_both_partners_win_their_team_s_games(tmp_path):  # A48
+    """A team wins when either partner wins: `won` is the team's (seats 0+2, 1+3), `own_win`
+    the seat that finished, and the report's seat shares are tested against parity 1/2."""
+    def run(name, *rule):
+        out = tmp_path / name
+        assert main(["simulate", "--game", "ascension", "--players", "4", "--games", "40",
+                     "--seed", "4", "--seat-policies", "stair-builder,random,stair-builder,"
+                     "random", "--out", str(out), "--quiet", *rule]) == 0
+        return out, pd.read_parquet(out / "games.parquet"), pd.read_parquet(out / "seats.parquet")
+    out, games, seats = run("team", "--rule", "partnership=true")
+    decided = games.set_index("game")["winner_seat"]
+    assert (decided >= 0).sum() >= 30
+    for game, grp in seats.groupby("game"):
+        winner = decided[game]
+        assert grp["own_win"].tolist() == [seat == winner for seat in grp["seat"]]
+        assert grp["won"].tolist() == [winner >= 0 and seat % 2 == winner % 2
+                                       for seat in grp["seat"]]
+    assert main(["report", str(out)]) == 0
+    table = pd.read_csv(out / "tables" / "ascension_seats.csv")
+    assert (table["parity"] == 0.5).all()
+    assert (table["share_of_wins"][[0, 2]].to_numpy() == table["share_of_wins"][0]).all()
+    assert "Partnership (A48): a team wins when either partner wins" in \
+        (out / "report.html").read_text()
+    # a bot's two seats win together: its rate is as certain as its games' (39 effective)
+    bots = pd.read_csv(out / "tables" / "ascension_policies.csv").set_index("policy")
+    team_wins = int(seats.loc[seats["seat"] == 0, "won"].sum())
+    assert bots.loc["stair-builder", ["n", "count"]].tolist() == [80, 2 * team_wins]
+    assert bots.loc["stair-builder", ["ci_low", "ci_high"]].tolist() == pytest.approx(
+        wilson_interval(team_wins * 39 / 40, 39))
+    # the free-for-all: one winner, its own
+    out, games, seats = run("alone")
+    assert (seats["won"] == seats["own_win"]).all()
+    assert main(["report", str(out)]) == 0
+    assert (pd.read_csv(out / "tables" / "ascension_seats.csv")["parity"] == 0.25).all()
+    assert "Partnership (A48)" not in (out / "report.html").read_text()
 
 
 def test_replay_draws_the_board_every_turn(capsys):

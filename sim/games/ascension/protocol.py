@@ -41,8 +41,11 @@ def summary(games, seats):
     import numpy as np
     from sim.core.records import label_counts, values
     from sim.core.stats import rate_line
-    lines = ["win rate by seat (95% Wilson interval):"]
     seat, won = values(seats, "seat"), values(seats, "won")
+    # under partnership (A48) `won` is the team's; the seats' rates then add up to over 100%
+    teams = bool((won != values(seats, "own_win")).any())
+    lines = ["win rate by seat (95% Wilson interval" +
+             ("; partnership: a team's win counts for both partners, A48):" if teams else "):")]
     for s in np.unique(seat):
         seated = seat == s
         lines.append(rate_line(f"seat {int(s) + 1} ", int(won[seated].sum()), int(seated.sum())))

@@ -2,7 +2,10 @@
 
 RECORD_SCHEMA_VERSION goes into every manifest; change it whenever a column changes meaning.
 Counters are defined in state.py (TALLY_FIELDS, global tallies); no rule reads them. In the
-seat table, first_summit_turn and elimination_turn are -1 for "never".
+seat table, first_summit_turn and elimination_turn are -1 for "never". `won` is the seat's win
+as the rules define it: under the switch partnership a team wins when either partner wins (A48),
+so both partners have won, as a tie is a win for each winner elsewhere; `own_win` is the seat
+that finished the race itself (the games table's winner_seat).
 """
 import numpy as np
 
@@ -10,8 +13,10 @@ from sim.core.records import column as _col
 from sim.core.records import games_columns, rows_of, table
 from sim.core.records import seats_table as build_seats_table
 from sim.games.ascension import state as S
+from sim.games.ascension.rules import C_PARTNERSHIP
 
-RECORD_SCHEMA_VERSION = 2     # 2: first_block_phase
+# 2: first_block_phase; 3: under partnership `won` is the team's win (A48), `own_win` the seat's
+RECORD_SCHEMA_VERSION = 3
 RECORD_SCHEMA_UNNAMED = 2     # an experiment identity that names no schema (GameSpec)
 GAME = "ascension"
 
@@ -78,6 +83,7 @@ PHASES = ("none",) + S.RACE_NAMES
 def seats_table(batch, rules):
     r = batch.records
     winner = r[:, S.G_WINNER]
+    partnership = bool(rules.config[C_PARTNERSHIP])
 
     def seat_columns(seat, rows):
         sub = rows_of(r, rows)
@@ -85,7 +91,10 @@ def seats_table(batch, rules):
         first_block = sub[:, S.T_FIRST_BLOCK_RACE + seat]
         cols = {
             "policy": batch.seat_policies[rows, seat],
-            "won": winner[rows] == seat,
+            # A48: seats 0+2 play against 1+3
+            "won": ((winner[rows] >= 0) & (winner[rows] % 2 == seat % 2)) if partnership
+            else winner[rows] == seat,
+            "own_win": winner[rows] == seat,
             "blocks": sub[:, S.S_BLOCKS + seat].astype(np.int16),
             "eliminated": race >= 0,
             "elimination_phase": np.maximum(race, -1) + 1,      # -1 (never): "none"
