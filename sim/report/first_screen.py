@@ -60,25 +60,50 @@ def parity_table(games, seats, group):
     95% Wilson interval (its total of shares as the count), the effective parity and the share
     minus parity (`effect`), and an uncorrected two-sided p-value against that parity.
 
-    A group with several seats in a game (a bot twice at the table, or partners) is counted by
-    seat, and that is safe: a game's shares add up to at most 1, so the variance of a group's
-    share pooled by game, var(s_i) / (m^2 g) with s_i its share of game i, m seats in each of
-    g games and rate r, is at most m r (1 - m r) / (m^2 g) = r (1 - m r) / (m g), under the
-    binomial r (1 - r) / (m g) that Wilson's interval on its m g seats takes."""
+    A group with several seats in a game (a bot twice at the table, or partners) keeps
+    Wilson's interval on its seats, which is safe: a game's shares add up to at most 1, so the
+    variance of a group's share pooled by game, var(s_i) / (m^2 g) with s_i its share of game
+    i, m seats in each of g games and rate r, is at most m r (1 - m r) / (m^2 g) =
+    r (1 - m r) / (m g), under the binomial r (1 - r) / (m g) that the interval takes; so is
+    the exact binomial test where every share is 0 or 1. Shared wins (ties, partners) are
+    tested on the shares' own variance, which the seats of one game would understate (two
+    partners' halves are one draw, not two): there the test takes the game as the unit
+    (clustered_share_p_value)."""
     s = win_shares(games, seats)
     decided = s.groupby("game").agg(players=("players", "first"), decided=("decided", "first")) \
         .groupby("players")["decided"].mean()
+    several = set(s.loc[s.duplicated(["game", group], keep=False), group])
     rows = []
     for (players, key), grp in s.groupby(["players", group], observed=True):
         n = len(grp)
-        total = float(grp["share"].sum())
+        shares = grp["share"].to_numpy()
+        total = float(shares.sum())
         parity = float(decided.loc[players]) / players
         lo, hi = wilson_interval(total, n)
+        if key in several and not np.all((shares == 0) | (shares == 1)):
+            per_game = grp.groupby("game")["share"].agg(["sum", "size"])
+            p = clustered_share_p_value(per_game["sum"].to_numpy(float),
+                                        per_game["size"].to_numpy(float), parity)
+        else:
+            p = share_p_value(shares, parity)
         rows.append({"players": int(players), group: key, "n": n,
                      "wins": int(grp["won"].sum()), "share": total / n, "ci_low": float(lo),
                      "ci_high": float(hi), "parity": parity, "effect": total / n - parity,
-                     "p": share_p_value(grp["share"].to_numpy(), parity)})
+                     "p": p})
     return pd.DataFrame(rows)
+
+
+def clustered_share_p_value(shares, seats, parity):
+    """share_p_value with the game as the unit: per game, a group's share summed over its
+    seats there, and its seats. A normal test of the pooled share, sum(shares) / sum(seats),
+    against `parity`, at the cluster-robust variance of a ratio (clustered_rate_interval's)."""
+    from math import erfc, sqrt
+    k, n = len(seats), seats.sum()
+    rate = shares.sum() / n
+    variance = k / (k - 1) * ((shares - rate * seats) ** 2).sum() / (n * n) if k > 1 else 0.0
+    if variance == 0:
+        return np.nan     # every game alike: nothing to test with, as share_p_value
+    return erfc(abs(rate - parity) / sqrt(variance) / sqrt(2.0))
 
 
 def within_group_association(seats, flags, group=("players", "character")):
