@@ -326,6 +326,30 @@ def test_the_estimate_ranks_a_winner_first_and_an_eliminated_seat_last(played):
     assert values[0] == 1.0 and values[1:].sum() == 0.0
 
 
+def test_under_partnership_the_estimate_gives_partners_their_team_s_value():  # A48
+    """A team wins when either partner wins: the winner's partner scores 1 too, and before the
+    end partners share their team's best progress against the other team's."""
+    game = AscensionGame(5, players=4, partnership="true")
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        game.step(int(rng.choice(game.legal_codes())))
+    st, values = game.state.copy(), np.zeros(8)
+    search.evaluate(st, game.t, values)
+    assert values[0] == values[2] and values[1] == values[3]
+    assert values[0] + values[1] == pytest.approx(1.0)
+    cost, done = np.empty(81, np.int64), np.empty(81, np.int64)
+    progress = [search.race_progress(st, game.t, p, cost, done) for p in range(4)]
+    assert (values[0] > 0.5) == (max(progress[0], progress[2]) > max(progress[1], progress[3]))
+    st[S.G_OVER], st[S.G_WINNER] = 1, 3
+    search.evaluate(st, game.t, values)
+    assert values[:4].tolist() == [0.0, 1.0, 0.0, 1.0]
+    alone = AscensionGame(5, players=4)       # the free-for-all: the winner alone
+    st = alone.state.copy()
+    st[S.G_OVER], st[S.G_WINNER] = 1, 3
+    search.evaluate(st, alone.t, values)
+    assert values[:4].tolist() == [0.0, 0.0, 0.0, 1.0]
+
+
 def test_the_estimate_uses_section_7s_climb_distance():
     # §7: a step costs ceil((|dH| - 1) / 2) piece moves if A30 forbids it now. From its corner
     # (0 hu) onto the 2-hu cubes costs 1, across them 0, up the 9-hu pillar ceil(6 / 2) = 3

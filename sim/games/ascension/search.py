@@ -16,9 +16,9 @@ from numba import njit
 
 from sim.core.jit import CalleeCompiler
 from sim.core.rng import stream_below
-from sim.games.ascension.engine import apply_action, count_pawn_moves, legal_actions
-from sim.games.ascension.rules import (C_CORNER_OF, C_MATTRESS_FROM, C_PILLAR_BAR_HIDDEN_SPECIAL,
-                                       C_SHAPE_OF)
+from sim.games.ascension.engine import apply_action, count_pawn_moves, is_partner, legal_actions
+from sim.games.ascension.rules import (C_CORNER_OF, C_MATTRESS_FROM, C_PARTNERSHIP,
+                                       C_PILLAR_BAR_HIDDEN_SPECIAL, C_SHAPE_OF)
 from sim.games.ascension.state import (
     B_H, B_KNOWN, B_P_SQ, B_P_UP, B_PAWN_ON, B_SHAPES, B_STACK, B_STACK_N, B_SYMBOL, CUBE,
     G_CURRENT, G_DECISIONS, G_N_PLAYERS, G_OVER, G_WINNER, MAX_PLAYERS, MAX_STACK_CAP, N_CUBES,
@@ -121,13 +121,19 @@ def race_progress(st, t, p, cost, done):
 @njit(cache=True, pipeline_class=CalleeCompiler)
 def evaluate(st, t, values):
     """1 for the winner, 0 for the others once the game is over (no winner: 0 for all);
-    before that each seat's race progress over the best other seat's, squashed into (0, 1)."""
+    before that each seat's race progress over the best other seat's, squashed into (0, 1).
+    Under the switch partnership a team wins when either partner wins (A48): the winner's
+    partner has won too, and before the end a seat's progress is its team's best, set against
+    the best of the other team."""
     players = st[G_N_PLAYERS]
     for p in range(MAX_PLAYERS):
         values[p] = 0.0
     if st[G_OVER] != 0:
-        if st[G_WINNER] >= 0:
-            values[st[G_WINNER]] = 1.0
+        winner = st[G_WINNER]
+        if winner >= 0:
+            for p in range(players):
+                if p == winner or is_partner(t, p, winner):
+                    values[p] = 1.0
         return
     cost = np.empty(N_SQUARES, np.int64)
     done = np.empty(N_SQUARES, np.int64)
@@ -138,6 +144,15 @@ def evaluate(st, t, values):
             best, runner_up, leader = values[p], best, p
         elif values[p] > runner_up:
             runner_up = values[p]
+    if t[C_PARTNERSHIP] != 0:
+        # seats 0+2 against 1+3: each team's best progress (an eliminated seat's is 0)
+        team_best = np.full(2, -1.0)
+        for p in range(players):
+            team_best[p & 1] = max(team_best[p & 1], values[p])
+        for p in range(players):
+            lead = team_best[p & 1] - team_best[1 - (p & 1)]
+            values[p] = 0.5 + 0.5 * lead / (abs(lead) + LEAD_SCALE)
+        return
     for p in range(players):
         lead = values[p] - (runner_up if p == leader else best)
         values[p] = 0.5 + 0.5 * lead / (abs(lead) + LEAD_SCALE)
