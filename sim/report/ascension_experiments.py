@@ -108,11 +108,14 @@ def seat_table(data):
 
 
 def policy_table(data):
+    """Win rate by policy; the games column counts seats. Partners that win together (A48)
+    take the game as the unit (sim.report.ascension.policy_table)."""
+    from sim.report.ascension import policy_table as rates
     lines = ["| variant | players | policy | games | win rate |", "|---|---|---|---|---|"]
     for (v, p), (g, s) in data.items():
-        for pol, grp in s.groupby("policy", observed=True):
-            lines.append(f"| {v} | {p} | {pol} | {len(grp):,} | "
-                         f"{_pct_ci(int(grp.won.sum()), len(grp))} |")
+        for row in rates(g, s).itertuples():
+            lines.append(f"| {v} | {p} | {row.policy} | {row.n:,} | {100 * row.rate:.1f}% "
+                         f"[{100 * row.ci_low:.1f}, {100 * row.ci_high:.1f}] |")
     return "\n".join(lines)
 
 
