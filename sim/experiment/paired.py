@@ -99,7 +99,9 @@ def paired_differences(base_seats, variant_seats, group="character"):
         "base_ci_low": base_lo, "base_ci_high": base_hi,
         "variant_ci_low": variant_lo, "variant_ci_high": variant_hi,
         # 1 where each game holds the group once; above 1, how much a game's seats move together
-        "seats_a_game": seats_a_game.to_numpy(np.int64), "design_effect": design_effect})
+        "seats_a_game": seats_a_game.to_numpy(np.int64),
+        "game_count": by_game.groupby(level="key", observed=True).size().to_numpy(np.int64),
+        "design_effect": design_effect})
 
 
 def _as_won(column):

@@ -176,7 +176,9 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
             f"{FS.pct(row.base_win_rate)} → {FS.pct(row.variant_win_rate)}, "
             + "{} points [{}, {}]".format(*FS.points_triple(
                 row.difference, row.paired_ci_low, row.paired_ci_high))
-            + f" (n = {row.games:,} seats, {row.discordant:,} changed outcome, "
+            + f" (n = {row.games:,} seats"
+            + (f" in {row.game_count:,} games" if row.seats_a_game > 1 else "")
+            + f", {row.discordant:,} changed outcome, "
             + f"{html.escape(FS.p_clause(row.p_holm).replace('p_screen', 'p_holm'))})</li>"
             for row in sig.itertuples())
         page.html(f"<div class='family'><ul>{items}</ul></div>")
