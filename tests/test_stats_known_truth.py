@@ -289,7 +289,8 @@ def test_a_clustered_paired_difference_keeps_its_coverage_where_independent_seat
     """A bot in two seats of a game whose outcomes move together: Tango's interval and the
     exact McNemar test on the seats as independent units cover 84.5% and 84.9% and reject a
     true null in 13.9% of tables; clustered_paired_difference (Tango at the design effect,
-    about 1.9 here; Durkalski's clustered McNemar) covers 95.2% and 95.8% and rejects 4.8%."""
+    about 1.9 here; the exact sign-flip test on the games) covers 95.2% and 95.8% and rejects
+    4.0%."""
     from sim.core.stats import clustered_paired_difference
     rng = np.random.default_rng(12)
     for p_base, p_variant in ((0.3, 0.3), (0.3, 0.36)):
@@ -334,12 +335,26 @@ def test_copied_units_count_once():
     single = paired_proportion_difference(b.sum(), c.sum(), k)
     assert difference == pytest.approx(single[0], rel=1e-12)
     assert (lo, hi) == pytest.approx(single[1:], rel=0.01)
-    # Durkalski's statistic on copies: (2C - 2B)^2 / (4 (B + C)), McNemar's on the originals
+    # the exact sign-flip test on copies (each cluster +-2) is McNemar's on the originals
+    assert p == pytest.approx(mcnemar_exact_p(b.sum(), c.sum()), rel=1e-9)
+    # beyond SIGN_FLIP_EXACT_UP_TO changed clusters, Durkalski's chi-squared form: on copies
+    # (2C - 2B)^2 / (4 (B + C)), McNemar's statistic on the originals
     from scipy.stats import chi2
-    assert p == pytest.approx(chi2.sf((c.sum() - b.sum()) ** 2 / (b.sum() + c.sum()), 1))
+    from sim.core import stats
+    many = stats.SIGN_FLIP_EXACT_UP_TO
+    b, c = np.r_[np.zeros(many, int), np.ones(many // 2, int)], \
+        np.r_[np.ones(many, int), np.zeros(many // 2, int)]
+    p = clustered_paired_difference(2 * b, 2 * c, np.full(len(b), 2))[3]
+    assert p == pytest.approx(chi2.sf((many - many // 2) ** 2 / (many + many // 2), 1))
+    # few changed games: exact (4 of 4 one way: 0.125, where the chi-squared gives 0.046)
+    four = np.r_[np.full(4, 2), np.zeros(96, int)]
+    assert clustered_paired_difference(np.zeros(100, int), four, np.full(100, 2))[3] == 0.125
+    assert stats.sign_flip_p([3, -1, 2, 2, -1]) == pytest.approx(12 / 32)
     zeros = np.zeros(50, int)
     assert paired_design_effect(zeros, zeros, np.full(50, 3)) == 3.0
     assert clustered_paired_difference(zeros, zeros, np.full(50, 3))[1:3] == pytest.approx(
         tuple(paired_proportion_difference(0, 0, 50)[1:]))
     with pytest.raises(ValueError, match="base_only \\+ variant_only <= units"):
         clustered_paired_difference([2], [1], [2])
+    with pytest.raises(ValueError, match="whole numbers"):
+        clustered_paired_difference([np.nan], [1], [2])

@@ -129,7 +129,8 @@ def shared_seats_note(diff, group):
             "one game's winner settles all its seats. Its rows take the game as the unit: "
             "Tango's interval on the seats divided by the design effect (how much more its "
             "seats' changes vary by game than independent seats' would, at least 1), "
-            f"Durkalski's clustered McNemar test, each run's interval clustered by game; {effect}.")
+            "p from the games' changes (an exact sign-flip test), never below the seats' "
+            f"McNemar p, and each run's interval clustered by game; {effect}.")
 
 
 def _player_counts(r):
