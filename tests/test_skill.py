@@ -423,3 +423,20 @@ def test_the_convergence_read_is_the_curves_own():
     assert read_convergence(head + "**Convergence:** UNCONVERGED, for lack of games.\n",
                             "All-In Ascent", 4) is False
     assert read_convergence(head + own, "All-In Ascent", 3) is None
+
+
+def test_the_fair_share_is_a_team_s_where_partners_win_together():  # A48
+    """Under Ascension's partnership both partners win their team's games, so a seat's share
+    of the decided games is its team's, fair at 2/4 (at 1/4 every seat read as over-powered);
+    a tie here and there (First Ascent) keeps 1/players."""
+    import pandas as pd
+    from sim.experiment.skill import fair_share
+
+    def seats(winners_by_game):
+        return pd.DataFrame([{"game": g, "seat": s, "won": s in won}
+                             for g, won in enumerate(winners_by_game) for s in range(4)])
+    teams = seats([{0, 2}, {1, 3}, set(), {0, 2}])
+    assert fair_share([teams, teams], 4) == 0.5
+    assert fair_share([seats([{0}, {2}, set()])], 4) == 0.25
+    assert fair_share([seats([{0}, {1, 3}, {2}])], 4) == 0.25          # a tie
+    assert fair_share([seats([{0}]), teams], 4) == 0.25

@@ -11,7 +11,7 @@ takes several sittings resumes where it stopped, with more games extending it.
 
 What it reports (SKILL.md and skill.png in OUT):
 - each character's (or seat's) share of the decided games at each level, with Wilson
-  intervals (a fair share is 1/players);
+  intervals (a fair share is 1/players; 2/players for a partnership's teams: fair_share);
 - the head-to-head margin of each level over the previous one;
 - each level's own validity warnings (caps, policy errors, the game's own checks), as its
   report would show them;
@@ -137,6 +137,17 @@ def decided_shares(seats, group):
     lo, hi = wilson_interval(wins, n)
     return pd.DataFrame({"games": n, "wins": wins, "share": wins / np.maximum(n, 1),
                          "low": lo, "high": hi}, index=grp.sum().index)
+
+
+def fair_share(seat_tables, players):
+    """A seat's fair share of the decided games: 1 / players, or, where every decided game of
+    every table has k winners, k / players (Ascension's partnership: a team's two seats win
+    together, A48, so a seat's team takes half the decided games at parity). First Ascent's
+    occasional tie (a game with two winners among many with one) leaves it at 1 / players."""
+    counts = set()
+    for seats in seat_tables:
+        counts |= set(seats.loc[seats["won"].astype(bool)].groupby("game").size().tolist())
+    return (counts.pop() if len(counts) == 1 else 1) / players
 
 
 def verdict(row, fair):
@@ -338,13 +349,13 @@ def budget_estimate(levels, shifts, top=None, games=None):
 def analyse(plan):
     """Everything SKILL.md says, as tables."""
     group = plan.game.group(True)
-    fair = 1.0 / plan.players
     shares = {}
     seats_of = {}
     all_runs = runs(plan)
     for kind, label, folder, _, _ in all_runs:
         if kind == "self":
             seats_of[label] = _seats(folder, plan.players, group)
+    fair = fair_share(seats_of.values(), plan.players)
     # every group seated at any level; a level where one sat in no decided game shows a gap
     every = sorted(set().union(*(set(s[group].tolist()) for s in seats_of.values())), key=str)
     for label, seats in seats_of.items():
