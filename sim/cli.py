@@ -371,7 +371,7 @@ def cmd_run(args):
         run = doc["runs"][-1]
         for players in spec.players:
             for v in spec.variants:
-                seats = load_variant(spec.out, v.name, players, [spec.group, "won"])
+                seats = load_variant(spec.out, v.name, players, ["game", spec.group, "won"])
                 if seats is None:
                     continue
                 print(f"{v.name}, {players} players:")

@@ -268,3 +268,31 @@ def test_paired_difference_on_a_planted_effect():
     r = table.iloc[0]
     assert r["difference"] == pytest.approx(0.25)
     assert r["paired_ci_low"] > 0.2 and r["p_value"] < 1e-6
+
+
+def test_a_run_s_win_rates_take_the_game_as_the_unit_for_partners():  # A48
+    """`ascent run`'s rates and its stopping rule (character_win_rates): a bot whose two seats
+    of a game win together is as certain as its games, not its seats; seats once a game, or
+    a bot twice at a table with one winner, keep Wilson's interval on the seats."""
+    from sim.core.stats import wilson_interval
+    from sim.experiment.paired import character_win_rates
+    rng = np.random.default_rng(3)
+    team = rng.integers(0, 2, 300)
+    rows = [(g, s, "a" if s % 2 == 0 else "b", bool(s % 2 == team[g]))
+            for g in range(300) for s in range(4)]
+    seats = pd.DataFrame(rows, columns=["game", "seat", "policy", "won"])
+    rates = character_win_rates(seats, "policy")
+    wins = int(seats.loc[seats["policy"] == "a", "won"].sum())
+    assert rates.loc["a", "games"] == 600 and rates.loc["a", "wins"] == wins
+    # per game 0 or 2 wins of 2 seats: effective size 299 (the ratio's k / (k - 1))
+    assert (rates.loc["a", "ci_low"], rates.loc["a", "ci_high"]) == pytest.approx(
+        wilson_interval(wins / 600 * 299, 299))
+    def unclustered(rates):
+        lo, hi = wilson_interval(rates["wins"].to_numpy(), rates["games"].to_numpy())
+        return np.array_equal(rates["ci_low"], lo) and np.array_equal(rates["ci_high"], hi)
+    assert unclustered(character_win_rates(seats, "seat"))
+    alone = seats.assign(won=[bool(s == (g * 7) % 4) for g, s in zip(seats["game"], seats["seat"])])
+    assert unclustered(character_win_rates(alone, "policy"))   # one winner a game: as before
+    # a bot that never wins in its two seats: nothing says how alike they are, so its games
+    never = character_win_rates(seats.assign(won=seats["seat"] == 1), "policy")
+    assert never.loc["a", "ci_high"] == wilson_interval(0, 300)[1]

@@ -22,9 +22,23 @@ from sim.experiment.runner import load_variant
 
 
 def character_win_rates(seats, group="character"):
+    """Per group: seats (`games`), wins, the win rate and its 95% interval: Wilson's, or where
+    a group's seats of one game win together (partners, A48) and that makes it less certain,
+    clustered by game (clustered_rate_interval; needs the `game` column). A group in several
+    seats a game that never won, or always did, gets its games as the count: nothing says how
+    alike its seats are."""
     grp = seats.groupby(group, observed=True)["won"]
     wins, n = grp.sum(), grp.count()
     lo, hi = wilson_interval(wins.to_numpy(), n.to_numpy())
+    lo, hi = np.atleast_1d(lo).astype(float), np.atleast_1d(hi).astype(float)
+    if "game" in seats.columns:
+        per_game = seats.assign(won=seats["won"].astype(float)) \
+            .groupby([group, "game"], observed=True)["won"].agg(["sum", "size"])
+        for i, key in enumerate(wins.index):
+            games = per_game.loc[key]
+            won, seated = games["sum"].to_numpy(float), games["size"].to_numpy(float)
+            if seated.max() > 1 and clustered_effective_size(won, seated, seated.sum()) < n.iloc[i]:
+                lo[i], hi[i] = clustered_rate_interval(won, seated)[1:3]
     return pd.DataFrame({"games": n, "wins": wins, "win_rate": wins / n, "ci_low": lo,
                          "ci_high": hi})
 

@@ -34,7 +34,6 @@ import numpy as np
 import pandas as pd
 
 from sim.core.output import swap_in
-from sim.core.stats import wilson_interval
 from sim.experiment.spec import Spec, SpecError
 
 RESULT_FORMAT = 1
@@ -415,10 +414,9 @@ def widest_interval(out, spec, players, games):
                              strict=False)
         if seats is None:
             return float("inf")
-        seats = seats[seats["game"] < games]
-        grp = seats.groupby(spec.group, observed=True)["won"]
-        lo, hi = wilson_interval(grp.sum().to_numpy(), grp.count().to_numpy())
-        worst = max(worst, float(np.max((hi - lo) / 2)))
+        from sim.experiment.paired import character_win_rates     # it imports this module
+        rates = character_win_rates(seats[seats["game"] < games], spec.group)
+        worst = max(worst, float(np.max((rates["ci_high"] - rates["ci_low"]) / 2)))
     return worst
 
 
