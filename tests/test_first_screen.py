@@ -267,3 +267,6 @@ def test_partners_shares_are_tested_with_the_game_as_the_unit():
     assert row["p"] == pytest.approx(
         FS.clustered_share_p_value(team_won, np.full(200, 2.0), 0.25), rel=1e-12)
     assert (row["ci_low"], row["ci_high"]) == wilson_interval(team_won.sum(), 400)
+    # a team that won all of its 50 games: no variance to test with, so its games' binomial
+    assert FS.clustered_share_p_value(np.ones(50), np.full(50, 2.0), 0.25) == \
+        pytest.approx(0.5 ** 50 * 2)

@@ -30,8 +30,9 @@ def with_rounds(games, seats):
 
 PARTNERSHIP_NOTE = (
     "Partnership (A48): a team wins when either partner wins, so both partners have won each "
-    "decided game their team took (a win share of 1/2 each on the first screen), and a seat's "
-    "share_of_wins is its team's, at parity 1/2. ")
+    "decided game their team took (a win share of 1/2 each on the first screen), a seat's "
+    "win_rate and share_of_wins are its team's, at parity 1/2 (not 1/N), and so are the win "
+    "rates of the blocking table below; the first summiter's figures are the seat's own. ")
 
 
 def seat_table(games, seats):
