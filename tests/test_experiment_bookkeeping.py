@@ -414,8 +414,7 @@ def test_a_new_record_schema_is_not_resumed_into_an_old_folder(tmp_path, monkeyp
 
 
 def test_a_report_refuses_an_experiment_of_another_record_schema(tmp_path, monkeypatch):
-    from sim.experiment.spec import identity_sha256
-    from sim.report.analysis import load_results
+    from sim.report.analysis import check_experiment_record_version, load_results
     import sim.games.ascension.protocol as protocol
     path = spec_file(tmp_path, "games = 20\nchunk = 20")
     run_experiment(load_spec(path), jobs=1, quiet=True)
@@ -427,16 +426,27 @@ def test_a_report_refuses_an_experiment_of_another_record_schema(tmp_path, monke
                                          f"{now + 1}"):
         load_results(out)
     # an identity that names no schema was written at the game's RECORD_SCHEMA_UNNAMED
-    # (Ascension's 2, its schema when identities began to name one): a folder of then is read
-    # so, and refused, since today's is 3 (partnership's team wins)
+    # (Ascension's 2, its schema when identities began to name one). Schema 3 changed `won`
+    # only under partnership (A48), so a free-for-all folder of then still reads; one with a
+    # partnership variant is refused
     monkeypatch.undo()
     doc = json.loads((out / "experiment.json").read_text())
     assert doc["identity"].pop("record_schema") == now == 3
-    doc["identity_sha256"] = identity_sha256(doc["identity"])
-    (out / "experiment.json").write_text(json.dumps(doc))
-    with pytest.raises(ValueError, match=f"record schema {protocol.RECORD_SCHEMA_UNNAMED}, "
-                                         f"this version of ascent reads {now}"):
-        load_results(out)
+    for partnership in (False, True):
+        doc["identity"]["variants"]["baseline"]["rules"] = {"partnership": partnership}
+        if not partnership:
+            check_experiment_record_version(out, doc)
+            continue
+        with pytest.raises(ValueError, match=f"record schema {protocol.RECORD_SCHEMA_UNNAMED}"
+                                             f", this version of ascent reads {now}"):
+            check_experiment_record_version(out, doc)
+    # a simulate folder's manifest likewise (its full rules)
+    from sim.report.analysis import _check_record_version
+    _check_record_version(out, {"game": "ascension", "record_schema_version": 2,
+                                "rules": {"partnership": "false"}})
+    with pytest.raises(ValueError, match="record schema 2, this version of ascent reads 3"):
+        _check_record_version(out, {"game": "ascension", "record_schema_version": 2,
+                                    "rules": {"partnership": "true"}})
 
 
 def test_a_run_compiles_once_here_with_its_compile_line_before_dealing_chunks(tmp_path,

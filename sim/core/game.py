@@ -32,6 +32,8 @@ The adapter module provides:
     render_report(page, results, plt, results_dir) -> str   the report's sections; its title
     describe_rules(meta) -> str             the rules of a run, in a phrase, from its manifest
     character_keys() -> list[str]           only if the game has characters
+    reads_records_of(schema, rules) -> bool optional: tables of an older record schema that
+        read as today's for runs with these rules (each {switch: value})
 
 The record tables share a core of columns (`GAMES_COLUMNS`, `SEATS_COLUMNS`); a game adds its
 own after them.
@@ -220,6 +222,14 @@ class GameSpec:
     def record_schema_version(self):
         """Goes into every manifest; the records module changes it when a column changes."""
         return self.api.RECORD_SCHEMA_VERSION
+
+    def reads_records_of(self, schema, rules):
+        """Whether tables written at an older record schema read as today's for runs with
+        `rules` (a list of {switch: value}, one per run or variant): the adapter's
+        reads_records_of where it has one (a column that changed meaning only under some
+        rules), else never."""
+        reads = getattr(self.api, "reads_records_of", None)
+        return bool(reads and schema != self.record_schema_version and reads(schema, rules))
 
     @property
     def record_schema_unnamed(self):

@@ -151,7 +151,8 @@ def _check_record_version(path, meta):
         raise ValueError(f"{path}: manifest.json names no known game ({game!r}); known: "
                          f"{', '.join(game_names())}")
     expected = get_game(game).record_schema_version
-    if meta.get("record_schema_version") != expected:
+    if meta.get("record_schema_version") != expected and not get_game(game).reads_records_of(
+            meta.get("record_schema_version"), [meta.get("rules") or {}]):
         raise ValueError(f"{path}: record schema {meta.get('record_schema_version')!r}, this "
                          f"version of ascent reads {expected}; rerun the simulate command")
 
@@ -167,7 +168,9 @@ def check_experiment_record_version(path, doc):
     spec = get_game(game)
     expected = spec.record_schema_version
     written = doc["identity"].get("record_schema", spec.record_schema_unnamed)
-    if written != expected:
+    variants = doc["identity"].get("variants", {})
+    if written != expected and not spec.reads_records_of(
+            written, [v.get("rules") or {} for v in variants.values()]):
         raise ValueError(f"{path}: record schema {written}, this version of ascent reads "
                          f"{expected}; rerun the experiment into a new out folder")
 

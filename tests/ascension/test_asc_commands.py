@@ -81,6 +81,12 @@ def test_under_partnership_both_partners_win_their_team_s_games(tmp_path):  # A4
     assert bots.loc["stair-builder", ["n", "count"]].tolist() == [80, 2 * team_wins]
     assert bots.loc["stair-builder", ["ci_low", "ci_high"]].tolist() == pytest.approx(
         wilson_interval(team_wins * 39 / 40, 39))
+    # the single-game API says the same (conformance: its won seats are the records')
+    from sim.games.ascension.game import AscensionGame
+    single = AscensionGame(int(games.loc[0, "seed"]), players=4, partnership="true")
+    single.play(["stair-builder", "random", "stair-builder", "random"])
+    assert single.won_seats() == seats.loc[(seats["game"] == 0) & seats["won"], "seat"].tolist()
+    assert len(single.won_seats()) == 2
     # the free-for-all: one winner, its own
     out, games, seats = run("alone")
     assert (seats["won"] == seats["own_win"]).all()

@@ -206,6 +206,15 @@ class AscensionGame(SingleGame):
         n = E.pawn_moves(self.state, self.t, seat, self.state[S.S_PAWN_SQ + seat], out)
         return [int(x) for x in out[:n]]
 
+    def won_seats(self):
+        """The seats that won: the winner, and under the switch partnership its partner too
+        (A48: a team wins when either partner wins), as the records' `won`."""
+        if self.winner is None:
+            return []
+        if self.rules.values["partnership"] != "true":
+            return [self.winner]
+        return [s for s in range(self.players) if s % 2 == self.winner % 2]
+
     def view(self, seat, remember=True):
         """What seat's bot is given (view.py)."""
         v = np.empty(S.STATE_SIZE, np.int64)

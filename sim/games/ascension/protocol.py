@@ -6,6 +6,15 @@ from sim.games.ascension.records import (  # noqa: F401 (the protocol's)
     RECORD_SCHEMA_UNNAMED, RECORD_SCHEMA_VERSION)
 
 
+def reads_records_of(schema, rules):
+    """Whether tables of an older record schema read as today's, for runs with these rules
+    (each a {switch: value} of a run or an experiment's variant): schema 2 differs only where
+    the switch partnership is on (3: `won` became the team's, A48), and lacks `own_win`,
+    which nothing but `ascent simulate`'s own summary reads."""
+    return schema == 2 and all(str(r.get("partnership", "false")).lower() == "false"
+                               for r in rules)
+
+
 def build_rules(players, preset, rules, knobs, data):
     from sim.games.ascension.rules import RuleError
     from sim.games.ascension.rules import build_rules as build
