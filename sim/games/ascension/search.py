@@ -122,9 +122,37 @@ def race_progress(st, t, p, cost, done):
 def evaluate(st, t, values):
     """1 for the winner, 0 for the others once the game is over (no winner: 0 for all);
     before that each seat's race progress over the best other seat's, squashed into (0, 1).
-    Under the switch partnership a team wins when either partner wins (A48): the winner's
-    partner has won too, and before the end a seat's progress is its team's best, set against
-    the best of the other team."""
+    Under the switch partnership, team_evaluate."""
+    if t[C_PARTNERSHIP] != 0:
+        team_evaluate(st, t, values)
+        return
+    players = st[G_N_PLAYERS]
+    for p in range(MAX_PLAYERS):
+        values[p] = 0.0
+    if st[G_OVER] != 0:
+        if st[G_WINNER] >= 0:
+            values[st[G_WINNER]] = 1.0
+        return
+    cost = np.empty(N_SQUARES, np.int64)
+    done = np.empty(N_SQUARES, np.int64)
+    best, runner_up, leader = -1.0, -1.0, -1
+    for p in range(players):
+        values[p] = race_progress(st, t, p, cost, done)
+        if values[p] > best:
+            best, runner_up, leader = values[p], best, p
+        elif values[p] > runner_up:
+            runner_up = values[p]
+    for p in range(players):
+        lead = values[p] - (runner_up if p == leader else best)
+        values[p] = 0.5 + 0.5 * lead / (abs(lead) + LEAD_SCALE)
+
+
+@njit(cache=True, pipeline_class=CalleeCompiler)
+def team_evaluate(st, t, values):
+    """evaluate under partnership, where a team wins when either partner wins (A48): the
+    winner's partner has won too, and before the end a seat's value is its team's best race
+    progress set against the other team's best (seats 0+2 against 1+3; an eliminated seat's
+    progress is 0)."""
     players = st[G_N_PLAYERS]
     for p in range(MAX_PLAYERS):
         values[p] = 0.0
@@ -137,24 +165,11 @@ def evaluate(st, t, values):
         return
     cost = np.empty(N_SQUARES, np.int64)
     done = np.empty(N_SQUARES, np.int64)
-    best, runner_up, leader = -1.0, -1.0, -1
+    team_best = np.full(2, -1.0)
     for p in range(players):
-        values[p] = race_progress(st, t, p, cost, done)
-        if values[p] > best:
-            best, runner_up, leader = values[p], best, p
-        elif values[p] > runner_up:
-            runner_up = values[p]
-    if t[C_PARTNERSHIP] != 0:
-        # seats 0+2 against 1+3: each team's best progress (an eliminated seat's is 0)
-        team_best = np.full(2, -1.0)
-        for p in range(players):
-            team_best[p & 1] = max(team_best[p & 1], values[p])
-        for p in range(players):
-            lead = team_best[p & 1] - team_best[1 - (p & 1)]
-            values[p] = 0.5 + 0.5 * lead / (abs(lead) + LEAD_SCALE)
-        return
+        team_best[p & 1] = max(team_best[p & 1], race_progress(st, t, p, cost, done))
     for p in range(players):
-        lead = values[p] - (runner_up if p == leader else best)
+        lead = team_best[p & 1] - team_best[1 - (p & 1)]
         values[p] = 0.5 + 0.5 * lead / (abs(lead) + LEAD_SCALE)
 
 
