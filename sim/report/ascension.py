@@ -32,7 +32,8 @@ PARTNERSHIP_NOTE = (
     "Partnership (A48): a team wins when either partner wins, so both partners have won each "
     "decided game their team took (a win share of 1/2 each on the first screen), a seat's "
     "win_rate and share_of_wins are its team's, at parity 1/2 (not 1/N), and so are the win "
-    "rates of the blocking table below; the first summiter's figures are the seat's own. ")
+    "rates of the blocking table below; the first summiter's p_win_given_first is the seat's "
+    "own, p_team_wins_given_first its team's. ")
 
 
 def seat_table(games, seats):
@@ -119,14 +120,22 @@ def length_table(games):
     return pd.DataFrame(rows)
 
 
-def first_summiter_table(games):
-    """P(win | first to summit) (§6 Q3), and how often the privileges change hands."""
+def first_summiter_table(games, partnership=False):
+    """P(win | first to summit) (§6 Q3), and how often the privileges change hands. Under
+    partnership (A48) also the first summiter's team's chance (team_*), the partner's win
+    included."""
     rows = []
     for p, grp in games.groupby("players"):
         summited = grp[grp["first_summit_seat"] >= 0]
         row = {"players": int(p),
                **rate_row(int(summited["winner_first_summiter"].sum()), len(summited))}
         row["games_with_summit"] = len(summited)
+        if partnership:
+            winner, first = summited["winner_seat"], summited["first_summit_seat"]
+            team = rate_row(int(((winner >= 0) & (winner % 2 == first % 2)).sum()),
+                            len(summited))
+            row.update({"team_rate": team["rate"], "team_ci_low": team["ci_low"],
+                        "team_ci_high": team["ci_high"]})
         lost = summited["privilege_losses"] > 0
         r = rate_row(int(lost.sum()), len(summited))
         row.update({"privileges_lost": r["rate"], "lost_ci_low": r["ci_low"],
@@ -320,14 +329,19 @@ def render(page, r, plt):
     page.figure(fig, "ascension_length")
 
     page.h(2, "3. The first summiter (§6 Q3)")
-    ft = first_summiter_table(games)
+    teams = rules.get("partnership") == "true"
+    ft = first_summiter_table(games, teams)
+    shown = ["players", "games_with_summit", "p_win_given_first"] + \
+        (["p_team_wins_given_first"] if teams else []) + \
+        ["privileges_lost", "games_with_a_loss", "passed_on_after_loss"]
     page.table(ft.assign(p_win_given_first=FS.pct_ci(ft),
                          privileges_lost=FS.pct_ci(ft, "privileges_lost", "lost_ci_low",
                                                    "lost_ci_high"),
                          passed_on_after_loss=FS.pct_ci(ft, "passed_on_after_loss",
-                                                        "passed_ci_low", "passed_ci_high"))[
-        ["players", "games_with_summit", "p_win_given_first", "privileges_lost",
-         "games_with_a_loss", "passed_on_after_loss"]], "ascension_first_summiter", raw=ft)
+                                                        "passed_ci_low", "passed_ci_high"),
+                         **({"p_team_wins_given_first": FS.pct_ci(
+                             ft, "team_rate", "team_ci_low", "team_ci_high")} if teams
+                            else {}))[shown], "ascension_first_summiter", raw=ft)
 
     page.h(2, "4. Blocks and eliminations (§6 Q4)")
     bt = blocking_table(games, seats)

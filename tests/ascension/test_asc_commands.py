@@ -75,6 +75,12 @@ def test_under_partnership_both_partners_win_their_team_s_games(tmp_path):  # A4
     assert (table["share_of_wins"][[0, 2]].to_numpy() == table["share_of_wins"][0]).all()
     assert "Partnership (A48): a team wins when either partner wins" in \
         (out / "report.html").read_text()
+    first = pd.read_csv(out / "tables" / "ascension_first_summiter.csv").iloc[0]
+    summited = games[games["first_summit_seat"] >= 0]
+    assert first["team_rate"] * len(summited) == pytest.approx(
+        ((summited["winner_seat"] >= 0) &
+         (summited["winner_seat"] % 2 == summited["first_summit_seat"] % 2)).sum())
+    assert first["team_rate"] >= first["rate"]
     # a bot's two seats win together: its rate is as certain as its games' (39 effective)
     bots = pd.read_csv(out / "tables" / "ascension_policies.csv").set_index("policy")
     team_wins = int(seats.loc[seats["seat"] == 0, "won"].sum())
@@ -93,6 +99,7 @@ def test_under_partnership_both_partners_win_their_team_s_games(tmp_path):  # A4
     assert main(["report", str(out)]) == 0
     assert (pd.read_csv(out / "tables" / "ascension_seats.csv")["parity"] == 0.25).all()
     assert "Partnership (A48)" not in (out / "report.html").read_text()
+    assert "team_rate" not in pd.read_csv(out / "tables" / "ascension_first_summiter.csv")
 
 
 def test_replay_draws_the_board_every_turn(capsys):
