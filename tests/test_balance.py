@@ -464,3 +464,16 @@ def test_an_unknown_base_rule_names_the_spec_and_its_key(tmp_path):
     with pytest.raises(BalanceError) as info:
         load_balance_spec(path)
     assert str(info.value).startswith(f"{path}: rules or set: unknown switch 'nosuch'")
+
+
+def test_head_to_head_shares_add_up_to_one_with_shared_wins_and_repeated_bots():
+    """A game both won (a First Ascent tie, or partners of Ascension's A48 in two groups)
+    counts half for each; a group in two seats of a game counts the game once."""
+    import pandas as pd
+    from sim.experiment.balance import head_to_head_rates
+    seats = pd.DataFrame({"game": [0, 0, 0, 1, 1, 1],
+                          "policy": ["a", "a", "b", "a", "b", "b"],
+                          "won": [True, False, True, False, False, True]})
+    table = head_to_head_rates(seats, "policy")
+    # game 0: a (one of its two seats) and b tied; game 1: b won
+    assert tuple(table.loc[("a", "b")]) == (0.5, 2) and tuple(table.loc[("b", "a")]) == (1.5, 2)

@@ -388,14 +388,18 @@ def _head_to_head(p, target, game, group):
 
 
 def head_to_head_rates(seats, group):
-    """{(A, B): (A's wins, games A or B won)} over games where both sat."""
+    """{(A, B): (A's wins, games A or B won)} over games where both sat. A group in several
+    seats of a game counts once there (it won if any of its seats did), and a game both won
+    (a tie; partners, A48) half for each, so A's share and B's add up to 1."""
     import pandas as pd
-    s = seats[["game", group, "won"]].astype({group: str})
+    s = seats[["game", group, "won"]].astype({group: str, "won": bool}) \
+        .groupby(["game", group], observed=True)["won"].any().reset_index()
     both = s.merge(s, on="game", suffixes=("_a", "_b"))
     both = both[both[f"{group}_a"] != both[f"{group}_b"]]
     decided = both[both["won_a"] | both["won_b"]]
-    grouped = decided.groupby([f"{group}_a", f"{group}_b"], observed=True)
-    return pd.DataFrame({"wins": grouped["won_a"].sum(), "games": grouped["won_a"].count()})
+    wins = decided["won_a"].astype(float) - 0.5 * (decided["won_a"] & decided["won_b"])
+    grouped = wins.groupby([decided[f"{group}_a"], decided[f"{group}_b"]], observed=True)
+    return pd.DataFrame({"wins": grouped.sum(), "games": grouped.count()})
 
 
 # --- evaluating a candidate --------------------------------------------------------------------
