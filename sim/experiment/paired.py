@@ -31,13 +31,18 @@ def character_win_rates(seats, group="character"):
     wins, n = grp.sum(), grp.count()
     lo, hi = wilson_interval(wins.to_numpy(), n.to_numpy())
     lo, hi = np.atleast_1d(lo).astype(float), np.atleast_1d(hi).astype(float)
-    if "game" in seats.columns:
-        per_game = seats.assign(won=seats["won"].astype(float)) \
-            .groupby([group, "game"], observed=True)["won"].agg(["sum", "size"])
+    shared = seats.duplicated([group, "game"], keep=False) if "game" in seats.columns \
+        else None
+    if shared is not None and shared.any():
+        # only the groups with several seats in some game (most runs have none)
+        several = set(seats.loc[shared, group])
         for i, key in enumerate(wins.index):
-            games = per_game.loc[key]
+            if key not in several:
+                continue
+            mine = seats[seats[group] == key]
+            games = mine["won"].astype(float).groupby(mine["game"]).agg(["sum", "size"])
             won, seated = games["sum"].to_numpy(float), games["size"].to_numpy(float)
-            if seated.max() > 1 and clustered_effective_size(won, seated, seated.sum()) < n.iloc[i]:
+            if clustered_effective_size(won, seated, seated.sum()) < n.iloc[i]:
                 lo[i], hi[i] = clustered_rate_interval(won, seated)[1:3]
     return pd.DataFrame({"games": n, "wins": wins, "win_rate": wins / n, "ci_low": lo,
                          "ci_high": hi})
