@@ -332,6 +332,7 @@ def test_a_head_to_head_target_is_balanced_pair_by_pair(tmp_path):
     path = write(tmp_path, text=AIA_H2H)
     spec = load_balance_spec(path)
     assert spec.target == {"head_to_head": {"freeSolo|sprinter": 0.5}}
+    assert spec.identity()["head_to_head_shares"] == 2       # scored as since 636d7ef
     from sim.experiment.balance import run_balance
     report = run_balance(spec, quiet=True, validation=False).read_text()
     assert "head-to-head shares" in report and "Free Solo against Sprinter" in report
@@ -467,8 +468,8 @@ def test_an_unknown_base_rule_names_the_spec_and_its_key(tmp_path):
 
 
 def test_head_to_head_shares_add_up_to_one_with_shared_wins_and_repeated_bots():
-    """A game both won (a First Ascent tie, or partners of Ascension's A48 in two groups)
-    counts half for each; a group in two seats of a game counts the game once."""
+    """A game both won (a First Ascent tie) counts half for each; a group in two seats of a
+    game counts the game once."""
     import pandas as pd
     from sim.experiment.balance import head_to_head_rates
     seats = pd.DataFrame({"game": [0, 0, 0, 1, 1, 1],

@@ -223,7 +223,7 @@ def clustered_paired_difference(base_only, variant_only, units, z=Z95):
     m = np.asarray(units, dtype=float)
     if not (np.isfinite(b).all() and np.isfinite(c).all() and np.isfinite(m).all()) or \
             np.any((b < 0) | (c < 0) | (b + c > m)) or np.any(b != np.round(b)) or \
-            np.any(c != np.round(c)):
+            np.any(c != np.round(c)) or np.any(m != np.round(m)):
         raise ValueError("need whole numbers 0 <= base_only, variant_only and base_only + "
                          "variant_only <= units in every cluster")
     n, big_b, big_c = m.sum(), b.sum(), c.sum()

@@ -129,6 +129,10 @@ class BalanceSpec:
                "current": {k.key: k.current for k in self.knobs}}
         if self.batch != 1:             # (studies from before batches existed resume as they are)
             doc["batch"] = self.batch
+        if isinstance(self.target, dict) and "head_to_head" in self.target:
+            # 2: a game both won counts half for each (636d7ef); a study scored the old way
+            # is not resumed with the new
+            doc["head_to_head_shares"] = 2
         # a retuned bot or an edited data file plays other games
         doc["bots_and_data"] = hashlib.sha256((package_data_key(game=self.game) + policy_params_key(
             self.game, [self.policy] * max(self.players))).encode()).hexdigest()[:16]
@@ -388,9 +392,10 @@ def _head_to_head(p, target, game, group):
 
 
 def head_to_head_rates(seats, group):
-    """{(A, B): (A's wins, games A or B won)} over games where both sat. A group in several
-    seats of a game counts once there (it won if any of its seats did), and a game both won
-    (a tie; partners, A48) half for each, so A's share and B's add up to 1."""
+    """{(A, B): (A's wins, games A or B won)} over games where both sat. A game both won (a
+    First Ascent tie) counts half for each, so A's share and B's add up to 1; a group in
+    several seats of a game (not a balance study's characters, which are distinct) would
+    count once there."""
     import pandas as pd
     s = seats[["game", group, "won"]].astype({group: str, "won": bool}) \
         .groupby(["game", group], observed=True)["won"].any().reset_index()

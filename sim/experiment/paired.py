@@ -23,10 +23,10 @@ from sim.experiment.runner import load_variant
 
 def character_win_rates(seats, group="character"):
     """Per group: seats (`games`), wins, the win rate and its 95% interval: Wilson's, or where
-    a group's seats of one game win together (partners, A48) and that makes it less certain,
-    clustered by game (clustered_rate_interval; needs the `game` column). A group in several
-    seats a game that never won, or always did, gets its games as the count: nothing says how
-    alike its seats are."""
+    a group's seats of one game won together in some game (partners, A48; a tie) and that
+    makes it less certain, clustered by game (clustered_rate_interval; needs the `game`
+    column). A bot twice at a table with one winner a game keeps Wilson's (its seats cannot
+    both win, so they vary less by game than independent seats would)."""
     grp = seats.groupby(group, observed=True)["won"]
     wins, n = grp.sum(), grp.count()
     lo, hi = wilson_interval(wins.to_numpy(), n.to_numpy())
@@ -42,7 +42,7 @@ def character_win_rates(seats, group="character"):
             mine = seats[seats[group] == key]
             games = mine["won"].astype(float).groupby(mine["game"]).agg(["sum", "size"])
             won, seated = games["sum"].to_numpy(float), games["size"].to_numpy(float)
-            if clustered_effective_size(won, seated, seated.sum()) < n.iloc[i]:
+            if won.max() > 1 and clustered_effective_size(won, seated, seated.sum()) < n.iloc[i]:
                 lo[i], hi[i] = clustered_rate_interval(won, seated)[1:3]
     return pd.DataFrame({"games": n, "wins": wins, "win_rate": wins / n, "ci_low": lo,
                          "ci_high": hi})

@@ -77,7 +77,7 @@ def policy_table(games, seats):
         row = rate_row(int(grp["won"].sum()), len(grp))
         per_game = grp.groupby("game")["won"].agg(["sum", "size"])
         wins, seated = per_game["sum"].to_numpy(float), per_game["size"].to_numpy(float)
-        if seated.max() > 1 and clustered_effective_size(wins, seated, seated.sum()) < row["n"]:
+        if wins.max() > 1 and clustered_effective_size(wins, seated, seated.sum()) < row["n"]:
             # a policy's seats that win together (partners, A48): the game is the unit
             row["ci_low"], row["ci_high"] = clustered_rate_interval(wins, seated)[1:3]
         rows.append({"players": int(p), "policy": str(pol), **row})

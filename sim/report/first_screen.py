@@ -102,8 +102,8 @@ def clustered_share_p_value(shares, seats, parity):
     rate = shares.sum() / n
     variance = k / (k - 1) * ((shares - rate * seats) ** 2).sum() / (n * n) if k > 1 else 0.0
     if variance == 0:
-        # every game alike: a team that won every game (or none) is tested on its games, at
-        # parity times its seats; shares alike in some other way leave nothing to test with
+        # every game alike: a team that won every game is tested on its games, at parity
+        # times its seats; shares alike in some other way leave nothing to test with
         if np.all((shares == 0) | (shares == 1)) and np.all(seats == seats[0]) and \
                 parity * seats[0] <= 1:
             return binomial_p_value(int(shares.sum()), k, parity * seats[0])
