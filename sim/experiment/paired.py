@@ -98,8 +98,12 @@ def paired_differences(base_seats, variant_seats, group="character"):
         effective = []
         for wins, (low, high) in (("base_wins", (base_lo, base_hi)),
                                   ("variant_wins", (variant_lo, variant_hi))):
-            _, low[i], high[i], _ = clustered_rate_interval(games[wins], seats)
-            effective.append(clustered_effective_size(games[wins], seats, n[i]))
+            # as character_win_rates: clustered where its seats won together in some game
+            size = clustered_effective_size(games[wins], seats, n[i]) \
+                if games[wins].max() > 1 else n[i]
+            if size < n[i]:
+                _, low[i], high[i], _ = clustered_rate_interval(games[wins], seats)
+            effective.append(size)
         unpaired_half[i] = Z95 * np.sqrt(pa[i] * (1 - pa[i]) / effective[0] +
                                          pb[i] * (1 - pb[i]) / effective[1])
     paired_width = hi - lo
