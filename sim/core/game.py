@@ -229,7 +229,7 @@ class GameSpec:
         reads_records_of where it has one (a column that changed meaning only under some
         rules), else never."""
         reads = getattr(self.api, "reads_records_of", None)
-        return bool(reads and schema != self.record_schema_version and reads(schema, rules))
+        return bool(reads and reads(schema, rules))
 
     @property
     def record_schema_unnamed(self):

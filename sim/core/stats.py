@@ -77,13 +77,42 @@ def clustered_effective_size(successes, trials, most):
     s = np.asarray(successes, dtype=float)
     t = np.asarray(trials, dtype=float)
     k = len(t)
-    n = t.sum()
-    rate = s.sum() / n
+    rate = s.sum() / t.sum()
     if k < 2 or rate in (0.0, 1.0):
         return float(k)
-    robust = k / (k - 1) * ((s - rate * t) ** 2).sum() / (n * n)
+    robust = clustered_ratio_variance(s, t)
     # `most` over the design effect against a binomial share of `most` trials, at least 1
     return float(most / max(1.0, robust / (rate * (1 - rate) / most)))
+
+
+def clustered_ratio_variance(successes, trials):
+    """The cluster-robust variance of a ratio sum(successes) / sum(trials) over k clusters,
+    k / (k - 1) * sum((s_i - rate * t_i)^2) / sum(t_i)^2; 0 for fewer than 2 clusters."""
+    s = np.asarray(successes, dtype=float)
+    t = np.asarray(trials, dtype=float)
+    k, n = len(t), t.sum()
+    if k < 2:
+        return 0.0
+    rate = s.sum() / n
+    return k / (k - 1) * ((s - rate * t) ** 2).sum() / (n * n)
+
+
+def clustered_by_game(wins, seats):
+    """A group's win rate pooled over its games (per game: its seats' wins, and its seats) with
+    the game as the unit, where its seats won together in some game (partners, a tie) and that
+    makes the rate less certain than its seats would: (lo, hi, effective size), Wilson's at
+    the clustered effective size. None where Wilson's interval on the seats stands: no game
+    with two of its wins (a bot twice at a table with one winner: its seats cannot both win,
+    so they vary less by game than independent seats would), or no widening."""
+    w = np.asarray(wins, dtype=float)
+    m = np.asarray(seats, dtype=float)
+    if not len(w) or w.max() <= 1:
+        return None
+    effective = clustered_effective_size(w, m, m.sum())
+    if effective >= m.sum():
+        return None
+    _, lo, hi, _ = clustered_rate_interval(w, m)
+    return lo, hi, effective
 
 
 def rate_row(successes, n):

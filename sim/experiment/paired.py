@@ -15,18 +15,15 @@ Its interval, p-value and each run's own interval then take the game as the unit
 import numpy as np
 import pandas as pd
 
-from sim.core.stats import (Z95, clustered_effective_size, clustered_paired_difference,
-                            clustered_rate_interval, mcnemar_exact_p,
-                            paired_proportion_difference, wilson_interval)
+from sim.core.stats import (Z95, clustered_by_game, clustered_paired_difference,
+                            mcnemar_exact_p, paired_proportion_difference, wilson_interval)
 from sim.experiment.runner import load_variant
 
 
 def character_win_rates(seats, group="character"):
-    """Per group: seats (`games`), wins, the win rate and its 95% interval: Wilson's, or where
-    a group's seats of one game won together in some game (partners, A48; a tie) and that
-    makes it less certain, clustered by game (clustered_rate_interval; needs the `game`
-    column). A bot twice at a table with one winner a game keeps Wilson's (its seats cannot
-    both win, so they vary less by game than independent seats would)."""
+    """Per group: seats (`games`), wins, the win rate and its 95% interval: Wilson's, or for a
+    group in several seats of a game, clustered by game where sim.core.stats.clustered_by_game
+    says so (needs the `game` column)."""
     grp = seats.groupby(group, observed=True)["won"]
     wins, n = grp.sum(), grp.count()
     lo, hi = wilson_interval(wins.to_numpy(), n.to_numpy())
@@ -41,9 +38,9 @@ def character_win_rates(seats, group="character"):
                 continue
             mine = seats[seats[group] == key]
             games = mine["won"].astype(float).groupby(mine["game"]).agg(["sum", "size"])
-            won, seated = games["sum"].to_numpy(float), games["size"].to_numpy(float)
-            if won.max() > 1 and clustered_effective_size(won, seated, seated.sum()) < n.iloc[i]:
-                lo[i], hi[i] = clustered_rate_interval(won, seated)[1:3]
+            clustered = clustered_by_game(games["sum"], games["size"])
+            if clustered:
+                lo[i], hi[i], _ = clustered
     return pd.DataFrame({"games": n, "wins": wins, "win_rate": wins / n, "ci_low": lo,
                          "ci_high": hi})
 
@@ -98,12 +95,10 @@ def paired_differences(base_seats, variant_seats, group="character"):
         effective = []
         for wins, (low, high) in (("base_wins", (base_lo, base_hi)),
                                   ("variant_wins", (variant_lo, variant_hi))):
-            # as character_win_rates: clustered where its seats won together in some game
-            size = clustered_effective_size(games[wins], seats, n[i]) \
-                if games[wins].max() > 1 else n[i]
-            if size < n[i]:
-                _, low[i], high[i], _ = clustered_rate_interval(games[wins], seats)
-            effective.append(size)
+            clustered = clustered_by_game(games[wins], seats)
+            if clustered:
+                low[i], high[i], size = clustered
+            effective.append(size if clustered else n[i])
         unpaired_half[i] = Z95 * np.sqrt(pa[i] * (1 - pa[i]) / effective[0] +
                                          pb[i] * (1 - pb[i]) / effective[1])
     paired_width = hi - lo

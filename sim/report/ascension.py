@@ -8,8 +8,7 @@ import html
 import numpy as np
 import pandas as pd
 
-from sim.core.stats import (binomial_p_value, clustered_effective_size, clustered_rate_interval,
-                            holm, mean_row, rate_row)
+from sim.core.stats import binomial_p_value, clustered_by_game, holm, mean_row, rate_row
 from sim.report import first_screen as FS
 
 SYMBOLS = ("ladder", "mattress", "spring", "cable_car", "chasm", "bivouac")
@@ -76,10 +75,10 @@ def policy_table(games, seats):
     for (p, pol), grp in s.groupby(["players", "policy"], observed=True):
         row = rate_row(int(grp["won"].sum()), len(grp))
         per_game = grp.groupby("game")["won"].agg(["sum", "size"])
-        wins, seated = per_game["sum"].to_numpy(float), per_game["size"].to_numpy(float)
-        if wins.max() > 1 and clustered_effective_size(wins, seated, seated.sum()) < row["n"]:
-            # a policy's seats that win together (partners, A48): the game is the unit
-            row["ci_low"], row["ci_high"] = clustered_rate_interval(wins, seated)[1:3]
+        # a policy's seats that win together (partners, A48): the game is the unit
+        clustered = clustered_by_game(per_game["sum"], per_game["size"])
+        if clustered:
+            row["ci_low"], row["ci_high"], _ = clustered
         rows.append({"players": int(p), "policy": str(pol), **row})
     return pd.DataFrame(rows)
 
@@ -269,6 +268,7 @@ def render(page, r, plt):
     games = with_rounds(r.games, seats)
     policies = run_policies(r)
     rules = r.meta["rules_changed"] if "rules_changed" in r.meta else r.meta.get("rules", {})
+    teams = rules.get("partnership") == "true"     # A48: partners win together
     sc = screen(r)
     seat_rows = sc.family("seats").table
     mixed = seats["policy"].nunique() > 1
@@ -291,7 +291,7 @@ def render(page, r, plt):
     st = seat_table(games, seats)
     page.p("win_rate: wins over all games (n). share_of_wins: the seat's share of the games "
            "somebody won (decided_games); the first screen tests it against parity 1/N. "
-           + (PARTNERSHIP_NOTE if rules.get("partnership") == "true" else "")
+           + (PARTNERSHIP_NOTE if teams else "")
            + FS.correction_note(sc.families, sc.tests), "note")
     if mixed and not r.meta.get("rotate_seats", True):
         page.p("Different policies sit in fixed seats here: a seat effect is also a policy "
@@ -329,7 +329,6 @@ def render(page, r, plt):
     page.figure(fig, "ascension_length")
 
     page.h(2, "3. The first summiter (§6 Q3)")
-    teams = rules.get("partnership") == "true"
     ft = first_summiter_table(games, teams)
     shown = ["players", "games_with_summit", "p_win_given_first"] + \
         (["p_team_wins_given_first"] if teams else []) + \

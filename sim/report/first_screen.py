@@ -20,7 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from sim.core.stats import Z95, binomial_p_value, holm, wilson_interval
+from sim.core.stats import (Z95, binomial_p_value, clustered_ratio_variance, holm,
+                            wilson_interval)
 
 ALPHA = 0.05
 TOP_PER_FAMILY = 3
@@ -98,9 +99,9 @@ def clustered_share_p_value(shares, seats, parity):
     seats there, and its seats. A normal test of the pooled share, sum(shares) / sum(seats),
     against `parity`, at the cluster-robust variance of a ratio (clustered_rate_interval's)."""
     from math import erfc, sqrt
-    k, n = len(seats), seats.sum()
-    rate = shares.sum() / n
-    variance = k / (k - 1) * ((shares - rate * seats) ** 2).sum() / (n * n) if k > 1 else 0.0
+    k = len(seats)
+    rate = shares.sum() / seats.sum()
+    variance = clustered_ratio_variance(shares, seats)
     if variance == 0:
         # every game alike: a team that won every game is tested on its games, at parity
         # times its seats; shares alike in some other way leave nothing to test with
