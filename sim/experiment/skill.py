@@ -626,6 +626,8 @@ def skill_figure(plan, a, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    from sim.report.render import png_bytes
     group, levels = a["group"], plan.levels
     # One above the other: the legend sits right of the curves, the pair names left of the bars.
     fig, (left, right) = plt.subplots(2, 1, figsize=(11, 9.5),
@@ -659,8 +661,7 @@ def skill_figure(plan, a, path):
         right.set_yticks(y, [f"{r['stronger']} vs {r['weaker']}" for r in h], fontsize=8)
         right.set_xlabel("head-to-head margin, points (share of wins - 50%)")
         right.set_title("each level against the one before")
-    fig.savefig(path, dpi=110, bbox_inches="tight")
-    plt.close(fig)
+    Path(path).write_bytes(png_bytes(fig))
 
 
 def write_skill_results(plan, command_line):

@@ -58,6 +58,8 @@ def _trace_figure(spec, study):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    from sim.report.render import png_bytes
     points = trace(study)
     if not points:
         return None
@@ -74,8 +76,7 @@ def _trace_figure(spec, study):
     ax.set_title(f"Search: {len(points)} candidates on {spec.games:,} games each", fontsize=10)
     ax.legend(fontsize=7, loc="upper right")
     ax.grid(alpha=.3)
-    fig.savefig(spec.out / "balance_trace.png", dpi=110, bbox_inches="tight")
-    plt.close(fig)
+    (spec.out / "balance_trace.png").write_bytes(png_bytes(fig))
     return "balance_trace.png"
 
 
