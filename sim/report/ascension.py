@@ -281,7 +281,7 @@ def render(page, r, plt):
         [f"{', '.join(map(str, counts))} players; rules: "
          f"{'the §5 defaults' if not rules else ', '.join(f'{k}={v}' for k, v in rules.items())}"
          f"; master seed {r.meta.get('master_seed', 'see experiment.json')}. "
-         + FS.decided_line(r.games, seats)],
+         + FS.decided_line(r.games, seats, team=2 if teams else 1)],
         bot_line("ascension", policies, r.meta.get("rotate_seats", False), len(r.games)),
         ranked_table(ranked, label),
         "Bots" if mixed else "Seats",

@@ -379,17 +379,20 @@ def seat_advantage_lines(seat_table, games, seats):
     return lines
 
 
-def decided_line(games, seats):
+def decided_line(games, seats, team=1):
     """How many games had no winner and how many winners a decided game had: the basis of the
-    effective parity."""
+    effective parity. `team`: the seats one win makes winners (2 where partners win together,
+    Ascension's A48), so that a team's win is not read as a tie."""
     s = win_shares(games, seats)
     per_game = s.groupby("game")["won"].sum()
     n = len(per_game)
     none = int((per_game == 0).sum())
     lo, hi = wilson_interval(none, n)
-    tied = int((per_game > 1).sum())
+    tied = int((per_game > team).sum())
     text = (f"{n:,} game{'s' if n != 1 else ''}; {none:,} without a winner "
             f"({pct_interval(none / n if n else np.nan, lo, hi)})")
+    if team > 1 and none < n:
+        text += f"; every win is a team's, shared equally by its {team} partners"
     if tied:
         text += f", {tied:,} with a shared win (each winner gets an equal share)"
     return text + "."

@@ -73,8 +73,11 @@ def test_under_partnership_both_partners_win_their_team_s_games(tmp_path):  # A4
     table = pd.read_csv(out / "tables" / "ascension_seats.csv")
     assert (table["parity"] == 0.5).all()
     assert (table["share_of_wins"][[0, 2]].to_numpy() == table["share_of_wins"][0]).all()
-    assert "Partnership (A48): a team wins when either partner wins" in \
-        (out / "report.html").read_text()
+    page = (out / "report.html").read_text()
+    assert "Partnership (A48): a team wins when either partner wins" in page
+    # the first screen reads a team's win as one, not as a tie of two winners
+    assert "every win is a team&#x27;s, shared equally by its 2 partners" in page
+    assert "with a shared win" not in page
     first = pd.read_csv(out / "tables" / "ascension_first_summiter.csv").iloc[0]
     summited = games[games["first_summit_seat"] >= 0]
     assert first["team_rate"] * len(summited) == pytest.approx(
