@@ -61,11 +61,13 @@ def load(folder):
     doc = json.loads((Path(folder) / "experiment.json").read_text())
     check_experiment_record_version(folder, doc)
     ident = doc["identity"]
+    # `own_win` since record schema 3 (before it, free-for-all folders only: `won` is the seat's)
+    own = ["own_win"] if ident.get("record_schema", 2) >= 3 else []
     out = {}
     for v in ident["variants"]:
         for p in ident["players"]:
             games = load_variant(folder, v, p, GAME_COLUMNS, table="games")
-            seats = load_variant(folder, v, p, ["game", "seat", "policy", "won", "blocks",
+            seats = load_variant(folder, v, p, ["game", "seat", "policy", "won", *own, "blocks",
                                                 "eliminated", "turns", "extra_turns",
                                                 "bonus_turns"])
             if games is not None:
@@ -121,7 +123,8 @@ def policy_table(data):
 
 def paired_table(data, baseline="baseline"):
     """Each variant against the baseline on the same games. * marks differences whose p-value
-    stays below 0.05 after a Holm correction across every cell of the table."""
+    stays below 0.05 after a Holm correction across every cell of the table. "seat 0 wins" is
+    the seat's own win, also under partnership."""
     from sim.core.stats import holm
     rows = []
     for (v, p), (g, s) in data.items():
@@ -132,14 +135,18 @@ def paired_table(data, baseline="baseline"):
         if not (m.seed_b == m.seed_v).all():
             raise ValueError(f"{v}: not the same games as {baseline}")
         both = m[(m.first_summit_seat_b >= 0) & (m.first_summit_seat_v >= 0)]
-        s0 = bs[bs.seat == 0].merge(s[s.seat == 0], on="game", suffixes=("_b", "_v"))
+        # the seat's own win: under partnership `won` is its team's (A48), and a variant that
+        # switches partnership on would set a team's win against a seat's
+        own = "own_win" if "own_win" in bs and "own_win" in s else "won"
+        s0 = bs.loc[bs.seat == 0, ["game", own]].merge(s.loc[s.seat == 0, ["game", own]],
+                                                      on="game", suffixes=("_b", "_v"))
         cells = [_diff(m.rounds_v - m.rounds_b),
                  _diff(both.winner_first_summiter_v.astype(float)
                        - both.winner_first_summiter_b, 100),
                  _diff((m.end_reason_v == "cap").astype(float) - (m.end_reason_b == "cap"), 100),
                  _diff((m.end_reason_v == "all_eliminated").astype(float)
                        - (m.end_reason_b == "all_eliminated"), 100),
-                 _diff(s0.won_v.astype(float) - s0.won_b, 100)]
+                 _diff(s0[f"{own}_v"].astype(float) - s0[f"{own}_b"], 100)]
         rows.append((v, p, len(m), len(both), cells))
     ps = np.array([c[2] for *_, cells in rows for c in cells], float)
     ok = ~np.isnan(ps)

@@ -258,3 +258,21 @@ def test_the_player_count_table_reads_each_count_on_its_own_games(tmp_path):
         assert table.loc[players, "seat_spread_of_wins"] == \
             pytest.approx(alone["seat_spread_of_wins"], nan_ok=True)
         assert table.loc[players, "games"] == 30
+
+
+def test_the_paired_table_sets_a_seat_s_own_win_against_its_own_win():  # A48
+    """ascension_experiments' "seat 0 wins": a variant that switches partnership on is paired
+    on seat 0's own wins, not its team's against its own."""
+    from sim.report.ascension_experiments import paired_table
+    n = 40
+    games = pd.DataFrame({"game": range(n), "seed": range(n), "rounds": 10.0,
+                          "first_summit_seat": 0, "winner_first_summiter": False,
+                          "end_reason": "win", "winner_seat": [g % 4 for g in range(n)]})
+
+    def seats(team):
+        rows = [(g, k, g % 4 == k, (g % 4) % 2 == k % 2 if team else g % 4 == k)
+                for g in range(n) for k in range(4)]
+        return pd.DataFrame(rows, columns=["game", "seat", "own_win", "won"])
+    data = {("baseline", 4): (games, seats(False)), ("partnership", 4): (games, seats(True))}
+    row = paired_table(data).splitlines()[-1]
+    assert row.endswith("| +0.00 [+0.00, +0.00] |"), row    # its team's: +25.00
