@@ -238,3 +238,40 @@ def test_fixed_characters_are_not_read_as_a_character_verdict(tmp_path):
     assert "Each character kept one seat in every game" in report(same)
     dealt = simulate(tmp_path / "dealt", "--players", "2", "--games", "6", "--seed", "3")
     assert "Each character kept" not in report(dealt)
+
+
+@pytest.mark.parametrize("kind", ["legend outside", "constrained layout", "after tight_layout",
+                                  "not made by pyplot"])
+def test_a_figure_drawn_once_has_the_pixels_of_a_tight_box(kind):
+    """render.png_bytes measures the box without drawing where no layout engine moves the
+    axes at the draw, and keeps matplotlib's "tight" where one does (constrained layout)."""
+    import io
+
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+    from PIL import Image
+
+    from sim.report.render import png_bytes
+
+    def make():
+        if kind == "not made by pyplot":
+            fig = Figure()
+            fig.add_subplot().plot([1, 2])
+            return fig
+        fig, ax = plt.subplots(layout="constrained" if kind == "constrained layout" else None)
+        ax.plot([1, 3], label="a line")
+        ax.set_ylabel("a long label on the y axis " * 2)
+        if kind == "constrained layout":
+            fig.colorbar(ax.imshow(np.arange(20).reshape(4, 5)), ax=ax, label="colour")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1))
+        if kind == "after tight_layout":
+            fig.suptitle("a title above", y=1.05)
+            fig.tight_layout()
+        return fig
+
+    tight = io.BytesIO()
+    make().savefig(tight, format="png", dpi=110, bbox_inches="tight")
+    plt.close("all")
+    expected = np.asarray(Image.open(tight))
+    got = np.asarray(Image.open(io.BytesIO(png_bytes(make()))))
+    assert got.shape == expected.shape and (got == expected).all()

@@ -62,7 +62,9 @@ def load(folder):
     check_experiment_record_version(folder, doc)
     ident = doc["identity"]
     # `own_win` since record schema 3 (before it, free-for-all folders only: `won` is the seat's)
-    own = ["own_win"] if ident.get("record_schema", 2) >= 3 else []
+    from sim.core.game import get_game
+    written = ident.get("record_schema", get_game("ascension").record_schema_unnamed)
+    own = ["own_win"] if written >= 3 else []
     out = {}
     for v in ident["variants"]:
         for p in ident["players"]:
