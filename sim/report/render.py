@@ -105,16 +105,18 @@ class Page:
 
 def png_bytes(fig, dpi=110):
     """`fig` as PNG, cropped to what it draws (as `bbox_inches="tight"`), then closed.
-    matplotlib's "tight" draws a figure twice, once to measure it; a figure without a layout
-    engine is measured here without drawing, at the same dpi, and drawn once: the same pixels
-    (compared on the 222 figures the report, skill, balance and sweep tests draw). A layout
-    engine moves the axes at the draw, after such a measure, so its figures keep "tight"
-    (after `tight_layout()` only a placeholder stays, which moves nothing)."""
+    matplotlib's "tight" draws a figure twice, once to measure it; a figure whose axes no
+    layout engine moves at the draw is measured here without drawing, at the same dpi, and
+    drawn once: the same pixels (compared on the 222 figures the report, skill, balance and
+    sweep tests draw). A layout engine (constrained layout) would move the axes after such a
+    measure, so its figures keep "tight"."""
     from matplotlib.layout_engine import PlaceHolderLayoutEngine
     buf = io.BytesIO()
-    engine = fig.get_layout_engine()
-    if (engine is None or isinstance(engine, PlaceHolderLayoutEngine)) and \
-            hasattr(fig.canvas, "get_renderer"):
+    if isinstance(fig.get_layout_engine(), PlaceHolderLayoutEngine):
+        # what tight_layout() leaves behind: it moves nothing, but savefig would draw once
+        # more for it
+        fig.set_layout_engine(None)
+    if fig.get_layout_engine() is None and hasattr(fig.canvas, "get_renderer"):
         fig.set_dpi(dpi)
         box = fig.get_tightbbox(fig.canvas.get_renderer())
         fig.savefig(buf, format="png", dpi=dpi,
