@@ -275,3 +275,32 @@ def test_a_figure_drawn_once_has_the_pixels_of_a_tight_box(kind):
     expected = np.asarray(Image.open(tight))
     got = np.asarray(Image.open(io.BytesIO(png_bytes(make()))))
     assert got.shape == expected.shape and (got == expected).all()
+
+
+def test_a_table_writes_counts_with_thousands_separators(tmp_path):
+    """Page.table shows whole numbers as the text does (39,972); the CSV keeps the numbers, and
+    an explicit format wins."""
+    from sim.report.render import Page
+    page = Page(tmp_path)
+    page.table(pd.DataFrame({"route": ["a"], "games": [9993], "seats": [39972],
+                             "rounds": [1234], "won": [True]}), "counts",
+               {"rounds": lambda v: f"{v} rounds"})
+    html = page.parts[-1]
+    assert "<td>9,993</td>" in html and "<td>39,972</td>" in html
+    assert "<td>1234 rounds</td>" in html and "<td>True</td>" in html
+    assert pd.read_csv(tmp_path / "tables" / "counts.csv")["seats"].tolist() == [39972]
+
+
+def test_the_seat_figure_says_what_a_partner_s_share_is():  # A48
+    import matplotlib.pyplot as plt
+
+    from sim.report.render import seat_advantage_figure
+    seats = pd.DataFrame({"players": 4, "seat": range(4), "share": [.29, .21, .29, .21],
+                          "ci_low": .2, "ci_high": .3, "parity": .25})
+    for note, title in [("", "Win share by seat; dotted: effective parity"),
+                        ("a team's win: half to each partner",
+                         "Win share by seat (a team's win: half to each partner); dotted: "
+                         "effective parity")]:
+        fig = seat_advantage_figure(seats, note)
+        assert fig.axes[0].get_title() == title
+        plt.close(fig)

@@ -302,7 +302,8 @@ def render(page, r, plt):
                                                  "share_ci_high"))[
         ["players", "seat", "n", "win_rate", "decided_games", "share_of_wins", "parity",
          "p_screen"]], "ascension_seats", {"parity": _pct, "p_screen": FS.fmt_p}, raw=st)
-    page.figure(seat_advantage_figure(seat_rows), "ascension_seats")
+    page.figure(seat_advantage_figure(
+        seat_rows, "a team's win: half to each partner" if teams else ""), "ascension_seats")
     if mixed:
         pt = policy_table(games, seats)
         page.h(3, "Win rate by policy")

@@ -77,7 +77,12 @@ class Page:
         (df if raw is None else raw).to_csv(self.out / "tables" / f"{self.prefix}{name}.csv",
                                             index=False)
         shown = df.head(max_rows).copy()
-        for col, fmt in (formats or {}).items():
+        formats = dict(formats or {})
+        for col in shown.columns:
+            # counts read as the text's counts do: 39,972, not 39972
+            if col not in formats and pd.api.types.is_integer_dtype(shown[col]):
+                formats[col] = "{:,}".format
+        for col, fmt in formats.items():
             if col in shown:
                 shown[col] = shown[col].map(lambda v, f=fmt: "–" if _missing(v) else f(v))
         shown = shown.astype(object).where(shown.notna(), "–")
@@ -261,8 +266,9 @@ def ranked_table(table, label):
     return table.assign(label=label)
 
 
-def seat_advantage_figure(seat_table):
-    """Win share by seat (1 plays first) with 95% intervals and each count's effective parity."""
+def seat_advantage_figure(seat_table, share_note=""):
+    """Win share by seat (1 plays first) with 95% intervals and each count's effective parity;
+    `share_note` says what a seat's share is where a win is not one seat's."""
     fig, ax = plt.subplots(figsize=(7, 3))
     counts = sorted(seat_table["players"].unique())
     for k, (players, grp) in enumerate(seat_table.groupby("players")):
@@ -274,7 +280,8 @@ def seat_advantage_figure(seat_table):
     ax.set_xticks(range(1, int(seat_table["seat"].max()) + 2))
     ax.set_xlabel("seat (1 plays first)")
     ax.set_ylabel("win share (%)")
-    ax.set_title("Win share by seat; dotted: effective parity")
+    ax.set_title("Win share by seat" + (f" ({share_note})" if share_note else "")
+                 + "; dotted: effective parity")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
     return fig
 
