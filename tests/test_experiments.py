@@ -296,3 +296,26 @@ def test_a_run_s_win_rates_take_the_game_as_the_unit_for_partners():  # A48
     # a bot in two seats that never wins: its seats never won together, so Wilson's on them
     never = character_win_rates(seats.assign(won=seats["seat"] == 1), "policy")
     assert never.loc["a", "ci_high"] == wilson_interval(0, 600)[1]
+
+
+def test_a_team_s_win_is_not_paired_against_a_seat_s_own():  # A48
+    """Where one run's `won` is a team's (partnership) and the other's a seat's own, the
+    paired difference sets each seat's own win against its own (`own_wins`); where both are
+    alike, `won` as it is."""
+    from sim.experiment.paired import format_comparisons, paired_differences
+    games = np.repeat(np.arange(400), 4)
+    seat = np.tile(np.arange(4), 400)
+    winner = np.repeat(np.arange(400) % 4, 4)
+    alone = pd.DataFrame({"game": games, "seat": seat, "character": "x", "policy": "p",
+                          "won": seat == winner, "own_win": seat == winner})
+    team = alone.assign(won=seat % 2 == winner % 2)
+    by_seat = paired_differences(alone, team, "seat")
+    assert by_seat["own_wins"].all()
+    assert (by_seat["difference"] == 0).all()            # the team's: +25 points a seat
+    both = paired_differences(team, team.assign(won=seat % 2 == (winner + 1) % 2), "seat")
+    assert not both["own_wins"].any() and (both["discordant"] == 400).all()   # teams: every game
+    old = alone.drop(columns="own_win")                  # a folder before record schema 3
+    assert paired_differences(old, team, "seat")["own_wins"].all()
+    text = format_comparisons("baseline", by_seat.assign(variant="teams", players=4)[
+        ["variant", "players", *by_seat.columns]])
+    assert text.count("each seat's own wins") == 4

@@ -45,9 +45,32 @@ def character_win_rates(seats, group="character"):
                          "ci_high": hi})
 
 
+# A game's optional seats column: the seat's own win where `won` is its team's (Ascension's
+# partnership, A48).
+OWN_WIN = "own_win"
+
+
+def own_wins_where_teams_differ(base_seats, variant_seats):
+    """(base, variant, own): where one run's `won` is a team's win (it differs from OWN_WIN in
+    some game) and the other's a seat's own, each side's own wins with `own` True, so that a
+    team's win is not set against a seat's; else the tables as they are."""
+    def teams(seats):
+        return OWN_WIN in seats.columns and \
+            bool((seats["won"].astype(bool) != seats[OWN_WIN].astype(bool)).any())
+
+    def own(seats):
+        return seats.assign(won=seats[OWN_WIN]) if OWN_WIN in seats.columns else seats
+    if teams(base_seats) == teams(variant_seats):
+        return base_seats, variant_seats, False
+    return own(base_seats), own(variant_seats), True
+
+
 def paired_differences(base_seats, variant_seats, group="character"):
     """Per character (or per `group`: seat, policy): win rates under both, the paired
-    difference and both intervals. The output names the group column `group`."""
+    difference and both intervals. The output names the group column `group`; `own_wins`
+    says where the wins paired are each seat's own (own_wins_where_teams_differ)."""
+    base_seats, variant_seats, own_wins = own_wins_where_teams_differ(base_seats,
+                                                                      variant_seats)
     identity = "character" if group == "character" else "policy"
     cols = list(dict.fromkeys(["game", "seat", group, identity, "won"]))
     a = base_seats[cols]
@@ -119,7 +142,7 @@ def paired_differences(base_seats, variant_seats, group="character"):
         # 1 where each game holds the group once; above 1, how much a game's seats move together
         "seats_a_game": seats_a_game.to_numpy(np.int64),
         "game_count": by_game.groupby(level="key", observed=True).size().to_numpy(np.int64),
-        "design_effect": design_effect})
+        "design_effect": design_effect, "own_wins": own_wins})
 
 
 def _as_won(column):
@@ -139,11 +162,12 @@ def compare_to_baseline(out, baseline, names, player_counts, group="character"):
     columns = list(dict.fromkeys(["game", "seat", group, identity, "won"]))
     frames = []
     for players in player_counts:
-        base = load_variant(out, baseline, players, columns)
+        base = load_variant(out, baseline, players, columns, optional=[OWN_WIN])
         if base is None:
             continue
         for name in names:
-            other = load_variant(out, name, players, columns) if name != baseline else None
+            other = load_variant(out, name, players, columns, optional=[OWN_WIN]) \
+                if name != baseline else None
             if other is None:
                 continue
             n = min(base["game"].max(), other["game"].max()) + 1
@@ -174,5 +198,7 @@ def format_comparisons(baseline, table):
             f"{100 * r['base_win_rate']:6.2f}% -> {100 * r['variant_win_rate']:6.2f}%  "
             f"{100 * r['difference']:+6.2f} [{100 * r['paired_ci_low']:+.2f}, "
             f"{100 * r['paired_ci_high']:+.2f}]  (unpaired [{100 * r['unpaired_ci_low']:+.2f}, "
-            f"{100 * r['unpaired_ci_high']:+.2f}])  n={r['games']:,}")
+            f"{100 * r['unpaired_ci_high']:+.2f}])  n={r['games']:,}"
+            + ("  (each seat's own wins: one run's wins are a team's)"
+               if r.get("own_wins", False) else ""))
     return "\n".join(lines)

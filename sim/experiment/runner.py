@@ -566,8 +566,10 @@ def _run_locked(spec, jobs, scheduler, quiet, stop_after_chunks):
     return manifest.doc
 
 
-def load_variant(out, variant, players, columns=None, table="seats", strict=True):
-    """Every whole chunk of one variant and player count, in game order (None if none).
+def load_variant(out, variant, players, columns=None, table="seats", strict=True,
+                 optional=()):
+    """Every whole chunk of one variant and player count, in game order (None if none), with
+    `columns` (all where None) and those of `optional` its tables have.
     A report must not count fewer games than were played without a word: a chunk that
     experiment.json lists as finished but that is missing or damaged on disk, or a damaged or
     foreign chunk folder, is refused with a clear error (the next `ascent run` replays it).
@@ -608,6 +610,10 @@ def load_variant(out, variant, players, columns=None, table="seats", strict=True
                          f"a chunk of another experiment), then report")
     if not whole:
         return None
+    if columns is not None and optional:
+        import pyarrow.parquet as pq
+        have = set(pq.read_schema(whole[0][0] / f"{table}.parquet").names)
+        columns = list(columns) + [c for c in optional if c in have and c not in columns]
     frames = [pd.read_parquet(d / f"{table}.parquet", columns=columns) for d, _ in whole]
     return pd.concat(frames, ignore_index=True)
 
