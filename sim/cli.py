@@ -343,7 +343,7 @@ def _benchmark_rate(game, policy):
 
 
 def cmd_run(args):
-    from sim.experiment.paired import character_win_rates, experiment_comparisons, \
+    from sim.experiment.paired import OWN_WIN, character_win_rates, experiment_comparisons, \
         format_comparisons
     from sim.experiment.runner import (check_out_folder, check_threads, dry_run_plan,
                                        load_variant, run_experiment)
@@ -371,10 +371,13 @@ def cmd_run(args):
         run = doc["runs"][-1]
         for players in spec.players:
             for v in spec.variants:
-                seats = load_variant(spec.out, v.name, players, ["game", spec.group, "won"])
+                seats = load_variant(spec.out, v.name, players, ["game", spec.group, "won"],
+                                     optional=[OWN_WIN])
                 if seats is None:
                     continue
-                print(f"{v.name}, {players} players:")
+                teams = OWN_WIN in seats and bool((seats["won"] != seats[OWN_WIN]).any())
+                shared = " (a win is the team's: partners win together)" if teams else ""
+                print(f"{v.name}, {players} players{shared}:")
                 for char, r in character_win_rates(seats, spec.group).iterrows():
                     label = f"seat {int(char) + 1}" if spec.group == "seat" else str(char)
                     print(f"  {label:<12} {r.win_rate:7.2%}  [{r.ci_low:6.2%}, {r.ci_high:6.2%}]"

@@ -357,6 +357,7 @@ set = { 'gear."Approach Shoes".in_deck' = 0 }
     assert ranking["price_range"].iloc[0] == "28..82"
     page = (out / "report.html").read_text()
     assert "Ranked by worth per 100 XP" in page and "never bought" in page
+    assert "<td>100000</td>" not in page and "<td>100,000</td>" not in page  # the price unset
     assert (out / "figures" / "gear_ablation.png").exists()
 
 

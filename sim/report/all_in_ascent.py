@@ -238,7 +238,8 @@ def render(page, r, plt, results_dir):
             ["card_removed", "treatment", "new_cost", "players", "character", "games", "effect",
              "pairing_gain", "p_holm"]].rename(columns={"effect": "difference [paired 95%]"}),
             "gear_ablation", {"p_holm": FS.fmt_p, "pairing_gain": lambda v: f"{v:.1f}x",
-                              "new_cost": lambda v: f"{v:g}"}, raw=ablation, max_rows=200)
+                              "new_cost": lambda v: "–" if v >= A.NEVER_BOUGHT_COST
+                              else f"{v:,g}"}, raw=ablation, max_rows=200)
 
     page.h(2, "4. Milestone draws")
     draws = A.milestone_draw_table(r)

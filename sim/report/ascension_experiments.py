@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.core.stats import Z95, wilson_interval
+from sim.experiment.paired import own_wins_where_teams_differ
 from sim.experiment.runner import load_variant
 
 GAME_COLUMNS = ["game", "seed", "players", "winner_seat", "end_reason", "turns",
@@ -126,7 +127,7 @@ def policy_table(data):
 def paired_table(data, baseline="baseline"):
     """Each variant against the baseline on the same games. * marks differences whose p-value
     stays below 0.05 after a Holm correction across every cell of the table. "seat 0 wins" is
-    the seat's own win, also under partnership."""
+    the seat's own win where one side plays partnership and the other not, else `won`."""
     from sim.core.stats import holm
     rows = []
     for (v, p), (g, s) in data.items():
@@ -137,18 +138,18 @@ def paired_table(data, baseline="baseline"):
         if not (m.seed_b == m.seed_v).all():
             raise ValueError(f"{v}: not the same games as {baseline}")
         both = m[(m.first_summit_seat_b >= 0) & (m.first_summit_seat_v >= 0)]
-        # the seat's own win: under partnership `won` is its team's (A48), and a variant that
-        # switches partnership on would set a team's win against a seat's
-        own = "own_win" if "own_win" in bs and "own_win" in s else "won"
-        s0 = bs.loc[bs.seat == 0, ["game", own]].merge(s.loc[s.seat == 0, ["game", own]],
-                                                      on="game", suffixes=("_b", "_v"))
+        # under partnership `won` is a team's (A48): a variant that switches it on or off
+        # pairs each seat's own win, as every paired comparison does
+        base_seats, seats, _ = own_wins_where_teams_differ(bs, s)
+        s0 = base_seats.loc[base_seats.seat == 0, ["game", "won"]].merge(
+            seats.loc[seats.seat == 0, ["game", "won"]], on="game", suffixes=("_b", "_v"))
         cells = [_diff(m.rounds_v - m.rounds_b),
                  _diff(both.winner_first_summiter_v.astype(float)
                        - both.winner_first_summiter_b, 100),
                  _diff((m.end_reason_v == "cap").astype(float) - (m.end_reason_b == "cap"), 100),
                  _diff((m.end_reason_v == "all_eliminated").astype(float)
                        - (m.end_reason_b == "all_eliminated"), 100),
-                 _diff(s0[f"{own}_v"].astype(float) - s0[f"{own}_b"], 100)]
+                 _diff(s0["won_v"].astype(float) - s0["won_b"], 100)]
         rows.append((v, p, len(m), len(both), cells))
     ps = np.array([c[2] for *_, cells in rows for c in cells], float)
     ok = ~np.isnan(ps)

@@ -163,12 +163,12 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
     page.h(1, f"{get_game(game).title}: {variant.label} against {base.label}")
     page.p("Variant: " + _describe(variant) + ".", "meta")
     page.p("Baseline: " + _describe(base) + ".", "meta")
+    if diff["own_wins"].any():
+        page.p("In one run a seat's win is its team's (partners win together) and in the "
+               "other its own: each seat's own win is compared in both, so a team's win is not "
+               "set against a seat's.", "meta")
     warnings = unpaired_games_warning(base, variant) + run_warnings(base, variant) + \
         stronger_ability_warnings(game, base, variant, diff, group)
-    if diff["own_wins"].any():
-        warnings.append("In one run a seat's win is its team's (partners win together) and in "
-                        "the other its own: each seat's own win is compared in both, so a "
-                        "team's win is not set against a seat's.")
     if warnings:
         validity_box(page, warnings)
     diff["label"] = [group_label(game, group, v) for v in diff[group]]

@@ -275,6 +275,9 @@ def write_sweep_report(out, command_line=None):
            f"Holm across all {len(diff):,} cells of this page. 'same games': the value played "
            "exactly the current rules' games (the knob's current value, or one these games "
            "never read). A tied win counts for each winner."
+           + (" Where a value's wins are a team's (partners win together) and the current "
+              "rules' a seat's own, or the reverse, each seat's own win is compared."
+              if diff["own_wins"].any() else "")
            + (f" Pairing made the intervals {gain.median():.1f}x narrower than unpaired ones "
               f"would be (median over cells)." if len(gain) else ""), "note")
     for players in identity["players"]:

@@ -276,3 +276,22 @@ def test_the_paired_table_sets_a_seat_s_own_win_against_its_own_win():  # A48
     data = {("baseline", 4): (games, seats(False)), ("partnership", 4): (games, seats(True))}
     row = paired_table(data).splitlines()[-1]
     assert row.endswith("| +0.00 [+0.00, +0.00] |"), row    # its team's: +25.00
+
+
+def test_a_partnership_variant_says_its_wins_are_a_team_s(tmp_path, capsys):  # A48
+    """`ascent run` names a variant whose wins are a team's, and its comparison and a sweep's
+    page pair each seat's own wins against free-for-all."""
+    spec = tmp_path / "teams.toml"
+    spec.write_text('game = "ascension"\nplayers = [4]\ngames = 40\nchunk = 40\nseed = 5\n'
+                    'policy = "stair-builder"\nout = "out"\n[variants.baseline]\n'
+                    '[variants.partnership]\nrules = { partnership = true }\n')
+    assert main(["run", str(spec)]) == 0
+    out = capsys.readouterr().out
+    assert "baseline, 4 players:" in out
+    assert "partnership, 4 players (a win is the team's: partners win together):" in out
+    assert out.count("(each seat's own wins: one run's wins are a team's)") == 4
+    assert main(["sweep", "--game", "ascension", "--knob", "partnership", "--values", "true",
+                 "--games", "40", "--policy", "stair-builder", "--out", str(tmp_path / "sw"),
+                 "--quiet"]) == 0
+    page = (tmp_path / "sw" / "sweep.html").read_text()
+    assert "each seat&#x27;s own win is compared" in page
