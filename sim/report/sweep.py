@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.game import get_game
-from sim.core.stats import holm, wilson_interval
+from sim.core.stats import holm
 from sim.experiment.paired import compare_to_baseline
 from sim.experiment.runner import load_variant
 from sim.experiment.spec import is_rule_option
@@ -66,10 +66,6 @@ def sweep_table(out):
     diff = compare_to_baseline(out, "baseline", list(settings), identity["players"], group)
     if diff.empty:
         raise ValueError(f"{out}: no value has finished games yet")
-    n = diff["games"].to_numpy()
-    for side in ("base", "variant"):
-        wins = np.rint(diff[f"{side}_win_rate"].to_numpy() * n)
-        diff[f"{side}_ci_low"], diff[f"{side}_ci_high"] = wilson_interval(wins, n)
     baselines = {p: load_variant(out, "baseline", p, table="games") for p in identity["players"]}
     same = {(v, p): same_games(baselines[p], load_variant(out, v, p, table="games"))
             for v, p in diff[["variant", "players"]].drop_duplicates().itertuples(index=False)}
