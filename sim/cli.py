@@ -343,8 +343,8 @@ def _benchmark_rate(game, policy):
 
 
 def cmd_run(args):
-    from sim.experiment.paired import OWN_WIN, character_win_rates, experiment_comparisons, \
-        format_comparisons
+    from sim.experiment.paired import (OWN_WIN, character_win_rates, experiment_comparisons,
+                                       format_comparisons, wins_are_a_team_s)
     from sim.experiment.runner import (check_out_folder, check_threads, dry_run_plan,
                                        load_variant, run_experiment)
     from sim.experiment.spec import SpecError, load_spec
@@ -375,8 +375,8 @@ def cmd_run(args):
                                      optional=[OWN_WIN])
                 if seats is None:
                     continue
-                teams = OWN_WIN in seats and bool((seats["won"] != seats[OWN_WIN]).any())
-                shared = " (a win is the team's: partners win together)" if teams else ""
+                shared = " (a win is the team's: partners win together)" \
+                    if wins_are_a_team_s(seats) else ""
                 print(f"{v.name}, {players} players{shared}:")
                 for char, r in character_win_rates(seats, spec.group).iterrows():
                     label = f"seat {int(char) + 1}" if spec.group == "seat" else str(char)

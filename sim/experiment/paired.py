@@ -50,17 +50,19 @@ def character_win_rates(seats, group="character"):
 OWN_WIN = "own_win"
 
 
-def own_wins_where_teams_differ(base_seats, variant_seats):
-    """(base, variant, own): where one run's `won` is a team's win (it differs from OWN_WIN in
-    some game) and the other's a seat's own, each side's own wins with `own` True, so that a
-    team's win is not set against a seat's; else the tables as they are."""
-    def teams(seats):
-        return OWN_WIN in seats.columns and \
-            bool((seats["won"].astype(bool) != seats[OWN_WIN].astype(bool)).any())
+def wins_are_a_team_s(seats):
+    """Whether a seats table's `won` is a team's win: it differs from OWN_WIN in some game."""
+    return OWN_WIN in seats.columns and \
+        bool((seats["won"].astype(bool) != seats[OWN_WIN].astype(bool)).any())
 
+
+def own_wins_where_teams_differ(base_seats, variant_seats):
+    """(base, variant, own): where one run's `won` is a team's win (wins_are_a_team_s) and the
+    other's a seat's own, each side's own wins with `own` True, so that a team's win is not
+    set against a seat's; else the tables as they are."""
     def own(seats):
         return seats.assign(won=seats[OWN_WIN]) if OWN_WIN in seats.columns else seats
-    if teams(base_seats) == teams(variant_seats):
+    if wins_are_a_team_s(base_seats) == wins_are_a_team_s(variant_seats):
         return base_seats, variant_seats, False
     return own(base_seats), own(variant_seats), True
 

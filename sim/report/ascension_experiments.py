@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.core.stats import Z95, wilson_interval
-from sim.experiment.paired import own_wins_where_teams_differ
+from sim.experiment.paired import OWN_WIN, own_wins_where_teams_differ
 from sim.experiment.runner import load_variant
 
 GAME_COLUMNS = ["game", "seed", "players", "winner_seat", "end_reason", "turns",
@@ -62,17 +62,14 @@ def load(folder):
     doc = json.loads((Path(folder) / "experiment.json").read_text())
     check_experiment_record_version(folder, doc)
     ident = doc["identity"]
-    # `own_win` since record schema 3 (before it, free-for-all folders only: `won` is the seat's)
-    from sim.core.game import get_game
-    written = ident.get("record_schema", get_game("ascension").record_schema_unnamed)
-    own = ["own_win"] if written >= 3 else []
     out = {}
     for v in ident["variants"]:
         for p in ident["players"]:
             games = load_variant(folder, v, p, GAME_COLUMNS, table="games")
-            seats = load_variant(folder, v, p, ["game", "seat", "policy", "won", *own, "blocks",
+            # `own_win` since record schema 3 (before it, free-for-all only: `won` is the seat's)
+            seats = load_variant(folder, v, p, ["game", "seat", "policy", "won", "blocks",
                                                 "eliminated", "turns", "extra_turns",
-                                                "bonus_turns"])
+                                                "bonus_turns"], optional=[OWN_WIN])
             if games is not None:
                 normal = seats.assign(n=seats.turns - seats.extra_turns - seats.bonus_turns) \
                     .groupby("game")["n"].sum().reindex(games["game"]).to_numpy()
