@@ -1196,9 +1196,10 @@ VALUE = {1: 1, 2: 1, 4: 1, 5: 1, 13: 2, 14: 2, 15: 2, 20: 2, 21: 2, 22: 2, 26: 3
          31: 4, 36: 3, 38: 5, 41: 5}
 
 
-def brute_S(r, res, water, psych, ignores, guidebook):
+def brute_S(r, res, water, psych, ignores, guidebook, gear_cap=None):
     """Enumerate ignored units, the Guidebook's unit, and how skill resources split between
-    their own units and any_skill units (F32a, F75, F83, F33)."""
+    their own units and any_skill units (F32a, F75, F83, F33). `ignores` are the discount's
+    (F32a); `gear_cap` caps the gear left after them (F70, F32b: the F123 erratum's order)."""
     best = 99
     kinds = range(7)
 
@@ -1212,6 +1213,8 @@ def brute_S(r, res, water, psych, ignores, guidebook):
 
     for ign in vectors(0, ignores):
         r1 = [r[k] - ign[k] for k in kinds]
+        if gear_cap is not None:
+            r1[0] = min(r1[0], gear_cap)
         for gb in ([None] + [1, 2, 3, 4] if guidebook else [None]):
             r2 = list(r1)
             if gb is not None:
@@ -1233,7 +1236,9 @@ def test_shortfall_is_minimum(seed):
     # F123, F32a, F33, F75, F83: S equals a brute-force minimum
     rng = np.random.default_rng(seed)
     tile = int(rng.choice(list(VALUE)))
-    cid = 12 if seed % 2 else 6
+    cid = (6, 12, 7)[seed % 3]                         # Young Prodigy, Buff Boulderer, Bold Brit
+    if cid == 7:                    # where his cap meets the discount: gear 2 or more, N >= 1
+        tile = int(rng.choice([k for k in VALUE if tile_req(k)[0][0] >= 2]))
     st, t = pay_state((cid, 4, 3), tile=tile)
     r, _ = tile_req(tile)
     for a in range(4):                                          # requirement tokens (F31)
@@ -1250,14 +1255,40 @@ def test_shortfall_is_minimum(seed):
     water, psych = int(rng.integers(0, 4)), int(rng.integers(0, 4))
     st[seat_at(S_WATER, 0)] = water
     st[seat_at(S_PSYCH, 0)] = psych
-    n_others = int(rng.integers(0, 3))
+    n_others = int(rng.integers(1 if cid == 7 else 0, 3))
     for q in range(1, 1 + n_others):
         st[seat_at(S_ROUTE_MASK, q)] |= 1 << 3
     guidebook = bool(rng.random() < 0.4)
     if guidebook:
         hold(st, 0, SB_GUIDEBOOK)
     ignores = n_others + (({4: 1, 5: 2}.get(VALUE[tile], 0)) if cid == 12 else 0)
-    assert S_of(st, t) == brute_S(r, res, water, psych, ignores, guidebook)
+    gear_cap = 1 if cid == 7 else None
+    assert S_of(st, t) == brute_S(r, res, water, psych, ignores, guidebook, gear_cap)
+
+
+@pytest.mark.parametrize("n_others,gear_cards,expect", [(0, 0, 1), (1, 0, 1), (2, 0, 0),
+                                                        (1, 1, 0)])
+def test_bold_brits_cap_comes_after_the_discount(n_others, gear_cards, expect):
+    # F123 erratum, F32a before F32b, F70: tile 15 is G2 F1 S2; face, slab, slab pay the rest.
+    # With N = 1 the discount on a gear unit leaves 2 - 1 = 1, still 1 after the cap, so one
+    # gear unit stays unpaid (capping first and ignoring after would reach S = 0); N = 2 takes
+    # both gear units, and a gear card pays the capped one
+    st, t = pay_state((7, 4, 3), tile=15, hand="fss" + "g" * gear_cards)
+    for q in range(1, 1 + n_others):
+        st[seat_at(S_ROUTE_MASK, q)] |= 1 << 3
+    assert S_of(st, t) == expect
+    r, _ = tile_req(15)
+    assert brute_S(r, [gear_cards, 1, 0, 2], 0, 0, n_others, False, gear_cap=1) == expect
+
+
+def test_bold_brits_discount_goes_to_another_unit_when_the_gear_cannot_take_it():
+    # F123 erratum: with N = 1 on G2 F1 S2 and no face card, the discount ignores the face unit
+    # (the gear left is capped at 1 and paid by his gear card); S = 0, so he climbs
+    st, t = pay_state((7, 4, 3), tile=15, hand="gss")
+    st[seat_at(S_ROUTE_MASK, 1)] |= 1 << 3
+    plan = np.zeros(engine.PLAN_SIZE, np.int64)
+    assert int(engine.plan_payment(st, t, 0, 3, plan, True)) == 0
+    assert plan[engine.PL_CARDS + 0] == 1 and plan[engine.PL_IGNORED] == 1
 
 
 def test_climb_options_by_shortfall():

@@ -96,10 +96,20 @@ def units_to_pay(st, t, seat, h, res, req):
 
 
 @njit_noalloc
-def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, res, plan, scratch):
-    """S and the payment for one choice of waiver tokens (bitmask) and Bionic conversion
-    (-1 none, else 1..3). `res`: payment_resources. Writes `plan`.
-    `scratch` (SHORTFALL_SIZE int64, blocks SH_* in memory.py) holds the working vectors, so the hot path allocates nothing."""
+def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, discount_spares_gear, res, plan,
+                   scratch):
+    """S and the payment for one choice of waiver tokens (bitmask), Bionic conversion (-1 none,
+    else 1..3) and where the order-of-climbing discount goes. `res`: payment_resources.
+    Writes `plan`; returns INF for a choice that cannot be made or changes nothing.
+
+    F32 applies the discount (a) before a gear cap (b), the F123 erratum: a discount unit
+    spent on gear counts only once the gear left is under the cap, so the first `excess` of
+    them (the units the cap removes) are lost. `discount_spares_gear` 0: the discount may
+    ignore gear, less those lost units (with no cap at work, exactly F123's cheap way);
+    1: the discount ignores no gear unit and loses nothing, a choice worth trying only where
+    the cap removes units.
+    `scratch` (SHORTFALL_SIZE int64, blocks SH_* in memory.py) holds the working vectors, so
+    the hot path allocates nothing."""
     scratch[:] = 0
     req = scratch[SH_REQ:SH_REQ + 7]
     paid_tok = scratch[SH_PAID_TOKENS:SH_PAID_TOKENS + 4]
@@ -108,7 +118,12 @@ def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, res, plan, scratch)
     any_cards = scratch[SH_ANY_CARDS:SH_ANY_CARDS + 4]
     pitch_requirement(st, t, h, req)
     tile = st[TILE + h]
+    gear_before = req[GEAR]
     converted = character_requirement(req, res)                  # F32b
+    excess = gear_before - converted - req[GEAR]                 # gear units the cap removed
+    if discount_spares_gear and excess == 0:
+        return INF                                               # the same as choice 0, or worse
+    discount = n_others if discount_spares_gear else max(0, n_others - excess)   # F32a
     if bionic > 0:                                               # F74
         if req[bionic] == 0:
             return INF
@@ -180,26 +195,29 @@ def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, res, plan, scratch)
         spare = res[9] - paid_p
         if spare > 0 and _cover(unpaid, res[R_SUB_REPLACES]):
             extra_psych = 1
-    ignores = n_others + crag_left + ignored_by_value(t, tile, res)  # F32a, F75
+    # F32a, F75: the ignores of any unit cover gear first (the unit the restricted discount
+    # may not take), then the discount covers what it may
+    ignores = crag_left + ignored_by_value(t, tile, res)
+    if not discount_spares_gear:
+        ignores += discount
+        discount = 0
+    scope = ALL_UNITS & ~1 if discount_spares_gear else ALL_UNITS
     ignored = 0
-    while ignores > 0 and _cover(unpaid, 0b1111111):
+    while ignores > 0 and _cover(unpaid, ALL_UNITS):
         ignores -= 1
+        ignored += 1
+    while discount > 0 and _cover(unpaid, scope):
+        discount -= 1
         ignored += 1
     s = 0
     for r in range(7):
         s += unpaid[r]
-    # leftover ignores spare the costliest paid units: cards, then psych, then water
-    while ignores > 0:
-        if _uncover_card(paid_card, any_cards, 0b1111):
-            pass
-        elif paid_p > 0:
-            paid_p -= 1
-        elif paid_w > 0:
-            paid_w -= 1
-        else:
-            break
-        ignores -= 1
-        ignored += 1
+    # leftover ignores spare the costliest paid units: cards, then psych, then water; the
+    # restricted discount first, as the others may also spare a gear card
+    spent, paid_p, paid_w = _spare_paid(paid_card, any_cards, discount, 0b1110, paid_p, paid_w)
+    ignored += spent
+    spent, paid_p, paid_w = _spare_paid(paid_card, any_cards, ignores, 0b1111, paid_p, paid_w)
+    ignored += spent
     n_tok = 0
     for sb in (SB_BORROWED_RACK, SB_JUMAR, SB_EXTRA_WATER, SB_GUIDEBOOK):
         if (tokens >> sb) & 1:
@@ -233,6 +251,26 @@ def _cover(unpaid, scope):
             unpaid[r] -= 1
             return True
     return False
+
+
+@njit_noalloc
+def _spare_paid(paid_card, any_cards, ignores, card_types, paid_p, paid_w):
+    """Spend `ignores` on paid units, cards of `card_types` (a bitmask of gear, face, crack,
+    slab) first, then psych, then water. Returns (ignores spent, psych still paid, water still
+    paid)."""
+    spent = 0
+    while ignores > 0:
+        if _uncover_card(paid_card, any_cards, card_types):
+            pass
+        elif paid_p > 0:
+            paid_p -= 1
+        elif paid_w > 0:
+            paid_w -= 1
+        else:
+            break
+        ignores -= 1
+        spent += 1
+    return spent, paid_p, paid_w
 
 
 @njit_noalloc
@@ -298,17 +336,21 @@ def plan_payment_from(st, t, seat, h, plan, allow_tokens, res, buffer):
                      (1 << SB_GUIDEBOOK))
     n_others = climbed_by_others(st, seat, h)
     bionic_max = 3 if res[R_BIONIC] else 0
+    capped = res[R_GEAR_CAP] >= 0
     best = INF
     sub = paying
     while True:
         for b in range(-1, bionic_max + 1):
             if b == 0:
                 continue
-            key = _shortfall_for(st, t, seat, h, sub, b, n_others, res, trial, scratch)
-            if key < best:
-                best = key
-                for i in range(PLAN_SIZE):
-                    plan[i] = trial[i]
+            # F123 erratum: where a cap may meet the discount, also the discount that spares gear
+            for spares_gear in range(2 if capped and n_others > 0 else 1):
+                key = _shortfall_for(st, t, seat, h, sub, b, n_others, spares_gear, res, trial,
+                                     scratch)
+                if key < best:
+                    best = key
+                    for i in range(PLAN_SIZE):
+                        plan[i] = trial[i]
         if sub == 0:
             break
         sub = (sub - 1) & paying
