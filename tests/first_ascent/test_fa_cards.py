@@ -1085,6 +1085,23 @@ def test_jesus_piece_not_on_pitch_roll():
     assert type_count(st, HAND, 0, "s") == 2 and st[seat_at(S_WATER, 0)] == 1   # F124
 
 
+@pytest.mark.parametrize("face,climbs", [("0:1:0", False), ("1:0:0", True)])
+def test_a_paying_token_is_spent_only_when_the_climb_succeeds(face, climbs):
+    # F124, F36(6), F35(1), Decision 28: tile 1 S2 A1 W1; the slab card and the Guidebook pay
+    # the slab units, the water the W unit, the any_skill unit stays unpaid (S = 1). A retreat
+    # gives back what was committed: the Guidebook stays his; a success discards it
+    st, t = pay_state(tile=1, hand="s", water=1, rules={"risk_die_odds": face},
+                      sbs=(SB_GUIDEBOOK,))
+    assert S_of(st, t) == 1 and S_of(st, t, tokens=False) == 2
+    moved = engine.attempt_climb(st, t, agents(), 0, 3, True)
+    assert moved == climbs
+    held = bool((st[seat_at(S_SB, 0)] >> SB_GUIDEBOOK) & 1)
+    discarded = bool((st[SB_DISCARD] >> SB_GUIDEBOOK) & 1)
+    assert (held, discarded) == ((False, True) if climbs else (True, False))
+    if not climbs:
+        assert type_count(st, HAND, 0, "s") == 1 and st[seat_at(S_WATER, 0)] == 1
+
+
 # ============================================================================================
 # characters (F64-F75) and the shortfall (F34, F123)
 # ============================================================================================

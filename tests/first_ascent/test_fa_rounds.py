@@ -9,7 +9,7 @@ import pytest
 
 from fa_helpers import (
     CRACK_NONE, CRACK_PAIN, FACE_NONE, FACE_POWER, GEAR_NONE, GEAR_PRECISION, GEAR_WILD,
-    SLAB_BALANCE, SLAB_NONE, agents, clear_cards, give, new_game)
+    SLAB_BALANCE, SLAB_NONE, agents, clear_cards, give, logged, new_game)
 from sim.games.first_ascent import data, engine
 from sim.games.first_ascent.data import N_KINDS, T_KIND_TYPE, T_P_TYPE
 from sim.games.first_ascent.rules import (C_CALL_IT_PITCHES, C_DECK_NEVER, C_ODDS, C_ROUND_CAP,
@@ -633,6 +633,28 @@ def test_game_ends_after_follow_when_someone_has_eight_pitches():
     assert st[BOARD_UP + N_KINDS + 7] == 0 and st[BOARD_DOWN + N_KINDS + 7] == 1   # F52 ran
     assert st[G_FIRST] == first and st[G_ROUND] == 1                                # no Rerack
     assert hand_total(st, 0) == 0 and hand_total(st, 1) == 0
+
+
+def test_the_eighth_pitch_ends_the_game_only_after_the_climb_and_follow_phases():
+    # F53, F26: seat 0, first player, climbs its 8th hex in the Climb phase; seat 1 still takes
+    # its turn and the Follow phase runs (the check is at its end), then the game ends
+    st, t = blank()
+    st[G_HEADWALL_UP] = 1
+    st[G_FIRST] = 0
+    set_route(st, 0, [1, 2, 9, 10, 16, 17, 22])
+    tiles(st, {23: 1})                                           # S2 A1 W1
+    give(st, 0, 8, 3)                                            # three slab cards pay it
+    assert A_CLIMB + 23 in legal_turn(st, t, 0)
+    give(st, 1, 7, where=BOARD_UP)
+    ag = agents(script=[A_CLIMB + 23])
+    engine.play_round(st, t, ag)
+    assert st[G_POLICY_ERROR] == 0 and st[F(S_ROUTE_N, 0)] == 8
+    log = logged(ag, st)
+    turns = [seat for seat, d, *_ in log if d == D_TURN]
+    assert turns == [0, 1], log
+    assert st[G_OVER] == 1 and st[G_END_REASON] == END_EIGHT_PITCHES
+    assert st[BOARD_UP + N_KINDS + 7] == 0 and st[BOARD_DOWN + N_KINDS + 7] == 1   # F52 ran
+    assert st[G_ROUND] == 1                                                         # no Rerack
 
 
 def _stranded(rules):
