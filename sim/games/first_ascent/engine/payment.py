@@ -336,17 +336,20 @@ def plan_payment_from(st, t, seat, h, plan, allow_tokens, res, buffer):
                      (1 << SB_GUIDEBOOK))
     n_others = climbed_by_others(st, seat, h)
     bionic_max = 3 if res[R_BIONIC] else 0
-    capped = res[R_GEAR_CAP] >= 0
+    two_ways = res[R_GEAR_CAP] >= 0 and n_others > 0
     best = INF
     sub = paying
     while True:
         for b in range(-1, bionic_max + 1):
             if b == 0:
                 continue
-            # F123 erratum: where a cap may meet the discount, also the discount that spares gear
-            for spares_gear in range(2 if capped and n_others > 0 else 1):
-                key = _shortfall_for(st, t, seat, h, sub, b, n_others, spares_gear, res, trial,
-                                     scratch)
+            key = _shortfall_for(st, t, seat, h, sub, b, n_others, 0, res, trial, scratch)
+            if key < best:
+                best = key
+                for i in range(PLAN_SIZE):
+                    plan[i] = trial[i]
+            if two_ways:     # F123 erratum: the discount that spares the capped gear
+                key = _shortfall_for(st, t, seat, h, sub, b, n_others, 1, res, trial, scratch)
                 if key < best:
                     best = key
                     for i in range(PLAN_SIZE):
