@@ -3,6 +3,7 @@ streams, and play legal, reproducible games."""
 import numpy as np
 import pytest
 
+from asc_helpers import Builder, new_game, sq
 from sim.core.policies import get_policy, policy_names
 from sim.games.ascension import engine as E
 from sim.games.ascension import state as S
@@ -62,6 +63,36 @@ def test_a_view_does_not_change_when_unknown_faces_do():
     # the engine, which knows everything, does see the difference
     assert game.top(int(game.state[S.B_P_SQ + special])) != twin.top(
         int(game.state[S.B_P_SQ + special]))
+
+
+def test_a_view_does_not_change_when_buried_unknown_faces_do():
+    """§1.8, §1.4: a covered piece shows nothing (A36), and a seat that never looked at it does
+    not know its face, so swapping two unseen cubes that lie under other pieces (a ladder for a
+    neutral cube directly under a top, whose face the view's V_UNDER_* block would give away;
+    a ★▲ cube for another neutral one two deep, read only by the per-piece slots) leaves that
+    seat's view unchanged. _hidden_cubes above only swaps tops."""
+    game = new_game(4, seed=3)
+    b = Builder(game)
+    ladder, shaped, plain_a, plain_b = 67, 44, 5, 6
+    b.reserved.update({ladder, shaped, plain_a, plain_b})   # never taken as covers
+    for x, s, covers in ((ladder, sq(2, 4), 1), (plain_a, sq(2, 6), 1),
+                         (shaped, sq(3, 2), 2), (plain_b, sq(3, 6), 2)):
+        b.put(x, s)
+        for _ in range(covers):
+            b.put(b.take_cube(), s)
+    for x in (ladder, shaped, plain_a, plain_b):
+        assert not game.face_up(x) and int(game.state[S.B_KNOWN + x]) == 0
+        game.set(S.B_KNOWN + x, 0b10)               # seat 1 has looked at all four, seat 0 not
+    twin = new_game(4, seed=3)
+    twin.state[:] = game.state
+    _swap_ids(twin, ladder, plain_a)
+    _swap_ids(twin, shaped, plain_b)
+    assert game.stack(sq(2, 4))[-2] == ladder and twin.stack(sq(2, 4))[-2] == plain_a
+    assert game.stack(sq(3, 2))[-3] == shaped and twin.stack(sq(3, 2))[-3] == plain_b
+    for remember in (True, False):
+        assert np.array_equal(game.view(0, remember), twin.view(0, remember))
+    # the swap is visible to a seat that knows those faces, so the check above can fail
+    assert not np.array_equal(game.view(1), twin.view(1))
 
 
 def test_a_seat_sees_the_faces_it_has_looked_at_and_forgets_them_if_memoryless():

@@ -45,6 +45,57 @@ def test_a1_seat_shapes():
         assert corner_dests == {CORNERS4[p]}
 
 
+ONE_SHAPE_CUBE = {1: 36, 2: 38, 4: 40, 8: 42}      # §1.3: a cube drawn with that shape alone
+NEAR_CORNER = [(sq(1, 1), sq(2, 1)), (sq(1, 7), sq(2, 7)), (sq(7, 7), sq(6, 7)),
+               (sq(7, 1), sq(6, 1))]   # per corner k: its diagonal neighbour, and a square
+#                                        next to that one but not to the corner
+
+
+@pytest.mark.parametrize("layout, corner", [("opposite", 2), ("adjacent", 1)])
+def test_a1_two_player_seat_shape_follows_its_corner(layout, corner):
+    # A1, §1.5, D1: with 2 players seat 1 plays corner 2 (opposite) or 1 (adjacent), and
+    # SHAPE(1) is that corner's shape, not 1 << seat (the same thing with 3 or 4 players,
+    # which the other shape tests use). Its pawn may step onto a face-up cube of its own shape
+    # only (A29(d)); it may place only onto its own shape (A23), puts its shaped half-cube on
+    # its own corner only, showing its shape (A25, A4); it enters no corner but its own
+    # (A29(b)) and wins there (A45).
+    own = 1 << corner
+    g = new_game(2, seed=7, two_player_corners=layout)
+    b = Builder(g)
+    pawn = sq(2, 6)
+    g.move_pawn_to(1, pawn)
+    faced = {sq(2, 7): own}                            # level 2-hu squares, one shape each
+    faced.update(zip((sq(1, 6), sq(2, 5), sq(3, 6)), [1 << k for k in range(4) if k != corner]))
+    for s, shape in faced.items():
+        b.set_height(s, 0)
+        b.put(ONE_SHAPE_CUBE[shape], s, up=True)
+        assert g.shown(s)[0] == shape and g.height(s) == g.height(pawn) == 2
+    start_turn(g, 1)
+    assert {d for d, _ in dests_for(g, junk_top(g)) if d in faced} == {sq(2, 7)}
+    assert {d for d, _ in dests_for(g, "shaped") if d in CORNERS4} == {CORNERS4[corner]}
+    move_piece(g, "shaped", CORNERS4[corner], True)
+    assert g.shown(CORNERS4[corner])[0] == own
+    steps = pawn_actions(g)
+    assert sq(2, 7) in steps and not steps & (set(faced) - {sq(2, 7)})
+    # A29(b), A45: from a 0-hu square next to corner k (another 0-hu square keeps a move open)
+    # the pawn may step onto corner k only if it is its own, and wins there with summit status
+    for k, (d, e) in enumerate(NEAR_CORNER):
+        g = new_game(2, seed=7, two_player_corners=layout)
+        b = Builder(g)
+        g.move_pawn_to(0, sq(4, 1))                    # seat 0's pawn leaves corner 0 free
+        g.move_pawn_to(1, d)
+        b.set_height(d, 0)
+        b.set_height(e, 0)
+        give_summit(g, 1)
+        start_turn(g, 1)
+        idle_piece_move(g)
+        steps = pawn_actions(g)
+        assert e in steps and (CORNERS4[k] in steps) == (k == corner), (k, steps)
+        if k == corner:
+            g.step(MovePawn(CORNERS4[k]))
+            assert g.is_over and g.winner == 1
+
+
 def test_a1_three_players_unused_corner():
     # A1, A23, A29(b): the unused corner (circle, 72) takes no piece and no pawn.
     g = new_game(3, seed=5)
@@ -98,10 +149,18 @@ def test_a3_permutation_is_seeded_and_uniform():
     assert layout(7) == layout(7)
     assert layout(7) != layout(8)
     n = 600
-    on_first = [layout(seed)[0] for seed in range(n)]
+    layouts = [layout(seed) for seed in range(n)]
+    on_first = [lay[0] for lay in layouts]
     assert len(set(on_first)) > 60
     neutral = sum(1 for x in on_first if x < 36) / n      # expected 36/76 = 0.474
     assert 0.40 < neutral < 0.55
+    # The shuffle starts from cube f on F[f] (engine.setup). Under a uniform π each cube stays
+    # on its own F[f] with chance 1/76, so a deal has 1 such fixed point on average (about
+    # Poisson(1): none in 1/e of the deals). An off-by-one Fisher-Yates (Sattolo's, j < i)
+    # still moves every cube and looks spread, but never leaves one in place.
+    fixed = [sum(1 for f, x in enumerate(lay) if x == f) for lay in layouts]
+    assert 0.8 * n < sum(fixed) < 1.2 * n                  # sd about 0.04 n
+    assert 0.30 < fixed.count(0) / n < 0.44                # 1/e = 0.368, sd about 0.02
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -399,14 +458,32 @@ def test_a58_skipped_piece_phase_block_check_still_happens():
 
 
 def test_a14_pickability_ignores_hidden_faces():
-    # A14: whether a board cube is pickable never depends on its hidden face.
+    # A14: whether a board cube is pickable never depends on its hidden face. On the full
+    # board only the bare star corner is open to seat 0, and only to a piece showing ★ (A23,
+    # A25): a face-down cube has no destination there, so its square is no origin even when
+    # its hidden face is ★ (face up it could go there, but only the default orientation
+    # counts). The origins are the same whatever cube lies there: a hidden ★, ★▲ or ladder
+    # cube, or a neutral cube.
+    s = sq(2, 4)
     lists = []
-    for x in (LADDER[0], 5):                  # a hidden ladder, then a neutral cube
-        g = new_game(4, seed=17)
-        b = Builder(g)
-        b.put(x, sq(2, 4))
+    for x in (36, 44, LADDER[0], 5):
+        g, _ = _full_board()
+        y = g.top(s)
+        old = piece_square(g, x)
+        assert old not in (S.PILLAR, s) and not g.face_up(x)  # the pillar keeps its piece
+        g.move_piece_to(x, s, False)                          # x and y change squares
+        g.move_piece_to(y, old, False)
+        assert g.stack(s) == [x] and g.stack(old) == [y] and not g.knows(0, x)
+        start_turn(g, 0)
         lists.append(origins(g))
-    assert lists[0] == lists[1] and sq(2, 4) in lists[0]
+    assert all(found == {"shaped"} for found in lists), lists
+    # and on an open board a hidden ladder is as pickable as a neutral cube
+    lists = []
+    for x in (LADDER[0], 5):
+        g = new_game(4, seed=17)
+        Builder(g).put(x, s)
+        lists.append(origins(g))
+    assert lists[0] == lists[1] and s in lists[0]
 
 
 def _may_pick_agrees_with_the_origins(g):
