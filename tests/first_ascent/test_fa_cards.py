@@ -18,7 +18,8 @@ from sim.games.first_ascent.data import DATA_PATH
 from sim.games.first_ascent.state import (
     A_PASS, A_PLAY_SB, A_STOP, BOARD_DOWN, BOARD_UP, CDECK, D_CARD, D_CHALKBAG, D_OPTION,
     D_PERMANENT, D_PILE, D_REQ_TOKEN, D_SB_WINDOW, DISCARD, DRAW_DECK, G_CDECK_POS, G_DISCARD_N,
-    G_POLICY_ERROR, G_RNG_RISK, G_SB_N, HAND, PILE_N, REQ_TOKENS, S_HEX, S_PERM, S_PSYCH, S_ROUTE,
+    G_HEADWALL_UP, G_POLICY_ERROR, G_RNG_RISK, G_SB_N, HAND, PILE_N, REQ_TOKENS, S_HEX, S_PERM,
+    S_PSYCH, S_ROUTE,
     S_ROUTE_MASK, S_ROUTE_N, S_SB, S_SC_SETS, S_SC_SPIDER, S_STATUS, S_TECH, S_WATER,
     SB_BOMBER_ANCHOR, SB_BORROWED_RACK, SB_DISCARD, SB_ENERGY_DRINK, SB_EXTRA_WATER, SB_GUIDEBOOK,
     SB_JESUS_PIECE, SB_JUMAR, SB_LUCKY_CHALKBAG, SB_NEW_RUBBER, SB_RERACK, SB_SIMUL_CLIMB,
@@ -1281,6 +1282,147 @@ def test_shortfall_is_minimum(seed):
     ignores = n_others + (({4: 1, 5: 2}.get(VALUE[tile], 0)) if cid == 12 else 0)
     gear_cap = 1 if cid == 7 else None
     assert S_of(st, t) == brute_S(r, res, water, psych, ignores, guidebook, gear_cap)
+
+
+UNITS = ("gear", "face", "crack", "slab", "any_skill", "water", "psych")
+PAYING = (SB_BORROWED_RACK, SB_JUMAR, SB_EXTRA_WATER, SB_GUIDEBOOK)
+
+
+def splits(units, most):
+    """Every way to take at most `most` units out of the requirement `units`."""
+    if not units:
+        yield ()
+        return
+    for v in range(min(units[0], most) + 1):
+        for rest in splits(units[1:], most - v):
+            yield (v,) + rest
+
+
+def less(units, taken):
+    return [u - x for u, x in zip(units, taken)]
+
+
+def one_less(units, k):
+    return [u - (i == k) for i, u in enumerate(units)]
+
+
+def enumerated_shortfall(req, ability, cards, perm, water, psych, n_others, tokens, below_ledge,
+                         value, crag_any):
+    """S by trying every choice in F32's order: the discount's N units (a); the character's
+    changes (b: Rope Gun, Free Soloist, Bold Brit's cap, Buff Boulderer's and Crag Mama's
+    ignores, Bionic Woman's conversion); the waiver tokens (c: Borrowed Rack, Jumar, Extra
+    Water); the Guidebook; the Dirtbag's or Overstoker's substitute; then paying (F33), skill
+    cards of a type on their own units before any_skill."""
+    G, A, W, P = 0, 4, 5, 6
+    sub = ability.get("substitute")
+    best = 99
+    for taken in splits(req, n_others):                                      # F32a
+        r = less(req, taken)
+        if ability.get("water_requirement_minus") and r[W] > 0:               # F64
+            r[W] = max(0, r[W] - ability["water_requirement_minus"])
+        converted = r[G] if ability.get("gear_requirements_become_any_skill") else 0   # F65
+        r[A] += converted
+        r[G] -= converted
+        if "gear_requirement_cap" in ability:                                 # F70
+            r[G] = min(r[G], ability["gear_requirement_cap"])
+        by_value = ability.get("ignore_units_by_printed_value", {}).get(str(value), 0)   # F75
+        for ignored in splits(r, by_value):
+            r2 = less(r, ignored)
+            crag = [None]                                                     # F72
+            if ability.get("ignore_units_below_ledge") and below_ledge:
+                crag += [k for k in (range(7) if crag_any else (1, 2, 3, 4)) if r2[k] > 0]
+            bionic = [None] + ([k for k in (1, 2, 3) if r2[k] > 0]             # F74
+                               if ability.get("convert_one_skill_unit_to_any_skill") else [])
+            for c, b in itertools.product(crag, bionic):
+                r3 = list(r2) if c is None else one_less(r2, c)
+                if b is not None:
+                    if r3[b] == 0:
+                        continue
+                    r3 = one_less(r3, b)
+                    r3[A] += 1
+                for used in itertools.product((0, 1), repeat=4):
+                    if any(u and x not in tokens for u, x in zip(used, PAYING)):
+                        continue
+                    rack, jumar, extra_water, guidebook = used
+                    if jumar and n_others == 0:
+                        continue
+                    r4 = list(r3)
+                    if rack:                                                  # F77
+                        r4[G] = 0
+                        r4[A] = max(0, r4[A] - converted)
+                    if jumar:                                                 # F78
+                        r4[1:5] = [0, 0, 0, 0]
+                    if extra_water:                                           # F80
+                        r4[W] = 0
+                    books = [None] + ([k for k in (1, 2, 3, 4) if r4[k] > 0] if guidebook else [])
+                    subs = [None] + ([UNITS.index(x) for x in sub["replaces"]] if sub else [])
+                    for book, swap in itertools.product(books, subs):         # F83, F66, F68
+                        r5 = list(r4) if book is None else one_less(r4, book)
+                        if swap is not None:
+                            if r5[swap] == 0:
+                                continue
+                            r5 = one_less(r5, swap)
+                        gear_paid = min(r5[G], perm[0] + cards[0])
+                        short = r5[G] - gear_paid
+                        spare = 0
+                        for k in (1, 2, 3):
+                            have = perm[k] + cards[k]
+                            short += max(0, r5[k] - have)
+                            spare += max(0, have - r5[k])
+                        short += max(0, r5[A] - spare) + max(0, r5[W] - water) + \
+                            max(0, r5[P] - psych)
+                        if swap is not None:      # the substitute must be a spare one
+                            if sub["pay_with"] == "gear_card":
+                                left = cards[0] - max(0, gear_paid - perm[0])
+                            else:
+                                left = psych - min(psych, r5[P])
+                            if left < 1:
+                                continue
+                        best = min(best, short)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_shortfall_matches_an_enumeration_for_every_character(seed):
+    # F123, F32-F34, F64-F75, F77-F83: S is the minimum over every legal choice, for each of
+    # the 12 characters, with requirement tokens, permanent tokens, the four paying Summit Beta
+    # tokens, 0-2 other climbers, both Crag Mama readings (Decision 6) and both boards' rows
+    from sim.games.first_ascent.data import DATA, T_P_REQ, T_P_VALUE
+    rng = np.random.default_rng(seed)
+    abilities = {c["id"]: c["ability"] for c in DATA["characters"]}
+    crag_any = seed % 2 == 1
+    for cid in abilities:
+        for _ in range(12):
+            tile = int(rng.integers(1, 44))
+            below_ledge = bool(rng.random() < 0.5)
+            h = 3 if below_ledge else 23
+            others = [x for x in (4, 6, 3) if x != cid][:2]
+            st, t = pay_state((cid, *others), tile=tile, h=h,
+                              rules={"crag_mama": "any_unit"} if crag_any else None)
+            st[G_HEADWALL_UP] = 1
+            req = [int(t[T_P_REQ + 7 * tile + k]) for k in range(7)]
+            for a in range(4):
+                extra = int(rng.integers(0, 2)) if rng.random() < 0.25 else 0
+                st[REQ_TOKENS + 4 * h + a] = extra
+                req[a] += extra
+            cards = [int(rng.integers(0, 4)) for _ in range(4)]
+            perm = [int(rng.random() < 0.2) for _ in range(4)]
+            for a, ty in enumerate(TYPES):
+                give(st, 0, KIND[ty], cards[a])
+                st[seat_at(S_PERM, 0) + a] = perm[a]
+            water, psych = int(rng.integers(0, 4)), int(rng.integers(0, 4))
+            st[seat_at(S_WATER, 0)] = water
+            st[seat_at(S_PSYCH, 0)] = psych
+            n_others = int(rng.integers(0, 3))
+            for q in range(1, 1 + n_others):
+                st[seat_at(S_ROUTE_MASK, q)] |= 1 << h
+            tokens = [x for x in PAYING if rng.random() < 0.3]
+            hold(st, 0, *tokens)
+            expect = enumerated_shortfall(req, abilities[cid], cards, perm, water, psych,
+                                          n_others, tokens, below_ledge,
+                                          int(t[T_P_VALUE + tile]), crag_any)
+            assert S_of(st, t, h) == expect, (cid, tile, req, cards, perm, water, psych,
+                                              n_others, tokens, below_ledge)
 
 
 @pytest.mark.parametrize("n_others,gear_cards,expect", [(0, 0, 1), (1, 0, 1), (2, 0, 0),

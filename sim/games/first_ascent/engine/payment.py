@@ -96,20 +96,13 @@ def units_to_pay(st, t, seat, h, res, req):
 
 
 @njit_noalloc
-def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, discount_spares_gear, res, plan,
+def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, discount, scope, res, plan,
                    scratch):
     """S and the payment for one choice of waiver tokens (bitmask), Bionic conversion (-1 none,
-    else 1..3) and where the order-of-climbing discount goes. `res`: payment_resources.
-    Writes `plan`; returns INF for a choice that cannot be made or changes nothing.
-
-    F32 applies the discount (a) before a gear cap (b), the F123 erratum: a discount unit
-    spent on gear counts only once the gear left is under the cap, so the first `excess` of
-    them (the units the cap removes) are lost. `discount_spares_gear` 0: the discount may
-    ignore gear, less those lost units (with no cap at work, exactly F123's cheap way);
-    1: the discount ignores no gear unit and loses nothing, a choice worth trying only where
-    the cap removes units.
-    `scratch` (SHORTFALL_SIZE int64, blocks SH_* in memory.py) holds the working vectors, so
-    the hot path allocates nothing."""
+    else 1..3) and order-of-climbing discount: `discount` units (F32a; n_others but under a
+    gear cap, discount_choices) of the kinds in `scope` (a requirement mask, ALL_UNITS but
+    under a cap). `res`: payment_resources. Writes `plan`. `scratch` (SHORTFALL_SIZE int64,
+    blocks SH_* in memory.py) holds the working vectors, so the hot path allocates nothing."""
     scratch[:] = 0
     req = scratch[SH_REQ:SH_REQ + 7]
     paid_tok = scratch[SH_PAID_TOKENS:SH_PAID_TOKENS + 4]
@@ -118,12 +111,7 @@ def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, discount_spares_gea
     any_cards = scratch[SH_ANY_CARDS:SH_ANY_CARDS + 4]
     pitch_requirement(st, t, h, req)
     tile = st[TILE + h]
-    gear_before = req[GEAR]
     converted = character_requirement(req, res)                  # F32b
-    excess = gear_before - converted - req[GEAR]                 # gear units the cap removed
-    if discount_spares_gear and excess == 0:
-        return INF                                               # the same as choice 0, or worse
-    discount = n_others if discount_spares_gear else max(0, n_others - excess)   # F32a
     if bionic > 0:                                               # F74
         if req[bionic] == 0:
             return INF
@@ -195,29 +183,33 @@ def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, discount_spares_gea
         spare = res[9] - paid_p
         if spare > 0 and _cover(unpaid, res[R_SUB_REPLACES]):
             extra_psych = 1
-    # F32a, F75: the ignores of any unit cover gear first (the unit the restricted discount
-    # may not take), then the discount covers what it may
-    ignores = crag_left + ignored_by_value(t, tile, res)
-    if not discount_spares_gear:
-        ignores += discount
-        discount = 0
-    scope = ALL_UNITS & ~1 if discount_spares_gear else ALL_UNITS
+    ignores = discount + crag_left + ignored_by_value(t, tile, res)  # F32a, F75
     ignored = 0
-    while ignores > 0 and _cover(unpaid, ALL_UNITS):
+    if scope != ALL_UNITS:
+        # the discount may not take gear: the other ignores take it first
+        while ignores > discount and unpaid[GEAR] > 0:
+            unpaid[GEAR] -= 1
+            ignores -= 1
+            ignored += 1
+    while ignores > 0 and _cover(unpaid, scope):
         ignores -= 1
-        ignored += 1
-    while discount > 0 and _cover(unpaid, scope):
-        discount -= 1
         ignored += 1
     s = 0
     for r in range(7):
         s += unpaid[r]
-    # leftover ignores spare the costliest paid units: cards, then psych, then water; the
-    # restricted discount first, as the others may also spare a gear card
-    spent, paid_p, paid_w = _spare_paid(paid_card, any_cards, discount, 0b1110, paid_p, paid_w)
-    ignored += spent
-    spent, paid_p, paid_w = _spare_paid(paid_card, any_cards, ignores, 0b1111, paid_p, paid_w)
-    ignored += spent
+    # leftover ignores spare the costliest paid units: cards, then psych, then water (no gear
+    # card where the discount may not take gear, which can change the price, never S)
+    while ignores > 0:
+        if _uncover_card(paid_card, any_cards, scope & 0b1111):
+            pass
+        elif paid_p > 0:
+            paid_p -= 1
+        elif paid_w > 0:
+            paid_w -= 1
+        else:
+            break
+        ignores -= 1
+        ignored += 1
     n_tok = 0
     for sb in (SB_BORROWED_RACK, SB_JUMAR, SB_EXTRA_WATER, SB_GUIDEBOOK):
         if (tokens >> sb) & 1:
@@ -251,26 +243,6 @@ def _cover(unpaid, scope):
             unpaid[r] -= 1
             return True
     return False
-
-
-@njit_noalloc
-def _spare_paid(paid_card, any_cards, ignores, card_types, paid_p, paid_w):
-    """Spend `ignores` on paid units, cards of `card_types` (a bitmask of gear, face, crack,
-    slab) first, then psych, then water. Returns (ignores spent, psych still paid, water still
-    paid)."""
-    spent = 0
-    while ignores > 0:
-        if _uncover_card(paid_card, any_cards, card_types):
-            pass
-        elif paid_p > 0:
-            paid_p -= 1
-        elif paid_w > 0:
-            paid_w -= 1
-        else:
-            break
-        ignores -= 1
-        spent += 1
-    return spent, paid_p, paid_w
 
 
 @njit_noalloc
@@ -325,6 +297,24 @@ def plan_payment(st, t, seat, h, plan, allow_tokens):
     return plan_payment_from(st, t, seat, h, plan, allow_tokens, res, buffer)
 
 
+@njit_noalloc(inline="always")
+def discount_choices(st, t, h, n_others, res):
+    """(discount, choices): how _shortfall_for may spend the order-of-climbing discount.
+
+    F32 applies the discount (a) before a gear cap (b), the F123 erratum: a discount unit
+    spent on gear counts only once the gear left is under the cap, so the first of them, as
+    many as the gear units the cap removes, are lost. Without a cap at work: (n_others, 1),
+    F123's cheap way. Under one: two choices, the discount on any unit less the lost ones
+    (n_others - excess), or on the other units alone, whole."""
+    cap = res[R_GEAR_CAP]
+    if cap < 0 or n_others == 0 or res[R_FS_CONVERT]:      # F65 leaves no gear to cap
+        return n_others, 1
+    excess = t[T_P_REQ + 7 * st[TILE + h] + GEAR] + st[REQ_TOKENS + 4 * h + GEAR] - cap
+    if excess <= 0:
+        return n_others, 1
+    return max(0, n_others - excess), 2
+
+
 @njit_noalloc(one_copy=True)
 def plan_payment_from(st, t, seat, h, plan, allow_tokens, res, buffer):
     """plan_payment with the seat's payment_resources already in `res`; `buffer`
@@ -336,20 +326,18 @@ def plan_payment_from(st, t, seat, h, plan, allow_tokens, res, buffer):
                      (1 << SB_GUIDEBOOK))
     n_others = climbed_by_others(st, seat, h)
     bionic_max = 3 if res[R_BIONIC] else 0
-    two_ways = res[R_GEAR_CAP] >= 0 and n_others > 0
+    discount, choices = discount_choices(st, t, h, n_others, res)
     best = INF
     sub = paying
     while True:
         for b in range(-1, bionic_max + 1):
             if b == 0:
                 continue
-            key = _shortfall_for(st, t, seat, h, sub, b, n_others, 0, res, trial, scratch)
-            if key < best:
-                best = key
-                for i in range(PLAN_SIZE):
-                    plan[i] = trial[i]
-            if two_ways:     # F123 erratum: the discount that spares the capped gear
-                key = _shortfall_for(st, t, seat, h, sub, b, n_others, 1, res, trial, scratch)
+            for choice in range(choices):          # one call site, so that it stays inlined
+                key = _shortfall_for(st, t, seat, h, sub, b, n_others,
+                                     discount if choice == 0 else n_others,
+                                     ALL_UNITS if choice == 0 else ALL_UNITS & ~1,
+                                     res, trial, scratch)
                 if key < best:
                     best = key
                     for i in range(PLAN_SIZE):
