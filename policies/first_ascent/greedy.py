@@ -34,7 +34,7 @@ VERB_WORTH = np.array([1.0, 1.0, -1.0, -1.2, 1.0, 0.8, 1.3, 1.5, 1.2, 0.6, 0.3, 
 @njit_noalloc
 def climb_value(st, t, seat, h, plan, res, buffer):
     """(points, assets spent, S) of climbing hex h now (res: E.payment_resources)."""
-    s = E.plan_payment_from(st, t, seat, h, plan, True, res, buffer)
+    s = E.plan_payment_from(st, t, seat, h, plan, E.ANY_TOKENS, res, buffer)
     points = E.pitch_points(t, st[TILE + h], plan) + E.summit_points(st, t, seat, h)
     spent = plan[E.PL_COST]
     return points, spent, s
@@ -77,7 +77,7 @@ def target_hex(st, t, seat, work):
     kind = -1
     for h in range(1, N_HEX):
         if (dest >> h) & 1:
-            s = E.plan_payment_from(st, t, seat, h, plan, True, res, buffer)
+            s = E.plan_payment_from(st, t, seat, h, plan, E.ANY_TOKENS, res, buffer)
             if 0 < s < best_s:
                 best_s = s
                 target = h

@@ -284,7 +284,7 @@ def planned_target(st, t, seat, params, work):
     kind = -1
     for h in range(1, N_HEX):
         if (dest >> h) & 1:
-            s = E.plan_payment_from(st, t, seat, h, plan, True, res, buffer)
+            s = E.plan_payment_from(st, t, seat, h, plan, E.ANY_TOKENS, res, buffer)
             v = destination_value(st, t, seat, w, h, params, res, work) - 0.8 * s
             if v > best:
                 best = v
@@ -386,7 +386,7 @@ def decide(ctx, params):
                 trade = True
             else:
                 h = c - A_RISK if c >= A_RISK else c
-                s = E.plan_payment_from(st, t, seat, h, plan, True, res, buffer)
+                s = E.plan_payment_from(st, t, seat, h, plan, E.ANY_TOKENS, res, buffer)
                 v = destination_value(st, t, seat, w, h, params, res, ctx.work) - \
                     params[5] * plan[E.PL_COST]
                 # a payable pitch offered only as a risk (a character who risks every climb,

@@ -1028,6 +1028,26 @@ def test_paying_token_blocks_risk():
     assert not (c >> 3) & 1 and (r >> 3) & 1
 
 
+@pytest.mark.parametrize("flag", ["false", "true"])
+def test_risking_with_a_token_left_unused(flag):
+    # Decision 33 flag (BGA): a player may leave tokens unused and risk. Tile 1 S2 A1 W1, two
+    # slab cards, no water; Extra Water and the Guidebook: both pay in full (S = 0), either
+    # alone leaves 1 (the W or the A unit), neither 2. Risking with one token is then legal,
+    # and the engine spends one, keeping the other; by default the player must climb
+    st, t = pay_state(tile=1, hand="ss", water=0, sbs=(SB_EXTRA_WATER, SB_GUIDEBOOK),
+                      rules={"risk_with_tokens": flag, "risk_die_odds": "1:0:0"})
+    assert S_of(st, t) == 0 and S_of(st, t, tokens=False) == 2
+    c, r = climb_sets(st, t)
+    assert (c >> 3) & 1 and bool((r >> 3) & 1) == (flag == "true")
+    if flag == "true":
+        assert engine.attempt_climb(st, t, agents(), 0, 3, True)
+        assert st[T_RISKS] == 1 and popcount_of(st[seat_at(S_SB, 0)]) == 1
+
+
+def popcount_of(x):
+    return bin(int(x)).count("1")
+
+
 def climb_sets(st, t, seat=0):
     c, r = engine.climb_options(st, t, seat, np.zeros(engine.CLIMB_OPTIONS_BUFFER, np.int64))
     return int(c), int(r)

@@ -392,11 +392,31 @@ def test_phil_with_nothing_to_pay_still_rolls():
     assert st[F(S_SC_PITCH, 0)] == 0                 # value 1 - N 4, floored at 0
 
 
-def test_phil_with_nothing_to_pay_climbs_under_flag():
-    # Decision 30 flag phil_nothing_to_pay=climbs
-    st, t = _phil_nothing_state({"risk_die_odds": "0:1:0", "phil_nothing_to_pay": "climbs"})
+@pytest.mark.parametrize("full_payment", ["leave_one_unpaid", "pay_then_roll"])
+def test_phil_with_nothing_to_pay_climbs_under_flag(full_payment):
+    # Decision 30 flag phil_nothing_to_pay=climbs, whichever Decision 9 reading (F132: a flag
+    # applies everywhere its rule acts)
+    st, t = _phil_nothing_state({"risk_die_odds": "0:1:0", "phil_nothing_to_pay": "climbs",
+                                 "phil_full_payment": full_payment})
     assert engine.attempt_climb(st, t, agents(), 0, 1, True)
     assert st[T_RISKS + 0] == 0 and st[F(S_HEX, 0)] == 1
+
+
+def test_phil_with_units_paid_by_permanent_tokens_still_rolls_under_the_flag():
+    # F125, F33, Decision 30 flag: permanent tokens pay units, they do not remove them, so
+    # something is left to pay and F34 applies: he rolls (and here retreats). Tile 1 S2 A1 W1
+    # with N = 1 ignoring the water; two slab tokens and a face token pay the rest
+    st, t = blank(players=2, chars=(8, 4), rules={"risk_die_odds": "0:1:0",
+                                                  "phil_nothing_to_pay": "climbs"})
+    tiles(st, {1: 1})
+    set_route(st, 1, [1, 11])
+    st[F(S_PERM, 0) + SLAB] = 2
+    st[F(S_PERM, 0) + FACE] = 1
+    st[F(S_WATER, 0)] = 0
+    st[F(S_PSYCH, 0)] = 0
+    assert shortfall(st, t, 0, 1) == 0
+    assert not engine.attempt_climb(st, t, agents(), 0, 1, True)
+    assert st[T_RISKS + 0] == 1 and st[F(S_HEX, 0)] == 0
 
 
 # === F35: success bookkeeping ================================================================

@@ -8,7 +8,7 @@ from sim.games.first_ascent import data, engine, state
 from sim.games.first_ascent.state import (
     A_CONTINUE, A_PLAY_SB, A_TRADE, BOARD_DOWN, BOARD_UP, D_OPTION, D_SB_WINDOW, DISCARD,
     G_DISCARD_N, HAND, PILE_N, S_PSYCH, S_SB, S_WATER, SB_BORROWED_RACK, SB_ENERGY_DRINK,
-    SB_EXTRA_WATER, STATUS_PENALISED, S_STATUS)
+    SB_EXTRA_WATER, SB_GUIDEBOOK, STATUS_PENALISED, S_STATUS)
 from sim.games.first_ascent.data import N_KINDS
 
 FACE, SLAB = 1, 3
@@ -53,6 +53,20 @@ def test_phil_keeps_a_paying_token_he_does_not_need():
     st[F(S_SB, 0)] = 1 << SB_EXTRA_WATER
     assert engine.attempt_climb(st, t, agents(), 0, 1, True)
     assert (st[F(S_SB, 0)] >> SB_EXTRA_WATER) & 1
+
+
+def test_phil_spends_only_the_tokens_that_bring_him_to_a_roll():
+    # F34, F71, F123: 3 slab cards pay S2 and leave one for the A unit; no water. Extra Water
+    # and the Guidebook together would pay in full, but one of them (S = 1) already lets him
+    # roll: he spends one and keeps the other (docs/first-ascent.md, "Phil's unpaid unit")
+    st, t = blank(players=2, chars=(8, 4), rules={"risk_die_odds": "1:0:0"})
+    row1_hard(st)
+    tiles(st, {1: 1})                              # Dinkus Dog: S2 A1 W1
+    give(st, 0, SLAB_NONE, 2)
+    st[F(S_WATER, 0)] = 0
+    st[F(S_SB, 0)] = (1 << SB_EXTRA_WATER) | (1 << SB_GUIDEBOOK)
+    assert engine.attempt_climb(st, t, agents(), 0, 1, True)
+    assert bin(int(st[F(S_SB, 0)])).count("1") == 1
 
 
 def test_phil_uses_a_paying_token_when_it_makes_the_roll_possible():

@@ -45,7 +45,6 @@ SETS_SCRATCH = max(_best_size, _greedy_size)
 _SCRATCH, SCRATCH_SIZE = layout([
     ("payment", CLIMB_OPTIONS_BUFFER),  # turn_legal's climb options; attempt_climb's payment
     ("plan", PLAN_SIZE),                # attempt_climb's payment plan
-    ("spare", PLAN_SIZE),               # Phil's plan without tokens
     ("picked", N_KINDS),                # the hand cards that pay
     ("have", 6),                        # pick_payment_cards' symbols shown
     ("who", MAX_PLAYERS),               # resolve_option's targets
@@ -54,7 +53,7 @@ _SCRATCH, SCRATCH_SIZE = layout([
     ("follow_used", 5),                 # and tokens used
     ("sets", SETS_SCRATCH),             # best_sets / greedy_sets
 ])
-(SCR_PAYMENT, SCR_PLAN, SCR_SPARE, SCR_PICKED, SCR_HAVE, SCR_WHO, SCR_FOLLOW_COUNTS,
+(SCR_PAYMENT, SCR_PLAN, SCR_PICKED, SCR_HAVE, SCR_WHO, SCR_FOLLOW_COUNTS,
  SCR_FOLLOW_TOKENS, SCR_FOLLOW_USED, SCR_SETS) = _SCRATCH.values()
 
 # a level of the planner's route search (policies/first_ascent/planner.py, route_value): the

@@ -36,7 +36,8 @@ This package re-exports every name, so `engine.X` reads the same as before the s
 from sim.games.first_ascent.engine.common import (  # noqa: F401
     CRACK, CT_ANY, CT_ANY_SKILL, FACE, GEAR, INF, K_ALL_TYPES, K_ELITIST, K_GRAND_TRAVERSE,
     K_PERMANENT, K_PER_HEADWALL, K_PER_PITCH, K_RIDGE, K_TYPE_COUNT, PL_CARDS, PL_COST,
-    PL_EXTRA_GEAR, PL_IGNORED, PL_N, PL_PSYCH, PL_S, PL_TOKENS, PL_UNPAID, PL_WATER, PT_ANY, R_ANY,
+    PL_EXTRA_GEAR, PL_IGNORED, PL_N, PL_PERMANENT, PL_PSYCH, PL_S, PL_TOKENS, PL_UNPAID,
+    PL_WATER, PT_ANY, R_ANY,
     R_PSYCH, R_WATER, SLAB, TRIFECTA, V_DRAW_SPREAD, V_GIVE, V_LOSE, V_PLACE, V_PORTALEDGE,
     V_PSYCH, V_REQ_TOKEN, V_ROLL, V_SB_2_KEEP_1, V_STEAL, V_SUMMIT_BETA, V_TECH_TOKEN, V_WATER,
     WILD, W_ALL, W_OPP, W_OTHERS, W_SELF, W_SELF_AND_OPP, W_SUNNY, add_psych, add_score, add_water,
@@ -53,8 +54,9 @@ from sim.games.first_ascent.engine.board import (  # noqa: F401
 from sim.games.first_ascent.engine.payment import (  # noqa: F401
     R_BIONIC, R_CRAG, R_FS_CONVERT, R_GEAR_CAP, R_HAND, R_IGNORE_V4, R_IGNORE_V5, R_PERM,
     R_SUB_KIND, R_SUB_REPLACES, R_TRACK_P, R_TRACK_W, R_WATER_MINUS, _cover, _shortfall_for,
-    _uncover_card, character_requirement, climb_options, leave_one_unpaid, payment_resources,
-    pick_payment_cards, pitch_requirement, plan_payment, plan_payment_from, units_to_pay)
+    _uncover_card, ANY_TOKENS, character_requirement, climb_options, fewest_tokens_plan,
+    leave_one_unpaid, nothing_to_pay, payment_resources, pick_payment_cards, pitch_requirement,
+    plan_payment, plan_payment_from, units_to_pay)
 from sim.games.first_ascent.engine.risk import (  # noqa: F401
     add_own_turn_tokens, maybe_chalkbag, own_turn_window, pay_penalty, penalty_payable,
     play_own_turn_token, roll_risk_die)
@@ -78,5 +80,5 @@ from sim.games.first_ascent.memory import (  # noqa: F401
     BS_HIGH, BS_LOW, BS_SUMS, CLIMB_OPTIONS_BUFFER, CO_PAYMENT, CO_PLAN, GS_COUNTS, GS_ORDER,
     GS_REMAINING, PAYMENT_BUFFER, PAY_RESOURCES, PAY_SHORTFALL, PAY_TRIAL_PLAN, PLAN_SIZE,
     RES_SIZE, SCRATCH_SIZE, SCR_FOLLOW_COUNTS, SCR_FOLLOW_TOKENS, SCR_FOLLOW_USED, SCR_HAVE,
-    SCR_PAYMENT, SCR_PICKED, SCR_PLAN, SCR_SETS, SCR_SPARE, SCR_WHO, SETS_SCRATCH, SHORTFALL_SIZE,
+    SCR_PAYMENT, SCR_PICKED, SCR_PLAN, SCR_SETS, SCR_WHO, SETS_SCRATCH, SHORTFALL_SIZE,
     SH_ANY_CARDS, SH_PAID_CARDS, SH_PAID_TOKENS, SH_REQ, SH_UNPAID)

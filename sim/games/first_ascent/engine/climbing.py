@@ -12,13 +12,14 @@ from sim.games.first_ascent.engine.common import (
     ch, engine_scratch, holds_sb, legal_buffer)
 from sim.games.first_ascent.engine.objectives import update_shared_objectives
 from sim.games.first_ascent.engine.payment import (
-    leave_one_unpaid, payment_resources, pick_payment_cards, plan_payment_from)
+    ANY_TOKENS, fewest_tokens_plan, leave_one_unpaid, nothing_to_pay, payment_resources,
+    pick_payment_cards, plan_payment_from)
 from sim.games.first_ascent.engine.risk import (
     maybe_chalkbag, own_turn_window, pay_penalty, penalty_payable, roll_risk_die)
 from sim.games.first_ascent.engine.supply import use_summit_beta
 from sim.games.first_ascent.memory import (
     PAYMENT_BUFFER, PAY_RESOURCES, PLAN_SIZE, RES_SIZE, SCR_HAVE, SCR_PAYMENT, SCR_PICKED,
-    SCR_PLAN, SCR_SPARE)
+    SCR_PLAN)
 from sim.games.first_ascent.rules import (
     C_JESUS_ON_PITCH, C_PHIL_NOTHING_CLIMBS, C_PHIL_PAY_THEN_ROLL, C_RISK_WITH_TOKENS,
     C_SUMMIT_ONCE)
@@ -39,23 +40,21 @@ def attempt_climb(st, t, ag, seat, h, risk):
     res = buffer[PAY_RESOURCES:PAY_RESOURCES + RES_SIZE]
     plan = work[SCR_PLAN:SCR_PLAN + PLAN_SIZE]
     payment_resources(st, t, seat, res)
-    plan_payment_from(st, t, seat, h, plan, True, res, buffer)
+    plan_payment_from(st, t, seat, h, plan, ANY_TOKENS, res, buffer)
+    must_risk = ch(st, t, seat, CH_MUST_RISK)
     if risk and plan[PL_S] == 0 and t[C_RISK_WITH_TOKENS] != 0 and plan[PL_TOKENS] != 0 \
-            and not ch(st, t, seat, CH_MUST_RISK):
-        plan_payment_from(st, t, seat, h, plan, False, res, buffer)   # Decision 33 flag
-    if ch(st, t, seat, CH_MUST_RISK) and plan[PL_TOKENS] != 0:
-        # Phil rolls at S = 0 or 1 alike: a paying token that only lowers S to 0 is kept
-        spare = work[SCR_SPARE:SCR_SPARE + PLAN_SIZE]
-        if plan_payment_from(st, t, seat, h, spare, False, res, buffer) <= 1:
-            for i in range(PLAN_SIZE):
-                plan[i] = spare[i]
+            and not must_risk:
+        fewest_tokens_plan(st, t, seat, h, plan, res, buffer, True)   # Decision 33 flag
+    if must_risk and plan[PL_TOKENS] != 0:
+        fewest_tokens_plan(st, t, seat, h, plan, res, buffer, False)
     rolls = risk
-    if ch(st, t, seat, CH_MUST_RISK):                            # F34, F71, F125
+    if must_risk:                                                # F34, F71, F125
         rolls = True
         if plan[PL_S] == 0:
-            if t[C_PHIL_PAY_THEN_ROLL] == 0:
-                if not leave_one_unpaid(plan) and t[C_PHIL_NOTHING_CLIMBS] != 0:
-                    rolls = False
+            if t[C_PHIL_NOTHING_CLIMBS] != 0 and nothing_to_pay(plan):   # Decision 30 flag
+                rolls = False
+            elif t[C_PHIL_PAY_THEN_ROLL] == 0:                   # Decision 9 default
+                leave_one_unpaid(plan)
     picked = work[SCR_PICKED:SCR_PICKED + N_KINDS]
     pick_payment_cards(st, t, seat, plan, picked, work[SCR_HAVE:SCR_HAVE + 6])
     if rolls:

@@ -4,7 +4,7 @@ F77-F83, F123).
 import numpy as np
 from numba import njit
 
-from sim.core.bits import trailing_zeros
+from sim.core.bits import popcount, trailing_zeros
 from sim.core.jit import njit_noalloc
 from sim.games.first_ascent.data import (
     BM_BELOW_LEDGE, CH_BIONIC, CH_FS_CONVERT, CH_GEAR_CAP, CH_GEAR_WILD, CH_IGNORE_BELOW_LEDGE,
@@ -12,7 +12,8 @@ from sim.games.first_ascent.data import (
     N_KINDS, SUB_GEAR_CARD, SUB_PSYCH, T_KIND_TECH, T_KIND_TYPE, T_P_REQ, T_P_VALUE)
 from sim.games.first_ascent.engine.board import climbed_by_others, legal_destinations
 from sim.games.first_ascent.engine.common import (
-    CRACK, FACE, GEAR, INF, PL_CARDS, PL_COST, PL_EXTRA_GEAR, PL_IGNORED, PL_N, PL_PSYCH, PL_S,
+    CRACK, FACE, GEAR, INF, PL_CARDS, PL_COST, PL_EXTRA_GEAR, PL_IGNORED, PL_N, PL_PERMANENT,
+    PL_PSYCH, PL_S,
     PL_TOKENS, PL_UNPAID, PL_WATER, R_ANY, R_PSYCH, R_WATER, SLAB, WILD, board_mask, ch)
 from sim.games.first_ascent.memory import (
     CO_PAYMENT, CO_PLAN, PAYMENT_BUFFER, PAY_RESOURCES, PAY_SHORTFALL, PAY_TRIAL_PLAN, PLAN_SIZE,
@@ -227,6 +228,7 @@ def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, discount, scope, re
     plan[PL_EXTRA_GEAR] = extra_gear
     plan[PL_COST] = cost
     plan[PL_IGNORED] = ignored
+    plan[PL_PERMANENT] = paid_tok[0] + paid_tok[1] + paid_tok[2] + paid_tok[3]
     plan[PL_UNPAID] = -1
     for r in range(7):
         if unpaid[r] > 0:
@@ -294,7 +296,8 @@ def plan_payment(st, t, seat, h, plan, allow_tokens):
     buffer = np.zeros(PAYMENT_BUFFER, np.int64)
     res = buffer[PAY_RESOURCES:PAY_RESOURCES + RES_SIZE]
     payment_resources(st, t, seat, res)
-    return plan_payment_from(st, t, seat, h, plan, allow_tokens, res, buffer)
+    return plan_payment_from(st, t, seat, h, plan, ANY_TOKENS if allow_tokens else 0, res,
+                             buffer)
 
 
 @njit_noalloc(inline="always")
@@ -315,15 +318,19 @@ def discount_choices(st, t, h, n_others, res):
     return max(0, n_others - excess), 2
 
 
+PAYING_MASK = (1 << SB_BORROWED_RACK) | (1 << SB_JUMAR) | (1 << SB_EXTRA_WATER) | \
+    (1 << SB_GUIDEBOOK)
+ANY_TOKENS = PAYING_MASK         # plan_payment_from's `tokens`: every paying token held, or 0
+
+
 @njit_noalloc(one_copy=True)
-def plan_payment_from(st, t, seat, h, plan, allow_tokens, res, buffer):
-    """plan_payment with the seat's payment_resources already in `res`; `buffer`
+def plan_payment_from(st, t, seat, h, plan, tokens, res, buffer):
+    """plan_payment with the seat's payment_resources already in `res`, using only the paying
+    Summit Beta tokens in the bitmask `tokens` (ANY_TOKENS: all it holds); `buffer`
     (PAYMENT_BUFFER int64, whose first RES_SIZE may be `res` itself) is scratch space."""
     trial = buffer[PAY_TRIAL_PLAN:PAY_TRIAL_PLAN + PLAN_SIZE]
     scratch = buffer[PAY_SHORTFALL:PAY_SHORTFALL + SHORTFALL_SIZE]
-    held = st[S_SB + seat * SEAT_FIELDS] if allow_tokens else 0
-    paying = held & ((1 << SB_BORROWED_RACK) | (1 << SB_JUMAR) | (1 << SB_EXTRA_WATER) |
-                     (1 << SB_GUIDEBOOK))
+    paying = st[S_SB + seat * SEAT_FIELDS] & tokens & PAYING_MASK
     n_others = climbed_by_others(st, seat, h)
     bionic_max = 3 if res[R_BIONIC] else 0
     discount, choices = discount_choices(st, t, h, n_others, res)
@@ -346,6 +353,42 @@ def plan_payment_from(st, t, seat, h, plan, allow_tokens, res, buffer):
             break
         sub = (sub - 1) & paying
     return plan[PL_S]
+
+
+@njit_noalloc
+def fewest_tokens_plan(st, t, seat, h, plan, res, buffer, exactly_one):
+    """The payment with S <= 1 (`exactly_one`: S = 1) that uses the fewest paying Summit Beta
+    tokens, the rest kept (ties: the lower S, then plan_payment_from's order). Phil rolls at
+    S = 0 or 1 alike (F34, F71), so a token that only lowers his S to 0 is kept; under the
+    Decision 33 flag a player may risk (S = 1) with tokens left unused, any of them. Returns
+    the plan's S, or plan_payment_from's with every token where no subset qualifies."""
+    held = st[S_SB + seat * SEAT_FIELDS] & PAYING_MASK
+    for k in range(popcount(held) + 1):
+        best_key = INF
+        best_tokens = -1
+        sub = held
+        while True:         # the subsets of k tokens: smaller ones have failed already
+            if popcount(sub) == k:
+                s = plan_payment_from(st, t, seat, h, plan, sub, res, buffer)
+                if s == 1 or (s == 0 and not exactly_one):
+                    key = s * 10000 + plan[PL_COST]
+                    if key < best_key:
+                        best_key = key
+                        best_tokens = sub
+            if sub == 0:
+                break
+            sub = (sub - 1) & held
+        if best_tokens >= 0:
+            return plan_payment_from(st, t, seat, h, plan, best_tokens, res, buffer)
+    return plan_payment_from(st, t, seat, h, plan, ANY_TOKENS, res, buffer)
+
+
+@njit_noalloc
+def nothing_to_pay(plan):
+    """F125: no unit remains after the reductions (F32): the plan pays nothing with cards,
+    tracks, permanent tokens or the Guidebook, and leaves nothing unpaid."""
+    return plan[PL_S] == 0 and plan[PL_COST] == 0 and plan[PL_PERMANENT] == 0 and \
+        not (plan[PL_TOKENS] >> SB_GUIDEBOOK) & 1
 
 
 @njit_noalloc
@@ -428,14 +471,14 @@ def climb_options(st, t, seat, work):
         low = m & -m
         h = trailing_zeros(low)
         m ^= low
-        s = plan_payment_from(st, t, seat, h, plan, True, res, buffer)
+        s = plan_payment_from(st, t, seat, h, plan, ANY_TOKENS, res, buffer)
         if must_risk:
             if s <= 1:
                 r |= low
         elif s == 0:
             c |= low
-            if t[C_RISK_WITH_TOKENS] != 0 and plan[PL_TOKENS] != 0:
-                if plan_payment_from(st, t, seat, h, plan, False, res, buffer) == 1:
+            if t[C_RISK_WITH_TOKENS] != 0 and plan[PL_TOKENS] != 0:     # Decision 33 flag
+                if fewest_tokens_plan(st, t, seat, h, plan, res, buffer, True) == 1:
                     r |= low
         elif s == 1:
             r |= low
