@@ -2,13 +2,14 @@
 emptied pile, the any_skill payment, hand size (F25) and the asset board (F38)."""
 import numpy as np
 
-from fa_helpers import FACE_NONE, SLAB_NONE, agents, give, logged
+from fa_helpers import FACE_NONE, GEAR_NONE, SLAB_NONE, agents, give, logged
 from fa_states import F, blank, legal_turn, row1_hard, set_all_cards, tiles
 from sim.games.first_ascent import data, engine, state
 from sim.games.first_ascent.state import (
-    A_CONTINUE, A_PLAY_SB, A_TRADE, BOARD_DOWN, BOARD_UP, D_OPTION, D_SB_WINDOW, DISCARD,
-    G_DISCARD_N, HAND, PILE_N, S_PSYCH, S_SB, S_WATER, SB_BORROWED_RACK, SB_ENERGY_DRINK,
-    SB_EXTRA_WATER, SB_GUIDEBOOK, STATUS_PENALISED, S_STATUS)
+    A_CONTINUE, A_PLAY_SB, A_TRADE, BOARD_DOWN, BOARD_UP, D_CHALKBAG, D_OPTION, D_SB_WINDOW,
+    DISCARD, FACE_CHECK, FACE_MINUS_2, G_DISCARD_N, G_POLICY_ERROR, G_RNG_RISK, HAND, PILE_N,
+    S_PSYCH, S_SB, S_WATER, SB_BORROWED_RACK, SB_ENERGY_DRINK, SB_EXTRA_WATER, SB_GUIDEBOOK,
+    SB_JESUS_PIECE, SB_LUCKY_CHALKBAG, STATUS_PENALISED, S_STATUS, T_CHALKBAG_REROLLS)
 from sim.games.first_ascent.data import N_KINDS
 
 FACE, SLAB = 1, 3
@@ -79,6 +80,60 @@ def test_phil_uses_a_paying_token_when_it_makes_the_roll_possible():
     st[F(S_SB, 0)] = 1 << SB_BORROWED_RACK
     assert engine.attempt_climb(st, t, agents(), 0, 2, True)
     assert not (st[F(S_SB, 0)] >> SB_BORROWED_RACK) & 1
+
+
+def _pitch_risk(rules, tokens=0, psych=4):
+    """Seat 0 risks hex 2, tile 12 (F1 S2 A1): 3 slab cards pay S2 and A1, the face unit stays
+    unpaid (S = 1); no spare card, so a -2 Cards face cannot be paid."""
+    st, t = blank(rules=rules)
+    row1_hard(st)
+    tiles(st, {2: 12})
+    give(st, 0, SLAB_NONE, 3)
+    st[F(S_PSYCH, 0)] = psych
+    st[F(S_SB, 0)] = tokens
+    return st, t
+
+
+def test_lucky_chalkbag_rerolls_a_pitch_roll():
+    # F86 ("a pitch or a card"), F36(5), F116: a -2 Cards face he cannot pay, then a check on
+    # the reroll: he climbs if he rerolls, retreats if he does not
+    st, t = _pitch_risk({"risk_die_odds": "1:1:1"}, 1 << SB_LUCKY_CHALKBAG)
+    for seed in range(1, 3000):       # a risk stream whose first two faces are -2, then check
+        probe = st.copy()
+        probe[G_RNG_RISK] = seed
+        if engine.roll_risk_die(probe, t) == FACE_MINUS_2 and \
+                engine.roll_risk_die(probe, t) == FACE_CHECK:
+            break
+    st[G_RNG_RISK] = seed
+    for reroll in (0, 1):
+        s2 = st.copy()
+        ag = agents(script=[reroll])
+        assert engine.attempt_climb(s2, t, ag, 0, 2, True) == bool(reroll)
+        assert logged(ag, s2)[0][1] == D_CHALKBAG
+        assert bool((s2[F(S_SB, 0)] >> SB_LUCKY_CHALKBAG) & 1) == (not reroll)
+        assert s2[T_CHALKBAG_REROLLS] == reroll
+
+
+def test_an_own_turn_token_pays_a_pitch_penalty():
+    # F36(5), F119, F27: -1 Card -1 Psych with psych 0 cannot be paid; Energy Drink played in
+    # the window before settling gives the psych, and the climb succeeds
+    for play in (True, False):
+        st, t = _pitch_risk({"risk_die_odds": "0:0:1"}, 1 << SB_ENERGY_DRINK, psych=0)
+        give(st, 0, GEAR_NONE, 1)                    # the spare card for the penalty
+        ag = agents(script=[A_PLAY_SB + SB_ENERGY_DRINK, A_CONTINUE] if play else [A_CONTINUE])
+        assert engine.attempt_climb(st, t, ag, 0, 2, True) == play
+        assert logged(ag, st)[0][1] == D_SB_WINDOW
+
+
+def test_jesus_piece_cancels_a_pitch_penalty_under_the_flag():
+    # Decision 11 flag jesus_piece_on_pitch_roll=true, F84: the penalty he cannot pay is
+    # cancelled and the climb succeeds; the Jesus Piece is spent (the default: not offered,
+    # test_fa_cards.test_jesus_piece_not_on_pitch_roll)
+    st, t = _pitch_risk({"risk_die_odds": "0:1:0", "jesus_piece_on_pitch_roll": "true"},
+                        1 << SB_JESUS_PIECE)
+    ag = agents(script=[A_PLAY_SB + SB_JESUS_PIECE])
+    assert engine.attempt_climb(st, t, ag, 0, 2, True)
+    assert st[G_POLICY_ERROR] == 0 and not (st[F(S_SB, 0)] >> SB_JESUS_PIECE) & 1
 
 
 def test_a_trade_may_draw_from_the_pile_its_own_cards_refill():
