@@ -43,31 +43,30 @@ def test_without_the_window_the_card_is_passed():
     assert option[3] == 1 and option[2] == 1        # only B offered
 
 
-def test_phil_keeps_a_paying_token_he_does_not_need():
-    # F34, F71, F123: Phil rolls at S = 0 or 1 alike, so Extra Water that would only lower S
-    # from 1 to 0 stays in his hand
+def _phil_on_dinkus_dog(slabs, tokens):
+    """Phil rolls onto hex 1, tile 1 (Dinkus Dog: S2 A1 W1), with `slabs` slab cards, no
+    water and the paying tokens `tokens`; returns the tokens he still holds."""
     st, t = blank(players=2, chars=(8, 4), rules={"risk_die_odds": "1:0:0"})
     row1_hard(st)
-    tiles(st, {1: 1})                              # Dinkus Dog: S2 A1 W1
-    give(st, 0, SLAB_NONE, 3)
+    tiles(st, {1: 1})
+    give(st, 0, SLAB_NONE, slabs)
     st[F(S_WATER, 0)] = 0
-    st[F(S_SB, 0)] = 1 << SB_EXTRA_WATER
+    st[F(S_SB, 0)] = sum(1 << x for x in tokens)
     assert engine.attempt_climb(st, t, agents(), 0, 1, True)
-    assert (st[F(S_SB, 0)] >> SB_EXTRA_WATER) & 1
+    return [x for x in tokens if (st[F(S_SB, 0)] >> x) & 1]
+
+
+def test_phil_keeps_a_paying_token_he_does_not_need():
+    # F34, F71, F123: Phil rolls at S = 0 or 1 alike; 3 slab cards leave only the W unit, so
+    # Extra Water that would only lower S from 1 to 0 stays in his hand
+    assert _phil_on_dinkus_dog(3, [SB_EXTRA_WATER]) == [SB_EXTRA_WATER]
 
 
 def test_phil_spends_only_the_tokens_that_bring_him_to_a_roll():
-    # F34, F71, F123: 3 slab cards pay S2 and leave one for the A unit; no water. Extra Water
-    # and the Guidebook together would pay in full, but one of them (S = 1) already lets him
-    # roll: he spends one and keeps the other (docs/first-ascent.md, "Phil's unpaid unit")
-    st, t = blank(players=2, chars=(8, 4), rules={"risk_die_odds": "1:0:0"})
-    row1_hard(st)
-    tiles(st, {1: 1})                              # Dinkus Dog: S2 A1 W1
-    give(st, 0, SLAB_NONE, 2)
-    st[F(S_WATER, 0)] = 0
-    st[F(S_SB, 0)] = (1 << SB_EXTRA_WATER) | (1 << SB_GUIDEBOOK)
-    assert engine.attempt_climb(st, t, agents(), 0, 1, True)
-    assert bin(int(st[F(S_SB, 0)])).count("1") == 1
+    # F34, F71, F123: 2 slab cards leave the A and W units (S = 2); Extra Water and the
+    # Guidebook together would pay in full, but either alone (S = 1) lets him roll: he spends
+    # one and keeps the other (docs/first-ascent.md, "Phil's unpaid unit")
+    assert len(_phil_on_dinkus_dog(2, [SB_EXTRA_WATER, SB_GUIDEBOOK])) == 1
 
 
 def test_phil_uses_a_paying_token_when_it_makes_the_roll_possible():
