@@ -169,16 +169,19 @@ def attempt_milestone(game, tier, name, dice):
 
 # --- plain-Python references (written from RULES.md, independent of the engine) ---------------
 
-def reference_dice(route, character, gear):
+def reference_dice(route, character, gear, own_die=False):
     """R50 for a data route: (effects as (stat index, modifier), dice rolled, Power Tap die
-    rolled, Decoder re-roll fires)."""
+    rolled, Decoder re-roll fires). `own_die`: the rulebook's Sprinter (switch
+    sprinter_extra_die=off), whose focus nerf rolls one die more than max(2, route effects)."""
     effects = [(STATS.index(e["stat"]), int(e["modifier"])) for e in route["rollEffect"]]
+    n = max(2, len(effects))
     if character == "sprinter":
         effects.append((2, 1))
+        n = n + 1 if own_die else max(2, len(effects))
     tag = route["tag"]
     power_tap = tag == "Dynamic" and "Power Tap Belt" in gear
     reroll = tag == "Pinch/Crimp" and "Crimp Sequence Decoder" in gear
-    return effects, max(2, len(effects)) + (1 if power_tap else 0), power_tap, reroll
+    return effects, n + (1 if power_tap else 0), power_tap, reroll
 
 
 def stats_of(att):

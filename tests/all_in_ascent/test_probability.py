@@ -15,7 +15,7 @@ from sim.games.all_in_ascent.data import CHARACTER_KEYS, STATS
 from sim.games.all_in_ascent.game import Game
 from sim.games.all_in_ascent.probability import (
     TABLE_COACH, TABLE_STAT_DICE, _tabled_pass_count, success_count)
-from sim.games.all_in_ascent.rules import PARAM_JOINT_READY
+from sim.games.all_in_ascent.rules import PARAM_JOINT_READY, build_rules
 from tests.all_in_ascent.helpers import reference_dice
 
 DICE_GEAR = ["Crimp Sequence Decoder", "Power Tap Belt", "Sequence Memorization",
@@ -23,8 +23,13 @@ DICE_GEAR = ["Crimp Sequence Decoder", "Power Tap Belt", "Sequence Memorization"
 ROUTE_GEAR = ["Harness", "Belay Device", "Lead Rope"]
 
 
-def brute_force(route, character, gear, eff, milestone, coach_bonus=1):
-    effects, n_roll, power_tap, reroll = reference_dice(route, character, gear)
+def brute_force(route, character, gear, eff, milestone, coach_bonus=1, own_die=False):
+    effects, n_roll, power_tap, reroll = reference_dice(route, character, gear, own_die)
+    # the die each effect reads: its own index, but the rulebook Sprinter's nerf (the last
+    # effect) reads the die rolled after the max(2, route effects)
+    die_of = list(range(len(effects)))
+    if own_die and character == "sprinter":
+        die_of[-1] = max(2, len(effects) - 1)
     good = total = 0
     for roll in itertools.product(range(1, 7), repeat=n_roll):
         for new_die in (range(1, 7) if reroll else [None]):
@@ -42,7 +47,7 @@ def brute_force(route, character, gear, eff, milestone, coach_bonus=1):
             req = [int(route[s]) for s in STATS]
             mentor = "Mountain Mentor" in gear
             for i, (stat, m) in enumerate(effects):
-                die = d[i] if i < len(d) else 0
+                die = d[die_of[i]] if die_of[i] < len(d) else 0
                 if character == "freeSolo":
                     m = 0
                 elif character == "technician" and m == 1:
@@ -65,12 +70,16 @@ def _routes(game):
 
 
 @pytest.mark.parametrize("joint_tables", [True, False], ids=["joint-tables", "enumeration"])
-@pytest.mark.parametrize("character", CHARACTER_KEYS)
+@pytest.mark.parametrize("character", [*CHARACTER_KEYS, "sprinter-own-die"])
 def test_probability_equals_brute_force(character, joint_tables):
     """Every route x this character x a set of gear combinations, regular and milestone; for
-    coupled dice both through the precomputed joint tables and through the plain enumeration."""
-    rng = np.random.default_rng(CHARACTER_KEYS.index(character))
-    game = Game(5, [character])
+    coupled dice both through the precomputed joint tables and through the plain enumeration.
+    sprinter-own-die: the Sprinter under the rulebook's reading (sprinter_extra_die=off, R50)."""
+    own_die = character == "sprinter-own-die"
+    character = "sprinter" if own_die else character
+    rng = np.random.default_rng(CHARACTER_KEYS.index(character) + (10 if own_die else 0))
+    game = Game(5, [character], rules=build_rules(switches={"sprinter_extra_die": "off"})
+                if own_die else None)
     tables = game.tables.copy()
     tables[PARAM_JOINT_READY] = 1 if joint_tables else 0
     assert game.tables[PARAM_JOINT_READY] == 1
@@ -100,8 +109,8 @@ def test_probability_equals_brute_force(character, joint_tables):
                    for s in range(4)]
             for milestone in (False, True):
                 good, total = success_count(st, tables, 0, rid, milestone)
-                assert Fraction(int(good), int(total)) == brute_force(route, character, gear, eff,
-                                                                      milestone), \
+                assert Fraction(int(good), int(total)) == brute_force(
+                    route, character, gear, eff, milestone, own_die=own_die), \
                     (route["name"], gear, milestone)
                 checked += 1
     assert checked == 72 * len(gear_sets) * 2

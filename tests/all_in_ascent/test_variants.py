@@ -222,11 +222,21 @@ def test_switch_sprinter_fail_xp(): # R54
         assert not ev["attempt"]["success"] and ev["attempt"]["xp_gained"] == want
 
 
-def test_switch_sprinter_extra_die():  # R50
-    g = Game(1, ["sprinter"], rules=build_rules(switches={"sprinter_extra_die": "off"}))
-    pset(g, 0, endurance=500)
-    ev = climb(g, "Dyno Dilemma", [1, 1, 1])              # 3 route effects, no Sprinter nerf
-    assert len(ev["attempt"]["effects"]) == 3
+@pytest.mark.parametrize("route, dice, engine, rulebook", [
+    ("Open Door", [4, 2, 5], (2, 4), (3, 5)),         # no route effect: d[0], or a third die
+    ("Dyno Dilemma", [1, 2, 3, 6], (4, 6), (4, 6)),   # 3 effects: the nerf reads d[3] either way
+])
+def test_switch_sprinter_extra_die(route, dice, engine, rulebook):  # R50, R79
+    # the engine counts the Sprinter's focus nerf among max(2, effects) dice (R79); the
+    # rulebook rolls it one extra die (off): max(2, route effects) + 1 dice, the last his.
+    # engine, rulebook: (dice rolled, the die the nerf reads)
+    for setting, (n_dice, die) in (("on", engine), ("off", rulebook)):
+        g = Game(1, ["sprinter"], rules=build_rules(switches={"sprinter_extra_die": setting}))
+        pset(g, 0, endurance=500)
+        a = climb(g, route, dice)["attempt"]
+        assert a["dice"]["rolled"] == dice[:n_dice]
+        nerf = a["effects"][-1]
+        assert (nerf["stat"], nerf["die"]) == ("focus", die), a["effects"]
 
 
 def test_switch_shared_belayer_pool():  # R32, R34

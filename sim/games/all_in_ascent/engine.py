@@ -32,6 +32,7 @@ from sim.games.all_in_ascent.rules import (
     PARAM_REST_TIME, PARAM_ROUTE_READER_NEEDS, PARAM_SPRINT_TIME_MINUS, PARAM_SPRINT_XP_PCT,
     PARAM_START_TIME, PARAM_TECH_REQ_MINUS, PARAM_TECH_TIME_PLUS, PARAM_TRAIN_CAPACITY,
     PARAM_VISIBLE_PER_AREA, PARAM_SPRINT_FAIL_SCALED, PARAM_SPRINT_EXTRA_NERF,
+    PARAM_SPRINT_OWN_DIE,
     PARAM_IRON_FAIL_XP_PCT, PARAM_FREE_SOLO_BYPASS, PARAM_TR_STATIONS, PARAM_LEAD_CAPACITY,
     PARAM_SHARED_BELAYERS, PARAM_SUCCESS_CLAMP, PARAM_POWER_TAP_BEST, PARAM_CARABINER_KEPT,
     PARAM_TRAINING_PER_ROUND, PARAM_SPENDABLE_KEPT, PARAM_REDISTRIBUTION, PARAM_REDIST_POINTS,
@@ -664,6 +665,28 @@ def effect_count(t, character, rid):
 
 
 @njit_noalloc(inline="always")
+def dice_for_effects(t, character, rid):
+    """R50: max(2, effects) dice. Under the rulebook's reading of the Sprinter (switch
+    sprinter_extra_die=off) his focus nerf rolls one additional die on top of max(2, route
+    effects), where the engine counts it among them (R79)."""
+    n = effect_count(t, character, rid)
+    if t[PARAM_SPRINT_OWN_DIE] != 0 and n > at(t, F_ROUTE_N_EFFECTS, rid):
+        return max(2, n - 1) + 1
+    return max(2, n)
+
+
+@njit_noalloc(inline="always")
+def effect_die(t, rid, i):
+    """R52: the die effect i reads, d[i]; under the rulebook's reading of the Sprinter his
+    focus nerf (the effect after the route's) reads his additional die, the last one R50 rolls
+    before the Power Tap Belt's."""
+    n_route = at(t, F_ROUTE_N_EFFECTS, rid)
+    if t[PARAM_SPRINT_OWN_DIE] != 0 and i == n_route:
+        return max(2, n_route)
+    return i
+
+
+@njit_noalloc(inline="always")
 def effect_stat_mod(t, rid, i):
     """Effect i of the list of R50: (stat, modifier)."""
     if i < at(t, F_ROUTE_N_EFFECTS, rid):
@@ -685,7 +708,7 @@ def character_modifier(character, m):
 @njit_noalloc
 def dice_to_roll(t, character, gear, rid):
     """R50: how many dice are rolled, and whether the Power Tap Belt's extra die is among them."""
-    n = max(2, effect_count(t, character, rid))
+    n = dice_for_effects(t, character, rid)
     tag = at(t, F_ROUTE_TAG, rid)
     power_tap = tag != 0 and owned_card_of_kind(t, gear, KIND_EXTRA_DIE, tag) >= 0
     return (n + 1 if power_tap else n), power_tap
@@ -834,7 +857,8 @@ def requirements_from_dice(t, character, rid, dice, n_dice, mentor_at, trace):
     trace[T_N_EFFECTS] = n_eff
     for i in range(n_eff):
         stat, m = effect_stat_mod(t, rid, i)
-        die = dice[i] if i < n_dice else 0                 # R78, R79: missing dice count 0
+        j = effect_die(t, rid, i)
+        die = dice[j] if j < n_dice else 0                 # R78, R79: missing dice count 0
         m = 0 if i == mentor_index else character_modifier(character, m)
         trace[T_EFFECT_STAT + i] = stat
         trace[T_EFFECT_MOD + i] = m

@@ -18,7 +18,8 @@ from numba import njit
 from sim.core.jit import njit_noalloc
 from sim.games.all_in_ascent.engine import (
     MENTOR_FIRST_NERF, MENTOR_NONE, apply_dice_gear, best_final_choice, character_modifier,
-    climbing_coach_bonus, dice_gear, dice_to_roll, effect_count, effect_stat_mod,
+    climbing_coach_bonus, dice_for_effects, dice_gear, dice_to_roll, effect_count,
+    effect_stat_mod,
     effective_stat_values, has_mountain_mentor, meets_requirements, mentor_cancelled_effect,
     owned_card_of_kind, pbase, requirements_from_dice, reroll_fires, stats_needed)
 from sim.games.all_in_ascent.memory import (
@@ -408,7 +409,7 @@ def _joint_distribution(t, c, rid, reroll, keep, as_value, coach, mentor, slots,
     numpy's unique sorted every outcome (a rules variant packed 29% faster without it), and a
     sort here compiled numba's quicksort (0.7 s of every first run). joint_tables sorts the
     few distinct."""
-    n_roll = max(2, effect_count(t, c, rid)) + (1 if keep != 0 else 0)
+    n_roll = dice_for_effects(t, c, rid) + (1 if keep != 0 else 0)
     n_outcomes = 6 ** n_roll * (6 if reroll else 1)
     bits = 1
     while (1 << bits) < 2 * n_outcomes:

@@ -57,6 +57,8 @@ _PARAM_NAMES = (
     "REDIST_POINTS",         # §9 rulebook: the most points it moves (10)
     "CHOICE_BEST",           # R51/R52: 1 = "your choice" gear picks its die to the player's
                              # best advantage (rulebook), 0 = the engine's fixed choice
+    "SPRINT_OWN_DIE",        # R50/R79: 1 = the Sprinter's focus nerf rolls one die more than
+                             # max(2, route effects) (rulebook), 0 = it counts among them
 )
 PARAM = {name: i for i, name in enumerate(_PARAM_NAMES)}
 # module-level ints, so numba reads them as constants
@@ -68,6 +70,7 @@ PARAM_TECH_REQ_MINUS = PARAM["TECH_REQ_MINUS"]
 PARAM_SPRINT_TIME_MINUS = PARAM["SPRINT_TIME_MINUS"]
 PARAM_SPRINT_XP_PCT = PARAM["SPRINT_XP_PCT"]
 PARAM_SPRINT_FAIL_SCALED = PARAM["SPRINT_FAIL_SCALED"]
+PARAM_SPRINT_OWN_DIE = PARAM["SPRINT_OWN_DIE"]
 PARAM_IRON_FAIL_PENALTY = PARAM["IRON_FAIL_PENALTY"]
 PARAM_ROUTE_READER_NEEDS = PARAM["ROUTE_READER_NEEDS"]
 PARAM_BETA_BOOST = PARAM["BETA_BOOST"]

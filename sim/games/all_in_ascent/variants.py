@@ -54,7 +54,8 @@ SWITCHES = {s.name: s for s in (
            "only successful climbs give 50%", "R54", "SPRINT_FAIL_SCALED"),
     Switch("sprinter_extra_die", "bool", True,
            "the Sprinter adds a focus-nerf effect (dice = max(2, effects))",
-           "rolls one extra d6 nerf die", "R50"),
+           "rolls one extra d6 nerf die (dice = max(2, route effects) + 1, the last one his)",
+           "R50, R79"),
     Switch("shared_belayer_pool", "bool", False,
            "Top Rope and Lead are each limited to the belayer count separately",
            "both limited by the belayer count, 'same pool'", "R32, R34", "SHARED_BELAYERS"),
@@ -374,8 +375,8 @@ def apply_params(params, config, param_index):
                 params[param_index[sw.param]] = 1 if value else 0
             else:
                 params[param_index[sw.param]] = 1 if value == sw.kind[1] else 0
-    if "sprinter_extra_die" in values:
-        params[param_index["SPRINT_EXTRA_NERF"]] = 1 if values["sprinter_extra_die"] else 0
+    if "sprinter_extra_die" in values:      # off: the rulebook's own die for the nerf (R50)
+        params[param_index["SPRINT_OWN_DIE"]] = 0 if values["sprinter_extra_die"] else 1
     for path, value in config.knobs:
         if _is_passive(path):
             _, key, _, number = split_path(path)
