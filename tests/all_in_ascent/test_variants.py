@@ -6,8 +6,8 @@ from sim.games.all_in_ascent.batch import run_games
 from sim.games.all_in_ascent.rules import build_rules, default_rules
 from sim.games.all_in_ascent.variants import VariantError
 from tests.all_in_ascent.helpers import (
-    Buy, Climb, Game, Milestone, Rest, S, Train, climb, end_round_now, force_dice, give, pget, pset,
-    put_route, set_milestone, set_stats, set_training, stats_of)
+    Buy, Climb, Game, Milestone, PyRng, Rest, S, Train, climb, end_round_now, force_dice, give,
+    pget, pset, put_route, set_milestone, set_stats, set_training, stats_of)
 
 V060 = None
 
@@ -52,6 +52,30 @@ def test_v060_belayers_and_top_rope_row(players):  # L6, L7
     assert len(g.visible_names("topRope")) == 2 * (players - 1)
     assert len(g.visible_names("bouldering")) == 5
     assert all(p.get("belay_station") == -1 for p in g.as_dict()["players"])
+
+
+@pytest.mark.parametrize("seed", [1, 42, 12345])
+def test_v060_setup_replays_the_v040_draws_with_its_top_rope_row(seed):  # L7, L14, R12-R16
+    # L7's natural preset: the Top Rope row is pickN(every Top Rope route, 2 x belayers), one
+    # full shuffle (22 draws, also for 0 belayers); the other draws are v0.4.0's (L14): three
+    # for the milestones (R14; the seeds' v0.4.0 vectors name them), a row per area (R15), the
+    # shop rotation (R16). A plain-Python replay (PyRng) must end at the engine's RNG state
+    from tests.all_in_ascent.test_rules_setup import SETUP_VECTORS, milestones_with_areas
+    from sim.games.all_in_ascent.data import ACCESS_CARDS_V040
+    rules = v060()
+    for players in (1, 2, 3, 4):
+        g = Game(seed, ["technician", "sprinter", "ironLung", "freeSolo"][:players], rules=rules)
+        replay = PyRng(seed)
+        for _ in range(3):
+            replay.next()
+        for area in ("bouldering", "topRope", "leadClimbing"):
+            names = [r["name"] for r in rules.data.routes[area]]
+            want = replay.pick_n(names, 2 * (players - 1) if area == "topRope" else 5)
+            assert g.visible_names(area) == want, (players, area)
+        shop = replay.pick_n([n for n in rules.data.gear_names if n not in ACCESS_CARDS_V040], 3)
+        assert g.rotation_names() == shop
+        assert int(g.state[S.G_RNG]) == replay.s and replay.draws == 85
+        assert milestones_with_areas(g) == SETUP_VECTORS[seed]["milestones"]
 
 
 def test_v060_top_rope_is_open_and_lead_needs_three_cards():  # L4
@@ -142,6 +166,22 @@ def test_v060_milestone_station_choice_and_stale_reuse():  # L10, L12
     force_dice(g2, [1, 1, 1])
     g2.step(Milestone("intermediate"))
     assert pget(g2, 0, "belay_station") == 0                  # but it reuses station 0
+
+
+def test_v060_resting_keeps_the_station_a_top_rope_climb_set():  # L12
+    # L12: only a climb elsewhere clears the station; rest, train and buy keep it, so the
+    # stale reuse above happens in play, not only in a constructed state
+    g = Game(4, ["technician", "sprinter", "ironLung"], rules=v060())
+    pset(g, 0, endurance=500, time=10)
+    slot = 2                                       # routes 2 and 3 of the row: station 1
+    climb(g, g.visible_names("topRope")[slot], [1, 1, 1], slot=slot)
+    assert pget(g, 0, "belay_station") == 1
+    round_now = g.round
+    while g.current_seat != 0:                     # the others end their turns
+        g.step(S.END_TURN)
+    assert g.round == round_now and Rest() in g.legal_actions()
+    g.step(Rest())
+    assert pget(g, 0, "location") == S.REST_LOC and pget(g, 0, "belay_station") == 1
 
 
 def test_v060_one_player_can_never_try_a_top_rope_milestone():  # L10
@@ -248,6 +288,10 @@ def test_switch_shared_belayer_pool():  # R32, R34
         pset(g, 1, location=S.AREA_LOC + S.TOP_ROPE)     # one belayer in round 1, taken
         legal = g.legal_actions()
         assert any(isinstance(a, Climb) and a.area == "leadClimbing" for a in legal) == lead_open
+        # and the other way round: a Lead climber takes the pool from Top Rope
+        pset(g, 1, location=S.AREA_LOC + S.LEAD)
+        legal = g.legal_actions()
+        assert any(isinstance(a, Climb) and a.area == "topRope" for a in legal) == lead_open
 
 
 def test_switch_training_station_per_round():  # R34, R82
