@@ -29,7 +29,8 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.core.jit import njit_noalloc
 from sim.games.ascension.engine import is_corner
-from sim.games.ascension.rules import C_CORNER_OF, C_MATTRESS_FROM, C_SHAPE_OF
+from sim.games.ascension.rules import (
+    C_CORNER_OF, C_MATTRESS_FROM, C_PILLAR_PIECE_MOVABLE, C_SHAPE_OF)
 from sim.games.ascension.state import (
     B_H, B_PAWN_ON, B_SHAPES, B_STACK, B_SYMBOL, MAX_PLAYERS, N_SQUARES, NB, PILLAR, PILLAR_BASE,
     S_PAWN_SQ, S_SUMMIT, SYM_CHASM, SYM_DRAGON, SYM_LADDER, SYM_MATTRESS)
@@ -83,7 +84,8 @@ def square_facts(b, t, seat, s, top_height):
     """What square s's edit costs for seat depend on (edit_cost), read once a search: the
     kind OPEN; SHOWS_BARRED (a chasm or a foreign shape: open only at a changed height);
     OWN_PAWN (A37: pinned at its height); CLOSED (another pawn, A29(b)'s corners); FROZEN
-    (the joker's stack); its height; whether its top is a half-cube.
+    (the joker's stack; the pillar's piece where the switch pillar_piece_movable is off, D17,
+    A12(e)); its height; whether its top is a half-cube.
     Every case is worked out, and the first that holds wins (the last select below), with
     selects rather than branches: which case holds is a coin flip to the processor, and a
     search reads all 81 squares. With branches the search's reading of the squares took twice
@@ -94,7 +96,8 @@ def square_facts(b, t, seat, s, top_height):
     shp = b[B_SHAPES + s]
     barred = (sym == SYM_CHASM) | ((shp != 0) & ((shp & t[C_SHAPE_OF + seat]) == 0))
     kind = SHOWS_BARRED if barred else OPEN
-    kind = FROZEN if sym == SYM_DRAGON else kind
+    pillar_fixed = (s == PILLAR) & (h > PILLAR_BASE) & (t[C_PILLAR_PIECE_MOVABLE] == 0)
+    kind = FROZEN if (sym == SYM_DRAGON) | pillar_fixed else kind
     kind = CLOSED if is_corner(s) & (s != t[C_CORNER_OF + seat]) else kind
     kind = (OWN_PAWN if occupant == seat else CLOSED) if occupant >= 0 else kind
     return kind | (min(h, 255) << FACTS_H_SHIFT) | (FACTS_HALF_TOP if top_height == 1 else 0)

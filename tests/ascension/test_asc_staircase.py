@@ -373,3 +373,24 @@ def test_the_blocker_and_the_hybrid_never_target_a_partner(positions, partnershi
                 partners += target % 2 == seat % 2
     assert targets > 20
     assert (partners == 0) if partnership == "true" else (partners > 5)
+
+
+@pytest.mark.parametrize("movable, pillar_target, distance", [("true", 9, 1), ("false", 11, 5)])
+def test_the_search_leaves_a_fixed_pillar_piece_where_it_is(movable, pillar_target, distance):
+    # D17, A12(e): with pillar_piece_movable off the first piece on the pillar stays for good,
+    # so the search must climb to the pillar at its height (11 hu: a cube on the 9-hu base)
+    # rather than plan to lower it; before, the builders waited forever beside it. A pawn on
+    # an 8-hu square next to the pillar: one move (the cube off) when the piece may move, else
+    # a staircase up to 10 hu
+    from asc_helpers import Builder, new_game, sq, start_turn
+    g = new_game(2, seed=3, pillar_piece_movable=movable)
+    b = Builder(g)
+    b.heights({sq(3, 3): 8, sq(2, 3): 8})
+    b.put(b.take_cube(), S.PILLAR)
+    g.move_pawn_to(0, sq(3, 3))
+    start_turn(g, 0)
+    assert g.height(S.PILLAR) == 11
+    work = np.zeros(WORK_SIZE, np.int64)
+    d, n = builder.plan_for(_context(g.view(0), 0, g.t, work), 0)
+    plan = [(int(work[SC.W_PLAN + i]), int(work[SC.W_PLAN_G + i])) for i in range(n)]
+    assert plan[-1] == (S.PILLAR, pillar_target) and d == distance, plan
