@@ -80,7 +80,9 @@ def worth_on_route(st, t, seat, h, params, res, req, tiles):
     base = seat * SEAT_FIELDS
     tile = st[TILE + h]
     face_up = E.hex_face_up(st, t, h)
-    value = t[T_B_VALUE + N_HEX * side + h]
+    # F35(3) scores the tile's value (a knob may change it); a face-down tile shows only the
+    # board's printed value for its hex
+    value = t[T_P_VALUE + tile] if face_up else t[T_B_VALUE + N_HEX * side + h]
     w = max(0, value - E.climbed_by_others(st, seat, h)) * 1.0 + E.summit_points(st, t, seat, h)
     headwall = (E.board_mask(st, t, BM_HEADWALL) >> h) & 1
     share = params[2]

@@ -30,7 +30,7 @@ from sim.games.first_ascent.memory import WORK_SIZE
 from sim.games.first_ascent.policy_api import MAX_POLICY_PARAMS, PolicyContext
 from sim.games.first_ascent.state import (
     A_RISK, BOARD_UP, D_OPTION, D_REST, D_TECHNIQUE, D_TURN, G_AUX, G_SHARED, MAX_LEGAL, N_KINDS,
-    REST_PSYCH, REST_WATER, S_ROUTE_MASK, S_SB, S_SC_SUMMIT, S_TECH, WITH_JESUS)
+    REST_PSYCH, REST_WATER, S_PERSONAL, S_ROUTE_MASK, S_SB, S_SC_SUMMIT, S_TECH, WITH_JESUS)
 
 CHARACTER = character_keys(DATA)
 GEAR, FACE, CRACK, SLAB, ANY, WATER, PSYCH = range(7)
@@ -452,3 +452,23 @@ def test_the_planner_counts_the_trifecta_toward_the_type_objectives_the_switch_n
         counted.append(bool(engine.counts_for_type_objective(t, so, engine.TRIFECTA)))
     assert len(counted) >= 3
     assert all(counted) if reading == "every_type" else 0 < sum(counted) < len(counted)
+
+
+@pytest.mark.parametrize("bot", ["greedy", "planner"])
+def test_the_bots_score_a_pitch_by_its_value_knob(bot):  # F35(3)
+    # pitches.<key>.value (knobs.py) changes what a pitch scores (F35(3) reads the tile's
+    # value); hexes 3 and 6 hold Roger's Roof and Corrugation Corner (both printed 1 with the
+    # same costs) and both are paid in full: with Roger's Roof knobbed to 5 both bots climb it,
+    # with Corrugation Corner knobbed, that one. The planner read the board's printed value
+    for knobbed, hex_wanted in (("rogers_roof", 3), ("corrugation_corner", 6)):
+        st, t = blank(2, (CHARACTER["young_prodigy"], CHARACTER["phil"]),
+                      knobs=[(f"pitches.{knobbed}.value", "5")])
+        row1_hard(st)
+        tiles(st, {3: 2, 6: 3})
+        st[S_ROUTE_MASK] = sum(1 << h for h in range(1, 9) if h not in (3, 6))
+        st[S_PERSONAL], st[S_PERSONAL + 1] = 1, 2        # objectives that list neither tile
+        give(st, 0, GEAR_CARD, 2)
+        give(st, 0, FACE_CARD, 1)
+        codes = turn_codes(st, t)
+        assert hex_wanted in codes and 9 - hex_wanted in codes
+        assert ask(bot, st, t, D_TURN, codes) == hex_wanted
