@@ -41,6 +41,10 @@ def test_a_card_knob_changes_the_games_and_the_fingerprint():
 @pytest.mark.parametrize("knob,words", [
     ("characters.wizard.start_water=3", "unknown character 'wizard'; allowed: "),
     ("characters.phil.start_water=9", "must be an integer from 0 to 7, got 9"),
+    ("characters.rope_gun.start_water=7", "start_water: must be at most the track maximum "
+     "max_water_psych = 6, got 7"),
+    ("characters.phil.max_water_psych=3", "start_water: must be at most the track maximum "
+     "max_water_psych = 3, got 7"),
     ("characters.phil.shoe_size=3", "a character knob is characters.<key>.<field>"),
     ("asset_cards.toe_jam.count=5", "must add up to 124 cards, got 125"),
     ("asset_cards.toe_jam.technique=magic", "allowed none, precision"),

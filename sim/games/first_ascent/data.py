@@ -231,6 +231,10 @@ def validate_data(data, path):
         where = f"characters[id={ch['id']}]"
         for key in ("start_water", "start_psych", "max_water_psych"):
             _int(_req(ch, key, path, where), path, f"{where}.{key}", 0, 7)
+        for key in ("start_water", "start_psych"):        # F22, F7: a track starts within its max
+            if ch[key] > ch["max_water_psych"]:
+                _fail(path, f"{where}.{key}", f"must be at most the track maximum "
+                      f"max_water_psych = {ch['max_water_psych']}, got {ch[key]}")
         _int(_req(ch, "permanent_token_limit", path, where), path,
              f"{where}.permanent_token_limit", 0, 12)
         _int(_req(ch, "rest_assets", path, where), path, f"{where}.rest_assets", 0, 12)
