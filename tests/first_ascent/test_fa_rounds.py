@@ -1199,6 +1199,8 @@ def test_build_rules_rejects_unknown_names():
     ("risk_die_odds", "-1:1:1", ("risk_die_odds",)),
     ("abilities_off", "superman", ("abilities_off", "superman")),
     ("readings", "mine", ("readings", "bga")),
+    ("card_48b", "GEAR", ("card_48b", "gear", "'GEAR'")),         # written as allowed, no case
+    ("risk_with_tokens", "True", ("risk_with_tokens", "true")),   # folding, as readings=BGA
 ])
 def test_build_rules_rejects_bad_values(name, value, needles):
     # F132, Decisions 1, 2, 19, 29

@@ -193,7 +193,10 @@ def build_rules(players, changes=None, knobs=()):
             raise RuleError(f"unknown First Ascent rule {name!r}; allowed: readings, "
                             f"{', '.join(OPTIONS)}")
         allowed = OPTIONS[name][0]
-        value = str(value).strip().lower() if allowed not in ("characters",) else str(value)
+        if isinstance(value, (bool, np.bool_)):       # TOML's true and false
+            value = "true" if value else "false"
+        # written as allowed: 'GEAR' for gear is refused, as every other game's options do
+        value = str(value).strip() if allowed not in ("characters",) else str(value)
         if allowed == "int":
             lo, hi = INT_RANGES[name]
             number = whole_number(value)
