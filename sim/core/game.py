@@ -34,6 +34,8 @@ The adapter module provides:
     character_keys() -> list[str]           only if the game has characters
     reads_records_of(schema, rules) -> bool optional: tables of an older record schema that
         read as today's for runs with these rules (each {switch: value})
+    seating_error(characters) -> str | None optional: why these distinct character keys
+        cannot sit at one table (a rule of the game's setup), or None
 
 The record tables share a core of columns (`GAMES_COLUMNS`, `SEATS_COLUMNS`); a game adds its
 own after them.
@@ -272,8 +274,10 @@ class GameSpec:
             return "random"
         if not self.has_characters:
             raise GameError(f"{self.title} has no characters", "characters")
-        keys = [c.strip() for c in value.split(",") if c.strip()] if isinstance(value, str) \
-            else list(value)
+        keys = [c.strip() for c in value.split(",")] if isinstance(value, str) else list(value)
+        if "" in keys:
+            raise GameError(f"an empty character in {value!r}; write one key per seat, "
+                            f"separated by commas", "characters")
         allowed = self.character_keys()
         for key in keys:
             if key not in allowed:
@@ -284,6 +288,10 @@ class GameSpec:
                             f"got {', '.join(keys)}", "characters")
         if players is not None and len(keys) != players:
             raise GameError(f"{len(keys)} characters for {players} players", "characters")
+        seating = getattr(self.api, "seating_error", None)
+        problem = seating(keys) if seating else None
+        if problem:
+            raise GameError(problem, "characters")
         return keys
 
     def build_rules(self, players, preset=None, rules=None, knobs=(), data=None):

@@ -260,7 +260,7 @@ def test_with_phils_starting_summit_beta_the_planner_plays_more_tokens():  # F71
         rules = build_rules(4, knobs=[("characters.phil.ability.starting_summit_beta",
                                        str(value))])
         seats = seats_table(run_games(60, 7, rules, "planner",
-                                      characters=("phil", "rope_gun", "bold_brit", "crag_mama")),
+                                      characters=("phil", "rope_gun", "the_dirtbag", "crag_mama")),
                             rules).to_pandas()
         played[value] = int(seats.loc[seats.character == "phil", chosen].to_numpy().sum())
     assert played[2] >= 2 * played[0] + 10, played

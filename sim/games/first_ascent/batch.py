@@ -28,6 +28,20 @@ def policy_slots(names, params=None):
     return fns, slot_params
 
 
+def seating_error(characters):
+    """Why these character keys cannot sit at one table, or None: the two characters printed
+    on one player board never meet in a game (F22, F130)."""
+    from sim.games.first_ascent.data import DATA
+    board = {c["key"]: c["player_board"] for c in DATA["characters"]}
+    seen = {}
+    for key in characters:
+        other = seen.setdefault(board.get(key), key)
+        if other != key:
+            return (f"{other} and {key} are the two characters of player board "
+                    f"{board[key]}, which never meet in a game (F22, F130)")
+    return None
+
+
 def character_ids(characters, players):
     """'random' -> zeros (F22's draw in the game); a list of keys -> ids per seat."""
     ids = np.zeros(MAX_PLAYERS, np.int64)
@@ -41,6 +55,9 @@ def character_ids(characters, players):
             raise ValueError(f"unknown First Ascent character {key!r}; allowed: "
                              f"{', '.join(sorted(keys))}")
         ids[seat] = keys[key]
+    problem = seating_error(characters)
+    if problem:
+        raise ValueError(problem)
     return ids
 
 

@@ -35,6 +35,11 @@ def character_keys():
     return sorted(CHARACTER_KEYS.values())
 
 
+def seating_error(characters):
+    from sim.games.first_ascent.batch import seating_error as problem
+    return problem(characters)
+
+
 def play(rules, n_games, master_seed, seat_policies, characters, first_index=0, threads=None,
          rotate=False, policy_params=None):
     """policy_params: {policy name: parameter vector} instead of the registered ones (a bot
