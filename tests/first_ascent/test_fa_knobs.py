@@ -78,6 +78,22 @@ def test_rule_errors_stay_rule_errors():
         build_rules(3, {}, [("nope.x", "1")])
 
 
+@pytest.mark.parametrize("options, knobs, words", [
+    ({}, {"characters.phil.start_water": "3"}, "knobs: a list of (path, value) pairs, got a dict"),
+    ({}, [("characters.phil.start_water", "3"), ("characters.phil.start_water", "5")],
+     "characters.phil.start_water: set twice"),
+    ({}, [("characters.bold_brit.ability.gear_requirement_cap", "None")],
+     "expected a whole number or none, got 'None'"),
+    ({"risk_die_odds": "1:0.0000001:1"}, [], "below 1/1,048,576 of the sum"),
+])
+def test_the_library_refuses_what_the_command_line_refuses(options, knobs, words):
+    # a dict of knobs, a knob set twice (the last had won silently), the cap's 'none' named in
+    # its error, and a Risk Die face too light to roll (it packed as 0 and vanished)
+    with pytest.raises(RuleError) as err:
+        build_rules(3, options, knobs)
+    assert words in str(err.value)
+
+
 @pytest.mark.parametrize("path,printed,value", [
     ("characters.rope_gun.ability.water_requirement_minus", 1, "0"),
     ("characters.bold_brit.ability.gear_requirement_cap", 1, "none"),

@@ -52,10 +52,10 @@ def _find(items, key, path, what, keyed=lambda x: x["key"]):
                     f"{', '.join(sorted(keyed(x) for x in items))}")
 
 
-def _number(path, text):
+def _number(path, text, also=""):
     value = whole_number(text)
     if value is None:
-        raise KnobError(f"{path}: expected a whole number, got {text!r}")
+        raise KnobError(f"{path}: expected a whole number{also}, got {text!r}")
     return value
 
 
@@ -110,7 +110,7 @@ def _apply_ability(ab, path, name, text):
             ab.pop(name, None)
             return
         lo, hi = ABILITY_NUMBERS[name]
-        value = _number(path, text)
+        value = _number(path, text, " or none" if name == "gear_requirement_cap" else "")
         if not lo <= value <= hi:
             extra = " or none" if name == "gear_requirement_cap" else ""
             raise KnobError(f"{path}: allowed {lo}..{hi}{extra}; got {value}")
@@ -166,8 +166,17 @@ def _ability_value(ab, name):
 
 def _data_with(knobs):
     """A copy of the bundled data with the knobs [(path, value text)] applied."""
+    if isinstance(knobs, (dict, str)):
+        raise KnobError(f"knobs: a list of (path, value) pairs, got a {type(knobs).__name__}")
     data = copy.deepcopy(DATA)
-    for path, text in knobs:
+    seen = set()
+    for item in knobs:
+        if not isinstance(item, (tuple, list)) or len(item) != 2:
+            raise KnobError(f"knobs: a list of (path, value) pairs, got the item {item!r}")
+        path, text = item
+        if path in seen:                  # the CLI refuses a repeat; so does the library
+            raise KnobError(f"{path}: set twice")
+        seen.add(path)
         apply(data, path, str(text).strip())
     return data
 

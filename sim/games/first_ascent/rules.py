@@ -133,6 +133,10 @@ def _parse_odds(value):
     total = sum(weights)
     scaled = [int(round(w / total * ODDS_SCALE)) for w in weights]
     scaled[0] = ODDS_SCALE - scaled[1] - scaled[2]
+    if any(w > 0 and x <= 0 for w, x in zip(weights, scaled)):
+        raise RuleError(f"risk_die_odds: a face's weight is positive but below 1/{ODDS_SCALE:,} "
+                        f"of the sum, which the die cannot roll; got {value!r} (use 0 to "
+                        f"remove a face)")
     return scaled
 
 
