@@ -776,8 +776,6 @@ def summit_arrival(st, t, p):
         st[G_FIRST_SUMMIT_TURN] = st[G_TURN_COUNT]
     if st[G_PRIVILEGED] == -1 and not st[G_PRIV_DEAD] and \
             (t[C_PRIV_RECLAIMABLE] or not st[S_LOST_PRIV + p]):
-        if st[G_PRIV_LOSSES] > 0 and not st[S_LOST_PRIV + p]:
-            st[G_PRIV_PASSES] += 1      # D29: vacant since a loss, they pass to this arrival
         grant_privileges(st, p)
 
 
