@@ -402,6 +402,23 @@ def test_phil_with_nothing_to_pay_climbs_under_flag(full_payment):
     assert st[T_RISKS + 0] == 0 and st[F(S_HEX, 0)] == 1
 
 
+@pytest.mark.parametrize("others, perm, rolls", [
+    (4, SLAB, False),        # N = 4 ignores all four units, the token's slab among them
+    (3, FACE, True),         # N = 3: the face token pays the any_skill unit, which remains
+])
+def test_phil_and_a_permanent_token_under_the_nothing_to_pay_flag(others, perm, rolls):
+    # F125, F32a, F33, Decision 30 flag: tile 1 S2 A1 W1. With four others on the hex the
+    # discount may take every unit, the one a permanent token would pay included: nothing
+    # remains, he climbs without a roll. With three, a unit remains whatever the discount
+    # takes (here the any_skill unit a face token pays): he rolls, and retreats on 0:1:0
+    st, t = _phil_nothing_state({"risk_die_odds": "0:1:0", "phil_nothing_to_pay": "climbs"})
+    if others == 3:
+        set_route(st, 4, [14])
+    st[F(S_PERM, 0) + perm] = 1
+    assert engine.attempt_climb(st, t, agents(), 0, 1, True) == (not rolls)
+    assert st[T_RISKS + 0] == (1 if rolls else 0)
+
+
 def test_phil_with_units_paid_by_permanent_tokens_still_rolls_under_the_flag():
     # F125, F33, Decision 30 flag: permanent tokens pay units, they do not remove them, so
     # something is left to pay and F34 applies: he rolls (and here retreats). Tile 1 S2 A1 W1

@@ -679,7 +679,8 @@ def dice_for_effects(t, character, rid):
 def effect_die(t, rid, i):
     """R52: the die effect i reads, d[i]; under the rulebook's reading of the Sprinter his
     focus nerf (the effect after the route's) reads his additional die, the last one R50 rolls
-    before the Power Tap Belt's."""
+    before the Power Tap Belt's. The belt's R51.2 sorts every die rolled, his among them, so
+    with the belt his index often finds no die kept and reads 0 (as R78 for the engine's)."""
     n_route = at(t, F_ROUTE_N_EFFECTS, rid)
     if t[PARAM_SPRINT_OWN_DIE] != 0 and i == n_route:
         return max(2, n_route)

@@ -138,9 +138,11 @@ def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, discount, scope, re
         unpaid[a] = req[a] - paid_tok[a] - paid_card[a]
     # any_skill: leftover skill tokens first, then leftover skill cards
     need_any = req[R_ANY]
+    any_tokens = 0
     for a in range(1, 4):
         use = min(need_any, res[a] - paid_tok[a])
         need_any -= use
+        any_tokens += use
     while need_any > 0:                  # a skill card of the type left over most
         best_a = 0
         best_left = 0
@@ -199,7 +201,9 @@ def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, discount, scope, re
     for r in range(7):
         s += unpaid[r]
     # leftover ignores spare the costliest paid units: cards, then psych, then water (no gear
-    # card where the discount may not take gear, which can change the price, never S)
+    # card where the discount may not take gear, which can change the price, never S), then
+    # units permanent tokens pay (free, but F125 asks whether any unit remains)
+    permanent = paid_tok[0] + paid_tok[1] + paid_tok[2] + paid_tok[3] + any_tokens
     while ignores > 0:
         if _uncover_card(paid_card, any_cards, scope & 0b1111):
             pass
@@ -207,6 +211,8 @@ def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, discount, scope, re
             paid_p -= 1
         elif paid_w > 0:
             paid_w -= 1
+        elif permanent > 0:
+            permanent -= 1
         else:
             break
         ignores -= 1
@@ -228,7 +234,7 @@ def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, discount, scope, re
     plan[PL_EXTRA_GEAR] = extra_gear
     plan[PL_COST] = cost
     plan[PL_IGNORED] = ignored
-    plan[PL_PERMANENT] = paid_tok[0] + paid_tok[1] + paid_tok[2] + paid_tok[3]
+    plan[PL_PERMANENT] = permanent
     plan[PL_UNPAID] = -1
     for r in range(7):
         if unpaid[r] > 0:
