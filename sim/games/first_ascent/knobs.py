@@ -110,9 +110,9 @@ def _apply_ability(ab, path, name, text):
             ab.pop(name, None)
             return
         lo, hi = ABILITY_NUMBERS[name]
-        value = _number(path, text, " or none" if name == "gear_requirement_cap" else "")
+        extra = " or none" if name == "gear_requirement_cap" else ""
+        value = _number(path, text, extra)
         if not lo <= value <= hi:
-            extra = " or none" if name == "gear_requirement_cap" else ""
             raise KnobError(f"{path}: allowed {lo}..{hi}{extra}; got {value}")
         ab[name] = value
     elif name in ABILITY_FLAGS:

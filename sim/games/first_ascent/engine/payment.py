@@ -20,7 +20,7 @@ from sim.games.first_ascent.memory import (
     RES_SIZE, SHORTFALL_SIZE, SH_ANY_CARDS, SH_PAID_CARDS, SH_PAID_TOKENS, SH_REQ, SH_UNPAID)
 from sim.games.first_ascent.rules import C_CRAG_MAMA_ANY, C_RISK_WITH_TOKENS
 from sim.games.first_ascent.state import (
-    BOARD_UP, HAND, REQ_TOKENS, SB_BORROWED_RACK, SB_EXTRA_WATER, SB_GUIDEBOOK,
+    BOARD_UP, HAND, PAYING_TOKENS, REQ_TOKENS, SB_BORROWED_RACK, SB_EXTRA_WATER, SB_GUIDEBOOK,
     SB_JUMAR, SEAT_FIELDS, S_PERM, S_PSYCH, S_SB, S_TECH, S_WATER, TILE)
 
 
@@ -217,10 +217,7 @@ def _shortfall_for(st, t, seat, h, tokens, bionic, n_others, discount, scope, re
             break
         ignores -= 1
         ignored += 1
-    n_tok = 0
-    for sb in (SB_BORROWED_RACK, SB_JUMAR, SB_EXTRA_WATER, SB_GUIDEBOOK):
-        if (tokens >> sb) & 1:
-            n_tok += 1
+    n_tok = popcount(tokens)                 # plan_payment_from passes paying tokens only
     cost = extra_gear + paid_w + paid_p + extra_psych
     for a in range(4):
         plan[PL_CARDS + a] = paid_card[a] + any_cards[a]
@@ -324,9 +321,8 @@ def discount_choices(st, t, h, n_others, res):
     return max(0, n_others - excess), 2
 
 
-PAYING_MASK = (1 << SB_BORROWED_RACK) | (1 << SB_JUMAR) | (1 << SB_EXTRA_WATER) | \
-    (1 << SB_GUIDEBOOK)
-ANY_TOKENS = PAYING_MASK         # plan_payment_from's `tokens`: every paying token held, or 0
+# plan_payment_from's `tokens`: every paying Summit Beta token held (F32c, F83), or 0
+ANY_TOKENS = sum(1 << sb for sb in PAYING_TOKENS)
 
 
 @njit_noalloc(one_copy=True)
@@ -336,7 +332,7 @@ def plan_payment_from(st, t, seat, h, plan, tokens, res, buffer):
     (PAYMENT_BUFFER int64, whose first RES_SIZE may be `res` itself) is scratch space."""
     trial = buffer[PAY_TRIAL_PLAN:PAY_TRIAL_PLAN + PLAN_SIZE]
     scratch = buffer[PAY_SHORTFALL:PAY_SHORTFALL + SHORTFALL_SIZE]
-    paying = st[S_SB + seat * SEAT_FIELDS] & tokens & PAYING_MASK
+    paying = st[S_SB + seat * SEAT_FIELDS] & tokens & ANY_TOKENS
     n_others = climbed_by_others(st, seat, h)
     bionic_max = 3 if res[R_BIONIC] else 0
     discount, choices = discount_choices(st, t, h, n_others, res)
@@ -368,7 +364,7 @@ def fewest_tokens_plan(st, t, seat, h, plan, res, buffer, exactly_one):
     S = 0 or 1 alike (F34, F71), so a token that only lowers his S to 0 is kept; under the
     Decision 33 flag a player may risk (S = 1) with tokens left unused, any of them. Returns
     the plan's S, or plan_payment_from's with every token where no subset qualifies."""
-    held = st[S_SB + seat * SEAT_FIELDS] & PAYING_MASK
+    held = st[S_SB + seat * SEAT_FIELDS] & ANY_TOKENS
     for k in range(popcount(held) + 1):
         best_key = INF
         best_tokens = -1
