@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.core.stats import wilson_interval
+from sim.core.stats import binomial_p_value, wilson_interval
 from sim.report import analysis as A
 from sim.report import first_screen as FS
 
@@ -67,6 +67,48 @@ def test_a_fair_game_shows_a_finding_in_at_most_5_percent_of_runs(no_winner):
     # 95% margin: 5% + 2.9 points at 150 runs). The old screen: 14%, and 100% with no-winner
     # games. Over 300 runs at 1,200 games: 6.0% and 4.0% (sampling error 1.4 points).
     assert flagged / runs <= 0.05 + 1.645 * np.sqrt(0.05 * 0.95 / runs), flagged
+
+
+def test_first_ascent_tables_test_the_win_share_against_the_effective_parity():  # F63
+    """A fair 4-player game where 20% of the games end in a two-way tie (F63): a win counts for
+    each winner, so every character's win rate sits near 1.2 / 4, above 1/4; tested against
+    1/4 (results/FIRST_ASCENT.md's tables until 2026-12-07) every character read as 'over'.
+    Tested as the share against the effective parity, none does."""
+    from sim.report.first_ascent import character_table
+    rng = np.random.default_rng(17)
+    players, games = 4, 8000
+    chars = [f"c{i}" for i in range(12)]
+    deal = np.argsort(rng.random((games, 12)), axis=1)[:, :players]
+    won = np.zeros((games, players), bool)
+    first = rng.integers(0, players, games)
+    won[np.arange(games), first] = True
+    tie = rng.random(games) < 0.20
+    second = (first + rng.integers(1, players, games)) % players
+    won[np.arange(games)[tie], second[tie]] = True
+    seats = pd.DataFrame({"game": np.repeat(np.arange(games), players),
+                          "seat": np.tile(np.arange(players), games),
+                          "character": pd.Categorical(np.array(chars)[deal.ravel()]),
+                          "won": won.ravel(), "players": players, "score": 0.0})
+    table = character_table(seats, pd.DataFrame({"game": np.arange(games), "players": players}))
+    assert table["rate"].mean() > 0.29                     # the ties lift the win rates
+    assert table["parity"].to_numpy() == pytest.approx(0.25)   # every game decided
+    assert table["share"].mean() == pytest.approx(0.25, abs=0.002)
+    assert not table["significant"].any()
+    # the same rows against 1/4, as before: all twelve flagged
+    assert all(binomial_p_value(int(r.count), int(r.n), 0.25) < 0.05 / 12
+               for r in table.itertuples())
+
+
+def test_a_player_count_without_a_decided_game_is_not_tested():
+    games = pd.DataFrame({"game": [0, 1, 2], "players": [2, 2, 3]})
+    seats = pd.DataFrame({"game": [0, 0, 1, 1, 2, 2, 2], "seat": [0, 1, 0, 1, 0, 1, 2],
+                          "character": ["a", "b", "a", "b", "a", "b", "c"],
+                          "won": [True, False, False, True, False, False, False]})
+    t = FS.parity_table(games, seats, "character")
+    assert t.loc[t["players"] == 3, "p"].isna().all()       # no winner at 3 players
+    assert t.loc[t["players"] == 2, "p"].notna().all()
+    family = FS.Family("characters", t)
+    assert family.tests == 2
 
 
 def test_the_effective_parity_counts_only_decided_games():

@@ -428,7 +428,8 @@ def test_the_convergence_read_is_the_curves_own():
 def test_the_fair_share_is_a_team_s_where_partners_win_together():  # A48
     """Under Ascension's partnership both partners win their team's games, so a seat's share
     of the decided games is its team's, fair at 2/4 (at 1/4 every seat read as over-powered);
-    a tie here and there (First Ascent) keeps 1/players."""
+    a tie here and there (First Ascent, F63) raises it by the mean number of winners (at
+    1/players a fair character read as over)."""
     import pandas as pd
     from sim.experiment.skill import fair_share
 
@@ -438,5 +439,7 @@ def test_the_fair_share_is_a_team_s_where_partners_win_together():  # A48
     teams = seats([{0, 2}, {1, 3}, set(), {0, 2}])
     assert fair_share([teams, teams], 4) == 0.5
     assert fair_share([seats([{0}, {2}, set()])], 4) == 0.25
-    assert fair_share([seats([{0}, {1, 3}, {2}])], 4) == 0.25          # a tie
-    assert fair_share([seats([{0}]), teams], 4) == 0.25
+    assert fair_share([seats([{0}, {1, 3}, {2}])], 4) == pytest.approx(4 / 3 / 4)  # a tie
+    assert fair_share([seats([{0}, {1, 3}, set()]), seats([{2}, {0}])], 4) == \
+        pytest.approx(5 / 4 / 4)                   # over every table's decided games
+    assert fair_share([seats([set()])], 4) == 0.25    # no decided game: nothing to count

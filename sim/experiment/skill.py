@@ -140,14 +140,18 @@ def decided_shares(seats, group):
 
 
 def fair_share(seat_tables, players):
-    """A seat's fair share of the decided games: 1 / players, or, where every decided game of
-    every table has k winners, k / players (Ascension's partnership: a team's two seats win
-    together, A48, so a seat's team takes half the decided games at parity). First Ascent's
-    occasional tie (a game with two winners among many with one) leaves it at 1 / players."""
-    counts = set()
+    """A seat's fair share of the decided games: the mean number of winners of a decided game,
+    over every table, / players. A share counts a win for each winner, so under a fair game a
+    seat's expected share is that mean / players: 1 / players where every game has one
+    winner, 2 / players for Ascension's partnership (a team's two seats win together, A48),
+    and a little above 1 / players with First Ascent's ties (F63: 1.6% of decided games at 4
+    players; held to 1 / players, a fair character read as 'over')."""
+    winners = decided = 0
     for seats in seat_tables:
-        counts |= set(seats.loc[seats["won"].astype(bool)].groupby("game").size().tolist())
-    return (counts.pop() if len(counts) == 1 else 1) / players
+        per_game = seats.loc[seats["won"].astype(bool)].groupby("game").size()
+        winners += int(per_game.sum())
+        decided += len(per_game)
+    return (winners / decided if decided else 1) / players
 
 
 def verdict(row, fair):

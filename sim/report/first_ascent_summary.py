@@ -3,9 +3,10 @@
     python -m sim.report.first_ascent_summary [results/first_ascent]
 
 Reads baseline_planner and baseline_tuned (the same games under two bots), abilities_off,
-readings and risk_die_odds if present, and prints: per-character win rates per player count
-for both bots; the characters that differ from the even share (Holm); shared and personal
-objectives; each ability's paired worth; and the readings' and Risk Die odds' paired effects.
+readings and risk_die_odds if present, and prints: per-character win shares per player count
+for both bots, marking those that differ from the effective parity (Holm); shared and
+personal objectives; each ability's paired worth; and the readings' and Risk Die odds' paired
+effects.
 """
 import sys
 from pathlib import Path
@@ -29,11 +30,16 @@ def _pp(d, lo, hi, star=False):
 
 def character_section(runs):
     out = []
-    tables = {name: character_table(seats_with_players(r)) for name, r in runs.items()}
+    tables = {name: character_table(seats_with_players(r), r.games) for name, r in runs.items()}
     players = sorted(set().union(*(set(t["players"]) for t in tables.values())))
     for p in players:
-        out.append(f"\n**{p} players** (n = seats of that character; even share {100 / p:.0f}%)\n")
-        head = "| character | " + " | ".join(f"{name}: win rate | mean score" for name in tables)
+        parities = ", ".join(
+            f"{name} {100 * t.loc[t['players'] == p, 'parity'].iloc[0]:.1f}%"
+            for name, t in tables.items() if (t["players"] == p).any())
+        out.append(f"\n**{p} players** (win share: a tied win counts 1/k for each of k "
+                   f"winners; n = seats of that character; effective parity, the share of "
+                   f"decided games / {p}: {parities})\n")
+        head = "| character | " + " | ".join(f"{name}: win share | mean score" for name in tables)
         out.append(head + " |")
         out.append("|---" * (1 + 2 * len(tables)) + "|")
         chars = sorted(set().union(*(set(t.loc[t["players"] == p, "character"])
@@ -45,7 +51,7 @@ def character_section(runs):
                 if len(row):
                     r = row.iloc[0]
                     star = " *" if r["significant"] else ""
-                    cells += [_pct(r["rate"], r["ci_low"], r["ci_high"]) + star +
+                    cells += [_pct(r["share"], r["share_ci_low"], r["share_ci_high"]) + star +
                               f" (n={r['n']:,})", f"{r['mean_score']:.1f}"]
                 else:
                     cells += ["", ""]

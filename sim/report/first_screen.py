@@ -81,7 +81,11 @@ def parity_table(games, seats, group):
         total = float(shares.sum())
         parity = float(decided.loc[players]) / players
         lo, hi = wilson_interval(total, n)
-        if key in several and not np.all((shares == 0) | (shares == 1)):
+        if parity <= 0:
+            # no decided game at this player count: a share of 0 against a parity of 0 is no
+            # test, and counted as one it would widen the screen's Holm family for nothing
+            p = np.nan
+        elif key in several and not np.all((shares == 0) | (shares == 1)):
             per_game = grp.groupby("game")["share"].agg(["sum", "size"])
             p = clustered_share_p_value(per_game["sum"].to_numpy(float),
                                         per_game["size"].to_numpy(float), parity)
