@@ -15,12 +15,45 @@ class UsageError(ValueError):
     pass
 
 
+GIVEN = "_options_given"        # the namespace's record of the options given (_given_once)
+
+
+def _given_once(action_class):
+    """`action_class` refusing a second occurrence of its option: argparse keeps the last
+    value, so `--seed 1 --seed 2` ran seed 2 without a word (a review found it), as a repeated
+    --rule did before sim/core/args.py refused it."""
+    class Once(action_class):
+        def __call__(self, parser, namespace, values, option_string=None):
+            given = namespace.__dict__.setdefault(GIVEN, set())
+            if self.dest in given:
+                parser.error(f"argument {'/'.join(self.option_strings)}: given twice; give "
+                             f"it once")
+            given.add(self.dest)
+            super().__call__(parser, namespace, values, option_string)
+    Once.__name__ = f"Once{action_class.__name__}"
+    return Once
+
+
 class _Parser(argparse.ArgumentParser):
     """Its errors are one line, as every other bad input's (`ascent: error: ...`), not
-    argparse's usage block; the subcommands' parsers are of this class too."""
+    argparse's usage block; the subcommands' parsers are of this class too. An option that
+    takes one value (or is a flag) may be given once (_given_once); --rule, --set and the
+    other repeatable ones append."""
 
     def error(self, message):
         self.exit(2, f"ascent: error: {message} (see `{self.prog} --help`)\n")
+
+    def add_argument(self, *args, **kwargs):
+        action = super().add_argument(*args, **kwargs)
+        if action.option_strings and isinstance(action, (
+                argparse._StoreAction, argparse._StoreConstAction)):
+            action.__class__ = _given_once(type(action))
+        return action
+
+    def parse_known_args(self, args=None, namespace=None):
+        parsed, rest = super().parse_known_args(args, namespace)
+        parsed.__dict__.pop(GIVEN, None)
+        return parsed, rest
 
 
 def _whole_number(text):
@@ -42,6 +75,18 @@ def _game_count(text):
     value = _positive_int(text)
     if value > 10**12:
         raise argparse.ArgumentTypeError(f"expected at most 1,000,000,000,000 games, got {value}")
+    return value
+
+
+def _chunk(text):
+    """--chunk: 1 to 10**8 games, an experiment spec's own bound (sweep and skill write one:
+    a larger chunk passed here failed only on that file, and the failed file then blocked the
+    corrected command)."""
+    from sim.experiment.spec import MAX_CHUNK
+    value = _positive_int(text)
+    if value > MAX_CHUNK:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_CHUNK:,} games a chunk, got "
+                                         f"{value}")
     return value
 
 
@@ -541,7 +586,7 @@ def build_parser():
     def experiment_args(p, chunk=None, out_help=None):
         """The flags of a command that plays resumable experiments (sim/experiment/runner.py)."""
         if chunk:
-            p.add_argument("--chunk", type=_positive_int, default=chunk,
+            p.add_argument("--chunk", type=_chunk, default=chunk,
                            help="games per chunk, the unit of resume (results do not depend "
                                 "on it)")
         p.add_argument("--jobs", type=_jobs, help="local worker processes")
@@ -551,11 +596,16 @@ def build_parser():
             p.add_argument("--out", type=_name, required=True, help=out_help)
         p.add_argument("--quiet", action="store_true")
 
-    def rules_args(p):
+    def rules_args(p, data=True):
+        """data=False for the commands that play experiment specs (sweep, skill): a spec plays
+        the game's bundled data, and --data given there was read by nothing (a review found
+        a sweep 'of' a designer's file that played the bundled one)."""
         p.add_argument("--preset", type=_name, default=None,
                        help="rules preset, for games that have them (default: the game's first, "
                             "see `ascent rules`)")
-        p.add_argument("--data", type=_name, help="a data file (.json, or the designers' data.js)")
+        if data:
+            p.add_argument("--data", type=_name,
+                           help="a data file (.json, or the designers' data.js)")
         p.add_argument("--rule", action="append", metavar="NAME=VALUE",
                        help="a rule switch (see `ascent rules`); repeatable")
         p.add_argument("--set", action="append", metavar="PATH=VALUE",
@@ -605,7 +655,7 @@ def build_parser():
                     help="All-In Ascent: 'random' (default: distinct, random seats per game) "
                          "or a list")
     sp.add_argument("--threads", type=_positive_int, default=None)
-    sp.add_argument("--chunk", type=_positive_int, default=20_000,
+    sp.add_argument("--chunk", type=_chunk, default=20_000,
                     help="games per batch, written to disk as it finishes: memory grows with "
                          "the chunk, not with --games, and an interrupted run keeps its "
                          "finished chunks for the same command to go on from (results do not "
@@ -660,7 +710,7 @@ def build_parser():
     wp.add_argument("--characters", type=_name, default=None,
                     help="games with characters: 'random' (default) or one per seat")
     experiment_args(wp, 20_000, "the sweep's folder (its spec, games and sweep.html)")
-    rules_args(wp)
+    rules_args(wp, data=False)
     wp.set_defaults(func=cmd_sweep)
 
     bp = sub.add_parser("balance", help="search the smallest rules patch that meets a target "
@@ -691,7 +741,7 @@ def build_parser():
                     help="games per run with a budgeted bot (default: --games)")
     kp.add_argument("--seed", type=_seed, default=1, help="master seed (default 1)")
     experiment_args(kp, 2_000, "the curve's folder (its runs, SKILL.md and skill.png)")
-    rules_args(kp)
+    rules_args(kp, data=False)
     kp.set_defaults(func=cmd_skill)
 
     lp = sub.add_parser("ladder", help="every policy against every other, on common seeds")

@@ -188,6 +188,17 @@ def test_bad_specs_are_one_line_naming_file_and_key(tmp_path, capsys, change, me
     assert not (tmp_path / "out").exists()
 
 
+def test_a_seed_above_the_samplers_range_runs_to_its_validation(tmp_path, capsys):
+    """A spec may name any seed to 2**63-1; Optuna's samplers take seeds below 2**32 (a numpy
+    traceback, with a journal left behind, until 2026-12-07), and the validation's experiment
+    spec took seeds to 10**12 (refused only after the whole search)."""
+    seed = 2**40 + 5
+    path = write(tmp_path, text=SPEC.format(budget=2).replace("seed = 1", f"seed = {seed}"))
+    assert main(["balance", str(path), "--quiet"]) == 0, capsys.readouterr().err
+    validation = (tmp_path / "out" / "validation").rglob("experiment.toml")
+    assert any(f"seed = {seed + 1}" in f.read_text() for f in validation)
+
+
 def test_the_spec_loader_refuses_a_validation_on_the_search_seeds(tmp_path):
     with pytest.raises(BalanceError, match="validation_seed: must differ from seed"):
         load_balance_spec(write(tmp_path, text=SPEC.format(budget=3).replace(

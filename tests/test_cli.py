@@ -164,6 +164,10 @@ def test_bad_simulate_arguments_are_one_line(tmp_path, capsys, args, words):
     (["--games", "1_0"], "argument --games: expected a whole number, got '1_0'"),
     (["--players", "2.0"], "argument --players: expected a whole number, got '2.0'"),
     (["--seed", " 7 "], "argument --seed: expected a whole number, got ' 7 '"),
+    # argparse kept the last of a repeated option: this ran seed 2, without a word
+    (["--seed", "2"], "argument --seed: given twice; give it once"),
+    (["--quiet"], "argument --quiet: given twice; give it once"),
+    (["--chunk", "100000001"], "argument --chunk: expected at most 100,000,000 games a chunk"),
 ])
 def test_arguments_the_parser_refuses_exit_2_and_write_nothing(tmp_path, capsys, args, words):
     with pytest.raises(SystemExit) as stopped:
@@ -173,6 +177,19 @@ def test_arguments_the_parser_refuses_exit_2_and_write_nothing(tmp_path, capsys,
     # one line, as every other bad input's (argparse printed its usage block first)
     assert err.startswith(f"ascent: error: {words}") and err.count("\n") == 1
     assert err.endswith("(see `ascent simulate --help`)\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [
+    ["sweep", "--knob", "max_rounds", "--values", "30,40", "--games", "10", "--players", "3"],
+    ["skill", "--levels", "random,greedy", "--games", "10", "--players", "3"]])
+def test_commands_that_play_experiment_specs_take_no_data_file(tmp_path, capsys, command):
+    """A sweep or skill curve plays experiment specs, which play the bundled data: --data was
+    accepted there and read by nothing."""
+    with pytest.raises(SystemExit) as stopped:
+        main([*command, "--out", str(tmp_path / "out"), "--data", str(tmp_path / "mine.json")])
+    assert stopped.value.code == 2
+    assert "unrecognized arguments: --data" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
 
 

@@ -76,6 +76,11 @@ def assert_same_results(a, b, spec):
      r"sweep: switch max_rounds: .*got 'on' \(the spec's true and false read as"),
     ('games = 10\nout = "x"\nci_halfwidth = 2', "ci_halfwidth: expected a number between"),
     ('games = 10\nout = "x"\n[sweep]\nknob = "xp_table.5"', "sweep: expected knob"),
+    # a sweep's knob or rule that is not text: a traceback until 2026-12-07
+    ('games = 10\nout = "x"\nsweep = { knob = 5, values = [1, 2] }',
+     "sweep.knob: expected a knob path in quotes, got 5"),
+    ('games = 10\nout = "x"\n[sweep]\nrule = ["max_rounds"]\nvalues = [30]',
+     r"sweep.rule: expected a rule name in quotes, got \['max_rounds'\]"),
     ('games = 10', "out: required"),
     ('games = [10', "not valid TOML"),
 ])

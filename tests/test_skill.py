@@ -44,6 +44,8 @@ def test_a_budget_name_sets_the_bots_budget_and_nothing_else():
     ("hold-at@5", "'hold-at' takes no budget"),
     ("mcts@0", "whole number from 1"),
     ("mcts@ten", "whole number from 1"),
+    ("mcts@\u00b2", "whole number from 1"),       # a digit to str.isdigit(), not to int()
+    ("mcts@\u0668", "whole number from 1"),       # Arabic-Indic 8: int() reads it as 8
     ("genius", "unknown policy 'genius' for Dice Race; available: .* \\(with a budget: mcts@N\\)"),
 ])
 def test_a_bad_budget_name_is_refused_naming_what_is_allowed(name, message):

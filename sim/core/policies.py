@@ -232,7 +232,9 @@ def policy_name_problem(game, name):
         return None
     if _REGISTRY[(game, base)].budget_param is None:
         return f"policy {base!r} takes no budget ({name!r}){_budget_hint(game)}"
-    if not budget.isdigit() or not 1 <= int(budget) <= MAX_BUDGET:
+    # ASCII digits only, as every other count: str.isdigit() takes '²' (int() then fails) and
+    # '٨' (read as 8, under another name and so another run)
+    if not (budget.isascii() and budget.isdigit()) or not 1 <= int(budget) <= MAX_BUDGET:
         return f"the budget in {name!r} must be a whole number from 1 to {MAX_BUDGET}"
     return None
 

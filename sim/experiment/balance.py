@@ -498,7 +498,12 @@ def relative_change(spec, choice):
 
 def _sampler(spec, seed=None):
     import optuna
-    seed = spec.seed if seed is None else seed
+    import numpy as np
+    if seed is None:
+        # the samplers take seeds below 2**32; a spec may name any seed up to 2**63-1 (as
+        # `ascent simulate` does), and the seeds below 2**32 keep the searches they gave
+        seed = spec.seed if spec.seed < 2**32 else \
+            int(np.random.SeedSequence([spec.seed]).generate_state(1)[0])
     if spec.sampler == "nsga2":
         return optuna.samplers.NSGAIISampler(seed=seed)
     if spec.sampler == "random":

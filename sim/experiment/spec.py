@@ -143,6 +143,8 @@ def _fail(path, key, message, error=SpecError):
 
 # Far beyond any run (a million games/s for a year is 3e13) yet small enough for every counter.
 MAX_COUNT = 10**12
+MAX_SEED = 2**63 - 1        # as `ascent simulate --seed` and the balance specs
+MAX_CHUNK = 10**8
 
 
 def _int(path, key, value, low=1, high=MAX_COUNT):
@@ -230,8 +232,8 @@ def load_spec(path):
     if "games" not in doc:
         _fail(p, "games", "required: games per variant and player count")
     games = _int(p, "games", doc["games"])
-    seed = _int(p, "seed", doc.get("seed", 1), low=0)
-    chunk = _int(p, "chunk", doc.get("chunk", 50_000), high=10**8)
+    seed = _int(p, "seed", doc.get("seed", 1), low=0, high=MAX_SEED)
+    chunk = _int(p, "chunk", doc.get("chunk", 50_000), high=MAX_CHUNK)
     if "policy" in doc and "seat_policies" in doc:
         _fail(p, "policy", "give policy or seat_policies, not both")
     if "seat_policies" in doc:
@@ -424,6 +426,10 @@ def _variants(p, doc, preset, bool_words):
         if not isinstance(sweep, dict) or set(sweep) - {"knob", "rule", "values"} or \
                 "values" not in sweep or ("knob" in sweep) == ("rule" in sweep):
             _fail(p, "sweep", "expected knob = PATH (or rule = NAME) and values = [...]")
+        which = "knob" if "knob" in sweep else "rule"
+        if not isinstance(sweep[which], str) or not sweep[which].strip():
+            what = "knob path" if which == "knob" else "rule name"
+            _fail(p, f"sweep.{which}", f"expected a {what} in quotes, got {sweep[which]!r}")
         if not isinstance(sweep["values"], list) or not sweep["values"]:
             _fail(p, "sweep.values", "expected a non-empty list")
         for value in sweep["values"]:
