@@ -324,3 +324,27 @@ def test_a_team_s_win_is_not_paired_against_a_seat_s_own():  # A48
     text = format_comparisons("baseline", by_seat.assign(variant="teams", players=4)[
         ["variant", "players", *by_seat.columns]])
     assert text.count("each seat's own wins") == 4
+
+
+def test_the_unpaired_interval_keeps_a_width_where_a_group_always_or_never_wins():
+    """The unpaired interval (what the difference would have without the pairing) is
+    Newcombe's, from the two runs' own Wilson intervals: the normal interval it replaced had no
+    width where a character won every seat, or none, in both runs, and the pairing gain read
+    0.0x there."""
+    import pandas as pd
+    from sim.core.stats import wilson_interval
+    from sim.experiment.paired import paired_differences
+    games = 200
+    seats = pd.DataFrame({"game": range(games), "seat": 0, "character": "never",
+                          "won": False})
+    seats = pd.concat([seats, seats.assign(seat=1, character="always", won=True)])
+    table = paired_differences(seats, seats).set_index("character")
+    low, high = wilson_interval(0, games)
+    for who in ("never", "always"):
+        row = table.loc[who]
+        assert row["difference"] == 0
+        assert row["unpaired_ci_high"] - row["unpaired_ci_low"] == \
+            pytest.approx(2 * (high - low))          # [-u, u], u Wilson's bound of 0
+        # Tango's interval with no discordant seat is Wilson's bound of 0 either way: the
+        # pairing buys nothing here, and says so (it read 0.0x)
+        assert row["pairing_gain"] == pytest.approx(1.0)

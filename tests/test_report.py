@@ -361,6 +361,37 @@ set = { 'gear."Approach Shoes".in_deck' = 0 }
     assert (out / "figures" / "gear_ablation.png").exists()
 
 
+def test_card_worth_is_ranked_per_player_count_with_an_interval_for_the_pick():
+    """An experiment over two player counts got one row per card (its price rows indexed by
+    character across counts made the report crash); and the worth, the largest of the card's
+    character effects, gets an interval corrected for that pick (Bonferroni over them), wider
+    than the picked row's own."""
+    from sim.core.stats import paired_proportion_difference
+    rows = []
+    for players in (3, 4):
+        for character, (base_only, variant_only) in {"a": (40, 10), "b": (20, 20),
+                                                      "c": (15, 25)}.items():
+            d, lo, hi = paired_proportion_difference(base_only, variant_only, 1000)
+            rows.append({"card_removed": "Shoes", "treatment": "never bought",
+                         "character": character, "players": players, "cost": 55,
+                         "new_cost": np.nan, "difference": d, "paired_ci_low": lo,
+                         "paired_ci_high": hi, "card_effect": -d, "significant": False,
+                         "base_only": base_only, "variant_only": variant_only, "games": 1000,
+                         "seats_a_game": 1})
+            for price, shift in ((28, 0.01), (82, -0.01 * players)):
+                rows.append({"card_removed": "Shoes", "treatment": "price",
+                             "character": character, "players": players, "cost": 55,
+                             "new_cost": price, "difference": shift, "card_effect": np.nan})
+    ranking = A.card_worth_ranking(pd.DataFrame(rows))
+    assert list(ranking["players"]) == [3, 4] and (ranking["helps_most"] == "a").all()
+    own = paired_proportion_difference(40, 10, 1000)
+    for row in ranking.itertuples():
+        assert row.worth == pytest.approx(0.03) and row.worth_choices == 3
+        assert row.worth_ci_low < -own[2] and row.worth_ci_high > -own[1]
+    assert list(ranking["points_per_10_xp"]) == pytest.approx(
+        [(-0.03 - 0.01) / 54 * 10, (-0.04 - 0.01) / 54 * 10])
+
+
 def test_the_first_screen_promises_only_the_marks_it_makes():
     """The note under the ranking says what a ⚠ means, and caution() keeps that promise: a run
     of a weaker bot gets a mark wherever the curve's strongest bot does not back the verdict

@@ -11,8 +11,8 @@ from sim.experiment.sweep import (SweepError, axes_from_arguments, parse_range, 
                                   sweep_settings, sweep_variants)
 
 
-def sweep(out, *extra, games="1200"):
-    return main(["sweep", "--game", "dice-race", "--players", "2", "--games", games,
+def sweep(out, *extra, games="1200", players="2"):
+    return main(["sweep", "--game", "dice-race", "--players", players, "--games", games,
                  "--chunk", "600", "--out", str(out), "--quiet", *extra])
 
 
@@ -161,11 +161,13 @@ def test_another_sweep_in_the_same_folder_is_refused(target_sweep, capsys):
      "--rule: target is swept by --knob"),
     (["--knob", "target"], "1 knob(s) but 0 --values/--range"),
     (["--knob", "target", "--values", "20", "--knob", "bust_face", "--values", "2", "--grid",
-      "--players", "9"], "--players"),
+      "players=9"], "--players"),
     (["--knob", "target", "--values", "20", "--grid"], "--grid: a grid needs two or more"),
 ])
 def test_bad_arguments_are_one_line_and_exit_2(tmp_path, capsys, extra, message):
-    assert sweep(tmp_path / "bad", *extra) == 2
+    players = [e.split("=")[1] for e in extra if e.startswith("players=")]
+    extra = [e for e in extra if not e.startswith("players=")]
+    assert sweep(tmp_path / "bad", *extra, players=players[0] if players else "2") == 2
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1
     assert not (tmp_path / "bad").exists()

@@ -4,8 +4,8 @@ base_only = seats won under the baseline and lost under the variant, variant_onl
 the difference in win rate is (variant_only - base_only) / n. Its 95% interval is Tango's score
 interval for paired proportions and its p-value the exact McNemar test (sim/core/stats.py): both
 stay valid when few seats change outcome, where mean(d) +/- z*sd(d)/sqrt(n) collapsed to zero
-width (58% coverage measured). The unpaired interval (as if the two runs were independent) is
-given alongside, to show what pairing buys.
+width (58% coverage measured). The unpaired interval (as if the two runs were independent:
+Newcombe's, from the runs' own intervals) is given alongside, to show what pairing buys.
 
 Where a group sits in more than one seat of a game (a bot in a comparison by bot), its seats are
 not independent pairs: one game's winner settles them all, and a shared win moves them together.
@@ -15,8 +15,8 @@ Its interval, p-value and each run's own interval then take the game as the unit
 import numpy as np
 import pandas as pd
 
-from sim.core.stats import (Z95, clustered_by_game, clustered_paired_difference,
-                            mcnemar_exact_p, paired_proportion_difference, wilson_interval)
+from sim.core.stats import (clustered_by_game, clustered_paired_difference, mcnemar_exact_p,
+                            paired_proportion_difference, wilson_interval)
 from sim.experiment.runner import load_variant
 
 
@@ -105,7 +105,6 @@ def paired_differences(base_seats, variant_seats, group="character"):
     base_lo, base_hi = (np.atleast_1d(v).astype(float) for v in wilson_interval(base_wins, n))
     variant_lo, variant_hi = (np.atleast_1d(v).astype(float)
                               for v in wilson_interval(variant_wins, n))
-    unpaired_half = Z95 * np.sqrt(pa * (1 - pa) / n + pb * (1 - pb) / n)
     design_effect = np.ones(len(n))
     seats_a_game = by_game["games"].groupby(level="key", observed=True).max()
     for i, shared in enumerate(seats_a_game.to_numpy() > 1):
@@ -117,27 +116,28 @@ def paired_differences(base_seats, variant_seats, group="character"):
         seats = games["games"].to_numpy(float)
         difference[i], lo[i], hi[i], p_value[i], design_effect[i] = \
             clustered_paired_difference(games["base_only"], games["variant_only"], seats)
-        effective = []
         for wins, (low, high) in (("base_wins", (base_lo, base_hi)),
                                   ("variant_wins", (variant_lo, variant_hi))):
             clustered = clustered_by_game(games[wins], seats)
             if clustered:
-                low[i], high[i], size = clustered
-            effective.append(size if clustered else n[i])
-        unpaired_half[i] = Z95 * np.sqrt(pa[i] * (1 - pa[i]) / effective[0] +
-                                         pb[i] * (1 - pb[i]) / effective[1])
+                low[i], high[i], _ = clustered
+    # the interval the difference would have without the pairing (two independent runs):
+    # Newcombe's, from the two runs' own intervals (Wilson's, or clustered by game above). A
+    # normal interval had no width where a group always or never won in both runs, and the
+    # pairing gain then read 0.0x (a review found it)
+    unpaired_lo = difference - np.sqrt((pb - variant_lo) ** 2 + (base_hi - pa) ** 2)
+    unpaired_hi = difference + np.sqrt((variant_hi - pb) ** 2 + (pa - base_lo) ** 2)
     paired_width = hi - lo
     return pd.DataFrame({
         group: [str(k) for k in counts.index], "games": n, "base_win_rate": pa,
         "variant_win_rate": pb, "difference": difference,
         "paired_ci_low": lo, "paired_ci_high": hi,
-        "unpaired_ci_low": difference - unpaired_half,
-        "unpaired_ci_high": difference + unpaired_half,
+        "unpaired_ci_low": unpaired_lo, "unpaired_ci_high": unpaired_hi,
         "p_value": p_value,
         "discordant": base_only + variant_only, "base_only": base_only,
         "variant_only": variant_only,
         # what pairing bought: how many times narrower the paired interval is
-        "pairing_gain": np.divide(2 * unpaired_half, paired_width,
+        "pairing_gain": np.divide(unpaired_hi - unpaired_lo, paired_width,
                                   out=np.full(len(n), np.nan), where=paired_width > 0),
         "base_ci_low": base_lo, "base_ci_high": base_hi,
         "variant_ci_low": variant_lo, "variant_ci_high": variant_hi,

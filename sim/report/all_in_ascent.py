@@ -213,9 +213,11 @@ def render(page, r, plt, results_dir):
         ranking = A.card_worth_ranking(ablation)
         if not ranking.empty and "worth" in ranking:
             page.p("Ranked by worth per 100 XP of price, to the character the card helps most "
-                   "(* = Holm-significant). points_per_10_xp: how far the most price-sensitive "
-                   "character's win rate moves for each 10 XP added to the price, from half "
-                   "price to half as much again.", "note")
+                   "(* = Holm-significant). The worth is the largest of the card's effects on "
+                   "the characters, so its interval is a 95% one corrected for that choice "
+                   "(Bonferroni over the effects it was picked from). points_per_10_xp: how "
+                   "far the most price-sensitive character's win rate moves for each 10 XP "
+                   "added to the price, from half price to half as much again.", "note")
             shown = ranking.assign(
                 helps_most=[A.display(c, names) if isinstance(c, str) else "–"
                             for c in ranking["helps_most"]],
@@ -226,7 +228,8 @@ def render(page, r, plt, results_dir):
             if "most_price_sensitive" in shown:
                 shown["most_price_sensitive"] = [A.display(c, names) if isinstance(c, str)
                                                  else "–" for c in shown["most_price_sensitive"]]
-            columns = [c for c in ("card", "cost", "helps_most", "worth", "worth_per_100_xp",
+            columns = [c for c in ("card", "players", "cost", "helps_most", "worth",
+                                   "worth_per_100_xp",
                                    "price_range", "most_price_sensitive", "points_per_10_xp")
                        if c in shown]
             page.table(shown[columns], "card_worth",

@@ -4,9 +4,9 @@
 
 For each experiment folder: per variant and player count, how games end, their length, the
 first summiter's chance, blocks; then every variant against the baseline, paired game by game
-(the same seeds): differences in length, in the chance that the first summiter wins, in the
-win-by-cap rate and in seat 0's win rate, each with a 95% interval from the per-game
-differences.
+(the same seeds): differences in length (a normal interval on the per-game differences), and in the chance
+that the first summiter wins, the win-by-cap and all-eliminated rates and seat 0's win rate
+(Tango's score interval and the exact McNemar test on the games that changed).
 """
 import json
 import math
@@ -40,21 +40,39 @@ def _mean_ci(x):
 
 
 def _diff(d, scale=1.0):
-    """(mean, half-width, p) of per-game differences d."""
+    """(mean, low, high, p) of per-game differences d of a measure (rounds): a normal
+    interval and test."""
     d = np.asarray(d, float) * scale
     if len(d) < 2:
-        return (np.nan, np.nan, np.nan)
+        return (np.nan, np.nan, np.nan, np.nan)
     sd = d.std(ddof=1)
     half = Z95 * sd / math.sqrt(len(d))
     z = d.mean() / (sd / math.sqrt(len(d))) if sd > 0 else 0.0
-    return (d.mean(), half, math.erfc(abs(z) / math.sqrt(2.0)))
+    return (d.mean(), d.mean() - half, d.mean() + half, math.erfc(abs(z) / math.sqrt(2.0)))
+
+
+def _paired_yes_no(base, variant, scale=100.0):
+    """(difference, low, high, p) of a yes/no outcome of the same games under the baseline and
+    the variant: Tango's score interval and the exact McNemar test on the games that changed
+    (sim/core/stats.py). The normal interval on the per-game differences, used here until
+    2026-12-07, had no width where no game changed (+0.00 [+0.00, +0.00]) or where every
+    changed game moved one way, and was too narrow where few did (a review found it)."""
+    from sim.core.stats import mcnemar_exact_p, paired_proportion_difference
+    base = np.asarray(base, bool)
+    variant = np.asarray(variant, bool)
+    if not len(base):
+        return (np.nan, np.nan, np.nan, np.nan)
+    base_only = int((base & ~variant).sum())
+    variant_only = int((variant & ~base).sum())
+    d, lo, hi = paired_proportion_difference(base_only, variant_only, len(base))
+    return (scale * d, scale * lo, scale * hi, float(mcnemar_exact_p(base_only, variant_only)))
 
 
 def _diff_text(cell, significant):
-    m, half, _ = cell
+    m, lo, hi, _ = cell
     if np.isnan(m):
         return "n/a"
-    return f"{m:+.2f} [{m - half:+.2f}, {m + half:+.2f}]{' *' if significant else ''}"
+    return f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]{' *' if significant else ''}"
 
 
 def load(folder):
@@ -141,14 +159,13 @@ def paired_table(data, baseline="baseline"):
         s0 = base_seats.loc[base_seats.seat == 0, ["game", "won"]].merge(
             seats.loc[seats.seat == 0, ["game", "won"]], on="game", suffixes=("_b", "_v"))
         cells = [_diff(m.rounds_v - m.rounds_b),
-                 _diff(both.winner_first_summiter_v.astype(float)
-                       - both.winner_first_summiter_b, 100),
-                 _diff((m.end_reason_v == "cap").astype(float) - (m.end_reason_b == "cap"), 100),
-                 _diff((m.end_reason_v == "all_eliminated").astype(float)
-                       - (m.end_reason_b == "all_eliminated"), 100),
-                 _diff(s0["won_v"].astype(float) - s0["won_b"], 100)]
+                 _paired_yes_no(both.winner_first_summiter_b, both.winner_first_summiter_v),
+                 _paired_yes_no(m.end_reason_b == "cap", m.end_reason_v == "cap"),
+                 _paired_yes_no(m.end_reason_b == "all_eliminated",
+                                m.end_reason_v == "all_eliminated"),
+                 _paired_yes_no(s0["won_b"], s0["won_v"])]
         rows.append((v, p, len(m), len(both), cells))
-    ps = np.array([c[2] for *_, cells in rows for c in cells], float)
+    ps = np.array([c[3] for *_, cells in rows for c in cells], float)
     ok = ~np.isnan(ps)
     adjusted = np.full(len(ps), np.nan)
     if ok.any():
@@ -188,8 +205,10 @@ def experiment_markdown(folder):
     if not isinstance(ident["seat_policies"], str):
         parts += [policy_table(data), ""]
     if len(ident["variants"]) > 1:
-        parts += ["Against the baseline, paired by game (mean difference, 95% interval; * = "
-                  "p < 0.05 after a Holm correction across the table):", "",
+        parts += ["Against the baseline, paired by game (difference, 95% interval: normal for "
+                  "rounds, Tango's score interval for the yes/no columns; * = p < 0.05, from a "
+                  "normal test for rounds and the exact McNemar test for the others, after a "
+                  "Holm correction across the table):", "",
                   paired_table(data), ""]
     parts += [specials_table(data), ""]
     return "\n".join(parts)

@@ -8,7 +8,7 @@ Inputs are the record tables of sim/games/first_ascent/records.py; no engine imp
 import numpy as np
 import pandas as pd
 
-from sim.core.stats import holm, mean_row, rate_row
+from sim.core.stats import clustered_rate_interval, holm, mean_row, rate_row
 from sim.games.first_ascent.data import (CHARACTER_NAME_OF_KEY, PERSONAL_NAMES, SB_NAMES,
                                          SHARED_NAMES)
 from sim.report import first_screen as FS
@@ -185,16 +185,23 @@ RISK_OUTCOMES = ("risk_check", "risk_minus_2_cards", "risk_minus_1_card_1_psych"
 def risk_table(seats):
     """Per player count: how often a climb attempt was a risk (n: attempts, the climbs and
     the retreats off a risk), and each face's share of the risks (n: risks), each with its
-    95% Wilson interval; per-player means of the other counts."""
+    95% interval; per-player means of the other counts.
+
+    A seat's attempts in one game are alike (its character, hand and route), so the risk share
+    takes the seat in a game as the unit (clustered_rate_interval: Wilson's at the effective
+    size); until 2026-12-07 it was Wilson's on the attempts as if each were independent, 2-2.5x
+    too narrow (a review measured it). A face's share keeps Wilson's on the risks: each risk is
+    its own roll of the die."""
     rows = []
     for p, grp in seats.groupby("players"):
         risks = int(grp["risks"].sum())
-        attempts = int(grp["climbs"].sum() + grp["risk_retreats"].sum())
-        share = rate_row(risks, attempts)
+        per_seat = grp["climbs"] + grp["risk_retreats"]
+        attempts = int(per_seat.sum())
+        rate, lo, hi, _ = clustered_rate_interval(grp["risks"].to_numpy(), per_seat.to_numpy())
         row = {"players": int(p), "risks_per_player": grp["risks"].mean(),
                "climb_attempts": attempts, "risks": risks,
-               "risk_share_of_climb_attempts": share["rate"],
-               "risk_share_ci_low": share["ci_low"], "risk_share_ci_high": share["ci_high"]}
+               "risk_share_of_climb_attempts": rate,
+               "risk_share_ci_low": lo, "risk_share_ci_high": hi}
         for outcome in RISK_OUTCOMES:
             face = rate_row(int(grp[outcome].sum()), risks)
             row.update({outcome: face["rate"], f"{outcome}_ci_low": face["ci_low"],
@@ -371,8 +378,9 @@ def render(page, r, plt):
                                          "seats_not_using": "{:,}".format}, raw=sb)
 
     page.h(2, "6. The Risk Die and rests")
-    page.p("Risk share: of the climb attempts (n: climb_attempts); each face: of the risks "
-           "(n: risks); % [95% Wilson interval].", "note")
+    page.p("Risk share: of the climb attempts (n: climb_attempts), % [95% interval taking a "
+           "seat's attempts in a game as one unit: they are alike]; each face: of the risks "
+           "(n: risks), % [95% Wilson interval].", "note")
     rt = risk_table(seats)
     count = {c: (lambda v: f"{v:,}") for c in ("climb_attempts", "risks")}
     page.table(rt.assign(

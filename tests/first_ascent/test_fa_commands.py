@@ -126,3 +126,29 @@ def test_rules_lists_every_option(capsys):
     for name in OPTIONS:
         assert name in text
     assert "Decision 33" in text and "readings" in text
+
+
+def test_the_risk_share_takes_a_seat_s_attempts_in_a_game_as_one_unit():
+    """A seat's climb attempts in one game are alike (its character, hand and route): the risk
+    share's interval counts seats, not attempts (it was Wilson's on the attempts, 2-2.5x too
+    narrow). Here every seat risks all or none of its 10 attempts: 1,000 seats, not 10,000."""
+    import numpy as np
+    import pandas as pd
+    from sim.core.stats import wilson_interval
+    from sim.report.first_ascent import risk_table
+    rng = np.random.default_rng(4)
+    seats = 1000
+    risky = rng.random(seats) < 0.3
+    zero = np.zeros(seats, int)
+    table = risk_table(pd.DataFrame({
+        "players": 4, "climbs": np.where(risky, 0, 10), "risk_retreats": np.where(risky, 10, 0),
+        "risks": np.where(risky, 10, 0), "risk_check": zero, "risk_minus_2_cards": zero,
+        "risk_minus_1_card_1_psych": zero, "card_rolls": zero, "rests": zero,
+        "forced_rests": zero}))
+    row = table.iloc[0]
+    assert row["climb_attempts"] == 10 * seats
+    width = row["risk_share_ci_high"] - row["risk_share_ci_low"]
+    by_seats = np.subtract(*wilson_interval(int(risky.sum()), seats)[::-1])
+    by_attempts = np.subtract(*wilson_interval(10 * int(risky.sum()), 10 * seats)[::-1])
+    assert width == pytest.approx(by_seats, rel=0.05)
+    assert width > 2.5 * by_attempts
