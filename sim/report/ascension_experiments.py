@@ -4,9 +4,9 @@
 
 For each experiment folder: per variant and player count, how games end, their length, the
 first summiter's chance, blocks; then every variant against the baseline, paired game by game
-(the same seeds): differences in length (a normal interval on the per-game differences), and in the chance
-that the first summiter wins, the win-by-cap and all-eliminated rates and seat 0's win rate
-(Tango's score interval and the exact McNemar test on the games that changed).
+(the same seeds): differences in length (a normal interval on the per-game differences), and
+in the chance that the first summiter wins, the win-by-cap and all-eliminated rates and seat
+0's win rate (Tango's score interval and the exact McNemar test on the games that changed).
 """
 import json
 import math
