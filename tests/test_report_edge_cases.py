@@ -304,3 +304,27 @@ def test_the_seat_figure_says_what_a_partner_s_share_is():  # A48
         fig = seat_advantage_figure(seats, note)
         assert fig.axes[0].get_title() == title
         plt.close(fig)
+
+
+def test_a_simulate_run_pairs_with_an_experiment_variant_of_the_same_games(tmp_path, capsys):
+    """An experiment numbers its games players x 10**9 + index, a simulate run from 0: the
+    same games were refused as 'seeds differ'. Numbered alike, they pair game by game."""
+    pytest.importorskip("dice_race", reason="pip install -e examples/dice_race")
+    from sim.cli import main
+    spec = tmp_path / "exp.toml"
+    spec.write_text('game = "dice-race"\nplayers = [2]\ngames = 60\nchunk = 60\nseed = 3\n'
+                    f'policy = "random"\nout = "{(tmp_path / "exp").as_posix()}"\n'
+                    '[variants.baseline]\n')
+    assert main(["run", str(spec), "--quiet"]) == 0
+    run = tmp_path / "sim"
+    assert main(["simulate", "--game", "dice-race", "--players", "2", "--games", "60", "--seed",
+                 "3", "--policy", "random", "--out", str(run), "--quiet"]) == 0
+    assert main(["report", str(run), "--against", str(tmp_path / "exp")]) == 0, \
+        capsys.readouterr().err
+    assert "seeds differ" not in capsys.readouterr().err
+    # another seed is still refused
+    other = tmp_path / "other"
+    assert main(["simulate", "--game", "dice-race", "--players", "2", "--games", "60", "--seed",
+                 "4", "--policy", "random", "--out", str(other), "--quiet"]) == 0
+    assert main(["report", str(other), "--against", str(tmp_path / "exp")]) == 2
+    assert "seeds differ" in capsys.readouterr().err

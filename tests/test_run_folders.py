@@ -149,6 +149,16 @@ def test_an_interrupted_run_keeps_its_finished_chunks_and_the_same_command_goes_
     assert "the 15 finished games of an interrupted other run" in capsys.readouterr().err
     assert "resumed_games" not in json.loads((out / "manifest.json").read_text())
     assert leftovers(out) == []
+    # without --overwrite another command keeps its hands off them (it discarded them with a
+    # line on standard error, none under --quiet)
+    fresh = tmp_path / "fresh"
+    run_killed(KILLER, "table", 3, [*RUN, "--seed", "4", "--out", fresh], tmp_path / "k3.log")
+    kept = [p for p in leftovers(fresh) if ".partial-" in p]
+    assert kept
+    assert main([*RUN, "--seed", "5", "--out", str(fresh)]) == 2
+    err = capsys.readouterr().err
+    assert "holds the 15 finished games of an interrupted run of another command" in err
+    assert [p for p in leftovers(fresh) if ".partial-" in p] == kept
 
 
 def test_a_second_writer_is_kept_out(tmp_path, capsys):

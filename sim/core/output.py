@@ -244,17 +244,23 @@ class FinishedChunks:
         self.chunks = self._finished()         # [(first game, games)], from game 0 on
 
     @staticmethod
+    def others(out, fingerprint):
+        """The finished-chunk folders of other runs into `out`, with the games each holds.
+        The name is escaped: a run into `x[12]` took the chunks of a run into `x1` (a review
+        found it)."""
+        out = Path(out)
+        return [(folder, FinishedChunks(out, folder.name.rpartition("-")[2]).games)
+                for folder in out.parent.glob(f".{glob.escape(out.name)}.partial-*")
+                if folder.name != f".{out.name}.partial-{fingerprint}"]
+
+    @staticmethod
     def discard_others(out, fingerprint):
         """Remove the finished chunks of other runs into `out` (once another run plays into
-        it, they can no longer be resumed there); returns how many games they held. The name
-        is escaped: a run into `x[12]` removed the chunks of a run into `x1` (a review found
-        it)."""
-        out = Path(out)
+        it, they can no longer be resumed there); returns how many games they held."""
         games = 0
-        for folder in out.parent.glob(f".{glob.escape(out.name)}.partial-*"):
-            if folder.name != f".{out.name}.partial-{fingerprint}":
-                games += FinishedChunks(out, folder.name.rpartition("-")[2]).games
-                shutil.rmtree(folder, ignore_errors=True)
+        for folder, n in FinishedChunks.others(out, fingerprint):
+            games += n
+            shutil.rmtree(folder, ignore_errors=True)
         return games
 
     @property

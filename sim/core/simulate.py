@@ -62,6 +62,14 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
         if state == "other run" and not overwrite:
             raise OutputError(f"{shown}: holds another run; pass --overwrite to replace it, or "
                               f"choose another --out")
+        interrupted = sum(n for _, n in FinishedChunks.others(out, fingerprint))
+        if interrupted and not overwrite:
+            # finished work is not thrown away unasked: another command into this folder
+            # discarded them with one line on standard error (none under --quiet)
+            raise OutputError(f"{shown}: holds the {interrupted:,} finished games of an "
+                              f"interrupted run of another command into this folder; run "
+                              f"that command again to finish it, pass --overwrite to discard "
+                              f"them, or choose another --out")
         try:
             writer = RunWriter(out, fingerprint, games, game.name)
         except OSError as exc:

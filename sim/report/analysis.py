@@ -8,7 +8,7 @@ row per game and seat).
 """
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -37,6 +37,9 @@ def character_names():
 
 def display(key, names):
     return names.get(str(key), str(key))
+
+
+GAME_NUMBER_STRIDE = 10**9     # an experiment's game numbers: players x this + the index
 
 
 @dataclass
@@ -71,7 +74,7 @@ def load_results(path, variant=None):
             s = load_variant(path, variant, players)
             if g is not None:
                 # game numbers restart per player count: keep them apart
-                offset = players * 10**9
+                offset = players * GAME_NUMBER_STRIDE
                 games.append(g.assign(game=g["game"] + offset))
                 seats.append(s.assign(game=s["game"] + offset))
         if not games:
@@ -570,6 +573,20 @@ def screen(r):
     total = FS.screen_holm(families)
     FS.finalize_findings(families)
     return Screen(families, total)
+
+
+def numbered_as_an_experiment(r):
+    """`r` with each game numbered as an experiment numbers it (load_results): players x
+    GAME_NUMBER_STRIDE + its index in the run. A `simulate` run numbers its games from 0, so
+    paired against a variant of an experiment no game matched and the two were refused as
+    'seeds differ' (a review found it); numbered alike, the seeds are compared game by game."""
+    if not len(r.games) or (r.games["game"] >= GAME_NUMBER_STRIDE).all():
+        return r
+    players = r.games.set_index("game")["players"]
+    renumber = players.index.to_numpy() + players.to_numpy() * GAME_NUMBER_STRIDE
+    mapping = pd.Series(renumber, index=players.index)
+    return replace(r, games=r.games.assign(game=renumber),
+                   seats=r.seats.assign(game=mapping.reindex(r.seats["game"]).to_numpy()))
 
 
 def same_games(base, variant):

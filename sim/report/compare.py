@@ -148,6 +148,12 @@ def write_comparison(page, variant, base, against, started, filename="compare.ht
     if base_game != game:
         raise ValueError(f"{against}: a {get_game(base_game).title} run; "
                          f"{variant.label} is {get_game(game).title}: nothing to compare")
+    if not set(base.games["players"]) & set(variant.games["players"]):
+        raise ValueError(f"{against}: {_player_counts(base)} games; {variant.label}: "
+                         f"{_player_counts(variant)} games: no player count in common, so "
+                         f"nothing to pair (compare runs of the same player count)")
+    from sim.report.analysis import numbered_as_an_experiment
+    base, variant = numbered_as_an_experiment(base), numbered_as_an_experiment(variant)
     if not same_games(base, variant):
         raise ValueError(f"{against}: the two runs did not play the same games (seeds differ): "
                          f"a paired comparison needs the same master seed and games")
