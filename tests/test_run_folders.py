@@ -496,3 +496,24 @@ def test_an_interruption_raised_inside_a_c_callback_stops_the_command_in_one_lin
     finally:
         signal.signal(signal.SIGINT, previous)
     assert capfd.readouterr().err.strip().splitlines() == [line]
+
+
+def test_a_table_damaged_inside_is_named_when_read(tmp_path, capsys):
+    """Damaged data pages under an intact footer pass the folder's checks, which read the
+    footers only: the report then failed with 'Corrupt snappy compressed data' and no file
+    named. Now the file is named, in one line."""
+    import pyarrow.parquet as pq
+    out = tmp_path / "run"
+    assert simulate(out) == 0
+    path = out / "seats.parquet"
+    data = bytearray(path.read_bytes())
+    meta = pq.ParquetFile(path).metadata
+    start = meta.row_group(0).column(0).data_page_offset
+    end = start + meta.row_group(0).column(0).total_compressed_size
+    for i in range(start + 20, min(end, start + 400)):     # inside the first column's pages
+        data[i] ^= 0x5A
+    path.write_bytes(bytes(data))
+    capsys.readouterr()
+    assert main(["report", str(out)]) == 2
+    err = one_line_error(capsys)
+    assert f"{path}: cannot be read" in err and "the file is damaged" in err

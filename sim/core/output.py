@@ -31,6 +31,26 @@ class OutputError(ValueError):
     """A run folder that cannot be written or read as asked; the message names the folder."""
 
 
+def read_table(path, columns=None, arrow=False):
+    """A parquet table of a run folder (pandas, or pyarrow with `arrow`), or OutputError naming
+    the file: damaged data pages under an intact footer pass the folder's checks, which read
+    the footers only, and then failed as 'Corrupt snappy compressed data' with no file named,
+    or as a traceback (a review found it)."""
+    import pyarrow
+    import pyarrow.parquet as pq
+    columns = None if columns is None else list(columns)
+    try:
+        if arrow:
+            # ParquetFile.read, not read_table: read_table's dataset layer imports pandas
+            return pq.ParquetFile(path).read(columns=columns)
+        import pandas as pd
+        return pd.read_parquet(path, columns=columns)
+    except (OSError, pyarrow.ArrowException) as exc:
+        said = " ".join(str(exc).split())       # pyarrow's own text runs over lines
+        raise OutputError(f"{path}: cannot be read ({said}): the file is damaged; play the "
+                          f"run again (--overwrite replaces it)") from None
+
+
 def run_fingerprint(identity):
     """The hash of everything a run's games depend on (rules, seats, policies, master seed, game
     indices), not of how it was played (threads, chunking)."""

@@ -201,10 +201,9 @@ def run_identity(rules, seat_policies, game, **more):
 
 
 def _summary_from(out, game):
-    import pyarrow.parquet as pq
+    from sim.core.output import read_table
     games_cols, seats_cols = game.summary_columns
-    # ParquetFile.read, not read_table: read_table's dataset layer imports pandas
-    tables = [pq.ParquetFile(out / f"{name}.parquet").read(columns=list(columns))
+    tables = [read_table(out / f"{name}.parquet", columns, arrow=True)
               for name, columns in (("games", games_cols), ("seats", seats_cols))]
     if game.summary_tables == "pandas":
         tables = [table.to_pandas() for table in tables]

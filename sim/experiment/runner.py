@@ -614,7 +614,8 @@ def load_variant(out, variant, players, columns=None, table="seats", strict=True
         import pyarrow.parquet as pq
         have = set(pq.read_schema(whole[0][0] / f"{table}.parquet").names)
         columns = list(columns) + [c for c in optional if c in have and c not in columns]
-    frames = [pd.read_parquet(d / f"{table}.parquet", columns=columns) for d, _ in whole]
+    from sim.core.output import read_table
+    frames = [read_table(d / f"{table}.parquet", columns) for d, _ in whole]
     return pd.concat(frames, ignore_index=True)
 
 

@@ -59,8 +59,9 @@ def load_results(path, variant=None):
         from sim.core.output import verify_run_folder
         meta = verify_run_folder(path)      # refuses a mixed, truncated or foreign folder
         _check_record_version(path, meta)
-        return Results(path.name, pd.read_parquet(path / "games.parquet"),
-                       pd.read_parquet(path / "seats.parquet"), meta)
+        from sim.core.output import read_table
+        return Results(path.name, read_table(path / "games.parquet"),
+                       read_table(path / "seats.parquet"), meta)
     if (path / "experiment.json").exists():
         doc = _experiment_doc(path / "experiment.json")
         check_experiment_record_version(path, doc)
