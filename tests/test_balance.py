@@ -199,6 +199,19 @@ def test_a_seed_above_the_samplers_range_runs_to_its_validation(tmp_path, capsys
     assert any(f"seed = {seed + 1}" in f.read_text() for f in validation)
 
 
+def test_games_without_a_winner_are_not_read_as_balanced(tmp_path, capsys):
+    """A turn cap that ends every game before anyone wins makes the parity 0, which a rate of
+    0 meets without any balance: the verdict said "Every group is within 3 points" (a review
+    found it with All-In Ascent's greedy, which decides no game)."""
+    path = write(tmp_path, text=SPEC.format(budget=2).replace(
+        "seed = 1", 'seed = 1\nrules = { max_turns = 1 }'))
+    assert main(["balance", str(path), "--quiet", "--no-validation"]) == 0, \
+        capsys.readouterr().err
+    verdict = (tmp_path / "out" / "balance.md").read_text()
+    assert "Every group is within 3 points" not in verdict
+    assert "**No game had a winner** at 2 player(s)" in verdict
+
+
 def test_the_spec_loader_refuses_a_validation_on_the_search_seeds(tmp_path):
     with pytest.raises(BalanceError, match="validation_seed: must differ from seed"):
         load_balance_spec(write(tmp_path, text=SPEC.format(budget=3).replace(

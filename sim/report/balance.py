@@ -113,7 +113,11 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times, c
              f"games each (master seed {spec.seed}), finalists re-scored on "
              f"{spec.rescore_games:,} games.", ""]
     gap_after, gap_before = patch["distance"], before["distance"]
-    met = gap_after <= ON_TARGET
+    # a parity of 0 (no re-scored game had a winner) is met by every rate of 0 without any
+    # balance: greedy's All-In Ascent games read "within 3 points" (a review found it)
+    undecided = sorted({int(key.split("|")[0]) for key, (_, _, goal) in patch["rates"].items()
+                        if spec.target == "parity" and goal == 0})
+    met = gap_after <= ON_TARGET and not undecided
     lines += ["## Verdict", "",
               f"- **Patch:** {_choice_text(patch['choice'], spec)} (`patch.toml`).",
               f"- **Largest gap from the target:** {100 * gap_before:.1f} points under the "
@@ -121,7 +125,11 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times, c
               f"{spec.rescore_games:,} games a player count). "
               + ("Every group is within 3 points." if met else
                  "The 3-point target is **not** reached with these knobs.")]
-    if not met:
+    if undecided:
+        lines.append(f"- **No game had a winner** at {', '.join(map(str, undecided))} "
+                     f"player(s): the parity there is 0, which a rate of 0 meets without any "
+                     f"balance. These bots decide no game; balance with a bot that does.")
+    if not met and not undecided:
         worst = sorted(((abs(r - g), k) for k, (r, n, g) in patch["rates"].items()),
                        reverse=True)[:3]
         names = []
