@@ -26,7 +26,8 @@ __all__ = ["E", "S", "AscensionGame", "IllegalActionError", "MovePawn", "Pick", 
            "pawn_actions", "move_piece", "idle_piece_move", "junk_top", "run_turns", "turn_kind", "nb",
            "seat_of_group", "give_summit", "make_privileged", "eliminate", "piece_square",
            "STAR", "TRIANGLE", "SQUARE", "CIRCLE", "LADDER", "MATTRESS", "SPRING", "CABLE",
-           "CHASM", "BIVOUAC", "JOKER", "half", "pawn_decision", "finish_turn"]
+           "CHASM", "BIVOUAC", "JOKER", "half", "pawn_decision", "finish_turn",
+           "bivouac_landing"]
 
 STAR, TRIANGLE, SQUARE, CIRCLE = 1, 2, 4, 8
 CABLE = (64, 65, 66)
@@ -380,3 +381,20 @@ def ride_only_pawn():
     b.put(CABLE[1], sq(6, 6), up=True)
     g.move_pawn_to(0, sq(2, 4))
     return g
+
+
+def bivouac_landing(**sw):
+    """Seat 0 steps onto a face-up bivouac (2 players, rules `sw`); returns the game at its
+    next turn's start, its Builder, the pawn's square before the bivouac (a way off) and the
+    bivouac square."""
+    g = new_game(2, seed=12, **sw)
+    b = Builder(g)
+    a, c = sq(2, 2), sq(2, 3)
+    b.set_height(c, 0)
+    b.put(BIVOUAC, c, up=True)
+    g.move_pawn_to(0, a)
+    idle_piece_move(g)
+    g.step(MovePawn(c))
+    finish_turn(g)
+    assert g.current == 0 and g.seat(0)["biv"] == 1
+    return g, b, a, c

@@ -2,8 +2,8 @@
 written against a wrong engine that the rest of the suite let through (a has-left-corner flag
 that a block resets, a corner wait taken for a departure, an off-by-one stack cap, partners'
 locks in the view, and so on)."""
-from asc_helpers import (BIVOUAC, JOKER, Builder, MovePawn, PlaceJoker, S, Stay, dests_for,
-                         finish_turn, give_summit, half, idle_piece_move, junk_top,
+from asc_helpers import (JOKER, Builder, MovePawn, PlaceJoker, S, Stay, bivouac_landing,
+                         dests_for, finish_turn, give_summit, half, idle_piece_move, junk_top,
                          make_privileged, move_piece, new_game, origins, pawn_actions,
                          piece_square, run_turns, sq, start_turn)
 from sim.games.ascension.view import V_MOVABLE
@@ -84,37 +84,21 @@ def test_corner_wait_is_not_leaving_and_stay_only_on_own_corner():  # A28, A39
     assert acts and "stay" not in acts
 
 
-def _bivouac_landing(**sw):
-    """Seat 0 steps onto a face-up bivouac; returns the game at its next turn's start, with
-    the pawn's square before the bivouac (a way off) and the bivouac square."""
-    g = new_game(2, seed=12, **sw)
-    b = Builder(g)
-    a, c = sq(2, 2), sq(2, 3)
-    b.set_height(c, 0)
-    b.put(BIVOUAC, c, up=True)
-    g.move_pawn_to(0, a)
-    idle_piece_move(g)
-    g.step(MovePawn(c))
-    finish_turn(g)
-    assert g.current == 0 and g.seat(0)["biv"] == 1
-    return g, a, c
-
-
 def test_stay_and_privilege_pass_tallies():  # A35, A28, A42
     # §6 Q3/Q5 records: T_BIVOUAC_STAYS counts the turns a bivouac kept the pawn still,
     # forced (A35) or chosen (D23); T_CORNER_WAITS counts corner waits (A28) and only those;
     # G_PRIV_PASSES counts hand-overs of the privileges to a new holder (A42).
-    g, a, c = _bivouac_landing()
+    g, _, a, c = bivouac_landing()
     assert _tally(g, S.T_BIVOUAC_STAYS) == 0
     idle_piece_move(g)                         # the forced stay: no pawn decision
     assert g.current == 1 and g.pawn(0) == c
     assert _tally(g, S.T_BIVOUAC_STAYS) == 1
-    g, a, c = _bivouac_landing(bivouac_mode="optional")
+    g, _, a, c = bivouac_landing(bivouac_mode="optional")
     idle_piece_move(g)
     g.step(Stay())
     assert g.pawn(0) == c and _tally(g, S.T_BIVOUAC_STAYS) == 1
     assert _tally(g, S.T_CORNER_WAITS) == 0
-    g, a, c = _bivouac_landing(bivouac_mode="optional")
+    g, _, a, c = bivouac_landing(bivouac_mode="optional")
     idle_piece_move(g)
     g.step(MovePawn(a))
     assert g.pawn(0) == a and _tally(g, S.T_BIVOUAC_STAYS) == 0

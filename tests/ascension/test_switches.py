@@ -3,9 +3,10 @@ values fail with RuleError naming the switch."""
 import pytest
 
 from asc_helpers import (BIVOUAC, JOKER, LADDER, MATTRESS, SPRING, Builder, MovePawn,
-                         PlaceJoker, RuleError, S, Stay, build_rules, dests_for, eliminate, finish_turn, give_summit, half, idle_piece_move,
-                         junk_top, make_privileged, move_piece, nb, new_game, origins,
-                         pawn_actions, piece_square, run_turns, sq, start_turn, turn_kind)
+                         PlaceJoker, RuleError, S, Stay, bivouac_landing, build_rules, dests_for,
+                         eliminate, finish_turn, give_summit, half, idle_piece_move, junk_top,
+                         make_privileged, move_piece, nb, new_game, origins, pawn_actions,
+                         piece_square, run_turns, sq, start_turn, turn_kind)
 from sim.games.ascension.rules import KNOBS, SWITCHES, default_values
 
 
@@ -277,26 +278,12 @@ def test_spring_bonus_full_turn():
     assert seq == [(2, "extra"), (0, "normal")]
 
 
-def _bivouac_landing(**sw):
-    g = new_game(2, seed=12, **sw)
-    b = Builder(g)
-    a, c = sq(2, 2), sq(2, 3)
-    b.set_height(c, 0)
-    b.put(BIVOUAC, c, up=True)
-    g.move_pawn_to(0, a)
-    idle_piece_move(g)
-    g.step(MovePawn(c))
-    finish_turn(g)
-    assert g.current == 0 and g.seat(0)["biv"] == 1
-    return g, b, a, c
-
-
 def test_bivouac_mode():
     # D23, A35: forced (default): no pawn decision on the stay turn; optional: move or stay.
-    g, b, a, c = _bivouac_landing()
+    g, b, a, c = bivouac_landing()
     idle_piece_move(g)
     assert g.current == 1 and g.pawn(0) == c
-    g, b, a, c = _bivouac_landing(bivouac_mode="optional")
+    g, b, a, c = bivouac_landing(bivouac_mode="optional")
     idle_piece_move(g)
     acts = pawn_actions(g)
     assert "stay" in acts and a in acts
@@ -306,7 +293,7 @@ def test_bivouac_mode():
 
 def test_bivouac_optional_never_blocked():
     # D23: optional mode: with no move on the stay turn the pawn is not blocked.
-    g, b, a, c = _bivouac_landing(bivouac_mode="optional")
+    g, b, a, c = bivouac_landing(bivouac_mode="optional")
     b.heights({n: 6 for n in nb(c)})
     idle_piece_move(g)
     assert g.current == 1 and g.seat(0)["blocks"] == 0 and g.pawn(0) == c
