@@ -27,7 +27,7 @@ __all__ = ["E", "S", "AscensionGame", "IllegalActionError", "MovePawn", "Pick", 
            "seat_of_group", "give_summit", "make_privileged", "eliminate", "piece_square",
            "STAR", "TRIANGLE", "SQUARE", "CIRCLE", "LADDER", "MATTRESS", "SPRING", "CABLE",
            "CHASM", "BIVOUAC", "JOKER", "half", "pawn_decision", "finish_turn",
-           "bivouac_landing"]
+           "bivouac_landing", "holder_blocked"]
 
 STAR, TRIANGLE, SQUARE, CIRCLE = 1, 2, 4, 8
 CABLE = (64, 65, 66)
@@ -398,3 +398,19 @@ def bivouac_landing(**sw):
     finish_turn(g)
     assert g.current == 0 and g.seat(0)["biv"] == 1
     return g, b, a, c
+
+
+def holder_blocked(**sw):
+    """4 players, rules `sw`: the privileged seat 2 (the joker in hand) is blocked in a pit
+    while seat 0 holds summit status; returns the game after that block and its Builder."""
+    g = new_game(4, seed=14, **sw)
+    b = Builder(g)
+    b.pit(sq(2, 6))
+    g.move_pawn_to(2, sq(2, 6))
+    make_privileged(g, 2, joker="hand")
+    g.move_pawn_to(0, sq(2, 2))
+    give_summit(g, 0)
+    start_turn(g, 2)
+    idle_piece_move(g)
+    assert g.seat(2)["blocks"] == 1
+    return g, b

@@ -3,9 +3,9 @@ written against a wrong engine that the rest of the suite let through (a has-lef
 that a block resets, a corner wait taken for a departure, an off-by-one stack cap, partners'
 locks in the view, and so on)."""
 from asc_helpers import (JOKER, Builder, MovePawn, PlaceJoker, S, Stay, bivouac_landing,
-                         dests_for, finish_turn, give_summit, half, idle_piece_move, junk_top,
-                         make_privileged, move_piece, new_game, origins, pawn_actions,
-                         piece_square, run_turns, sq, start_turn)
+                         dests_for, give_summit, half, holder_blocked,
+                         idle_piece_move, junk_top, make_privileged, move_piece, new_game,
+                         origins, pawn_actions, piece_square, run_turns, sq, start_turn)
 from sim.games.ascension.view import V_MOVABLE
 
 
@@ -108,16 +108,8 @@ def test_stay_and_privilege_pass_tallies():  # A35, A28, A42
     g.step(Stay())
     assert _tally(g, S.T_CORNER_WAITS) == 1 and _tally(g, S.T_BIVOUAC_STAYS) == 0
     # the privileged seat 2 is blocked while seat 0 holds summit status (earliest_holder)
-    g = new_game(4, seed=14)
-    b = Builder(g)
-    b.pit(sq(2, 6))
-    g.move_pawn_to(2, sq(2, 6))
-    make_privileged(g, 2, joker="hand")
-    g.move_pawn_to(0, sq(2, 2))
-    give_summit(g, 0)
-    start_turn(g, 2)
-    idle_piece_move(g)
-    assert g.seat(2)["blocks"] == 1 and g.privileged == 0
+    g, _ = holder_blocked()
+    assert g.privileged == 0
     assert int(g.state[S.G_PRIV_LOSSES]) == 1 and int(g.state[S.G_PRIV_PASSES]) == 1
 
 

@@ -2,11 +2,11 @@
 values fail with RuleError naming the switch."""
 import pytest
 
-from asc_helpers import (BIVOUAC, JOKER, LADDER, MATTRESS, SPRING, Builder, MovePawn,
-                         PlaceJoker, RuleError, S, Stay, bivouac_landing, build_rules, dests_for,
-                         eliminate, finish_turn, give_summit, half, idle_piece_move, junk_top,
-                         make_privileged, move_piece, nb, new_game, origins, pawn_actions,
-                         piece_square, run_turns, sq, start_turn, turn_kind)
+from asc_helpers import (JOKER, LADDER, MATTRESS, SPRING, Builder, MovePawn, PlaceJoker,
+                         RuleError, S, Stay, bivouac_landing, build_rules, dests_for, eliminate,
+                         give_summit, half, holder_blocked, idle_piece_move,
+                         junk_top, make_privileged, move_piece, nb, new_game, origins,
+                         pawn_actions, piece_square, run_turns, sq, start_turn, turn_kind)
 from sim.games.ascension.rules import KNOBS, SWITCHES, default_values
 
 
@@ -322,25 +322,11 @@ def test_joker_extra_move_switch():
     assert g.phase == "pawn"
 
 
-def _holder_blocked(**sw):
-    g = new_game(4, seed=14, **sw)
-    b = Builder(g)
-    b.pit(sq(2, 6))
-    g.move_pawn_to(2, sq(2, 6))
-    make_privileged(g, 2, joker="hand")
-    g.move_pawn_to(0, sq(2, 2))
-    give_summit(g, 0)
-    start_turn(g, 2)
-    idle_piece_move(g)
-    assert g.seat(2)["blocks"] == 1
-    return g, b
-
-
 def test_joker_on_loss():
     # D28, A42: pass -> the new holder receives the joker; retire -> it is gone.
-    g, _ = _holder_blocked()
+    g, _ = holder_blocked()
     assert g.privileged == 0 and g.joker_state == "hand"
-    g, _ = _holder_blocked(joker_on_loss="retire")
+    g, _ = holder_blocked(joker_on_loss="retire")
     assert g.privileged == 0 and g.joker_state == "gone"
 
 
@@ -354,7 +340,7 @@ def _arrive(g, b, p, n=sq(3, 4)):
 
 def test_privilege_transfer_next_arrival():
     # D29, A42: next_arrival ignores seats already on the way down; the next arrival takes them.
-    g, b = _holder_blocked(privilege_transfer="next_arrival")
+    g, b = holder_blocked(privilege_transfer="next_arrival")
     assert g.privileged is None and g.joker_state == "box"
     _arrive(g, b, 3)
     assert g.privileged == 3 and g.joker_state == "hand"
@@ -362,7 +348,7 @@ def test_privilege_transfer_next_arrival():
 
 def test_privilege_transfer_none():
     # D29, A42, A40: none: the privileges vanish for good.
-    g, b = _holder_blocked(privilege_transfer="none")
+    g, b = holder_blocked(privilege_transfer="none")
     assert g.privileged is None and int(g.state[S.G_PRIV_DEAD]) == 1
     _arrive(g, b, 3)
     assert g.seat(3)["summit"] == 1 and g.privileged is None and g.joker_state == "box"
