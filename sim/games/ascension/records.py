@@ -48,6 +48,8 @@ def games_table(batch, rules):
         "winner_first_summiter": (winner >= 0) & (winner == first),
         "privileged_at_end": _col(r, S.G_PRIVILEGED),
         "privilege_losses": _col(r, S.G_PRIV_LOSSES),
+        # losses whose privileges went at once to a pawn already holding summit status (A42,
+        # earliest_holder); privileges left vacant and taken later are not counted
         "privilege_passes": _col(r, S.G_PRIV_PASSES),
         "joker_removals": _col(r, S.G_JOKER_REMOVALS),
         "pillar_raises": _col(r, S.G_PILLAR_RAISES),
