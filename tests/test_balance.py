@@ -174,6 +174,7 @@ def test_a_resumed_search_with_another_spec_is_refused(tmp_path, capsys):
     (("seed = 1", "seed = 1\nmax_changed = 2"), "max_changed: expected a whole number from 1 to 1"),
     (("seed = 1", "seed = 1\nsampler = \"grid\""), "sampler: unknown sampler 'grid'"),
     (("seed = 1", "seed = 1\ncolour = 1"), "colour: unknown key"),
+    (("seed = 1", "seed = 1\ndescription = 30.0"), "description: expected text in quotes"),
     # refused before the search: numba's own error came after a journal was written
     (("seed = 1", "seed = 1\nthreads = 999"), "threads: at most"),
     (("seed = 1", "seed = 1\n[variants.a]"),

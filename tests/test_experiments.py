@@ -82,6 +82,9 @@ def assert_same_results(a, b, spec):
     ('games = 10\nout = "x"\n[sweep]\nrule = ["max_rounds"]\nvalues = [30]',
      r"sweep.rule: expected a rule name in quotes, got \['max_rounds'\]"),
     ('games = 10', "out: required"),
+    ('games = 10\nout = "x"\ndescription = 5', "description: expected text in quotes, got 5"),
+    ('games = 10\nout = "x"\n[variants.a]\ndescription = ["x"]',
+     r"variants.a.description: expected text in quotes"),
     ('games = [10', "not valid TOML"),
 ])
 def test_bad_specs_get_one_clear_error_with_file_and_key(tmp_path, text, message):

@@ -46,6 +46,7 @@ def test_a_budget_name_sets_the_bots_budget_and_nothing_else():
     ("mcts@ten", "whole number from 1"),
     ("mcts@\u00b2", "whole number from 1"),       # a digit to str.isdigit(), not to int()
     ("mcts@\u0668", "whole number from 1"),       # Arabic-Indic 8: int() reads it as 8
+    ("mcts@08", "whole number from 1"),           # mcts@8's games under another name
     ("genius", "unknown policy 'genius' for Dice Race; available: .* \\(with a budget: mcts@N\\)"),
 ])
 def test_a_bad_budget_name_is_refused_naming_what_is_allowed(name, message):

@@ -234,8 +234,11 @@ def policy_name_problem(game, name):
         return f"policy {base!r} takes no budget ({name!r}){_budget_hint(game)}"
     # ASCII digits only, as every other count: str.isdigit() takes '²' (int() then fails) and
     # '٨' (read as 8, under another name and so another run)
-    if not (budget.isascii() and budget.isdigit()) or not 1 <= int(budget) <= MAX_BUDGET:
-        return f"the budget in {name!r} must be a whole number from 1 to {MAX_BUDGET}"
+    # and no leading zero: 'mcts@08' played mcts@8's games under another name (another run)
+    if not (budget.isascii() and budget.isdigit()) or budget.startswith("0") or \
+            not 1 <= int(budget) <= MAX_BUDGET:
+        return (f"the budget in {name!r} must be a whole number from 1 to {MAX_BUDGET} (no "
+                f"leading 0)")
     return None
 
 

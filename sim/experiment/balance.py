@@ -150,6 +150,13 @@ class BalanceSpec:
         return rules, list(knobs.items())
 
 
+def _description(path, doc):
+    value = doc.get("description", "")
+    if not isinstance(value, str):
+        _fail(path, "description", f"expected text in quotes, got {value!r}")
+    return value
+
+
 def _int(path, doc, key, default, low=1, high=10**12):
     value = doc.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -312,7 +319,7 @@ def load_balance_spec(path):
         rescore_games=rescore, validation_games=_int(p, doc, "validation_games", 100_000),
         validation_policy=second, seed=seed, validation_seed=validation_seed, sampler=sampler,
         out=(Path(path).resolve().parent / doc["out"]).resolve(), threads=threads,
-        description=str(doc.get("description", "")), group=group, coadapt=coadapt,
+        description=_description(p, doc), group=group, coadapt=coadapt,
         coadapt_budget=_int(p, doc, "coadapt_budget", 40, high=10_000),
         coadapt_games=_int(p, doc, "coadapt_games", 1000),
         batch=_int(p, doc, "batch", 1, high=256))

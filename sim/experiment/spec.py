@@ -155,6 +155,14 @@ def _int(path, key, value, low=1, high=MAX_COUNT):
     return value
 
 
+def _text(path, key, value):
+    """A free-text field (a description): text as written, not a number or table turned into
+    text."""
+    if not isinstance(value, str):
+        _fail(path, key, f"expected text in quotes, got {value!r}")
+    return value
+
+
 def _path_name(path, key, name):
     """A name that becomes a folder (variants, experiments): one plain path component, so
     nothing is ever written outside the experiment's folder."""
@@ -308,7 +316,8 @@ def load_spec(path):
                 seat_policies=seat_policies, characters=characters, chunk=chunk,
                 out=out, variants=tuple(variants), ci_halfwidth=ci,
                 max_games=max_games, scheduler=scheduler, threads=threads,
-                description=str(doc.get("description", "")), rotate_seats=rotate)
+                description=_text(p, "description", doc.get("description", "")),
+                rotate_seats=rotate)
 
 
 def is_rule_option(key):
@@ -420,7 +429,7 @@ def _variants(p, doc, preset, bool_words):
         out.append(Variant(name, body.get("preset", preset),
                            {k: _value_text(v, bool_words) for k, v in rules.items()},
                            tuple((k, _value_text(v, bool_words)) for k, v in knobs.items()),
-                           str(body.get("description", ""))))
+                           _text(p, f"{key}.description", body.get("description", ""))))
     sweep = doc.get("sweep")
     if sweep is not None:
         if not isinstance(sweep, dict) or set(sweep) - {"knob", "rule", "values"} or \
