@@ -146,6 +146,8 @@ def _sim(out, *extra):
      "--rule: max_stack is given twice"),
     (["--game", "first-ascent", "--rule", "readings=bga", "--rule", "readings=card"],
      "--rule: readings is given twice"),
+    # asked for, 'random' promised a draw of characters the game does not have
+    (["--game", "ascension", "--characters", "random"], "Ascension has no characters"),
 ])
 def test_bad_simulate_arguments_are_one_line(tmp_path, capsys, args, words):
     assert main(_sim(tmp_path / "out", *args)) == 2

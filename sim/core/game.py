@@ -270,10 +270,12 @@ class GameSpec:
 
     def check_characters(self, value, players):
         """'random' or a list (or comma-separated text) of distinct keys, one per seat."""
+        if value is not None and not self.has_characters:
+            # also 'random': asked for, it promised a draw the game does not have
+            raise GameError(f"{self.title} has no characters: leave --characters out",
+                            "characters")
         if value in (None, "random"):
             return "random"
-        if not self.has_characters:
-            raise GameError(f"{self.title} has no characters", "characters")
         keys = [c.strip() for c in value.split(",")] if isinstance(value, str) else list(value)
         if "" in keys:
             raise GameError(f"an empty character in {value!r}; write one key per seat, "
