@@ -491,14 +491,25 @@ def test_cli_rule_and_set_reach_the_manifest(tmp_path):
     out = tmp_path / "run"
     assert main(["simulate", "--players", "2", "--games", "20", "--seed", "1", "--policy",
                  "random", "--out", str(out), "--quiet", "--preset", "v0.6.0",
-                 "--rule", "shared_belayer_pool=on",
+                 "--rule", "training_station_per_round=on",
                  "--set", "characters.technician.passive.requirement_reduction=3"]) == 0
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["preset"] == "v0.6.0"
-    assert manifest["rules"]["switches"] == {"shared_belayer_pool": True}
+    assert manifest["rules"]["switches"] == {"training_station_per_round": True}
     assert manifest["rules"]["knobs"] == {"characters.technician.passive.requirement_reduction": 3}
     assert main(["simulate", "--players", "2", "--games", "5", "--seed", "1", "--out",
                  str(out), "--rule", "nonsense=1"]) == 2
+
+
+def test_the_shared_belayer_pool_does_not_combine_with_belay_stations():  # R32, R34, L6-L11
+    """shared_belayer_pool reads v0.4.0's two capacities as one pool; v0.6.0's belay stations
+    replace them (L6, L9, L11), and played together one Top Rope climber shut Lead while Lead
+    never limited Top Rope (a review found it). Refused, naming both."""
+    with pytest.raises(VariantError, match=r"shared_belayer_pool: .* preset v0\.6\.0 has belay "
+                                           r"stations instead \(L6, L9, L11\)"):
+        build_rules("v0.6.0", switches={"shared_belayer_pool": "on"})
+    assert build_rules("v0.6.0", switches={"shared_belayer_pool": "off"}).config.preset == "v0.6.0"
+    assert dict(build_rules("v0.5.0", switches={"shared_belayer_pool": "on"}).config.switches)
 
 
 def test_switch_spendable_xp_kept_at_level_up():  # R64

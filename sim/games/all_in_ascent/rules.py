@@ -298,6 +298,14 @@ class RulesConfig:
                 merged.pop(name, None)
             else:
                 merged[name] = value
+        if self.top_rope_stations and merged.get("shared_belayer_pool"):
+            # a reading of v0.4.0's capacities (R32, R34); the stations' own (L6, L9, L11)
+            # leave it no meaning the rulebook gives: played, one Top Rope climber shut Lead
+            # and Lead never limited Top Rope (a review found it)
+            raise V.VariantError(f"switch shared_belayer_pool: a reading of v0.4.0's Top Rope "
+                                 f"and Lead capacities (R32, R34); preset {self.preset} has "
+                                 f"belay stations instead (L6, L9, L11), so the two do not "
+                                 f"combine")
         checked = list(self.knobs)
         for path, text in knobs:
             if data is None:
