@@ -2,13 +2,21 @@
 open: each test here fails on a wrong engine that the rest of the suite let through, or that
 only the recorded-outcome digest caught (which says a game changed, not which rule is right).
 Written from a read-only review's planted mutations (2026-12-07)."""
+import functools
+
 from sim.games.all_in_ascent.rules import build_rules
 from tests.all_in_ascent.helpers import (Buy, Climb, Game, Milestone, Rest, S, Train, climb,
                                          end_round_now, force_dice, give, pget, pset,
                                          set_milestone, set_stats)
 
-V060 = build_rules("v0.6.0")
 THREE = ["technician", "sprinter", "ironLung"]
+
+
+@functools.lru_cache(maxsize=None)
+def v060():
+    """v0.6.0's packed rules, built on first use: packing works out tables with compiled code,
+    and the suite compiles nothing while it collects (tests/test_suite_sharing.py)."""
+    return build_rules("v0.6.0")
 
 
 def tr_milestone(g):
@@ -17,7 +25,7 @@ def tr_milestone(g):
 
 
 def test_l8_a_stale_station_off_top_rope_does_not_occupy():  # L8
-    g = Game(4, THREE, rules=V060)
+    g = Game(4, THREE, rules=v060())
     pset(g, 0, endurance=500)
     pset(g, 1, location=S.REST_LOC, belay_station=0)     # climbed station 0, then rested
     legal = g.legal_actions()
@@ -29,7 +37,7 @@ def test_l8_a_stale_station_off_top_rope_does_not_occupy():  # L8
 
 
 def test_l12_train_and_buy_keep_the_station():  # L12
-    g = Game(4, THREE, rules=V060)
+    g = Game(4, THREE, rules=v060())
     pset(g, 0, endurance=500, time=10)
     climb(g, g.visible_names("topRope")[2], [1, 1, 1], slot=2)   # station 1
     assert pget(g, 0, "belay_station") == 1
@@ -44,7 +52,7 @@ def test_l12_train_and_buy_keep_the_station():  # L12
 
 def test_l12_a_milestone_in_another_area_clears_the_station():  # L12
     # L12 says "a climb"; a milestone attempt is one (§7.3: both use the same procedure)
-    g = Game(4, THREE, rules=V060)
+    g = Game(4, THREE, rules=v060())
     pset(g, 0, endurance=500, time=10)
     climb(g, g.visible_names("topRope")[2], [1, 1, 1], slot=2)   # station 1
     while g.current_seat != 0:
@@ -59,7 +67,7 @@ def test_l12_a_milestone_in_another_area_clears_the_station():  # L12
 
 
 def test_l9_a_climber_may_move_to_another_free_station():  # L9, L8
-    g = Game(4, THREE, rules=V060)
+    g = Game(4, THREE, rules=v060())
     pset(g, 0, endurance=500, time=10)
     climb(g, g.visible_names("topRope")[1], [1, 1, 1], slot=1)   # station 0
     while g.current_seat != 0:
@@ -71,7 +79,7 @@ def test_l9_a_climber_may_move_to_another_free_station():  # L9, L8
 
 
 def test_l10_lowest_free_station():  # L10
-    g = Game(4, ["technician", "sprinter", "ironLung", "routeReader"], rules=V060)
+    g = Game(4, ["technician", "sprinter", "ironLung", "routeReader"], rules=v060())
     set_milestone(g, "intermediate", tr_milestone(g))
     pset(g, 0, endurance=500)
     pset(g, 1, location=S.AREA_LOC + S.TOP_ROPE, belay_station=1)  # stations 0, 2 free
@@ -81,7 +89,7 @@ def test_l10_lowest_free_station():  # L10
 
 
 def test_l4_free_solo_climbs_lead_without_gear():  # L4
-    g = Game(4, ["freeSolo", "sprinter"], rules=V060)
+    g = Game(4, ["freeSolo", "sprinter"], rules=v060())
     pset(g, 0, endurance=500)
     set_stats(g, 0, [99, 99, 99, 99])
     assert any(isinstance(a, Climb) and a.area == "leadClimbing" for a in g.legal_actions())
