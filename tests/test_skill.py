@@ -428,6 +428,30 @@ def test_the_convergence_read_is_the_curves_own():
     assert read_convergence(head + own, "All-In Ascent", 3) is None
 
 
+def test_each_level_is_judged_against_its_own_fair_share(curve, monkeypatch):
+    """Bots differ in how often they tie (First Ascent: 25.4% at random, 25.9-26.4% above), so
+    each level's verdicts take that level's fair share: one pooled share read a level with
+    many ties as 'over' everywhere (a review found it). Here the strongest level's decided
+    games are made two-winner games: its fair share is 1, and nothing there is 'over'."""
+    from sim.experiment import skill as K
+    plan = plan_for(curve)
+    real = K._seats
+    strongest = {str(folder) for kind, label, folder, _, _ in runs(plan)
+                 if kind == "self" and label == plan.levels[-1]}
+
+    def tied(folder, players, group):
+        seats = real(folder, players, group)
+        if str(folder) in strongest:
+            seats = seats.assign(won=seats.groupby("game")["won"].transform("any"))
+        return seats
+    monkeypatch.setattr(K, "_seats", tied)
+    a = analyse(plan)
+    assert a["fairs"][plan.levels[0]] == 0.5 and a["fairs"][plan.levels[-1]] == 1.0
+    assert (a["verdicts"][plan.levels[-1]] == "even").all()
+    text = K.skill_markdown(plan, a, "ascent skill ...")
+    assert "its level's fair share (the mean number of winners" in text
+
+
 def test_the_fair_share_is_a_team_s_where_partners_win_together():  # A48
     """Under Ascension's partnership both partners win their team's games, so a seat's share
     of the decided games is its team's, fair at 2/4 (at 1/4 every seat read as over-powered);

@@ -11,7 +11,8 @@ takes several sittings resumes where it stopped, with more games extending it.
 
 What it reports (SKILL.md and skill.png in OUT):
 - each character's (or seat's) share of the decided games at each level, with Wilson
-  intervals (a fair share is 1/players; 2/players for a partnership's teams: fair_share);
+  intervals, judged against each level's fair share (its mean number of winners of a decided
+  game / players: 1/players, 2/players for a partnership's teams, a little more with ties);
 - the head-to-head margin of each level over the previous one;
 - each level's own validity warnings (caps, policy errors, the game's own checks), as its
   report would show them;
@@ -141,11 +142,11 @@ def decided_shares(seats, group):
 
 def fair_share(seat_tables, players):
     """A seat's fair share of the decided games: the mean number of winners of a decided game,
-    over every table, / players. A share counts a win for each winner, so under a fair game a
-    seat's expected share is that mean / players: 1 / players where every game has one
+    over the tables (one level's), / players. A share counts a win for each winner, so under a
+    fair game a seat's expected share is that mean / players: 1 / players where every game has one
     winner, 2 / players for Ascension's partnership (a team's two seats win together, A48),
-    and a little above 1 / players with First Ascent's ties (F63: 1.6% of decided games at 4
-    players; held to 1 / players, a fair character read as 'over')."""
+    and a little above 1 / players with First Ascent's ties (F63: 1.6-5.6% of decided games at
+    4 players, by bot; held to 1 / players, a fair character read as 'over')."""
     winners = decided = 0
     for seats in seat_tables:
         per_game = seats.loc[seats["won"].astype(bool)].groupby("game").size()
@@ -359,7 +360,10 @@ def analyse(plan):
     for kind, label, folder, _, _ in all_runs:
         if kind == "self":
             seats_of[label] = _seats(folder, plan.players, group)
-    fair = fair_share(seats_of.values(), plan.players)
+    # each level against its own fair share: the bots differ in how often they tie (First
+    # Ascent: 25.4% at random, 25.9-26.4% at the others), and one pooled share read a level
+    # with few ties as 'under' and one with many as 'over' (a review found it)
+    fairs = {label: fair_share([seats], plan.players) for label, seats in seats_of.items()}
     # every group seated at any level; a level where one sat in no decided game shows a gap
     every = sorted(set().union(*(set(s[group].tolist()) for s in seats_of.values())), key=str)
     for label, seats in seats_of.items():
@@ -375,7 +379,8 @@ def analyse(plan):
             h2h_folders.setdefault(label, []).append(folder)
     h2h = [head_to_head(h2h_folders[(stronger, weaker)], stronger, weaker, plan.players, group)
            for weaker, stronger in zip(plan.levels, plan.levels[1:])]
-    verdicts = pd.DataFrame({lv: shares[lv].apply(lambda r: verdict(r, fair), axis=1)
+    verdicts = pd.DataFrame({lv: shares[lv].apply(lambda r, f=fairs[lv]: verdict(r, f),
+                                                  axis=1)
                              for lv in plan.levels})
     top = paired_top_two(seats_of[plan.levels[-2]], seats_of[plan.levels[-1]], group) \
         if len(plan.levels) >= 2 else pd.DataFrame()
@@ -383,7 +388,7 @@ def analyse(plan):
     for a, b in zip(plan.levels, plan.levels[1:]):
         joined = shares[a]["share"].to_frame("a").join(shares[b]["share"].to_frame("b"))
         shifts.append(float((joined["b"] - joined["a"]).abs().max() * 100))
-    return {"group": group, "fair": fair, "shares": shares, "h2h": h2h, "verdicts": verdicts,
+    return {"group": group, "fairs": fairs, "shares": shares, "h2h": h2h, "verdicts": verdicts,
             "top": top, "shifts": shifts, "warnings": warnings}
 
 
@@ -425,8 +430,14 @@ def _bound_pct(x, fair):
 
 
 def skill_markdown(plan, a, command_line):
-    group, fair = a["group"], a["fair"]
+    group, fairs = a["group"], a["fairs"]
     levels = plan.levels
+    if len({round(f, 12) for f in fairs.values()}) == 1:
+        fair_text = f"the fair share ({_fair_pct(fairs[levels[0]])})"
+    else:
+        fair_text = ("its level's fair share (the mean number of winners of a decided game / "
+                     "players: " + ", ".join(f"`{lv}` {_fair_pct(fairs[lv])}" for lv in levels)
+                     + ")")
     rows = sorted(a["shares"][levels[0]].index, key=str)
     lines = [f"# Skill curve: {plan.game.title}, {plan.players} players", "",
              f"Command: `{command_line}`", "",
@@ -443,7 +454,7 @@ def skill_markdown(plan, a, command_line):
                                         (top["high"] <= CONVERGED_POINTS / 100)).all())
     lines += ["## Verdicts", "",
               f"Over-powered: the {group}'s share of the decided games has its 95% interval "
-              f"above the fair share ({_fair_pct(fair)}); under-powered: below.", "",
+              f"above {fair_text}; under-powered: below.", "",
               f"| {group} | verdict at the strongest level | levels where it holds | "
               f"between the two strongest levels |", "|---|---|---|---|"]
     for key in rows:
@@ -487,8 +498,8 @@ def skill_markdown(plan, a, command_line):
         cells = []
         for lv in levels:
             r = a["shares"][lv].loc[key]
-            cells.append(f"{_pct(r.share)} [{_bound_pct(r.low, fair)}, "
-                         f"{_bound_pct(r.high, fair)}] n={int(r.games):,}"
+            cells.append(f"{_pct(r.share)} [{_bound_pct(r.low, fairs[lv])}, "
+                         f"{_bound_pct(r.high, fairs[lv])}] n={int(r.games):,}"
                          if r.games else "no decided game")
         lines.append(f"| {_label(plan.game, group, key)} | " + " | ".join(cells) + " |")
     lines += ["", "## Head to head: each level against the one before", "",
@@ -647,7 +658,9 @@ def skill_figure(plan, a, path):
         left.errorbar(x, 100 * s, yerr=[100 * (s - lo), 100 * (hi - s)], marker="osD^v"[k % 5],
                       capsize=3, label=_label(plan.game, group, key),
                       color=colours[k % len(colours)])
-    left.axhline(100 * a["fair"], color="grey", lw=1, ls="--", label="fair share")
+    # the fair share of each level (ties move it), as a step under the curves
+    left.step(x, [100 * a["fairs"][lv] for lv in levels], where="mid", color="grey", lw=1,
+              ls="--", label="fair share")
     left.set_xticks(x, levels, rotation=30, ha="right")
     left.set_ylabel("share of decided games, %")
     left.set_title(f"{plan.game.title}, {plan.players} players: win share by skill level")
