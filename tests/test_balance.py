@@ -211,6 +211,9 @@ def test_games_without_a_winner_are_not_read_as_balanced(tmp_path, capsys):
     verdict = (tmp_path / "out" / "balance.md").read_text()
     assert "Every group is within 3 points" not in verdict
     assert "**No game had a winner** at 2 player(s)" in verdict
+    # and the search scores such a patch the farthest from balance, not the nearest
+    spec = load_balance_spec(path)
+    assert distance(spec, play_candidate(spec, {"head_start": KEEP}, 50, spec.seed))[0] == 1.0
 
 
 def test_the_spec_loader_refuses_a_validation_on_the_search_seeds(tmp_path):

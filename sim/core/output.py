@@ -45,8 +45,14 @@ def read_table(path, columns=None, arrow=False):
             return pq.ParquetFile(path).read(columns=columns)
         import pandas as pd
         return pd.read_parquet(path, columns=columns)
+    except FileNotFoundError:
+        raise OutputError(f"{path}: missing; the run folder is incomplete: play the run "
+                          f"again (--overwrite replaces it)") from None
     except (OSError, pyarrow.ArrowException) as exc:
         said = " ".join(str(exc).split())       # pyarrow's own text runs over lines
+        if "FieldRef" in said or "No match for" in said:
+            raise OutputError(f"{path}: lacks the columns {columns} ({said}): a table of "
+                              f"another record version?") from None
         raise OutputError(f"{path}: cannot be read ({said}): the file is damaged; play the "
                           f"run again (--overwrite replaces it)") from None
 

@@ -463,9 +463,13 @@ def distance(spec, seats_by_players):
         grouped = won.groupby(key.astype(str), observed=True)
         per, seats_n = grouped.mean(), grouped.count()
         parity = float(won.mean())          # effective parity: wins per seat over all seats
+        # no game won at this player count: a parity of 0 that every rate of 0 met scored the
+        # search's best (0) for a patch under which nobody wins (a review found it); it is the
+        # farthest from balance instead, as a head-to-head pair that never met
+        undecided = spec.target == "parity" and parity == 0
         for k, rate in per.items():
             goal = parity if spec.target == "parity" else spec.target[k]
-            gaps.append(abs(rate - goal))
+            gaps.append(1.0 if undecided else abs(rate - goal))
             rates[f"{n}|{k}"] = [round(float(rate), 6), int(seats_n[k]), round(goal, 6)]
     return float(max(gaps)), rates
 
