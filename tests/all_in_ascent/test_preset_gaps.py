@@ -19,6 +19,19 @@ def v060():
     return build_rules("v0.6.0")
 
 
+def back_after_a_top_rope_climb(slot):
+    """A 4-player v0.6.0 game: seat 0 climbs Top Rope slot `slot` (station slot // 2, L7),
+    the others pass, and it is seat 0's turn again with time to spare."""
+    g = Game(4, THREE, rules=v060())
+    pset(g, 0, endurance=500, time=10)
+    climb(g, g.visible_names("topRope")[slot], [1, 1, 1], slot=slot)
+    assert pget(g, 0, "belay_station") == slot // 2
+    while g.current_seat != 0:
+        g.step(S.END_TURN)
+    pset(g, 0, time=10)
+    return g
+
+
 def tr_milestone(g):
     return [n for n in g.rules.route_names
             if g.rules.route_areas[g.rules.route_id(n)] == "topRope"][0]
@@ -37,13 +50,8 @@ def test_l8_a_stale_station_off_top_rope_does_not_occupy():  # L8
 
 
 def test_l12_train_and_buy_keep_the_station():  # L12
-    g = Game(4, THREE, rules=v060())
-    pset(g, 0, endurance=500, time=10)
-    climb(g, g.visible_names("topRope")[2], [1, 1, 1], slot=2)   # station 1
-    assert pget(g, 0, "belay_station") == 1
-    while g.current_seat != 0:
-        g.step(S.END_TURN)
-    pset(g, 0, time=10, xp=99)
+    g = back_after_a_top_rope_climb(2)                     # station 1
+    pset(g, 0, xp=99)
     g.step(Train("Grip Board"))
     assert pget(g, 0, "location") == S.STATION_LOC + 0 and pget(g, 0, "belay_station") == 1
     g.step(Buy("Belay Device"))
@@ -52,12 +60,7 @@ def test_l12_train_and_buy_keep_the_station():  # L12
 
 def test_l12_a_milestone_in_another_area_clears_the_station():  # L12
     # L12 says "a climb"; a milestone attempt is one (§7.3: both use the same procedure)
-    g = Game(4, THREE, rules=v060())
-    pset(g, 0, endurance=500, time=10)
-    climb(g, g.visible_names("topRope")[2], [1, 1, 1], slot=2)   # station 1
-    while g.current_seat != 0:
-        g.step(S.END_TURN)
-    pset(g, 0, time=10)
+    g = back_after_a_top_rope_climb(2)                     # station 1
     bould = [n for n in g.rules.route_names
              if g.rules.route_areas[g.rules.route_id(n)] == "bouldering"][0]
     set_milestone(g, "beginner", bould)
@@ -67,12 +70,7 @@ def test_l12_a_milestone_in_another_area_clears_the_station():  # L12
 
 
 def test_l9_a_climber_may_move_to_another_free_station():  # L9, L8
-    g = Game(4, THREE, rules=v060())
-    pset(g, 0, endurance=500, time=10)
-    climb(g, g.visible_names("topRope")[1], [1, 1, 1], slot=1)   # station 0
-    while g.current_seat != 0:
-        g.step(S.END_TURN)
-    pset(g, 0, time=10)
+    g = back_after_a_top_rope_climb(1)                     # station 0
     legal = g.legal_actions()
     assert Climb("topRope", 0) in legal                  # own station: not occupied (L8)
     assert Climb("topRope", 2) in legal and Climb("topRope", 3) in legal   # L9
