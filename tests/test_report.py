@@ -30,6 +30,14 @@ def test_holm_on_a_known_case():
     assert holm([0.02, 0.3, 0.01, 0.04]) == pytest.approx([0.06, 0.3, 0.04, 0.08])
 
 
+def test_holm_leaves_an_untested_row_out_of_the_family():
+    # a NaN p-value has nothing to test: it stays NaN and the other three are corrected as
+    # a family of three, as where the untested row is not given at all
+    assert holm([0.02, np.nan, 0.01, 0.04]) == pytest.approx([0.04, np.nan, 0.03, 0.04],
+                                                            nan_ok=True)
+    assert np.isnan(holm([np.nan, np.nan])).all() and holm([]).size == 0
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_holm_equals_statsmodels(seed):
     from statsmodels.stats.multitest import multipletests

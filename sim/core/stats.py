@@ -390,12 +390,16 @@ def holm(p_values):
     """Holm-adjusted p-values, in the order given (equal to statsmodels' multipletests(...,
     "holm"), tested). Not through statsmodels: its Holm branch calls gc.collect() on every use,
     0.1 s in a small process and over a second in a large one (a report's screen, or a test
-    session, calls it hundreds of times)."""
+    session, calls it hundreds of times).
+
+    A NaN p-value (a row with nothing to test) is not a test: it stays NaN and does not count
+    in the family, which would make every other test's correction stricter for nothing."""
     p = np.asarray(p_values, dtype=float)
-    if p.size == 0:
-        return p
-    order = np.argsort(p, kind="stable")
-    adjusted = np.maximum.accumulate(p[order] * np.arange(p.size, 0, -1))
-    out = np.empty_like(p)
+    out = np.full(p.shape, np.nan)
+    tested = np.flatnonzero(np.isfinite(p))
+    if tested.size == 0:
+        return out
+    order = tested[np.argsort(p[tested], kind="stable")]
+    adjusted = np.maximum.accumulate(p[order] * np.arange(order.size, 0, -1))
     out[order] = np.minimum(adjusted, 1.0)
     return out

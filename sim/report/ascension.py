@@ -60,9 +60,7 @@ def seat_table(games, seats):
         rows.append(row)
     out = pd.DataFrame(rows)
     if not out.empty:
-        ok = out["p_value"].notna()
-        out["p_holm"] = np.nan
-        out.loc[ok, "p_holm"] = holm(out.loc[ok, "p_value"].to_numpy())
+        out["p_holm"] = holm(out["p_value"].to_numpy())
         out["significant"] = out["p_holm"] < 0.05
     return out
 

@@ -165,11 +165,7 @@ def paired_table(data, baseline="baseline"):
                                 m.end_reason_v == "all_eliminated"),
                  _paired_yes_no(s0["won_b"], s0["won_v"])]
         rows.append((v, p, len(m), len(both), cells))
-    ps = np.array([c[3] for *_, cells in rows for c in cells], float)
-    ok = ~np.isnan(ps)
-    adjusted = np.full(len(ps), np.nan)
-    if ok.any():
-        adjusted[ok] = holm(ps[ok])
+    adjusted = holm([c[3] for *_, cells in rows for c in cells])
     lines = ["| variant | players | games | rounds | first summiter wins (pp; games with a summit "
              "in both: n) | ends by cap (pp) | all eliminated (pp) | seat 0 wins (pp) |",
              "|---|---|---|---|---|---|---|---|"]

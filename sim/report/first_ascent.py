@@ -32,37 +32,15 @@ def seats_with_players(r):
     return s
 
 
-def _tested_against_parity(out, games, seats, group):
-    """`out` (a row per player count and `group`) with the win share, its interval and the
-    effective parity of FS.parity_table, and its p-value, Holm-corrected across the rows.
+def character_table(seats, games):
+    """Win rate and mean score per character and player count (`games`: the run's games, with
+    their player counts), and the win share with its interval, the effective parity and the
+    share's p-value against it, Holm-corrected across the rows (FS.parity_table).
 
     The test is on the share, not on the win rate: a tie (F63) is a win for each winner, so
     under a fair game a win rate is expected at (winners per decided game) / N, above 1/N,
     and tested against 1/N a few percent of tied games read as 'over' (a review found 32% of
     a fair game's characters flagged at 20,000 games)."""
-    if not len(out):
-        return out
-    key = out[group].astype(str) if group == "character" else out[group]
-    parity = FS.parity_table(games, seats, group)
-    parity[group] = parity[group].astype(str) if group == "character" else parity[group]
-    parity = parity.set_index(["players", group])
-    index = pd.MultiIndex.from_arrays([out["players"], key])
-    for column, name in (("share", "share"), ("ci_low", "share_ci_low"),
-                         ("ci_high", "share_ci_high"), ("parity", "parity"), ("p", "p_value")):
-        out[name] = parity[column].reindex(index).to_numpy()
-    p = out["p_value"].to_numpy(float)
-    tested = np.isfinite(p)
-    out["p_holm"] = np.nan
-    if tested.any():
-        out.loc[tested, "p_holm"] = holm(p[tested])
-    out["significant"] = out["p_holm"] < 0.05
-    return out
-
-
-def character_table(seats, games=None):
-    """Win rate and mean score per character and player count, and the win share tested
-    against the effective parity (_tested_against_parity; Holm across the rows). `games`
-    (game, players) gives the games' player counts; by default the seats' own."""
     rows = []
     for (p, char), grp in seats.groupby(["players", "character"], observed=True):
         row = {"players": int(p), "character": char,
@@ -71,13 +49,18 @@ def character_table(seats, games=None):
         row.update({"mean_score": m["mean"], "score_ci_low": m["ci_low"],
                     "score_ci_high": m["ci_high"]})
         rows.append(row)
-    return _tested_against_parity(pd.DataFrame(rows), _games_of(seats, games), seats,
-                                  "character")
-
-
-def _games_of(seats, games):
-    return games if games is not None else \
-        seats.groupby("game", as_index=False)["players"].first()
+    out = pd.DataFrame(rows)
+    if not len(out):
+        return out
+    parity = FS.parity_table(games, seats, "character").astype({"character": str}) \
+        .set_index(["players", "character"])
+    index = pd.MultiIndex.from_arrays([out["players"], out["character"].astype(str)])
+    for column, name in (("share", "share"), ("ci_low", "share_ci_low"),
+                         ("ci_high", "share_ci_high"), ("parity", "parity"), ("p", "p_value")):
+        out[name] = parity[column].reindex(index).to_numpy()
+    out["p_holm"] = holm(out["p_value"].to_numpy(float))
+    out["significant"] = out["p_holm"] < 0.05
+    return out
 
 
 MIN_MATCHUP_SEATS = 30          # a matchup cell with fewer seats is listed, not shown

@@ -204,10 +204,7 @@ def screen_holm(families):
     """One Holm correction across every test of every family; returns the number of tests."""
     pooled = np.concatenate([f.table["p"].to_numpy(float) for f in families if len(f.table)]
                             or [np.zeros(0)])
-    tested = np.isfinite(pooled)
-    adjusted = np.full(pooled.shape, np.nan)
-    if tested.any():
-        adjusted[tested] = holm(pooled[tested])
+    adjusted = holm(pooled)
     at = 0
     for f in families:
         k = len(f.table)
@@ -215,7 +212,7 @@ def screen_holm(families):
             f.table = f.table.assign(p_screen=adjusted[at:at + k])
             f.table["significant"] = f.table["p_screen"] < ALPHA
         at += k
-    return int(tested.sum())
+    return int(np.isfinite(pooled).sum())
 
 
 def correction_note(families, total):
