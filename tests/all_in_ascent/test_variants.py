@@ -512,6 +512,17 @@ def test_the_shared_belayer_pool_does_not_combine_with_belay_stations():  # R32,
     assert dict(build_rules("v0.5.0", switches={"shared_belayer_pool": "on"}).config.switches)
 
 
+def test_the_single_game_api_refuses_a_game_that_can_never_end():  # L1, L6, L10
+    """Alone at a v0.6.0 table there is no belay station, so no Top Rope milestone and, with no
+    round cap, no end: refused by the single-game API as by the CLI and the experiments (it was
+    built, and `play` ran to its action limit)."""
+    with pytest.raises(VariantError, match=r"--players 1 with preset v0\.6\.0: .*\(L10\)"):
+        Game(1, ["technician"], rules=v060())
+    assert Game(1, ["technician", "sprinter"], rules=v060()).round == 1
+    capped = build_rules("v0.6.0", switches={"max_rounds": 45})
+    assert Game(1, ["technician"], rules=capped).round == 1
+
+
 def test_switch_spendable_xp_kept_at_level_up():  # R64
     for setting, spendable in (("off", 30), ("on", 130)):
         g = Game(1, ["technician"],

@@ -22,7 +22,7 @@ from sim.games.all_in_ascent.data import AREAS, CHARACTER_KEYS, STATS, TIERS
 from sim.games.all_in_ascent.kernel import (
     END_POLICY_ERROR, MAX_SLOTS, play_game)
 from sim.games.all_in_ascent.memory import WORK_SIZE
-from sim.games.all_in_ascent.rules import PackedRules, default_rules
+from sim.games.all_in_ascent.rules import PackedRules, check_game_can_end, default_rules
 from sim.games.all_in_ascent.transcript import Transcript
 
 LOCATION_NAMES = ("lobby", "rest", "gearShop") + AREAS
@@ -124,6 +124,8 @@ class Game(SingleGame):
         self.tables = self.rules.tables
         self.characters = list(characters)
         ids = check_characters(self.characters)
+        # as the batch API refuses it (protocol.build_rules): a game that can never end
+        check_game_can_end(self.rules.config, len(self.characters))
         self.seed = to_uint32(seed)
         self.state = S.new_state()
         self._trace = S.new_trace()
