@@ -63,7 +63,8 @@ def tune_and_validate(wins, games_for, start, defaults, bounds, knob_names, budg
     train = games_for(games, seed)
     best_knobs, best_rate, evaluations = search(lambda knobs: wins(knobs, train), start,
                                                 bounds, budget, seed, log)
-    validation = games_for(validation_games, seed + 1_000_003)
+    # another seed, kept in the seeds' range (a master seed near 2**63 overflowed)
+    validation = games_for(validation_games, (seed + 1_000_003) % 2**63)
     return {
         "knobs": dict(zip(knob_names, [round(v, 6) for v in best_knobs])),
         "players": players,

@@ -222,6 +222,14 @@ def test_the_spec_loader_refuses_a_validation_on_the_search_seeds(tmp_path):
             "seed = 1", "seed = 1\nvalidation_seed = 1")))
 
 
+def test_the_top_seed_validates_on_seed_0(tmp_path):
+    """seed = 2**63 - 1 is allowed, but its default validation seed (seed + 1) was out of range
+    and refused, naming a field the spec never gave; it wraps to 0 now."""
+    spec = load_balance_spec(write(tmp_path, text=SPEC.format(budget=3).replace(
+        "seed = 1", f"seed = {2**63 - 1}")))
+    assert (spec.seed, spec.validation_seed) == (2**63 - 1, 0)
+
+
 def test_coadaptation_needs_a_bot_whose_tuning_takes_rules(tmp_path, capsys):
     path = write(tmp_path, text=SPEC.format(budget=2).replace("seed = 1", "seed = 1\ncoadapt = true"))
     assert main(["balance", str(path), "--quiet"]) == 2

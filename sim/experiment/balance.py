@@ -293,7 +293,9 @@ def load_balance_spec(path):
         _fail(p, "rescore_games", f"at least games ({games}): the finalists are re-scored on "
                                   f"more games, not fewer")
     seed = _int(p, doc, "seed", 1, low=0, high=2**63 - 1)
-    validation_seed = _int(p, doc, "validation_seed", seed + 1, low=0, high=2**63 - 1)
+    # the next seed, kept in the range: seed 2**63 - 1 without validation_seed was refused
+    validation_seed = _int(p, doc, "validation_seed", (seed + 1) % 2**63, low=0,
+                           high=2**63 - 1)
     if validation_seed == seed:
         _fail(p, "validation_seed", "must differ from seed: validation plays fresh games")
     sampler = doc.get("sampler", "tpe")
