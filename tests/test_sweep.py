@@ -2,6 +2,7 @@
 with bad arguments refused in one line. Played on the example game (Dice Race, examples/), whose
 games are fast and whose rule options are plain numbers."""
 import json
+import shutil
 
 import pandas as pd
 import pytest
@@ -144,6 +145,26 @@ def test_more_games_extend_the_sweep(tmp_path):
     assert sweep(out, "--knob", "target", "--values", "25", games="1200") == 0
     runs = json.loads((out / "experiment.json").read_text())["runs"]
     assert [r["games_played"] for r in runs] == [1200, 1200]     # baseline + one value, twice
+
+
+def test_a_value_not_yet_finished_is_named_with_the_games_it_is_compared_on(tmp_path):
+    """An interrupted sweep compares a value on the games it has; the header gave the
+    baseline's count as every value's ("1,200 games a value")."""
+    from sim.report.sweep import write_sweep_report
+    out = tmp_path / "cut"
+    assert sweep(out, "--knob", "target", "--values", "40,20") == 0
+    # as if the run had stopped before target = 40's second chunk
+    shutil.rmtree(out / "chunks" / "target=40" / "p2" / "chunk-00001")
+    doc = json.loads((out / "experiment.json").read_text())
+    doc["chunks"] = [c for c in doc["chunks"]
+                     if (c["variant"], c["index"]) != ("target=40", 1)]
+    (out / "experiment.json").write_text(json.dumps(doc))
+    write_sweep_report(out)
+    page = (out / "sweep.html").read_text()
+    assert "1,200 games a value; not yet finished, so compared on fewer games: target = 40 " \
+           "(600)." in page
+    # each row's current rate is the one on all the baseline's games
+    assert page.count(" of 1,200</td>") == 2 and " of 600</td>" not in page
 
 
 def test_another_sweep_in_the_same_folder_is_refused(target_sweep, capsys):

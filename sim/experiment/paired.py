@@ -176,6 +176,7 @@ def compare_to_baseline(out, baseline, names, player_counts, group="character"):
             df = paired_differences(base[base["game"] < n], other[other["game"] < n], group)
             df.insert(0, "variant", name)
             df.insert(1, "players", players)
+            df["games_compared"] = n        # the games both finished (an unfinished variant: fewer)
             frames.append(df)
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 

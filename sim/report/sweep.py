@@ -118,7 +118,7 @@ def response_markup(diff, names, players):
     rows = []
     for label, grp in part.groupby("label", sort=False):
         grp = grp.set_index("variant")
-        first = grp.iloc[0]
+        first = grp.loc[grp["games"].idxmax()]     # a value not yet finished pairs fewer seats
         cells = "".join(f"<td>{_cell(grp.loc[v])}</td>" if v in grp.index else "<td>–</td>"
                         for v in variants)
         rows.append(f"<tr><td>{html.escape(str(label))}</td>"
@@ -130,6 +130,15 @@ def response_markup(diff, names, players):
 
 def _setting_text(setting, names):
     return ", ".join(f"{names[k]} = {v}" for k, v in setting)
+
+
+def _unfinished_text(diff, games, settings, names):
+    """The values not yet played to the baseline's count of games (an interrupted sweep), each
+    with the games it is compared on: the header's count is the baseline's."""
+    compared = diff.groupby("variant", sort=False)["games_compared"].min()
+    short = [f"{_setting_text(settings[v], names)} ({n:,})" for v, n in compared.items()
+             if n < games]
+    return f"; not yet finished, so compared on fewer games: {'; '.join(short)}" if short else ""
 
 
 def response_figure(diff, key, values, names, players):
@@ -251,7 +260,8 @@ def write_sweep_report(out, command_line=None):
            f"({base.get('preset') or 'the game as specified'}"
            f"{'; ' + current if current else ''}). Each value plays the same games as the "
            f"current rules: players {', '.join(str(p) for p in identity['players'])}, master "
-           f"seed {identity['seed']}, {games:,} games a value.", "meta")
+           f"seed {identity['seed']}, {games:,} games a value"
+           f"{_unfinished_text(diff, games, settings, names)}.", "meta")
     for k in keys:
         page.p(f"{names[k]}: {'rule option' if is_rule_option(k) else 'data knob'} {k}", "meta")
     if command_line:
