@@ -7,7 +7,6 @@ games, so every candidate plays the same games and two candidates' difference is
 """
 import datetime
 import json
-import math
 from pathlib import Path
 
 import numpy as np
@@ -42,15 +41,20 @@ def search(evaluate, start, bounds, budget, seed, log=print):
 
 def paired_validation(tuned_won, default_won):
     """Win rates of the tuned and default knobs on the same unseen games, and their paired
-    difference with a 95% normal interval."""
-    diff = tuned_won.astype(float) - default_won
-    half = 1.96 * diff.std(ddof=1) / math.sqrt(len(diff))
-    return {"games": len(diff),
+    difference with Tango's 95% interval (sim/core/stats.py: a normal interval on the per-game
+    differences has no width where few games differ)."""
+    from sim.core.stats import paired_proportion_difference
+    tuned_won = np.asarray(tuned_won, bool)
+    default_won = np.asarray(default_won, bool)
+    diff, lo, hi = paired_proportion_difference(
+        int((default_won & ~tuned_won).sum()), int((tuned_won & ~default_won).sum()),
+        len(tuned_won))
+    return {"games": len(tuned_won),
             "win_rate_tuned": round(float(tuned_won.mean()), 6),
             "win_rate_planner_defaults": round(float(default_won.mean()), 6),
-            "paired_difference": round(float(diff.mean()), 6),
-            "paired_difference_95ci": [round(float(diff.mean() - half), 6),
-                                       round(float(diff.mean() + half), 6)]}
+            "paired_difference": round(float(diff), 6),
+            "paired_difference_95ci": [round(float(lo), 6), round(float(hi), 6)],
+            "interval": "Tango"}
 
 
 def tune_and_validate(wins, games_for, start, defaults, bounds, knob_names, budget, games,

@@ -1,7 +1,9 @@
-"""policies/cmaes.py: the tuning run's seeds (its search is CMA-ES's own, from the cma package)."""
+"""policies/cmaes.py: the tuning run's validation, its seeds and interval (the search is CMA-ES's
+own, from the cma package)."""
 import numpy as np
+import pytest
 
-from policies.cmaes import tune_and_validate
+from policies.cmaes import paired_validation, tune_and_validate
 
 
 def test_the_validation_games_take_another_seed_within_the_range():
@@ -22,3 +24,20 @@ def test_the_validation_games_take_another_seed_within_the_range():
                                    ["k", "j"], 4, 4, seed, 6, lambda line: None, 2, ["x"])
         assert asked == [seed, validation]
         assert record["validation"]["games"] == 6 and record["seed"] == seed
+
+
+def test_the_validation_interval_keeps_its_width_where_no_game_differs():
+    """The tuned and default knobs won the same games: a normal interval on the per-game
+    differences was [0, 0]; Tango's is +-z^2 / (n + z^2)."""
+    won = np.array([1, 0, 0, 1] * 25)
+    v = paired_validation(won, won)
+    assert v["paired_difference"] == 0.0 and v["interval"] == "Tango"
+    low, high = v["paired_difference_95ci"]
+    assert low == pytest.approx(-1.96**2 / (100 + 1.96**2), abs=1e-4) == -high
+    # and its sign follows the tuned knobs: 6 games more won, 1 fewer
+    tuned = won.copy()
+    tuned[[1, 2, 5, 6, 9, 10]] = 1
+    tuned[0] = 0
+    v = paired_validation(tuned, won)
+    low, high = v["paired_difference_95ci"]
+    assert v["paired_difference"] == 0.05 and low < 0.05 < high
