@@ -450,6 +450,10 @@ def test_each_level_is_judged_against_its_own_fair_share(curve, monkeypatch):
     assert (a["verdicts"][plan.levels[-1]] == "even").all()
     text = K.skill_markdown(plan, a, "ascent skill ...")
     assert "its level's fair share (the mean number of winners" in text
+    # the list prints every level's share alike ("25.410%, 25.900%", not "25.410%, 25.9%")
+    a["fairs"] = {lv: 0.2541 if k == 0 else 0.259 for k, lv in enumerate(plan.levels)}
+    text = K.skill_markdown(plan, a, "ascent skill ...")
+    assert f"`{plan.levels[0]}` 25.410%, `{plan.levels[1]}` 25.900%" in text
 
 
 def test_the_fair_share_is_a_team_s_where_partners_win_together():  # A48

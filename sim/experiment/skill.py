@@ -410,11 +410,18 @@ def _pct(x):
     return f"{100 * x:.1f}%"
 
 
-def _fair_pct(fair):
+def _fair_pct(fair, exact_at_one=None):
     """The fair share as the page prints it: one decimal where that is exact (25.0%), else three
     (33.333%), so that an interval end printed by _bound_pct is on the side of it that the
-    verdict says."""
-    return _pct(fair) if abs(100 * fair - round(100 * fair, 1)) < 1e-9 else f"{100 * fair:.3f}%"
+    verdict says. `exact_at_one`: whether to print one decimal (a list of levels' shares prints
+    all of them alike: "25.410%, 25.900%", not "25.410%, 25.9%")."""
+    if exact_at_one is None:
+        exact_at_one = _exact_at_one(fair)
+    return _pct(fair) if exact_at_one else f"{100 * fair:.3f}%"
+
+
+def _exact_at_one(fair):
+    return abs(100 * fair - round(100 * fair, 1)) < 1e-9
 
 
 def _bound_pct(x, fair):
@@ -435,9 +442,10 @@ def skill_markdown(plan, a, command_line):
     if len({round(f, 12) for f in fairs.values()}) == 1:
         fair_text = f"the fair share ({_fair_pct(fairs[levels[0]])})"
     else:
+        one = all(_exact_at_one(fairs[lv]) for lv in levels)
         fair_text = ("its level's fair share (the mean number of winners of a decided game / "
-                     "players: " + ", ".join(f"`{lv}` {_fair_pct(fairs[lv])}" for lv in levels)
-                     + ")")
+                     "players: " + ", ".join(f"`{lv}` {_fair_pct(fairs[lv], one)}"
+                                             for lv in levels) + ")")
     rows = sorted(a["shares"][levels[0]].index, key=str)
     lines = [f"# Skill curve: {plan.game.title}, {plan.players} players", "",
              f"Command: `{command_line}`", "",
