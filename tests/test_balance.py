@@ -200,12 +200,14 @@ def test_a_seed_above_the_samplers_range_runs_to_its_validation(tmp_path, capsys
     assert any(f"seed = {seed + 1}" in f.read_text() for f in validation)
 
 
-def test_games_without_a_winner_are_not_read_as_balanced(tmp_path, capsys):
+@pytest.mark.parametrize("target", ["", "\ntarget = { 1 = 0.5, 2 = 0.5 }"])
+def test_games_without_a_winner_are_not_read_as_balanced(tmp_path, capsys, target):
     """A turn cap that ends every game before anyone wins makes the parity 0, which a rate of
     0 meets without any balance: the verdict said "Every group is within 3 points" (a review
-    found it with All-In Ascent's greedy, which decides no game)."""
+    found it with All-In Ascent's greedy, which decides no game). A target table's goals scale
+    with the parity, so they are all 0 there too."""
     path = write(tmp_path, text=SPEC.format(budget=2).replace(
-        "seed = 1", 'seed = 1\nrules = { max_turns = 1 }'))
+        "seed = 1", 'seed = 1\nrules = { max_turns = 1 }' + target))
     assert main(["balance", str(path), "--quiet", "--no-validation"]) == 0, \
         capsys.readouterr().err
     verdict = (tmp_path / "out" / "balance.md").read_text()
@@ -214,6 +216,26 @@ def test_games_without_a_winner_are_not_read_as_balanced(tmp_path, capsys):
     # and the search scores such a patch the farthest from balance, not the nearest
     spec = load_balance_spec(path)
     assert distance(spec, play_candidate(spec, {"head_start": KEEP}, 50, spec.seed))[0] == 1.0
+
+
+def test_a_target_table_moves_with_the_games_own_parity(tmp_path):
+    """A target table gives rates for one winner a game (they average 1/players). Where ties
+    (First Ascent, F63), partners (Ascension, A48) or games nobody wins move the rates' mean,
+    each target moves with it: a table averaging 1/n could not be met where the rates average
+    more (a review found it), and one under which nobody wins read as met."""
+    import pandas as pd
+    spec = load_balance_spec(write(tmp_path, text=SPEC.format(budget=3).replace(
+        "seed = 1", "seed = 1\ntarget = { 1 = 0.6, 2 = 0.4 }")))
+    # 10 games, 5 of them ties (both seats win): seat 1 wins games 0-5, seat 2 0-4 and 6-9
+    won = [1] * 6 + [0] * 4 + [1] * 5 + [0] + [1] * 4
+    seats = pd.DataFrame({"game": list(range(10)) * 2, "seat": [0] * 10 + [1] * 10,
+                          "won": [bool(w) for w in won]})
+    gap, rates = distance(spec, {2: seats})
+    # the rates average 0.75 (1.5 winners a game): the goals are 0.6 and 0.4 times 1.5
+    assert rates["2|1"] == [0.6, 10, 0.9] and rates["2|2"] == [0.9, 10, 0.6]
+    assert gap == pytest.approx(0.3)
+    # nobody wins: the farthest from balance, as under the parity target
+    assert distance(spec, {2: seats.assign(won=False)})[0] == 1.0
 
 
 def test_the_spec_loader_refuses_a_validation_on_the_search_seeds(tmp_path):

@@ -5,7 +5,10 @@
     policy = "tuned"               # the bots every candidate is played by
     preset = "v0.4.0"              # optional; rules = {...} and set = {...}: the starting rules
     target = "parity"              # or a table: [target] freeSolo = 0.25 ... (every character,
-                                   # or every seat "1".."N" in a game without characters)
+                                   # or every seat "1".."N" in a game without characters;
+                                   # rates for one winner a game, averaging 1/players: where
+                                   # ties, partners or undecided games move the rates' mean,
+                                   # each target is scaled by it)
     max_changed = 2                # the most knobs a patch may change
     budget = 80                    # candidates the search evaluates
     batch = 1                      # candidates proposed at once, played in parallel with
@@ -339,7 +342,9 @@ def _tuning_for_rules(game, policy):
 
 def _targets(p, target, game, group, players):
     """[target] KEY = rate for every character (or seat): rates in 0..1 whose mean is the
-    parity of every player count (a seat wins 1/players of the games on average)."""
+    parity of every player count (a seat wins 1/players of the games on average, one winner a
+    game). Where games have more winners or none, distance scales them to the games' own
+    effective parity."""
     if not isinstance(target, dict):
         _fail(p, "target", f"expected \"parity\" or a table of rates, got {target!r}")
     if "head_to_head" in target:
@@ -468,9 +473,14 @@ def distance(spec, seats_by_players):
         # no game won at this player count: a parity of 0 that every rate of 0 met scored the
         # search's best (0) for a patch under which nobody wins (a review found it); it is the
         # farthest from balance instead, as a head-to-head pair that never met
-        undecided = spec.target == "parity" and parity == 0
+        undecided = parity == 0
+        # a table's rates are for one winner a game (they average 1/n); ties (First Ascent,
+        # F63), partners (Ascension, A48) and games nobody wins move the rates' mean to the
+        # effective parity, so each target moves with it: a table averaging 1/4 could not be
+        # met where the rates average 25.9% (a review found it), nor a partnership's 45.7%
+        scale = 1.0 if spec.target == "parity" else parity * n
         for k, rate in per.items():
-            goal = parity if spec.target == "parity" else spec.target[k]
+            goal = parity if spec.target == "parity" else spec.target[k] * scale
             gaps.append(1.0 if undecided else abs(rate - goal))
             rates[f"{n}|{k}"] = [round(float(rate), 6), int(seats_n[k]), round(goal, 6)]
     return float(max(gaps)), rates

@@ -105,7 +105,9 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times, c
     before = next(r for r in scored if r["changed"] == 0)
     target = "effective parity (each player count's wins per seat)" if spec.target == "parity" \
         else "the spec's head-to-head shares (A's wins in games A or B won)" \
-        if "head_to_head" in spec.target else "the spec's rates"
+        if "head_to_head" in spec.target else \
+        "the spec's rates, each times the player count's effective parity over 1/players " \
+        "(ties, partners and games without a winner move it)"
     lines = [f"# {game.title}: balance by `ascent balance`", "",
              f"Spec: `{spec.path}`. Bots: {spec.policy} in every seat; players "
              f"{', '.join(str(n) for n in spec.players)}; target: {target}; at most "
@@ -115,8 +117,12 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times, c
     gap_after, gap_before = patch["distance"], before["distance"]
     # a parity of 0 (no re-scored game had a winner) is met by every rate of 0 without any
     # balance: greedy's All-In Ascent games read "within 3 points" (a review found it)
-    undecided = sorted({int(key.split("|")[0]) for key, (_, _, goal) in patch["rates"].items()
-                        if spec.target == "parity" and goal == 0})
+    # (a table's targets scale with the parity, so there every goal of the player count is 0)
+    goals = {}
+    for key, (_, _, goal) in patch["rates"].items():
+        goals.setdefault(int(key.split("|")[0]), []).append(goal)
+    undecided = [] if "head_to_head" in spec.target else \
+        sorted(n for n, g in goals.items() if not any(g))
     met = gap_after <= ON_TARGET and not undecided
     lines += ["## Verdict", "",
               f"- **Patch:** {_choice_text(patch['choice'], spec)} (`patch.toml`).",
