@@ -287,9 +287,12 @@ def render(page, r, plt):
 
     page.h(2, "1. Seat advantage (§6 Q1)")
     st = seat_table(games, seats)
+    # under partnership the first screen tests a half share a won game (decided / N), and
+    # this table's team share is at 1/2: "tested against parity 1/N" would say neither
     page.p("win_rate: wins over all games (n). share_of_wins: the seat's share of the games "
-           "somebody won (decided_games); the first screen tests it against parity 1/N. "
-           + (PARTNERSHIP_NOTE if teams else "")
+           "somebody won (decided_games)"
+           + (". " + PARTNERSHIP_NOTE if teams else "; the first screen tests it against "
+              "parity 1/N. ")
            + FS.correction_note(sc.families, sc.tests), "note")
     if mixed and not r.meta.get("rotate_seats", True):
         page.p("Different policies sit in fixed seats here: a seat effect is also a policy "

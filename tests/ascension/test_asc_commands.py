@@ -75,6 +75,8 @@ def test_under_partnership_both_partners_win_their_team_s_games(tmp_path):  # A4
     assert (table["share_of_wins"][[0, 2]].to_numpy() == table["share_of_wins"][0]).all()
     page = (out / "report.html").read_text()
     assert "Partnership (A48): a team wins when either partner wins" in page
+    # the seat table's note gave the team share "parity 1/N" before its "parity 1/2"
+    assert "tests it against parity 1/N" not in page
     # the first screen reads a team's win as one, not as a tie of two winners
     assert "every win is a team&#x27;s, shared equally by its 2 partners" in page
     assert "with a shared win" not in page
