@@ -209,6 +209,12 @@ def test_ladder_runs_end_to_end(tmp_path):
     text = out.read_text()
     assert "| random | designers-heuristic |" in text
     assert "ascent ladder" in text
+    # each policy's parity is its wins per seat: random leaves games to the round cap, which
+    # every seat loses (the page said "Parity is 50.00%" for every policy)
+    import re
+    parity = re.search(r"Parity, a seat's wins over all its games .*: random ([\d.]+)%, "
+                       r"designers-heuristic ([\d.]+)%\.", text)
+    assert parity and float(parity.group(1)) < 50.0 and "Parity is" not in text
 
 
 def test_a_ladder_compiles_its_bots_with_the_compile_line_first(tmp_path, monkeypatch):

@@ -199,9 +199,15 @@ def ladder_markdown(policies, pairings, characters, n_players, n_games, seed, co
                    "reversed (significant)" if hi < 0 else "not significant")
         lines.append(f"| {weak} | {strong} | {100 * d:+.2f} [{100 * lo:+.2f}, {100 * hi:+.2f}] "
                      f"| {verdict} |")
+    # a game nobody wins (the round cap) is a loss for every seat, so a policy's even rate is
+    # its wins per seat over all seats, not 1/players (random's games are mostly capped)
+    parity = {policy: sum(w for _, w in characters[policy].values()) /
+              max(1, sum(g for g, _ in characters[policy].values())) for policy in policies}
     lines += ["", "## Win rate per character under each policy (self-play)", "",
-              "Every seat plays the policy; the same seeds and seatings. Parity is "
-              f"{_pct(1 / n_players)}.", "",
+              "Every seat plays the policy; the same seeds and seatings. Parity, a seat's wins "
+              f"over all its games (1/{n_players} of the games somebody won; a game nobody wins "
+              "is a loss for every seat): "
+              + ", ".join(f"{policy} {_pct(parity[policy])}" for policy in policies) + ".", "",
               "| policy | " + " | ".join(CHARACTER_KEYS) + " |",
               "|---|" + "---|" * len(CHARACTER_KEYS)]
     for policy in policies:
