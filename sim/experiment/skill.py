@@ -145,8 +145,9 @@ def fair_share(seat_tables, players):
     over the tables (one level's), / players. A share counts a win for each winner, so under a
     fair game a seat's expected share is that mean / players: 1 / players where every game has one
     winner, 2 / players for Ascension's partnership (a team's two seats win together, A48),
-    and a little above 1 / players with First Ascent's ties (F63: 1.6-5.6% of decided games at
-    4 players, by bot; held to 1 / players, a fair character read as 'over')."""
+    and a little above 1 / players with First Ascent's ties (F63: 1.6-6.0% more winners than
+    decided games at 4 players in the skill curve's levels, 7.25% for `mcts@256`; held to
+    1 / players, a fair character read as 'over')."""
     winners = decided = 0
     for seats in seat_tables:
         per_game = seats.loc[seats["won"].astype(bool)].groupby("game").size()
