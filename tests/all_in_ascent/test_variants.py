@@ -19,6 +19,13 @@ def v060():
     return V060
 
 
+def v060_for(players):
+    """v0.6.0's rules for a table of `players`; alone, with a round cap (max_rounds=45): a
+    one-player game under v0.6.0 itself can never end (L10), and the single-game API refuses
+    it. The cap changes nothing at setup or in what is legal."""
+    return v060() if players > 1 else build_rules("v0.6.0", switches={"max_rounds": 45})
+
+
 # --- presets ----------------------------------------------------------------------------------
 
 def test_v050_has_no_round_cap():  # L1
@@ -47,7 +54,8 @@ def test_v060_data_has_no_harness_and_a_shorter_prerequisite_chain():  # L3
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_v060_belayers_and_top_rope_row(players):  # L6, L7
-    g = Game(11, ["technician", "sprinter", "ironLung", "freeSolo"][:players], rules=v060())
+    g = Game(11, ["technician", "sprinter", "ironLung", "freeSolo"][:players],
+             rules=v060_for(players))
     assert int(g.state[S.G_BELAYERS]) == players - 1
     assert len(g.visible_names("topRope")) == 2 * (players - 1)
     assert len(g.visible_names("bouldering")) == 5
@@ -64,7 +72,8 @@ def test_v060_setup_replays_the_v040_draws_with_its_top_rope_row(seed):  # L7, L
     from sim.games.all_in_ascent.data import ACCESS_CARDS_V040
     rules = v060()
     for players in (1, 2, 3, 4):
-        g = Game(seed, ["technician", "sprinter", "ironLung", "freeSolo"][:players], rules=rules)
+        g = Game(seed, ["technician", "sprinter", "ironLung", "freeSolo"][:players],
+                 rules=v060_for(players))
         replay = PyRng(seed)
         for _ in range(3):
             replay.next()
@@ -185,7 +194,7 @@ def test_v060_resting_keeps_the_station_a_top_rope_climb_set():  # L12
 
 
 def test_v060_one_player_can_never_try_a_top_rope_milestone():  # L10
-    g = Game(4, ["technician"], rules=v060())
+    g = Game(4, ["technician"], rules=v060_for(1))
     tr = [n for n in g.rules.route_names if g.rules.route_areas[g.rules.route_id(n)] == "topRope"]
     set_milestone(g, "intermediate", tr[0])
     pset(g, 0, endurance=500)
