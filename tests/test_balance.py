@@ -234,6 +234,8 @@ def test_a_target_table_moves_with_the_games_own_parity(tmp_path):
     # the rates average 0.75 (1.5 winners a game): the goals are 0.6 and 0.4 times 1.5
     assert rates["2|1"] == [0.6, 10, 0.9] and rates["2|2"] == [0.9, 10, 0.6]
     assert gap == pytest.approx(0.3)
+    # a study scored against the bare rates is not resumed with the scaled ones
+    assert spec.identity()["target_scaled_to_parity"] == 1
     # nobody wins: the farthest from balance, as under the parity target
     assert distance(spec, {2: seats.assign(won=False)})[0] == 1.0
 

@@ -136,6 +136,10 @@ class BalanceSpec:
             # 2: a game both won counts half for each (636d7ef); a study scored the old way
             # is not resumed with the new
             doc["head_to_head_shares"] = 2
+        elif isinstance(self.target, dict):
+            # a table's goals scale with the effective parity (b00bebe); a study scored
+            # against the bare rates is not resumed with the new
+            doc["target_scaled_to_parity"] = 1
         # a retuned bot or an edited data file plays other games
         doc["bots_and_data"] = hashlib.sha256((package_data_key(game=self.game) + policy_params_key(
             self.game, [self.policy] * max(self.players))).encode()).hexdigest()[:16]
