@@ -149,11 +149,12 @@ def test_more_games_extend_the_sweep(tmp_path):
 
 def test_a_value_not_yet_finished_is_named_with_the_games_it_is_compared_on(tmp_path):
     """An interrupted sweep compares a value on the games it has; the header gave the
-    baseline's count as every value's ("1,200 games a value")."""
-    from sim.report.sweep import write_sweep_report
+    baseline's count as every value's ("1,800 games a value"). Chunks are written as they
+    finish, on several workers, so a missing one may be in the middle."""
+    from sim.report.sweep import current_rate, sweep_table, write_sweep_report
     out = tmp_path / "cut"
-    assert sweep(out, "--knob", "target", "--values", "40,20") == 0
-    # as if the run had stopped before target = 40's second chunk
+    assert sweep(out, "--knob", "target", "--values", "40,20", games="1800") == 0
+    # as if the run had stopped with target = 40's second chunk of three unfinished
     shutil.rmtree(out / "chunks" / "target=40" / "p2" / "chunk-00001")
     doc = json.loads((out / "experiment.json").read_text())
     doc["chunks"] = [c for c in doc["chunks"]
@@ -161,10 +162,16 @@ def test_a_value_not_yet_finished_is_named_with_the_games_it_is_compared_on(tmp_
     (out / "experiment.json").write_text(json.dumps(doc))
     write_sweep_report(out)
     page = (out / "sweep.html").read_text()
-    assert "1,200 games a value; not yet finished, so compared on fewer games: target = 40 " \
-           "(600)." in page
-    # each row's current rate is the one on all the baseline's games
-    assert page.count(" of 1,200</td>") == 2 and " of 600</td>" not in page
+    assert "1,800 games a value; not yet finished, so compared on fewer games: target = 40 " \
+           "(1,200)." in page
+    # each row's current rate, in the table and the figure, is the one on all the baseline's
+    # games (target = 20's pairing), not on the unfinished value's
+    assert page.count(" of 1,800</td>") == 2 and " of 1,200</td>" not in page
+    diff = sweep_table(out).diff
+    full = diff[(diff["variant"] == "target=20") & (diff["label"] == "Seat 1")]
+    assert current_rate(diff, 2, "Seat 1") == float(full["base_win_rate"].iloc[0])
+    cut = diff[(diff["variant"] == "target=40") & (diff["label"] == "Seat 1")]
+    assert int(cut["games_compared"].iloc[0]) == 1200
 
 
 def test_another_sweep_in_the_same_folder_is_refused(target_sweep, capsys):

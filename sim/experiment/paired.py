@@ -172,11 +172,14 @@ def compare_to_baseline(out, baseline, names, player_counts, group="character"):
                 if name != baseline else None
             if other is None:
                 continue
-            n = min(base["game"].max(), other["game"].max()) + 1
-            df = paired_differences(base[base["game"] < n], other[other["game"] < n], group)
+            # the games both have finished: an interrupted run may lack any chunk, not only
+            # its last (chunks are written as they finish, on several workers)
+            common = np.intersect1d(base["game"].unique(), other["game"].unique())
+            df = paired_differences(base[base["game"].isin(common)],
+                                    other[other["game"].isin(common)], group)
             df.insert(0, "variant", name)
             df.insert(1, "players", players)
-            df["games_compared"] = n        # the games both finished (an unfinished variant: fewer)
+            df["games_compared"] = len(common)
             frames.append(df)
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 

@@ -101,6 +101,13 @@ def _numeric(values):
         return None
 
 
+def current_rate(diff, players, label):
+    """A row's current-rules win rate, from the value paired on the most of the baseline's
+    games: a value not yet finished pairs fewer, and its baseline rate is of those only."""
+    grp = diff[(diff["players"] == players) & (diff["label"] == label)]
+    return float(grp.loc[grp["games"].idxmax(), "base_win_rate"])
+
+
 def _cell(row):
     if row.same_games:
         return "same games"
@@ -118,7 +125,7 @@ def response_markup(diff, names, players):
     rows = []
     for label, grp in part.groupby("label", sort=False):
         grp = grp.set_index("variant")
-        first = grp.loc[grp["games"].idxmax()]     # a value not yet finished pairs fewer seats
+        first = grp.loc[grp["games"].idxmax()]     # as current_rate: the most games paired
         cells = "".join(f"<td>{_cell(grp.loc[v])}</td>" if v in grp.index else "<td>–</td>"
                         for v in variants)
         rows.append(f"<tr><td>{html.escape(str(label))}</td>"
@@ -161,7 +168,7 @@ def response_figure(diff, key, values, names, players):
         left.errorbar(x, grp["variant_win_rate"] * 100, yerr=_error_bars(
             grp["variant_win_rate"], grp["variant_ci_low"], grp["variant_ci_high"]),
             fmt="o-", ms=3, lw=1, capsize=2, color=colour, label=mpl_text(label))
-        left.axhline(grp["base_win_rate"].iloc[0] * 100, ls=":", lw=1, color=colour)
+        left.axhline(current_rate(diff, players, label) * 100, ls=":", lw=1, color=colour)
         right.errorbar(x, grp["difference"] * 100, yerr=_error_bars(
             grp["difference"], grp["paired_ci_low"], grp["paired_ci_high"]),
             fmt="o-", ms=3, lw=1, capsize=2, color=colour)
