@@ -97,6 +97,38 @@ def _seed(text):
     return value
 
 
+def _game_seed(text):
+    """A game's own seed (replay): the engines seed a game with 32 bits (sim/core/rng.py), so a
+    larger number replayed another seed's game under its own (4294967297 played seed 1's)."""
+    value = _whole_number(text)
+    if not 0 <= value < 2**32:
+        raise argparse.ArgumentTypeError(f"expected a game seed from 0 to 4294967295 (2**32-1), "
+                                         f"got {value}")
+    return value
+
+
+# games a command holds in memory at once (a ladder's pairing, a tuning run's evaluation): a
+# larger count failed with numpy's allocation traceback, a tuning run's validation only after
+# its whole search
+MAX_IN_MEMORY_GAMES = 10**8
+
+
+def _games_in_memory(text):
+    value = _positive_int(text)
+    if value > MAX_IN_MEMORY_GAMES:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_IN_MEMORY_GAMES:,} games (they "
+                                         f"are held in memory at once), got {value}")
+    return value
+
+
+def _results_folder(text):
+    """report's folder: given empty, it read as the current folder and wrote a report there."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"expected a simulate or experiment folder, got "
+                                         f"{text!r}")
+    return text
+
+
 def _jobs(text):
     """--jobs: local worker processes. More than a few per core only wait for a core, each
     with its own compiled copy of the game (--jobs 999 started one per chunk); a cluster is
@@ -160,6 +192,9 @@ def _check_file_out(option, path, makes_folder=False):
     traceback."""
     if path is None:
         return
+    if str(path).endswith(("/", os.sep)):   # Path() drops the slash: a file was written
+        raise UsageError(f"{option} {path}: a folder's path; expected the path of a file to "
+                         f"write")
     path = Path(path)
     if path.is_dir():
         raise UsageError(f"{option} {path}: a folder; expected the path of a file to write")
@@ -259,7 +294,10 @@ def _command_line(args, results_only=False):
 
 def _policy_list(game, text):
     from sim.core.policies import policy_name_problem
-    names = [p.strip() for p in text.split(",") if p.strip()]
+    names = [p.strip() for p in text.split(",")]
+    if not all(names):
+        raise UsageError(f"--policies: an empty policy in {text!r}; write one name per policy, "
+                         f"comma-separated")
     for name in names:
         problem = policy_name_problem(game.name, name)
         if problem:
@@ -282,6 +320,10 @@ def cmd_ladder(args):
     _check_file_out("--out", args.out, makes_folder=True)     # its lock makes the folder
     ladder = _module(game, "ladder_module", f"ascent ladder --game {game.name}")
     game.check_players(args.players)
+    if args.players < 2:        # alone, each policy played its own games: nothing was paired
+        raise UsageError(f"--players: a ladder seats the policies against each other: 2 or "
+                         f"more, got {args.players}")
+    _check_ladder_out(args.out)
     rules = _rules(args, game, args.players)
     policies = _policy_list(game, args.policies or ",".join(game.ladder_policies))
     started = time.perf_counter()
@@ -304,9 +346,29 @@ def cmd_ladder(args):
             tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
             tmp.write_text(text)
             os.replace(tmp, out)
-    if not args.quiet:
+    if not args.quiet or not args.out:      # --quiet: no progress; the table is the answer
         print(text)
     return 0
+
+
+def _check_ladder_out(out):
+    """A ladder's --out is its own table: another file there (a spec, another ladder's parts
+    file) was replaced without a word."""
+    if out is None:
+        return
+    path = Path(out)
+    if path.name.endswith((".parts.json", ".lock")):
+        raise UsageError(f"--out {out}: the name of a ladder's own bookkeeping file; expected "
+                         f"the table's path (e.g. LADDER.md)")
+    if path.is_file():
+        try:
+            with open(path, encoding="utf-8") as f:
+                first = f.readline()
+        except (OSError, UnicodeDecodeError):
+            first = ""
+        if not (first.startswith("# ") and "ladder" in first):
+            raise UsageError(f"--out {out}: a file that is not a ladder's table; choose another "
+                             f"path, or remove it")
 
 
 @contextmanager
@@ -621,7 +683,8 @@ def build_parser():
 
     rp = sub.add_parser("replay", help="play one game and print its transcript")
     game_arg(rp)
-    rp.add_argument("--seed", type=_seed, required=True)
+    rp.add_argument("--seed", type=_game_seed, required=True,
+                    help="the game's seed, 0 to 4294967295")
     rp.add_argument("--characters", type=_name,
                     help="comma-separated, one per seat (games with characters; 'random' where "
                          "the game allows it)")
@@ -671,7 +734,8 @@ def build_parser():
     sp.set_defaults(func=cmd_simulate)
 
     rp2 = sub.add_parser("report", help="write report.html, figures/ and tables/ for a run")
-    rp2.add_argument("results", help="a simulate folder or an experiment folder")
+    rp2.add_argument("results", type=_results_folder,
+                     help="a simulate folder or an experiment folder")
     rp2.add_argument("--against", type=_name,
                      help="a baseline run of the same games: writes compare.html "
                           "(compare-VARIANT.html in an experiment folder), the "
@@ -747,7 +811,7 @@ def build_parser():
     lp = sub.add_parser("ladder", help="every policy against every other, on common seeds")
     game_arg(lp)
     lp.add_argument("--players", type=_whole_number, default=4)
-    lp.add_argument("--games", type=_positive_int, required=True, help="games per pairing")
+    lp.add_argument("--games", type=_games_in_memory, required=True, help="games per pairing")
     lp.add_argument("--seed", type=_seed, default=1, help="master seed")
     lp.add_argument("--policies", type=_name, default=None,
                     help="comma-separated (default: the game's ladder bots)")
@@ -756,7 +820,8 @@ def build_parser():
                     help="write the markdown table here (e.g. results/LADDER.md); "
                          "finished pairings are kept beside it in OUT.parts.json, so a rerun "
                          "with the same settings, code and data files resumes")
-    lp.add_argument("--quiet", action="store_true")
+    lp.add_argument("--quiet", action="store_true",
+                    help="no progress lines (the table is still printed where there is no --out)")
     rules_args(lp)
     lp.set_defaults(func=cmd_ladder)
 
@@ -765,10 +830,12 @@ def build_parser():
     tp.add_argument("--character", required=True)
     tp.add_argument("--players", type=_whole_number, default=4)
     tp.add_argument("--budget", type=_positive_int, required=True,
-                    help="candidate evaluations")
-    tp.add_argument("--games", type=_positive_int, default=2000,
+                    help="candidate evaluations: CMA-ES asks whole generations (4 to 10 "
+                         "candidates) and stops after the one that reaches the budget, which "
+                         "may be one more (--budget 40: 50); the record gives the count made")
+    tp.add_argument("--games", type=_games_in_memory, default=2000,
                     help="games per evaluation (the same games for every candidate)")
-    tp.add_argument("--validation-games", type=_positive_int, default=20000)
+    tp.add_argument("--validation-games", type=_games_in_memory, default=20000)
     tp.add_argument("--seed", type=_seed, default=1)
     tp.add_argument("--threads", type=_positive_int, default=None)
     tp.add_argument("--store", action="store_true",

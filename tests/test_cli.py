@@ -302,6 +302,54 @@ def test_a_results_document_quotes_the_command_without_options_that_cannot_chang
         "ascent skill --game dice-race --games 200"
 
 
+@pytest.mark.parametrize("args, words", [
+    # a game seed is 32 bits: 4294967297 replayed seed 1's game under its own number
+    (["replay", "--seed", "4294967297", "--characters", "technician,sprinter"],
+     "argument --seed: expected a game seed from 0 to 4294967295"),
+    # alone, each policy played its own games, and an unpaired difference read "holds"
+    (["ladder", "--players", "1", "--games", "4", "--policies", "greedy,planner"],
+     "--players: a ladder seats the policies against each other: 2 or more, got 1"),
+    (["ladder", "--games", "1000000000000", "--policies", "random,greedy"],
+     "argument --games: expected at most 100,000,000 games"),
+    (["tune", "--character", "sprinter", "--budget", "4", "--games", "8",
+      "--validation-games", "1000000000000"], "argument --validation-games: expected at most"),
+    (["ladder", "--games", "4", "--policies", "random,,greedy"],
+     "--policies: an empty policy in 'random,,greedy'"),
+    (["report", ""], "argument results: expected a simulate or experiment folder, got ''"),
+])
+def test_commands_beyond_simulate_refuse_bad_input_in_one_line(args, words, capsys):
+    """A review of the less-used commands found these accepted, coerced or a traceback."""
+    try:
+        code = main(args)
+    except SystemExit as exc:       # argparse's own refusal
+        code = exc.code
+    assert code == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and words in err
+
+
+def test_a_ladder_writes_only_its_own_table(tmp_path, capsys):
+    """--out replaced any file with the table (a spec, another ladder's parts file, whose
+    finished pairings were then lost), and an --out ending in '/' wrote a file of that name."""
+    spec = tmp_path / "spec.toml"
+    spec.write_text("x = 1\n")
+    ladder = ["ladder", "--players", "2", "--games", "2", "--policies", "greedy,random",
+              "--quiet", "--out"]
+    for out, words in ((str(spec), "a file that is not a ladder's table"),
+                       (str(tmp_path / "L.md.parts.json"), "a ladder's own bookkeeping file"),
+                       (str(tmp_path / "dir") + "/", "a folder's path")):
+        assert main(ladder + [out]) == 2
+        assert words in capsys.readouterr().err
+    assert spec.read_text() == "x = 1\n" and sorted(p.name for p in tmp_path.iterdir()) == \
+        ["spec.toml"]
+    # its own table is replaced, and --quiet without --out still prints the table
+    table = tmp_path / "LADDER.md"
+    assert main(ladder + [str(table)]) == 0 and main(ladder + [str(table)]) == 0
+    capsys.readouterr()
+    assert main(ladder[:-1]) == 0
+    assert capsys.readouterr().out.startswith("# All-In Ascent skill ladder")
+
+
 def test_an_output_file_that_cannot_be_written_is_refused_before_any_game(tmp_path, capsys):
     """A folder, or a path under a missing folder: replay and ladder played every game first,
     then failed with a traceback (ladder left its lock and parts file beside the folder)."""
