@@ -500,3 +500,28 @@ def test_a_stat_that_passes_at_every_roll_gains_nothing_from_more(random_states)
                 else:
                     moved += after != now
     assert named > 20 and moved > 20, (named, moved)
+
+
+@pytest.mark.parametrize("edit", ["drop a_wins", "a_wins 99", "self-play text"])
+def test_a_damaged_saved_pairing_is_refused_in_one_line(tmp_path, capsys, edit):
+    """A parts file with the right settings but an entry not as the ladder writes it gave a
+    traceback (a field missing, a self-play entry not (games, wins)), or a win rate of 2475%."""
+    from sim.cli import main
+    out = tmp_path / "LADDER.md"
+    args = ["ladder", "--players", "2", "--games", "4", "--policies", "random,greedy",
+            "--out", str(out), "--quiet"]
+    assert main(args) == 0
+    parts_file = tmp_path / "LADDER.md.parts.json"
+    saved = json.loads(parts_file.read_text())
+    pairing = saved["parts"]["pairing random greedy"]
+    if edit == "drop a_wins":
+        del pairing["a_wins"]
+    elif edit == "a_wins 99":
+        pairing["a_wins"] = 99
+    else:
+        saved["parts"]["self-play random"]["technician"] = "x"
+    parts_file.write_text(json.dumps(saved))
+    capsys.readouterr()
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "not as a ladder writes it" in err and str(parts_file) in err

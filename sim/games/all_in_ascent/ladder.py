@@ -109,7 +109,8 @@ def run_ladder(policies, n_players, n_games, seed, threads=None, rules=None, log
                 done[name] = asdict(play_pairing(a, b, n_players, seeds, chars, threads, rules))
                 _save_parts(parts, key, done)
                 log(f"  {a} vs {b}: done")
-            pairings.append(Pairing(**done[name]))
+            pairings.append(Pairing(**_checked_pairing(parts, name, done[name], a, b,
+                                                       n_games)))
     characters = {}
     for p in policies:
         name = f"self-play {p}"
@@ -117,8 +118,40 @@ def run_ladder(policies, n_players, n_games, seed, threads=None, rules=None, log
             done[name] = self_play(p, n_players, seeds, chars, threads, rules)
             _save_parts(parts, key, done)
             log(f"  {p} self-play: done")
-        characters[p] = {c: tuple(v) for c, v in done[name].items()}
+        characters[p] = _checked_self_play(parts, name, done[name])
     return pairings, characters
+
+
+def _whole(x):
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _checked_pairing(path, name, entry, a, b, n_games):
+    """A saved pairing, as the ladder wrote it: a hand-edited or damaged one gave a traceback,
+    or a win rate of 2475%."""
+    fields = set(Pairing.__dataclass_fields__)
+    ok = isinstance(entry, dict) and set(entry) == fields and \
+        (entry["a"], entry["b"], entry["games"]) == (a, b, n_games) and \
+        all(_whole(entry[k]) and 0 <= entry[k] <= n_games for k in ("a_wins", "b_wins")) and \
+        all(isinstance(entry[k], (int, float)) and not isinstance(entry[k], bool)
+            for k in ("diff", "diff_low", "diff_high", "p_value"))
+    if not ok:
+        raise LadderPartsError(f"{path}: {name}: not as a ladder writes it (fields "
+                               f"{', '.join(sorted(fields))}; wins from 0 to {n_games:,}); "
+                               f"remove the file to start the ladder afresh")
+    return entry
+
+
+def _checked_self_play(path, name, entry):
+    """A saved self-play: (games, wins) per character, 0 <= wins <= games."""
+    ok = isinstance(entry, dict) and set(entry) == set(CHARACTER_KEYS) and all(
+        isinstance(v, (list, tuple)) and len(v) == 2 and all(_whole(x) for x in v) and
+        0 <= v[1] <= v[0] for v in entry.values())
+    if not ok:
+        raise LadderPartsError(f"{path}: {name}: not as a ladder writes it ((games, wins) for "
+                               f"each of {', '.join(CHARACTER_KEYS)}); remove the file to start "
+                               f"the ladder afresh")
+    return {c: tuple(v) for c, v in entry.items()}
 
 
 class LadderPartsError(ValueError):
