@@ -182,7 +182,10 @@ def _seat_policies(args, game, players):
 
 
 def cmd_rules(args):
-    print(_game(args).api.catalogue())
+    game = _game(args)
+    # --players' help sends the reader here for the game's range, which no catalogue printed
+    print(f"{game.title}: {game.player_counts} players ({game.players_rule})\n")
+    print(game.api.catalogue())
     return 0
 
 

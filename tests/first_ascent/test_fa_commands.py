@@ -126,6 +126,8 @@ def test_rules_lists_every_option(capsys):
     for name in OPTIONS:
         assert name in text
     assert "Decision 33" in text and "readings" in text
+    # --players' help sends the reader here for the range, which was nowhere in it
+    assert text.startswith("First Ascent: 2 to 5 players (F1)")
 
 
 def test_the_risk_share_takes_a_seat_s_attempts_in_a_game_as_one_unit():
