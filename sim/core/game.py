@@ -317,8 +317,8 @@ class GameSpec:
             raise GameError(f"--seat-policies: {len(names)} policies for {players} players")
         for n in names:
             problem = policy_name_problem(self.name, n)
-            if problem:
-                raise GameError(problem)
+            if problem:     # named by its option, as every other bad input
+                raise GameError(problem, "seat-policies" if seat_policies else "policy")
         return names
 
 
