@@ -203,6 +203,17 @@ def _check_file_out(option, path, makes_folder=False):
         raise UsageError(f"{option} {path}: a folder; expected the path of a file to write")
     if not makes_folder and not path.parent.is_dir():
         raise UsageError(f"{option} {path}: no folder {path.parent} to write it in")
+    if makes_folder:
+        # the folders it makes must go under a folder it may write: a file on the way said
+        # "cannot write here (File exists)", /proc "No such file or directory", neither naming
+        # the option
+        ancestor = path.parent
+        while not ancestor.exists() and ancestor != ancestor.parent:
+            ancestor = ancestor.parent
+        if not ancestor.is_dir():
+            raise UsageError(f"{option} {path}: {ancestor} is a file, not a folder")
+        if not os.access(ancestor, os.W_OK | os.X_OK):
+            raise UsageError(f"{option} {path}: the folder {ancestor} cannot be written")
 
 
 def cmd_replay(args):

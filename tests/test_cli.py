@@ -339,7 +339,8 @@ def test_a_ladder_writes_only_its_own_table(tmp_path, capsys):
               "--quiet", "--out"]
     for out, words in ((str(spec), "a file that is not a ladder's table"),
                        (str(tmp_path / "L.md.parts.json"), "a ladder's own bookkeeping file"),
-                       (str(tmp_path / "dir") + "/", "a folder's path")):
+                       (str(tmp_path / "dir") + "/", "a folder's path"),
+                       (str(spec / "sub.md"), f"{spec} is a file, not a folder")):
         assert main(ladder + [out]) == 2
         assert words in capsys.readouterr().err
     assert spec.read_text() == "x = 1\n" and sorted(p.name for p in tmp_path.iterdir()) == \
