@@ -58,15 +58,28 @@ def paired_validation(tuned_won, default_won):
 
 
 def tune_and_validate(wins, games_for, start, defaults, bounds, knob_names, budget, games,
-                      seed, validation_games, log, players, opponents):
+                      seed, validation_games, log, players, opponents, memo=None, save=None):
     """The whole tuning run of one character: CMA-ES on `games` fixed games, then the tuned and
     default knobs on `validation_games` unseen ones (another seed), paired.
 
     wins(knobs, games) -> per-game wins (0/1) of the tuned seat; games_for(n, seed) -> the
-    games (whatever `wins` takes). Returns the record `store_record` keeps."""
+    games (whatever `wins` takes). Returns the record `store_record` keeps. `memo`: the
+    evaluations a run interrupted with the same settings finished ({key: per-game wins}),
+    filled in as evaluations finish, each followed by save(memo): CMA-ES is seeded, so a rerun
+    asks the same candidates and plays only those not yet finished."""
+    memo = {} if memo is None else memo
+
+    def evaluated(phase, knobs, which):
+        key = f"{phase} {json.dumps([float(k) for k in knobs])}"
+        if key not in memo:
+            memo[key] = [int(w) for w in wins(knobs, which)]
+            if save is not None:
+                save(memo)
+        return np.asarray(memo[key], np.int8)
+
     train = games_for(games, seed)
-    best_knobs, best_rate, evaluations = search(lambda knobs: wins(knobs, train), start,
-                                                bounds, budget, seed, log)
+    best_knobs, best_rate, evaluations = search(lambda knobs: evaluated("train", knobs, train),
+                                                start, bounds, budget, seed, log)
     # another seed, kept in the seeds' range (a master seed near 2**63 overflowed)
     validation = games_for(validation_games, (seed + 1_000_003) % 2**63)
     return {
@@ -77,8 +90,8 @@ def tune_and_validate(wins, games_for, start, defaults, bounds, knob_names, budg
         "games_per_evaluation": games,
         "seed": seed,
         "training_win_rate": round(best_rate, 6),
-        "validation": paired_validation(wins(best_knobs, validation),
-                                        wins(defaults, validation)),
+        "validation": paired_validation(evaluated("validation", best_knobs, validation),
+                                        evaluated("validation", defaults, validation)),
         "opponents": list(opponents),
         "date": datetime.date.today().isoformat(),
     }

@@ -440,15 +440,80 @@ def cmd_tune(args):
     if args.character not in keys:
         raise UsageError(f"--character: unknown character {args.character!r}; allowed: "
                          f"{', '.join(keys)}")
+    _check_file_out("--out", args.out, makes_folder=True)
+    _check_tuning_out(args.out)
     log = (lambda *a: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
-    _compile_tuning(game, tuning, args)
-    result = tuning.tune(args.character, args.players, args.budget, args.games, args.seed,
-                         args.validation_games, args.threads, log)
+    with _locked(args.out):
+        _compile_tuning(game, tuning, args)
+        memo, save = _tuning_parts(args)
+        result = tuning.tune(args.character, args.players, args.budget, args.games, args.seed,
+                             args.validation_games, args.threads, log, memo=memo, save=save)
+        if args.out:
+            _write_atomic(Path(args.out), json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))
     if args.store:
         tuning.store(args.character, result, _command_line(args))
         print(f"stored in {tuning.TUNED_PATH}")
     return 0
+
+
+def _check_tuning_out(out):
+    """tune's --out is its own record (JSON with the knobs): another file there is refused."""
+    if out is None:
+        return
+    path = Path(out)
+    if path.name.endswith((".parts.json", ".lock")):
+        raise UsageError(f"--out {out}: the name of a tuning run's own bookkeeping file; "
+                         f"expected the record's path (e.g. tune-sprinter.json)")
+    if path.is_file():
+        try:
+            doc = json.loads(path.read_text())
+        except (OSError, ValueError):
+            doc = None
+        if not (isinstance(doc, dict) and "knobs" in doc):
+            raise UsageError(f"--out {out}: a file that is not a tuning record; choose another "
+                             f"path, or remove it")
+
+
+def _tuning_parts(args):
+    """(memo, save) for a tuning run with --out: its finished evaluations, kept in
+    OUT.parts.json as each ends, so that the same command resumes an interrupted run (CMA-ES
+    is seeded: it asks the same candidates again) and plays only what is left. Other settings,
+    code or data files are refused, not mixed in."""
+    if args.out is None:
+        return None, None
+    from sim import code_key, package_data_key
+    game = _game(args)
+    key = {"game": game.name, "character": args.character, "players": args.players,
+           "budget": args.budget, "games": args.games, "validation_games": args.validation_games,
+           "seed": args.seed, "code": code_key(), "data": package_data_key(game=game.name)}
+    parts = Path(args.out).with_name(Path(args.out).name + ".parts.json")
+    memo = {}
+    if parts.exists():
+        try:
+            saved = json.loads(parts.read_text())
+            memo = saved["evaluations"]
+            if not isinstance(memo, dict) or not all(
+                    isinstance(v, list) and all(w in (0, 1) for w in v) for v in memo.values()):
+                raise ValueError("evaluations: expected lists of 0 and 1")
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise UsageError(f"{parts}: unreadable tuning parts ({exc}); remove the file to "
+                             f"start afresh") from None
+        differ = [k for k in key if saved.get("key", {}).get(k) != key[k]]
+        if differ:
+            raise UsageError(f"{parts}: saved evaluations are for other settings (other "
+                             f"{', '.join(differ)}); remove the file or choose another --out")
+
+    def save(evaluations):
+        _write_atomic(parts, json.dumps({"key": key, "evaluations": evaluations}))
+    return memo, save
+
+
+def _write_atomic(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp.write_text(text)
+    os.replace(tmp, path)
 
 
 def _benchmark_rate(game, policy):
@@ -855,6 +920,10 @@ def build_parser():
     tp.add_argument("--store", action="store_true",
                     help="write the result into the game's tuned bot file "
                          "(policies/<game>/tuned.json)")
+    tp.add_argument("--out", type=_name,
+                    help="write the record (JSON) here too; finished evaluations are kept "
+                         "beside it in OUT.parts.json, so the same command resumes an "
+                         "interrupted run")
     tp.add_argument("--quiet", action="store_true")
     tp.set_defaults(func=cmd_tune)
     return parser

@@ -82,7 +82,7 @@ def throw_away_game(character, n_players, seed, threads=None, every_seat=None):
 
 
 def tune(character, n_players=4, budget=200, games=2000, seed=1, validation_games=20000,
-         threads=None, log=print, rules=None, vectors=None):
+         threads=None, log=print, rules=None, vectors=None, memo=None, save=None):
     """Run CMA-ES for `budget` evaluations of `games` games each; return a result dict. With
     `rules`, the knobs are fitted under those rules (the start: the stored knobs)."""
     if character not in CHARACTER_KEYS:
@@ -93,7 +93,8 @@ def tune(character, n_players=4, budget=200, games=2000, seed=1, validation_game
                                         vectors),
         lambda n, s: tuning_games(character, n_players, n, s),
         vectors.get(character, list(PLANNER_DEFAULTS)), PLANNER_DEFAULTS, PLANNER_BOUNDS,
-        PLANNER_KNOBS, budget, games, seed, validation_games, log, n_players, OPPONENTS)
+        PLANNER_KNOBS, budget, games, seed, validation_games, log, n_players, OPPONENTS,
+        memo, save)
 
 
 def tune_for_rules(rules, n_players, budget, games, seed, validation_games, threads=None,

@@ -70,7 +70,7 @@ def seat_policies(n_players, seat):
 
 
 def tune(character, n_players=4, budget=40, games=1000, seed=1, validation_games=4000,
-         threads=None, log=print, rules=None, vectors=None):
+         threads=None, log=print, rules=None, vectors=None, memo=None, save=None):
     """CMA-ES for one character; with `rules`, its knobs are fitted under those rules (the
     start: the stored knobs, or `vectors`)."""
     if character not in KEYS:
@@ -82,7 +82,8 @@ def tune(character, n_players=4, budget=40, games=1000, seed=1, validation_games
                                         vectors),
         lambda n, s: tuning_games(character, n_players, n, s),
         vectors.get(character, list(DEFAULT_PARAMS)), DEFAULT_PARAMS, PLANNER_BOUNDS,
-        PLANNER_KNOBS, budget, games, seed, validation_games, log, n_players, [OPPONENT])
+        PLANNER_KNOBS, budget, games, seed, validation_games, log, n_players, [OPPONENT],
+        memo, save)
 
 
 def tune_for_rules(rules, n_players, budget, games, seed, validation_games, threads=None,

@@ -170,6 +170,51 @@ def test_tune_runs_end_to_end_with_a_tiny_budget(capsys):
     assert result["budget"] == 2 and result["evaluations"] == 4
 
 
+def test_an_interrupted_tuning_resumes_without_playing_a_finished_evaluation(
+        tmp_path, monkeypatch, capsys):
+    """`ascent tune --out` keeps each finished evaluation in OUT.parts.json: an interrupted
+    tuning lost its whole search (a review found it). CMA-ES is seeded, so the same command asks
+    the same candidates and plays only those not yet finished, with the same record."""
+    from policies.all_in_ascent import tuning
+    from sim.cli import main
+    out = tmp_path / "sprinter.json"
+    args = ["tune", "--character", "sprinter", "--players", "2", "--budget", "8", "--games",
+            "12", "--validation-games", "12", "--quiet", "--out", str(out)]
+    real = tuning.character_wins
+    played = []
+
+    def stop_after(n):
+        def wins(*a, **k):
+            if len(a[3]) == 12:         # an evaluation (the compile's throw-away game: 1)
+                if len(played) == n:
+                    raise KeyboardInterrupt
+                played.append(a[1])
+            return real(*a, **k)
+        return wins
+    monkeypatch.setattr(tuning, "character_wins", stop_after(5))
+    assert main(args) == 130 and not out.exists()
+    saved = json.loads((tmp_path / "sprinter.json.parts.json").read_text())["evaluations"]
+    assert len(saved) == 5
+    played.clear()
+    monkeypatch.setattr(tuning, "character_wins", stop_after(10**6))
+    assert main(args) == 0
+    resumed = json.loads(out.read_text())
+    assert len(played) == resumed["evaluations"] + 2 - 5      # the rest, and the validation
+    whole = tmp_path / "whole.json"
+    assert main(args[:-1] + [str(whole)]) == 0
+    assert {k: v for k, v in json.loads(whole.read_text()).items() if k != "date"} == \
+        {k: v for k, v in resumed.items() if k != "date"}
+    # other settings are refused, not mixed in
+    capsys.readouterr()
+    assert main(args[:8] + ["13"] + args[9:]) == 2
+    assert "other games" in capsys.readouterr().err
+    # and --out replaces only a tuning record
+    spec = tmp_path / "spec.toml"
+    spec.write_text("x = 1\n")
+    assert main(args[:-1] + [str(spec)]) == 2 and spec.read_text() == "x = 1\n"
+    assert "a file that is not a tuning record" in capsys.readouterr().err
+
+
 def test_tune_compiles_with_the_compile_line_first(tune_compile):
     """`ascent tune` compiles as `ascent simulate` does (sim/core/compiling.py): the line with
     the tuning's bots, the kernel with `random` first, then one tuning game through the entry
