@@ -70,12 +70,17 @@ def _positive_int(text):
     return value
 
 
+def _count_at_most(text, most, what):
+    """A count from 1 to `most`; `what` follows the bound in the refusal."""
+    value = _positive_int(text)
+    if value > most:
+        raise argparse.ArgumentTypeError(f"expected at most {most:,} {what}, got {value}")
+    return value
+
+
 def _game_count(text):
     """--games: 1 to 10**12 (a million games a second for eleven days; more is a typo)."""
-    value = _positive_int(text)
-    if value > 10**12:
-        raise argparse.ArgumentTypeError(f"expected at most 1,000,000,000,000 games, got {value}")
-    return value
+    return _count_at_most(text, 10**12, "games")
 
 
 def _chunk(text):
@@ -83,11 +88,7 @@ def _chunk(text):
     a larger chunk passed here failed only on that file, and the failed file then blocked the
     corrected command)."""
     from sim.experiment.spec import MAX_CHUNK
-    value = _positive_int(text)
-    if value > MAX_CHUNK:
-        raise argparse.ArgumentTypeError(f"expected at most {MAX_CHUNK:,} games a chunk, got "
-                                         f"{value}")
-    return value
+    return _count_at_most(text, MAX_CHUNK, "games a chunk")
 
 
 def _seed(text):
@@ -114,11 +115,7 @@ MAX_IN_MEMORY_GAMES = 10**8
 
 
 def _games_in_memory(text):
-    value = _positive_int(text)
-    if value > MAX_IN_MEMORY_GAMES:
-        raise argparse.ArgumentTypeError(f"expected at most {MAX_IN_MEMORY_GAMES:,} games (they "
-                                         f"are held in memory at once), got {value}")
-    return value
+    return _count_at_most(text, MAX_IN_MEMORY_GAMES, "games (they are held in memory at once)")
 
 
 def _results_folder(text):
@@ -133,13 +130,8 @@ def _jobs(text):
     """--jobs: local worker processes. More than a few per core only wait for a core, each
     with its own compiled copy of the game (--jobs 999 started one per chunk); a cluster is
     --scheduler's."""
-    value = _positive_int(text)
-    most = 4 * (os.cpu_count() or 1)
-    if value > most:
-        raise argparse.ArgumentTypeError(f"expected at most {most} (4 per core on this "
-                                         f"machine; a Dask cluster is --scheduler's), got "
-                                         f"{value}")
-    return value
+    return _count_at_most(text, 4 * (os.cpu_count() or 1),
+                          "(4 per core on this machine; a Dask cluster is --scheduler's)")
 
 
 def _name(text):
@@ -337,7 +329,7 @@ def cmd_ladder(args):
     if args.players < 2:        # alone, each policy played its own games: nothing was paired
         raise UsageError(f"--players: a ladder seats the policies against each other: 2 or "
                          f"more, got {args.players}")
-    _check_ladder_out(args.out)
+    _check_own_out(args.out, "a ladder's", "a ladder's table", "LADDER.md", _is_ladder_table)
     rules = _rules(args, game, args.players)
     policies = _policy_list(game, args.policies or ",".join(game.ladder_policies))
     started = time.perf_counter()
@@ -365,24 +357,36 @@ def cmd_ladder(args):
     return 0
 
 
-def _check_ladder_out(out):
-    """A ladder's --out is its own table: another file there (a spec, another ladder's parts
-    file) was replaced without a word."""
+def _check_own_out(out, owner, thing, example, is_own):
+    """An --out that is a command's own file (`thing`): the bookkeeping files `owner` keeps
+    beside it, or any other file there, are refused (a ladder replaced a spec and another
+    ladder's parts file without a word)."""
     if out is None:
         return
     path = Path(out)
     if path.name.endswith((".parts.json", ".lock")):
-        raise UsageError(f"--out {out}: the name of a ladder's own bookkeeping file; expected "
-                         f"the table's path (e.g. LADDER.md)")
-    if path.is_file():
-        try:
-            with open(path, encoding="utf-8") as f:
-                first = f.readline()
-        except (OSError, UnicodeDecodeError):
-            first = ""
-        if not (first.startswith("# ") and "ladder" in first):
-            raise UsageError(f"--out {out}: a file that is not a ladder's table; choose another "
-                             f"path, or remove it")
+        raise UsageError(f"--out {out}: the name of {owner} own bookkeeping file; expected the "
+                         f"path of {thing} (e.g. {example})")
+    if path.is_file() and not is_own(path):
+        raise UsageError(f"--out {out}: a file that is not {thing}; choose another path, or "
+                         f"remove it")
+
+
+def _is_ladder_table(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            first = f.readline()
+    except (OSError, UnicodeDecodeError):
+        return False
+    return first.startswith("# ") and "ladder" in first
+
+
+def _is_tuning_record(path):
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(doc, dict) and "knobs" in doc
 
 
 @contextmanager
@@ -441,7 +445,8 @@ def cmd_tune(args):
         raise UsageError(f"--character: unknown character {args.character!r}; allowed: "
                          f"{', '.join(keys)}")
     _check_file_out("--out", args.out, makes_folder=True)
-    _check_tuning_out(args.out)
+    _check_own_out(args.out, "a tuning run's", "a tuning record", "tune-sprinter.json",
+                   _is_tuning_record)
     log = (lambda *a: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
     with _locked(args.out):
         _compile_tuning(game, tuning, args)
@@ -455,24 +460,6 @@ def cmd_tune(args):
         tuning.store(args.character, result, _command_line(args))
         print(f"stored in {tuning.TUNED_PATH}")
     return 0
-
-
-def _check_tuning_out(out):
-    """tune's --out is its own record (JSON with the knobs): another file there is refused."""
-    if out is None:
-        return
-    path = Path(out)
-    if path.name.endswith((".parts.json", ".lock")):
-        raise UsageError(f"--out {out}: the name of a tuning run's own bookkeeping file; "
-                         f"expected the record's path (e.g. tune-sprinter.json)")
-    if path.is_file():
-        try:
-            doc = json.loads(path.read_text())
-        except (OSError, ValueError):
-            doc = None
-        if not (isinstance(doc, dict) and "knobs" in doc):
-            raise UsageError(f"--out {out}: a file that is not a tuning record; choose another "
-                             f"path, or remove it")
 
 
 def _tuning_parts(args):
