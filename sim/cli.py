@@ -781,8 +781,8 @@ def build_parser():
     sp.add_argument("--rotate-seats", action="store_true",
                     help="Ascension, First Ascent: game i shifts the seat policies by i seats")
     sp.add_argument("--characters", type=_name, default=None,
-                    help="All-In Ascent: 'random' (default: distinct, random seats per game) "
-                         "or a list")
+                    help="games with characters: 'random' (default: drawn per game, as the "
+                         "game's rules draw them) or a list, one per seat")
     sp.add_argument("--threads", type=_positive_int, default=None)
     sp.add_argument("--chunk", type=_chunk, default=20_000,
                     help="games per batch, written to disk as it finishes: memory grows with "

@@ -20,7 +20,13 @@
     validation_games = 100000      # the chosen patch on fresh seeds, paired against the start
     validation_policy = "planner"  # optional: a second bot the patch is validated under
     seed = 1
+    validation_seed = 2            # optional: the validation's master seed (default seed + 1)
     sampler = "tpe"                # tpe (default), nsga2 or random: Optuna's samplers
+    threads = 2                    # optional: numba threads a game batch plays on
+    description = "..."            # optional: what this spec is for, in words
+    coadapt = false                # optional: re-tune the tuned bot for the patch (below), with
+    coadapt_budget = 40            # CMA-ES evaluations per character
+    coadapt_games = 1000           # and games per evaluation
     out = "../results/balance_aia" # relative to this file
 
     [knobs."characters.freeSolo.startingStats.technique"]
