@@ -236,6 +236,13 @@ def test_a_target_table_moves_with_the_games_own_parity(tmp_path):
     assert gap == pytest.approx(0.3)
     # a study scored against the bare rates is not resumed with the scaled ones
     assert spec.identity()["target_scaled_to_parity"] == 1
+    # scaled far enough, a goal passes 100%, which no rate meets: the verdict names it
+    from dataclasses import replace
+
+    from sim.experiment.balance import goals_out_of_reach
+    assert goals_out_of_reach(rates) == []
+    high = distance(replace(spec, target={"1": 0.7, "2": 0.3}), {2: seats})[1]
+    assert high["2|1"][2] == pytest.approx(1.05) and goals_out_of_reach(high) == ["2|1"]
     # nobody wins: the farthest from balance, as under the parity target
     assert distance(spec, {2: seats.assign(won=False)})[0] == 1.0
 

@@ -496,6 +496,13 @@ def distance(spec, seats_by_players):
     return float(max(gaps)), rates
 
 
+def goals_out_of_reach(rates):
+    """The rates keys (distance's "PLAYERS|GROUP") whose goal is above 100%: a table's target
+    scaled to a high effective parity (a 0.6 under Ascension's partnership, about 1.8 times),
+    which no rate can meet; the verdict names them, as the search would chase them unsaid."""
+    return [key for key, (_, _, goal) in rates.items() if goal > 1]
+
+
 def normalized(spec, choice):
     """The choice with every knob set to its current value written as KEEP: two choices that
     play the same rules have the same normalized form."""

@@ -8,7 +8,7 @@ import numpy as np
 from sim.core.game import get_game
 from sim.core.stats import wilson_interval
 from sim.experiment.balance import (
-    KEEP, _tuning_for_rules, bound_pushes, pareto_front, trace)
+    KEEP, _tuning_for_rules, bound_pushes, goals_out_of_reach, pareto_front, trace)
 from sim.report.first_screen import points_interval
 from sim.report.validity import tuned_knob_bots
 
@@ -135,6 +135,13 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times, c
         lines.append(f"- **No game had a winner** at {', '.join(map(str, undecided))} "
                      f"player(s): the parity there is 0, which a rate of 0 meets without any "
                      f"balance. These bots decide no game; balance with a bot that does.")
+    beyond = goals_out_of_reach(patch["rates"])
+    if beyond:
+        named = ", ".join(f"{_rate_label(game, spec, key.split('|')[1])} "
+                          f"({key.split('|')[0]} players: {100 * patch['rates'][key][2]:.1f}%)"
+                          for key in beyond)
+        lines.append(f"- **Out of reach by the table itself:** {named}. The target's rate, "
+                     f"scaled to the games' effective parity, is above 100%.")
     if not met and not undecided:
         worst = sorted(((abs(r - g), k) for k, (r, n, g) in patch["rates"].items()),
                        reverse=True)[:3]
