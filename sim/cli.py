@@ -348,10 +348,8 @@ def cmd_ladder(args):
         resumed = f" (this invocation; finished pairings are kept in {parts})" if parts else ""
         text += f"\nWall time: {time.perf_counter() - started:.0f} s{resumed}.\n"
         if args.out:
-            out = Path(args.out)
-            tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
-            tmp.write_text(text)
-            os.replace(tmp, out)
+            from sim.core.output import write_text_atomic
+            write_text_atomic(args.out, text)
     if not args.quiet or not args.out:      # --quiet: no progress; the table is the answer
         print(text)
     return 0
@@ -400,6 +398,7 @@ def _locked(out):
     from sim.core.output import folder_lock, remove_killed_writes
     with folder_lock(Path(out)):
         remove_killed_writes(out)       # a table a killed ladder left half written
+        remove_killed_writes(f"{out}.parts.json")     # and its parts file (ladder, tune)
         yield
 
 
@@ -454,7 +453,8 @@ def cmd_tune(args):
         result = tuning.tune(args.character, args.players, args.budget, args.games, args.seed,
                              args.validation_games, args.threads, log, memo=memo, save=save)
         if args.out:
-            _write_atomic(Path(args.out), json.dumps(result, indent=2) + "\n")
+            from sim.core.output import write_text_atomic
+            write_text_atomic(args.out, json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))
     if args.store:
         tuning.store(args.character, result, _command_line(args))
@@ -492,15 +492,9 @@ def _tuning_parts(args):
                              f"{', '.join(differ)}); remove the file or choose another --out")
 
     def save(evaluations):
-        _write_atomic(parts, json.dumps({"key": key, "evaluations": evaluations}))
+        from sim.core.output import write_text_atomic
+        write_text_atomic(parts, json.dumps({"key": key, "evaluations": evaluations}))
     return memo, save
-
-
-def _write_atomic(path, text):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    tmp.write_text(text)
-    os.replace(tmp, path)
 
 
 def _benchmark_rate(game, policy):

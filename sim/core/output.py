@@ -139,6 +139,16 @@ def restore_set_aside(out):
         shutil.rmtree(stale, ignore_errors=True)
 
 
+def write_text_atomic(path, text):
+    """Write `text` to `path` whole or not at all: through .NAME.tmp-PID beside it (which
+    remove_killed_writes clears after a kill), made folders included."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
 def remove_killed_writes(out):
     """Remove what a killed command left half written beside `out` (.NAME.tmp-PID: a run's
     folder, a ladder's table). Call under the lock."""

@@ -101,11 +101,16 @@ def _numeric(values):
         return None
 
 
-def current_rate(diff, players, label):
-    """A row's current-rules win rate, from the value paired on the most of the baseline's
-    games: a value not yet finished pairs fewer, and its baseline rate is of those only."""
+def current_row(diff, players, label):
+    """The cell whose current-rules rate (base_win_rate and its interval) a row shows: the
+    value paired on the most of the baseline's games; a value not yet finished pairs fewer,
+    and its baseline rate is of those only."""
     grp = diff[(diff["players"] == players) & (diff["label"] == label)]
-    return float(grp.loc[grp["games"].idxmax(), "base_win_rate"])
+    return grp.loc[grp["games"].idxmax()]
+
+
+def current_rate(diff, players, label):
+    return float(current_row(diff, players, label)["base_win_rate"])
 
 
 def _cell(row):
@@ -125,7 +130,7 @@ def response_markup(diff, names, players):
     rows = []
     for label, grp in part.groupby("label", sort=False):
         grp = grp.set_index("variant")
-        first = grp.loc[grp["games"].idxmax()]     # as current_rate: the most games paired
+        first = current_row(diff, players, label)
         cells = "".join(f"<td>{_cell(grp.loc[v])}</td>" if v in grp.index else "<td>–</td>"
                         for v in variants)
         rows.append(f"<tr><td>{html.escape(str(label))}</td>"

@@ -12,7 +12,6 @@ Per-character win rates under each policy come from self-play (all seats the sam
 same seeds.
 """
 import json
-import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -182,13 +181,9 @@ _KEY_FIELDS = {"players": "--players", "games": "--games", "seed": "--seed",
 
 
 def _save_parts(path, key, done):
-    if path is None:
-        return
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps({"key": key, "parts": done}))
-    os.replace(tmp, path)
+    if path is not None:
+        from sim.core.output import write_text_atomic
+        write_text_atomic(path, json.dumps({"key": key, "parts": done}))
 
 
 def _pct(x):
