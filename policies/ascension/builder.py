@@ -3,7 +3,8 @@
 Piece move (two stages, A14-A17): at the origin decision the bot plans the whole move on its
 view and commits to the origin; at the place decision it has seen the face (A15), re-plans on
 the board with the piece lifted and picks the destination.
-- `build`: fix the first square of its own plan whose target height differs from its height:
+- `build`: fix the first square of its own plan whose target height differs from its height
+  (under pawn_pins_stack=false the pawn's own square is one: D3 lets a piece slide under it):
   raise it with a piece of the right height (a half-cube for an odd gap: its reserve, or a
   half-cube on the board), or lower it by taking its top. Pieces are taken from squares off its
   plan and away from its pawn, preferring plan squares that stand too high.
@@ -20,8 +21,8 @@ from policies.ascension.board import (
     post_repair_mobility, put_on, restore)
 from policies.ascension.staircase import (
     INF, MEMO_PIECES, MEMO_ROW, W_BLOCK_MEMO, W_PLAN, W_PLAN_AT, W_PLAN_G, W_STASH,
-    W_TARGET_STASH, candidate_costs, climb_distance_within, cost_at, extract_plan, goal_square,
-    plan_costs)
+    W_TARGET_STASH, candidate_costs, climb_distance_within, extract_plan, goal_square,
+    plan_costs, standing_cost)
 from sim.core.jit import njit_noalloc
 from sim.core.rng import stream_below
 from sim.games.ascension.engine import count_pawn_moves, is_partner
@@ -176,7 +177,7 @@ def build_origin_on_plan(ctx, n):
     legal = ctx.legal
     n_legal = ctx.n_legal
     plan_places(work, n)
-    for i in range(1, n):
+    for i in range(n):
         s = work[W_PLAN + i]
         need = work[W_PLAN_G + i] - view[B_H + s]
         if need == 0:
@@ -244,7 +245,7 @@ def _raise_target(ctx, n, h, skip):
     """The first plan square (not index skip) that a piece of height h brings closer to its
     target; -1 if none."""
     work = ctx.work
-    for i in range(1, n):
+    for i in range(n):
         if i == skip:
             continue
         s = work[W_PLAN + i]
@@ -281,7 +282,7 @@ def build_place(ctx, joker):
                 return want
     else:
         dist, n = plan_for(ctx, seat)
-    for i in range(1, n):
+    for i in range(n):
         s = work[W_PLAN + i]
         need = work[W_PLAN_G + i] - view[B_H + s]
         if need <= 0 or _gain(need, h) <= 0:
@@ -362,7 +363,7 @@ def pawn_decision(ctx):
         d = ctx.legal[i]
         if d == goal:
             return d                                       # the summit or the win (A40, A45)
-        score = 1.0 * cost_at(work, work, s if d == STAY else d)
+        score = 1.0 * standing_cost(work, t, work, s if d == STAY else d)
         if score * 4.0 - 2.0 > best_score + 1e-9:
             continue              # not even the most moves from there reach the best so far
         if d == STAY:

@@ -12,10 +12,14 @@ moves 2 hu). That is a shortest path over
 (square, target height) nodes, solved backwards from the goal with Dijkstra's algorithm.
 Closed squares (other pawns, foreign or unused corners) cost INF; a square showing a chasm or
 a foreign shape is open only at a changed height (a piece on it, or its top lifted, changes
-what it shows); the own pawn's square is pinned at its height (A37).
+what it shows); a square takes no more pieces than its stack cap leaves room for (A24, A55:
+switch max_stack); the own pawn's square is pinned at its height (A37), but under the switch
+pawn_pins_stack=false (D3), where pieces may be slid under the pawn or taken from under it, and
+the pawn may stand at any height of its square (A50), so its cost is the least over them.
 
 `plan_costs` fills C[node] = cost to go from (square, target height) and the bots read:
-- the pawn move: the legal neighbour d with the least C[d, H(d)];
+- the pawn move: the legal neighbour d with the least C[d, H(d)] (standing_cost: under
+  pawn_pins_stack=false the least over d's heights);
 - the piece move: walk the best plan from the pawn and fix its first square whose target
   differs from its height, with a piece from a square off the plan (or from the plan itself,
   where it stands too high).
@@ -30,10 +34,10 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from sim.core.jit import njit_noalloc
 from sim.games.ascension.engine import is_corner
 from sim.games.ascension.rules import (
-    C_CORNER_OF, C_MATTRESS_FROM, C_PILLAR_PIECE_MOVABLE, C_SHAPE_OF)
+    C_CORNER_OF, C_MATTRESS_FROM, C_MAX_STACK, C_PAWN_PINS, C_PILLAR_PIECE_MOVABLE, C_SHAPE_OF)
 from sim.games.ascension.state import (
-    B_H, B_PAWN_ON, B_SHAPES, B_STACK, B_SYMBOL, MAX_PLAYERS, N_SQUARES, NB, PILLAR, PILLAR_BASE,
-    S_PAWN_SQ, S_SUMMIT, SYM_CHASM, SYM_DRAGON, SYM_LADDER, SYM_MATTRESS)
+    B_H, B_PAWN_ON, B_SHAPES, B_STACK, B_STACK_N, B_SYMBOL, MAX_PLAYERS, N_SQUARES, NB, PILLAR,
+    PILLAR_BASE, S_PAWN_SQ, S_SUMMIT, SYM_CHASM, SYM_DRAGON, SYM_LADDER, SYM_MATTRESS)
 
 NH = 14                         # target heights 0..13 hu (the pillar: 9..11)
 N_NODES = N_SQUARES * NH
@@ -59,7 +63,9 @@ W_DISTANCES = W_WANTED + N_NODES    # every seat's climb distance (strategic.py)
 W_HEADS_USED = W_DISTANCES + MAX_PLAYERS    # the bucket heads the next search must clear:
                                 # 1 + the dearest bucket the last search pushed to (0: a new
                                 # game, every head)
-W_RELAXED = W_HEADS_USED + 1    # per square: bit g set once node (square, g) is relaxed
+W_RELAXED = W_HEADS_USED + 1    # per square: bit g set once node (square, g) is relaxed, or
+                                # from the search's start where g is past the stack cap's reach
+                                # (A24: it is never relaxed)
 W_STEP_2 = W_RELAXED + N_SQUARES   # per square s: the height g_d at which a pawn on s enters a
                                 # square next to it by a 2-hu step off s's face (A30; -99: none)
 W_FACTS = W_STEP_2 + N_SQUARES  # per square: square_facts, for this search's seat
@@ -73,19 +79,25 @@ ALL_HEIGHTS = (1 << NH) - 1
 
 
 # what a square's edit costs depend on, packed by square_facts: its kind (the low 3 bits), its
-# height (8 bits) and whether its top is a half-cube
-OPEN, SHOWS_BARRED, OWN_PAWN, CLOSED, FROZEN = 0, 1, 2, 3, 4
+# height (8 bits), whether its top is a half-cube, and the pieces its stack may still take (A24,
+# 3 bits, where ROOM_ENOUGH stands for as many as any target needs: a bare square takes 7
+# pieces to reach 13 hu)
+OPEN, SHOWS_BARRED, OWN_PAWN, CLOSED, FROZEN, OWN_FREE = 0, 1, 2, 3, 4, 5
 FACTS_H_SHIFT = 3
 FACTS_HALF_TOP = 1 << 11
+FACTS_ROOM_SHIFT = 12
+ROOM_ENOUGH = NH // 2
 
 
 @njit_noalloc
 def square_facts(b, t, seat, s, top_height):
     """What square s's edit costs for seat depend on (edit_cost), read once a search: the
     kind OPEN; SHOWS_BARRED (a chasm or a foreign shape: open only at a changed height);
-    OWN_PAWN (A37: pinned at its height); CLOSED (another pawn, A29(b)'s corners); FROZEN
-    (the joker's stack; the pillar's piece where the switch pillar_piece_movable is off, D17,
-    A12(e)); its height; whether its top is a half-cube.
+    OWN_PAWN (A37: pinned at its height); OWN_FREE (the own pawn's square under
+    pawn_pins_stack=false, D3: it may change under the pawn); CLOSED (another pawn, A29(b)'s
+    corners); FROZEN (the joker's stack; the pillar's piece where the switch
+    pillar_piece_movable is off, D17, A12(e)); its height; whether its top is a half-cube; the
+    pieces it may still take (A24, A55: not the pillar, whose one piece is A27's).
     Every case is worked out, and the first that holds wins (the last select below), with
     selects rather than branches: which case holds is a coin flip to the processor, and a
     search reads all 81 squares. With branches the search's reading of the squares took twice
@@ -99,8 +111,14 @@ def square_facts(b, t, seat, s, top_height):
     pillar_fixed = (s == PILLAR) & (h > PILLAR_BASE) & (t[C_PILLAR_PIECE_MOVABLE] == 0)
     kind = FROZEN if (sym == SYM_DRAGON) | pillar_fixed else kind
     kind = CLOSED if is_corner(s) & (s != t[C_CORNER_OF + seat]) else kind
-    kind = (OWN_PAWN if occupant == seat else CLOSED) if occupant >= 0 else kind
-    return kind | (min(h, 255) << FACTS_H_SHIFT) | (FACTS_HALF_TOP if top_height == 1 else 0)
+    # the own square: pinned (A37), or under pawn_pins_stack=false as any other square the
+    # pawn stands on (A50), but the joker's stack, which no one may change (A12(c), A22)
+    own = OWN_PAWN if t[C_PAWN_PINS] else (FROZEN if kind == FROZEN else OWN_FREE)
+    kind = (own if occupant == seat else CLOSED) if occupant >= 0 else kind
+    room = ROOM_ENOUGH if s == PILLAR else max(0, min(ROOM_ENOUGH,
+                                                      t[C_MAX_STACK] - b[B_STACK_N + s]))
+    return kind | (min(h, 255) << FACTS_H_SHIFT) | (FACTS_HALF_TOP if top_height == 1 else 0) \
+        | (room << FACTS_ROOM_SHIFT)
 
 
 @njit_noalloc
@@ -118,9 +136,10 @@ def edit_cost(s, g, facts):
     if kind == FROZEN:
         return 0 if g == h else INF                  # the joker's stack is frozen
     if g == h:
-        return INF if kind == SHOWS_BARRED else 0
+        return INF if kind == SHOWS_BARRED else 0    # OWN_FREE: standing is not entering, A50
     if g > h:
-        return (g - h + 1) // 2 * MOVE_WEIGHT        # cubes, and a half-cube if odd
+        pieces = (g - h + 1) // 2                    # cubes, and a half-cube if odd
+        return INF if pieces > (facts >> FACTS_ROOM_SHIFT) & 7 else pieces * MOVE_WEIGHT
     diff = h - g
     # an odd drop under a cube: lift cubes, then add a half-cube
     moves = (diff + 1) // 2 if diff % 2 == 0 or facts & FACTS_HALF_TOP else diff // 2 + 2
@@ -133,7 +152,9 @@ def edit_cost(s, g, facts):
 # processor: the search ran 7% faster on the table). A row holds g - H from -EDIT_DROPS to
 # NH - 1. A square higher than EDIT_DROPS reads the row of one that high: from there every
 # target costs over MAX_COST (unreachable) either way. The pillar's targets are bounded by
-# height (A27), not by g - H, so the search asks edit_cost for the pillar.
+# height (A27), not by g - H, so the search asks edit_cost for the pillar. The rows are those
+# of a stack with ROOM_ENOUGH: the search never relaxes a target past the cap's reach
+# (cap_reach; it marks those nodes relaxed from its start), so no row needs the room.
 EDIT_DROPS = 2 * (MAX_COST // MOVE_WEIGHT + 1) + NH
 EDIT_ROW = EDIT_DROPS + NH
 
@@ -141,11 +162,12 @@ EDIT_ROW = EDIT_DROPS + NH
 def _edit_costs():
     """EDIT_COSTS: a row for every kind and top (row 2 kind + half), worked out by edit_cost
     itself, so that the rule stays in one place."""
-    kinds = (OPEN, SHOWS_BARRED, OWN_PAWN, CLOSED, FROZEN)
+    kinds = (OPEN, SHOWS_BARRED, OWN_PAWN, CLOSED, FROZEN, OWN_FREE)
     rows = np.zeros((len(kinds), 2, EDIT_ROW), np.int64)
     for kind in kinds:
         for half in (0, 1):
-            facts = kind | (EDIT_DROPS << FACTS_H_SHIFT) | (FACTS_HALF_TOP if half else 0)
+            facts = kind | (EDIT_DROPS << FACTS_H_SHIFT) | (FACTS_HALF_TOP if half else 0) | \
+                (ROOM_ENOUGH << FACTS_ROOM_SHIFT)
             for i in range(EDIT_ROW):
                 rows[kind, half, i] = edit_cost.py_func(0, i, facts)
     return rows.reshape(-1)
@@ -162,6 +184,15 @@ def edit_row(facts):
     h = (facts >> FACTS_H_SHIFT) & 255
     row = 2 * (facts & 7) + (1 if facts & FACTS_HALF_TOP else 0)
     return row * EDIT_ROW + EDIT_DROPS - min(h, EDIT_DROPS)
+
+
+@njit_noalloc(inline="always")
+def cap_reach(facts):
+    """The targets a square's stack cap leaves within reach (A24, A55), as bits of g: those
+    no more than 2 hu a piece above its height (edit_cost's own test, in one mask)."""
+    h = (facts >> FACTS_H_SHIFT) & 255
+    top = min(NH - 1, h + 2 * ((facts >> FACTS_ROOM_SHIFT) & 7))
+    return (2 << top) - 1
 
 
 @njit_noalloc
@@ -274,8 +305,6 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
     # node's cost only where W_RELAXED says it was relaxed (cost_at reads through it), and
     # W_SUCC its successor only where that cost is below INF (extract_plan follows it from
     # there), so neither is cleared; the goal's nodes start with their cost
-    work[W_RELAXED:W_RELAXED + N_SQUARES] = 0
-    work[W_RELAXED + goal] = ALL_HEIGHTS
     # Every square's facts, read once per search (`b` may be `work`, which the search writes,
     # so the compiler cannot hoist reads of it): what its edit costs depend on, and A30's
     # 2-hu steps its own face allows, up off a ladder it shows (from its height h onto
@@ -290,8 +319,14 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
         facts = square_facts(b, t, seat, s, top_heights[s])
         work[W_FACTS + s] = facts
         work[W_EDIT_ROW + s] = edit_row(facts)
+        work[W_RELAXED + s] = ALL_HEIGHTS & ~cap_reach(facts)
+    work[W_RELAXED + goal] = ALL_HEIGHTS
     pawn = b[S_PAWN_SQ + seat]
     remaining = _mark_wanted(b, work, pawn, with_pawn, wanted_squares, n_wanted, 1)
+    if not t[C_PAWN_PINS]:
+        # D3's variant: a square's cost is the least over its heights (standing_cost), which
+        # no wanted node at its present height gives, so the search runs to its bound
+        remaining = INF
     # only the buckets the last search pushed to can hold entries (all of them in a new game)
     stale = MAX_COST + 1 if work[W_HEADS_USED] == 0 else work[W_HEADS_USED]
     for c in range(stale):
@@ -362,7 +397,7 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
     _mark_wanted(b, work, pawn, with_pawn, wanted_squares, n_wanted, 0)
     if pawn < 0:
         return INF
-    c = cost_at(b, work, pawn)
+    c = standing_cost(b, t, work, pawn)
     # the search stops at the bound: a cost above it is found only by chance, and is reported
     # as beyond it, as every other
     return INF if c >= INF or c > bound else c // MOVE_WEIGHT
@@ -378,15 +413,48 @@ def cost_at(b, work, s):
 
 
 @njit_noalloc
+def standing_cost(b, t, work, s):
+    """Cost to go for a pawn standing on square s (the own pawn's, or one it steps onto now):
+    cost_at; under pawn_pins_stack=false (D3), where pieces may be slid under a standing pawn
+    or taken from under it (A50), the least over the heights the search relaxed within the
+    stack cap's reach. Read after a search of the seat (its facts are in W_FACTS)."""
+    if t[C_PAWN_PINS]:
+        return cost_at(b, work, s)
+    g = _cheapest_height(work, s)
+    return INF if g < 0 else work[W_C + s * NH + g]
+
+
+@njit_noalloc
+def _cheapest_height(work, s):
+    """The relaxed height of square s with the least cost to go (the lowest among equals);
+    -1 if none is below INF."""
+    reached = work[W_RELAXED + s] & cap_reach(work[W_FACTS + s])
+    best = -1
+    best_cost = INF
+    for g in range(NH):
+        if (reached >> g) & 1 and work[W_C + s * NH + g] < best_cost:
+            best_cost = work[W_C + s * NH + g]
+            best = g
+    return best
+
+
+@njit_noalloc
 def extract_plan(b, t, seat, work):
     """Follow the cheapest plan from the pawn; its squares and target heights go to W_PLAN /
-    W_PLAN_G (pawn first). Returns the number of squares (0: no plan)."""
+    W_PLAN_G (pawn first; under pawn_pins_stack=false its own square's target may differ from
+    its height). Returns the number of squares (0: no plan)."""
     s = b[S_PAWN_SQ + seat]
-    if s < 0 or b[B_H + s] >= NH:
+    if s < 0:
         return 0
-    if cost_at(b, work, s) >= INF:
-        return 0
-    node = s * NH + b[B_H + s]
+    if t[C_PAWN_PINS]:
+        if b[B_H + s] >= NH or cost_at(b, work, s) >= INF:
+            return 0
+        node = s * NH + b[B_H + s]
+    else:
+        g = _cheapest_height(work, s)
+        if g < 0:
+            return 0
+        node = s * NH + g
     n = 0
     while node >= 0 and n < N_SQUARES:
         work[W_PLAN + n] = node // NH

@@ -21,7 +21,8 @@ from sim.games.ascension import state as S
 from sim.games.ascension.game import AscensionGame
 from sim.games.ascension.policy_api import MAX_POLICY_PARAMS, WORK_SIZE, PolicyContext
 from sim.games.ascension.rules import (
-    C_CORNER_OF, C_MATTRESS_FROM, C_SHAPE_OF, build_rules, default_rules)
+    C_CORNER_OF, C_MATTRESS_FROM, C_MAX_STACK, C_PAWN_PINS, C_SHAPE_OF, build_rules,
+    default_rules)
 from sim.games.ascension.view import V_TOP_H
 
 CORNERS = (0, 8, 72, 80)
@@ -36,47 +37,61 @@ def positions():
 
 
 def _edit_moves(b, t, seat, s, g, top_height):
-    """Piece moves that make s stand at g and be enterable by seat; None: never."""
+    """Piece moves that make s stand at g and be enterable by seat (or, for the own pawn's
+    square, stood on); None: never."""
     h = b[S.B_H + s]
     occupant = b[S.B_PAWN_ON + s]
     sym = b[S.B_SYMBOL + s]
     shp = b[S.B_SHAPES + s]
-    if occupant >= 0:
-        return 0 if occupant == seat and g == h else None                 # A37
-    if s in CORNERS and s != t[C_CORNER_OF + seat]:
+    own = occupant == seat
+    if occupant >= 0 and not own:
+        return None                                                       # A29
+    if own and t[C_PAWN_PINS]:
+        return 0 if g == h else None                                      # A37
+    if s in CORNERS and s != t[C_CORNER_OF + seat] and not own:
         return None                                                       # A29(b)
     if s == S.PILLAR and not S.PILLAR_BASE <= g <= S.PILLAR_BASE + 2:
         return None                                                       # A27
     if sym == S.SYM_DRAGON:
         return 0 if g == h else None
     if g == h:
+        # D3's variant (pawn_pins_stack=false): the own pawn stands there, and standing is not
+        # entering (A50)
         foreign = shp != 0 and (shp & t[C_SHAPE_OF + seat]) == 0
-        return None if sym == S.SYM_CHASM or foreign else 0
+        return None if (sym == S.SYM_CHASM or foreign) and not own else 0
     if g > h:
-        return (g - h + 1) // 2                     # cubes of 2 hu, a half-cube for an odd gap
+        pieces = (g - h + 1) // 2                   # cubes of 2 hu, a half-cube for an odd gap
+        full = s != S.PILLAR and b[S.B_STACK_N + s] + pieces > t[C_MAX_STACK]
+        return None if full else pieces                                   # A24, A55
     drop = h - g
     if drop % 2 == 0 or top_height == 1:
         return (drop + 1) // 2
     return drop // 2 + 2                            # lift cubes, then add a half-cube
 
 
-def test_the_edit_cost_table_holds_edit_cost():  # A27 A29 A37
+def test_the_edit_cost_table_holds_edit_cost():  # A24 A27 A29 A37 A55
     """The search reads a square's edit costs from EDIT_COSTS (edit_cost itself on the
-    pillar): for every kind, top and height up to 255 hu, the table's cost at every target is
+    pillar), and never relaxes a target past cap_reach (the stack cap, A24): for every kind,
+    top, room left under the cap and height up to 255 hu, the cost it reads at every target is
     edit_cost's, or both are over MAX_COST (unreachable alike)."""
-    kinds = (SC.OPEN, SC.SHOWS_BARRED, SC.OWN_PAWN, SC.CLOSED, SC.FROZEN)
+    kinds = (SC.OPEN, SC.SHOWS_BARRED, SC.OWN_PAWN, SC.CLOSED, SC.FROZEN, SC.OWN_FREE)
     differ = []
+    capped = 0
     for kind in kinds:
         for top in (0, SC.FACTS_HALF_TOP):
-            for h in range(256):
-                facts = kind | (h << SC.FACTS_H_SHIFT) | top
-                row = SC.edit_row.py_func(facts)
-                for g in range(SC.NH):
-                    exact = SC.edit_cost.py_func(S.PILLAR + 1, g, facts)
-                    read = SC.EDIT_COSTS[row + g]
-                    if exact != read and min(exact, read) <= SC.MAX_COST:
-                        differ.append((kind, top, h, g, exact, read))
+            for room in range(SC.ROOM_ENOUGH + 1):
+                for h in range(256):
+                    facts = kind | (h << SC.FACTS_H_SHIFT) | top | (room << SC.FACTS_ROOM_SHIFT)
+                    row = SC.edit_row.py_func(facts)
+                    reach = SC.cap_reach.py_func(facts)
+                    for g in range(SC.NH):
+                        exact = SC.edit_cost.py_func(S.PILLAR + 1, g, facts)
+                        read = SC.EDIT_COSTS[row + g] if (reach >> g) & 1 else SC.INF
+                        capped += exact >= SC.INF and SC.EDIT_COSTS[row + g] <= SC.MAX_COST
+                        if exact != read and min(exact, read) <= SC.MAX_COST:
+                            differ.append((kind, top, room, h, g, exact, read))
     assert differ == []
+    assert capped > 0                         # the cap does close targets the table holds
 
 
 def _step_is_legal(b, t, s, g_s, d, g_d):
@@ -119,6 +134,17 @@ def _reference_costs(b, t, seat, top_heights):
     return cost, edit
 
 
+def _reference_start(b, t, ref, s):
+    """The node a pawn standing on s starts from: s at its height; under pawn_pins_stack=false
+    (D3, A50: pieces may be slid under the pawn or taken from it) the cheapest of s's nodes,
+    the lowest among equals."""
+    h = int(b[S.B_H + s])
+    if t[C_PAWN_PINS]:
+        return (s, h)
+    reached = [(ref[(s, g)], g) for g in range(SC.NH) if (s, g) in ref]
+    return (s, min(reached)[1]) if reached else (s, h)
+
+
 def _search(view, seat, legal, t, work):
     """plan_costs on the view as the bots call it; (distance, the pawn's and the wanted
     squares' costs, the extracted plan)."""
@@ -126,7 +152,7 @@ def _search(view, seat, legal, t, work):
     wanted = np.array(legal + [0], np.int64)
     distance = SC.plan_costs(work, t, np.int64(seat), work, view[V_TOP_H:V_TOP_H + S.N_SQUARES],
                              wanted, np.int64(len(legal)))
-    costs = [int(SC.cost_at(work, work, s)) for s in legal]
+    costs = [int(SC.standing_cost(work, t, work, s)) for s in legal]
     n = SC.extract_plan(work, t, np.int64(seat), work) if distance < SC.INF else 0
     plan = [(int(work[SC.W_PLAN + i]), int(work[SC.W_PLAN_G + i])) for i in range(n)]
     return int(distance), costs, plan
@@ -140,9 +166,9 @@ def _assert_search_is_the_reference(view, seat, legal, t, work):
     ref, edit = _reference_costs(b, t, seat, tops)
     distance, costs, plan = _search(view, seat, legal, t, work)
     pawn = int(b[S.S_PAWN_SQ + seat])
-    start = (pawn, int(b[S.B_H + pawn]))
+    start = _reference_start(b, t, ref, pawn)
     for s, c in zip(legal, costs):
-        node = (s, int(b[S.B_H + s]))
+        node = _reference_start(b, t, ref, s)
         assert c == ref.get(node, SC.INF), (s, c, ref.get(node))
     if start not in ref:
         assert distance == SC.INF and plan == []
@@ -190,6 +216,34 @@ def test_the_staircase_search_reads_the_mattress_switch(positions, mattress_mode
             readings_differ += (_reference_costs(shown, t, seat, tops)[0].get(start)
                                 != _reference_costs(shown, onto, seat, tops)[0].get(start))
     assert readings_differ == (0 if mattress_mode == "onto" else 8)
+
+
+def _own_square_differs(view, seat, t):
+    """Whether the reference climb distance differs from that of the defaults."""
+    pawn = int(view[S.S_PAWN_SQ + seat])
+    tops = view[V_TOP_H:V_TOP_H + S.N_SQUARES]
+    defaults = default_rules(4).config
+    ref, _ = _reference_costs(view, t, seat, tops)
+    ref_default, _ = _reference_costs(view, defaults, seat, tops)
+    return ref.get(_reference_start(view, t, ref, pawn)) != \
+        ref_default.get(_reference_start(view, defaults, ref_default, pawn))
+
+
+@pytest.mark.parametrize("switches", [{"max_stack": 4}, {"max_stack": 1},
+                                      {"pawn_pins_stack": "false"},
+                                      {"pawn_pins_stack": "false", "max_stack": 3}])
+def test_the_staircase_search_reads_the_stack_switches(positions, switches):
+    # A24 A37 A50 A55 D3 D34: the search reads the stack cap (a square takes no more pieces
+    # than max_stack leaves room for) and pawn_pins_stack (false: pieces may be slid under the
+    # own pawn or taken from under it, so a pawn's cost is its square's cheapest height), as
+    # the reference does, on captured positions where the switch changes the climb distance
+    t = build_rules(4, switches).config
+    work = np.zeros(WORK_SIZE, np.int64)
+    changed = 0
+    for view, seat, legal, _ in positions[::12]:
+        _assert_search_is_the_reference(view, seat, legal, t, work)
+        changed += _own_square_differs(view, seat, t)
+    assert changed > 0, "no position where the switch matters: the test would test nothing"
 
 
 def test_the_search_does_not_depend_on_what_its_memory_held(positions):
@@ -394,3 +448,74 @@ def test_the_search_leaves_a_fixed_pillar_piece_where_it_is(movable, pillar_targ
     d, n = builder.plan_for(_context(g.view(0), 0, g.t, work), 0)
     plan = [(int(work[SC.W_PLAN + i]), int(work[SC.W_PLAN_G + i])) for i in range(n)]
     assert plan[-1] == (S.PILLAR, pillar_target) and d == distance, plan
+
+
+def _decide(g, decide):
+    """Ask a builder decision of the seat to move, on its view with the legal codes."""
+    codes = g.legal_codes()
+    legal = np.zeros(S.N_ACTIONS, np.int64)
+    legal[:len(codes)] = codes
+    ctx = PolicyContext(g.view(g.current), np.int64(g.current), np.int64(g.state[S.G_PHASE]),
+                        legal, np.int64(len(codes)), g.t, np.zeros(1, np.uint64),
+                        np.zeros(MAX_POLICY_PARAMS, np.float64), _decide.work)
+    return int(decide(ctx))
+
+
+_decide.work = np.zeros(WORK_SIZE, np.int64)
+
+
+@pytest.mark.parametrize("pins, own_target, distance", [("true", 8, 5), ("false", 10, 1)])
+def test_the_builder_raises_its_own_square_where_the_pawn_does_not_pin_it(pins, own_target,
+                                                                            distance):
+    # D3 A37 A50: under pawn_pins_stack=false a piece may be slid under the own pawn, and the
+    # pawn rides on it. The pillar's piece fixed (11 hu), a pawn on an 8-hu square next to it
+    # can reach it in one move, a cube under itself (8 -> 10 hu, then a 1-hu step); with the
+    # default it must build a staircase beside it. The builder plans so, and plays so: its
+    # origin decision picks a cube, its place decision puts it under its own pawn, and the
+    # pawn then steps onto the pillar
+    from asc_helpers import Builder, new_game, sq, start_turn
+    g = new_game(2, seed=3, pillar_piece_movable="false", pawn_pins_stack=pins)
+    b = Builder(g)
+    b.heights({sq(3, 3): 8, sq(2, 3): 8})
+    b.put(b.take_cube(), S.PILLAR)
+    g.move_pawn_to(0, sq(3, 3))
+    start_turn(g, 0)
+    work = np.zeros(WORK_SIZE, np.int64)
+    d, n = builder.plan_for(_context(g.view(0), 0, g.t, work), 0)
+    plan = [(int(work[SC.W_PLAN + i]), int(work[SC.W_PLAN_G + i])) for i in range(n)]
+    assert plan[0] == (sq(3, 3), own_target) and plan[-1][0] == S.PILLAR and d == distance, plan
+    if pins == "true":
+        return
+    g.step(_decide(g, builder.build_origin))
+    assert g.phase == "place"
+    g.step(_decide(g, lambda ctx: builder.build_place(ctx, False)))
+    assert g.height(sq(3, 3)) == 10 and g.pawn(0) == sq(3, 3)
+    assert g.phase in ("pawn", "spring")
+    assert _decide(g, builder.pawn_decision) == S.PILLAR
+
+
+def test_the_builder_plans_within_the_stack_cap():  # A24 A55 D34
+    # A square may take no more pieces than max_stack leaves room for. The pillar's piece
+    # fixed (11 hu), a pawn on an 8-hu square two steps from it: the cheapest staircase (5
+    # moves) raises square 21 to 9 hu and square 31, two half-cubes, to 10 hu with four cubes,
+    # six pieces. Under max_stack 5 the builder plans the next cheapest (8 moves), through
+    # squares 22 and 32, each left with five pieces
+    from asc_helpers import Builder, new_game, sq, start_turn
+    plans = {}
+    for cap in (16, 5):
+        g = new_game(2, seed=3, pillar_piece_movable="false", max_stack=cap)
+        b = Builder(g)
+        b.heights({sq(3, 3): 8, sq(2, 3): 8})
+        b.clear(sq(3, 4))
+        b.put(b.free_neutral_half(), sq(3, 4))
+        b.put(b.free_neutral_half(), sq(3, 4))
+        b.put(b.take_cube(), S.PILLAR)
+        g.move_pawn_to(0, sq(3, 3))
+        start_turn(g, 0)
+        work = np.zeros(WORK_SIZE, np.int64)
+        d, n = builder.plan_for(_context(g.view(0), 0, g.t, work), 0)
+        plan = [(int(work[SC.W_PLAN + i]), int(work[SC.W_PLAN_G + i])) for i in range(n)]
+        pieces = [len(g.stack(s)) + (g_s - g.height(s) + 1) // 2 for s, g_s in plan[1:-1]]
+        plans[cap] = d, [s for s, _ in plan], pieces
+    assert plans[16] == (5, [sq(3, 3), sq(2, 3), sq(3, 4), S.PILLAR], [5, 6])
+    assert plans[5] == (8, [sq(3, 3), sq(2, 4), sq(3, 5), S.PILLAR], [5, 5])
