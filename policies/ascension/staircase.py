@@ -87,6 +87,10 @@ FACTS_H_SHIFT = 3
 FACTS_HALF_TOP = 1 << 11
 FACTS_ROOM_SHIFT = 12
 ROOM_ENOUGH = NH // 2
+# a stack cap this high leaves room for every target below NH (every piece is at least 1 hu, so
+# a square of h hu holds at most h pieces and has room for 13 - h, which is at least the
+# (13 - h + 1) // 2 that its highest target needs), and the search skips the cap's marks
+CAP_NEVER_BINDS = NH - 1
 
 
 @njit_noalloc
@@ -319,7 +323,10 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
         facts = square_facts(b, t, seat, s, top_heights[s])
         work[W_FACTS + s] = facts
         work[W_EDIT_ROW + s] = edit_row(facts)
-        work[W_RELAXED + s] = ALL_HEIGHTS & ~cap_reach(facts)
+    work[W_RELAXED:W_RELAXED + N_SQUARES] = 0
+    if t[C_MAX_STACK] < CAP_NEVER_BINDS:
+        for s in range(N_SQUARES):
+            work[W_RELAXED + s] = ALL_HEIGHTS & ~cap_reach(work[W_FACTS + s])
     work[W_RELAXED + goal] = ALL_HEIGHTS
     pawn = b[S_PAWN_SQ + seat]
     remaining = _mark_wanted(b, work, pawn, with_pawn, wanted_squares, n_wanted, 1)
