@@ -97,11 +97,11 @@ CAP_NEVER_BINDS = NH - 1
 def square_facts(b, t, seat, s, top_height):
     """What square s's edit costs for seat depend on (edit_cost), read once a search: the
     kind OPEN; SHOWS_BARRED (a chasm or a foreign shape: open only at a changed height);
-    OWN_PAWN (A37: pinned at its height); OWN_FREE (the own pawn's square under
-    pawn_pins_stack=false, D3: it may change under the pawn); CLOSED (another pawn, A29(b)'s
-    corners); FROZEN (the joker's stack; the pillar's piece where the switch
-    pillar_piece_movable is off, D17, A12(e)); its height; whether its top is a half-cube; the
-    pieces it may still take (A24, A55: not the pillar, whose one piece is A27's).
+    OWN_PAWN (A37: pinned at its height); CLOSED (another pawn, A29(b)'s corners); FROZEN
+    (is_frozen); its height; whether its top is a half-cube; room for ROOM_ENOUGH pieces.
+    Under the stack switches the search adjusts two of them (_read_stack_switches): the own
+    square is OWN_FREE under pawn_pins_stack=false, and a square's room is its own under a low
+    cap.
     Every case is worked out, and the first that holds wins (the last select below), with
     selects rather than branches: which case holds is a coin flip to the processor, and a
     search reads all 81 squares. With branches the search's reading of the squares took twice
@@ -112,17 +112,40 @@ def square_facts(b, t, seat, s, top_height):
     shp = b[B_SHAPES + s]
     barred = (sym == SYM_CHASM) | ((shp != 0) & ((shp & t[C_SHAPE_OF + seat]) == 0))
     kind = SHOWS_BARRED if barred else OPEN
-    pillar_fixed = (s == PILLAR) & (h > PILLAR_BASE) & (t[C_PILLAR_PIECE_MOVABLE] == 0)
-    kind = FROZEN if (sym == SYM_DRAGON) | pillar_fixed else kind
+    kind = FROZEN if is_frozen(b, t, s) else kind
     kind = CLOSED if is_corner(s) & (s != t[C_CORNER_OF + seat]) else kind
-    # the own square: pinned (A37), or under pawn_pins_stack=false as any other square the
-    # pawn stands on (A50), but the joker's stack, which no one may change (A12(c), A22)
-    own = OWN_PAWN if t[C_PAWN_PINS] else (FROZEN if kind == FROZEN else OWN_FREE)
-    kind = (own if occupant == seat else CLOSED) if occupant >= 0 else kind
+    kind = (OWN_PAWN if occupant == seat else CLOSED) if occupant >= 0 else kind
+    # two facts are left to the search's own adjustments (with_stack_room, own_square_free),
+    # made only under the switches where they matter: one more select here, or the stack's
+    # count read, cost the search 10-15% at the defaults (benchmarks.staircase)
+    return kind | (min(h, 255) << FACTS_H_SHIFT) | (FACTS_HALF_TOP if top_height == 1 else 0) \
+        | (ROOM_ENOUGH << FACTS_ROOM_SHIFT)
+
+
+@njit_noalloc(inline="always")
+def is_frozen(b, t, s):
+    """No piece of square s may move and none may go on it: the joker's stack (A12(c), A22),
+    and the pillar's piece where the switch pillar_piece_movable is off (D17, A12(e))."""
+    pillar_fixed = (s == PILLAR) & (b[B_H + s] > PILLAR_BASE) & (t[C_PILLAR_PIECE_MOVABLE] == 0)
+    return (b[B_SYMBOL + s] == SYM_DRAGON) | pillar_fixed
+
+
+@njit_noalloc
+def with_stack_room(b, t, s, facts):
+    """square_facts of square s with the pieces its stack may still take (A24, A55: not the
+    pillar, whose one piece is A27's); the search asks it where the cap is below
+    CAP_NEVER_BINDS."""
     room = ROOM_ENOUGH if s == PILLAR else max(0, min(ROOM_ENOUGH,
                                                       t[C_MAX_STACK] - b[B_STACK_N + s]))
-    return kind | (min(h, 255) << FACTS_H_SHIFT) | (FACTS_HALF_TOP if top_height == 1 else 0) \
-        | (room << FACTS_ROOM_SHIFT)
+    return (facts & ~(7 << FACTS_ROOM_SHIFT)) | (room << FACTS_ROOM_SHIFT)
+
+
+@njit_noalloc
+def own_square_free(b, t, s, facts):
+    """square_facts of the own pawn's square s under pawn_pins_stack=false (D3): OWN_FREE, as
+    any other square the pawn stands on (A50), but a frozen one (is_frozen), which no one may
+    change under the pawn either."""
+    return (facts & ~7) | (FROZEN if is_frozen(b, t, s) else OWN_FREE)
 
 
 @njit_noalloc
@@ -292,6 +315,29 @@ def _reach(work, node, total, successor, dearest, remaining, wanted_dearest):
     return dearest, remaining, wanted_dearest
 
 
+@njit_noalloc
+def _read_stack_switches(b, t, work, pawn, remaining):
+    """The search's facts under the stack switches, where they differ from square_facts'
+    (kept out of the search's own body, which is as fast as before at the defaults): under
+    pawn_pins_stack=false the own square may change under the pawn (own_square_free), and a
+    pawn's cost is the least over its square's heights (standing_cost), which no wanted node
+    at its present height gives, so the search runs to its bound (the remaining count
+    returned); under a cap below CAP_NEVER_BINDS each square's room, and its targets past the
+    cap's reach marked relaxed, so that the search never relaxes them (A24)."""
+    if not t[C_PAWN_PINS]:
+        remaining = INF
+        if pawn >= 0:
+            facts = own_square_free(b, t, pawn, work[W_FACTS + pawn])
+            work[W_FACTS + pawn] = facts
+            work[W_EDIT_ROW + pawn] = edit_row(facts)
+    if t[C_MAX_STACK] < CAP_NEVER_BINDS:
+        for s in range(N_SQUARES):
+            facts = with_stack_room(b, t, s, work[W_FACTS + s])
+            work[W_FACTS + s] = facts
+            work[W_RELAXED + s] |= ALL_HEIGHTS & ~cap_reach(facts)
+    return remaining
+
+
 @njit_noalloc(optimised_alone=True)     # see jit.py: 5% faster games with its own pipeline
 def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, with_pawn, left,
                     bound):
@@ -309,6 +355,7 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
     # node's cost only where W_RELAXED says it was relaxed (cost_at reads through it), and
     # W_SUCC its successor only where that cost is below INF (extract_plan follows it from
     # there), so neither is cleared; the goal's nodes start with their cost
+    work[W_RELAXED:W_RELAXED + N_SQUARES] = 0
     # Every square's facts, read once per search (`b` may be `work`, which the search writes,
     # so the compiler cannot hoist reads of it): what its edit costs depend on, and A30's
     # 2-hu steps its own face allows, up off a ladder it shows (from its height h onto
@@ -323,17 +370,11 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
         facts = square_facts(b, t, seat, s, top_heights[s])
         work[W_FACTS + s] = facts
         work[W_EDIT_ROW + s] = edit_row(facts)
-    work[W_RELAXED:W_RELAXED + N_SQUARES] = 0
-    if t[C_MAX_STACK] < CAP_NEVER_BINDS:
-        for s in range(N_SQUARES):
-            work[W_RELAXED + s] = ALL_HEIGHTS & ~cap_reach(work[W_FACTS + s])
-    work[W_RELAXED + goal] = ALL_HEIGHTS
     pawn = b[S_PAWN_SQ + seat]
     remaining = _mark_wanted(b, work, pawn, with_pawn, wanted_squares, n_wanted, 1)
-    if not t[C_PAWN_PINS]:
-        # D3's variant: a square's cost is the least over its heights (standing_cost), which
-        # no wanted node at its present height gives, so the search runs to its bound
-        remaining = INF
+    if not t[C_PAWN_PINS] or t[C_MAX_STACK] < CAP_NEVER_BINDS:
+        remaining = _read_stack_switches(b, t, work, pawn, remaining)
+    work[W_RELAXED + goal] = ALL_HEIGHTS
     # only the buckets the last search pushed to can hold entries (all of them in a new game)
     stale = MAX_COST + 1 if work[W_HEADS_USED] == 0 else work[W_HEADS_USED]
     for c in range(stale):
@@ -404,7 +445,7 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
     _mark_wanted(b, work, pawn, with_pawn, wanted_squares, n_wanted, 0)
     if pawn < 0:
         return INF
-    c = standing_cost(b, t, work, pawn)
+    c = cost_at(b, work, pawn) if t[C_PAWN_PINS] else standing_cost(b, t, work, pawn)
     # the search stops at the bound: a cost above it is found only by chance, and is reported
     # as beyond it, as every other
     return INF if c >= INF or c > bound else c // MOVE_WEIGHT

@@ -218,6 +218,18 @@ def test_the_staircase_search_reads_the_mattress_switch(positions, mattress_mode
     assert readings_differ == (0 if mattress_mode == "onto" else 8)
 
 
+def test_a_cap_of_cap_never_binds_leaves_room_for_every_target():  # A24 A55 D34
+    """The search reads each square's room under the stack cap only under a cap below
+    CAP_NEVER_BINDS. At that cap or more, every square below NH hu has room for its every
+    target (a square of h hu holds between h / 2 and h pieces); one less does not."""
+    def binds(cap):
+        return any((g - h + 1) // 2 > cap - pieces
+                   for h in range(SC.NH) for pieces in range((h + 1) // 2, h + 1)
+                   for g in range(h + 1, SC.NH))
+    assert not binds(SC.CAP_NEVER_BINDS) and binds(SC.CAP_NEVER_BINDS - 1)
+    assert default_rules(4).config[C_MAX_STACK] >= SC.CAP_NEVER_BINDS
+
+
 def _own_square_differs(view, seat, t):
     """Whether the reference climb distance differs from that of the defaults."""
     pawn = int(view[S.S_PAWN_SQ + seat])
