@@ -445,7 +445,7 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
     _mark_wanted(b, work, pawn, with_pawn, wanted_squares, n_wanted, 0)
     if pawn < 0:
         return INF
-    c = cost_at(b, work, pawn) if t[C_PAWN_PINS] else standing_cost(b, t, work, pawn)
+    c = standing_cost(b, t, work, pawn)
     # the search stops at the bound: a cost above it is found only by chance, and is reported
     # as beyond it, as every other
     return INF if c >= INF or c > bound else c // MOVE_WEIGHT
@@ -460,7 +460,7 @@ def cost_at(b, work, s):
     return work[W_C + s * NH + h]
 
 
-@njit_noalloc
+@njit_noalloc(inline="always")    # the pawn decision reads it per candidate
 def standing_cost(b, t, work, s):
     """Cost to go for a pawn standing on square s (the own pawn's, or one it steps onto now):
     cost_at; under pawn_pins_stack=false (D3), where pieces may be slid under a standing pawn
