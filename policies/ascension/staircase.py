@@ -355,7 +355,6 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
     # node's cost only where W_RELAXED says it was relaxed (cost_at reads through it), and
     # W_SUCC its successor only where that cost is below INF (extract_plan follows it from
     # there), so neither is cleared; the goal's nodes start with their cost
-    work[W_RELAXED:W_RELAXED + N_SQUARES] = 0
     # Every square's facts, read once per search (`b` may be `work`, which the search writes,
     # so the compiler cannot hoist reads of it): what its edit costs depend on, and A30's
     # 2-hu steps its own face allows, up off a ladder it shows (from its height h onto
@@ -370,6 +369,7 @@ def _dijkstra_until(b, t, seat, work, top_heights, wanted_squares, n_wanted, wit
         facts = square_facts(b, t, seat, s, top_heights[s])
         work[W_FACTS + s] = facts
         work[W_EDIT_ROW + s] = edit_row(facts)
+    work[W_RELAXED:W_RELAXED + N_SQUARES] = 0
     pawn = b[S_PAWN_SQ + seat]
     remaining = _mark_wanted(b, work, pawn, with_pawn, wanted_squares, n_wanted, 1)
     if not t[C_PAWN_PINS] or t[C_MAX_STACK] < CAP_NEVER_BINDS:
