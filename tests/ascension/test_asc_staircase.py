@@ -531,3 +531,30 @@ def test_the_builder_plans_within_the_stack_cap():  # A24 A55 D34
         plans[cap] = d, [s for s, _ in plan], pieces
     assert plans[16] == (5, [sq(3, 3), sq(2, 3), sq(3, 4), S.PILLAR], [5, 6])
     assert plans[5] == (8, [sq(3, 3), sq(2, 4), sq(3, 5), S.PILLAR], [5, 5])
+
+
+def test_the_builder_changes_its_own_square_only_as_the_move_before_its_step():
+    # D3 A28 A38: the pawn must move in the turn it changes its own square, so the builder
+    # makes that change only where it takes the square to its plan's target at once and the
+    # next square is ready. Here the plan raises the own square 6 -> 10 hu (two cubes) to step
+    # onto the fixed pillar (11 hu): a first cube (8 hu) would leave no legal step (the
+    # neighbours stand at 6 hu or less), a block. The builder moves a piece elsewhere, and
+    # the pawn keeps its step
+    from asc_helpers import Builder, new_game, sq, start_turn
+    g = new_game(2, seed=3, pillar_piece_movable="false", pawn_pins_stack="false")
+    b = Builder(g)
+    b.heights({sq(3, 3): 6, sq(2, 3): 6})
+    b.put(b.take_cube(), S.PILLAR)
+    g.move_pawn_to(0, sq(3, 3))
+    start_turn(g, 0)
+    work = np.zeros(WORK_SIZE, np.int64)
+    d, n = builder.plan_for(_context(g.view(0), 0, g.t, work), 0)
+    plan = [(int(work[SC.W_PLAN + i]), int(work[SC.W_PLAN_G + i])) for i in range(n)]
+    assert (d, plan) == (2, [(sq(3, 3), 10), (S.PILLAR, 11)])
+    origin = _decide(g, builder.build_origin)
+    assert origin != sq(3, 3)
+    g.step(origin)
+    place = _decide(g, lambda ctx: builder.build_place(ctx, False))
+    assert place >> 1 != sq(3, 3)
+    g.step(place)
+    assert g.height(sq(3, 3)) == 6 and g.pawn_moves(0) != []
