@@ -164,6 +164,13 @@ def edit_cost(s, g, facts):
         return 0 if g == h else INF                  # the joker's stack is frozen
     if g == h:
         return INF if kind == SHOWS_BARRED else 0    # OWN_FREE: standing is not entering, A50
+    if kind == OWN_FREE:
+        # the pawn must step off in the turn its square changes (A28), so only a change of
+        # one move counts, the one made just before the step: a piece slid under the pawn (1
+        # or 2 hu, where the cap leaves room), or the top taken from under it
+        top = 1 if facts & FACTS_HALF_TOP else 2
+        one_up = (g - h == 1 or g - h == 2) and (facts >> FACTS_ROOM_SHIFT) & 7 > 0
+        return MOVE_WEIGHT if one_up or h - g == top else INF
     if g > h:
         pieces = (g - h + 1) // 2                    # cubes, and a half-cube if odd
         return INF if pieces > (facts >> FACTS_ROOM_SHIFT) & 7 else pieces * MOVE_WEIGHT

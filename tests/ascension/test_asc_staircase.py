@@ -59,6 +59,11 @@ def _edit_moves(b, t, seat, s, g, top_height):
         # entering (A50)
         foreign = shp != 0 and (shp & t[C_SHAPE_OF + seat]) == 0
         return None if (sym == S.SYM_CHASM or foreign) and not own else 0
+    if own:
+        # the pawn steps off in the turn its square changes (A28): one move, a piece slid
+        # under it (if the cap leaves room) or its top taken
+        room = s == S.PILLAR or b[S.B_STACK_N + s] < t[C_MAX_STACK]
+        return 1 if (g - h in (1, 2) and room) or h - g == top_height else None
     if g > h:
         pieces = (g - h + 1) // 2                   # cubes of 2 hu, a half-cube for an odd gap
         full = s != S.PILLAR and b[S.B_STACK_N + s] + pieces > t[C_MAX_STACK]
@@ -535,26 +540,26 @@ def test_the_builder_plans_within_the_stack_cap():  # A24 A55 D34
 
 def test_the_builder_changes_its_own_square_only_as_the_move_before_its_step():
     # D3 A28 A38: the pawn must move in the turn it changes its own square, so the builder
-    # makes that change only where it takes the square to its plan's target at once and the
-    # next square is ready. Here the plan raises the own square 6 -> 10 hu (two cubes) to step
-    # onto the fixed pillar (11 hu): a first cube (8 hu) would leave no legal step (the
-    # neighbours stand at 6 hu or less), a block. The builder moves a piece elsewhere, and
-    # the pawn keeps its step
+    # makes that change only where it takes the square to its plan's target and the plan's
+    # next square is ready. Here the plan raises the own square 6 -> 8 hu, then square 21
+    # (6 hu) to 9 and square 31 to 10, to step onto the fixed pillar (11 hu). The own square
+    # raised first would leave no legal step (its neighbours stand at 6 hu or less), a block:
+    # the builder raises square 21 instead, and the pawn keeps its step onto square 39
     from asc_helpers import Builder, new_game, sq, start_turn
     g = new_game(2, seed=3, pillar_piece_movable="false", pawn_pins_stack="false")
     b = Builder(g)
-    b.heights({sq(3, 3): 6, sq(2, 3): 6})
+    b.heights({sq(3, 3): 6, sq(2, 3): 6, sq(4, 3): 6})
     b.put(b.take_cube(), S.PILLAR)
     g.move_pawn_to(0, sq(3, 3))
     start_turn(g, 0)
     work = np.zeros(WORK_SIZE, np.int64)
     d, n = builder.plan_for(_context(g.view(0), 0, g.t, work), 0)
     plan = [(int(work[SC.W_PLAN + i]), int(work[SC.W_PLAN_G + i])) for i in range(n)]
-    assert (d, plan) == (2, [(sq(3, 3), 10), (S.PILLAR, 11)])
+    assert (d, plan) == (7, [(sq(3, 3), 8), (sq(2, 3), 9), (sq(3, 4), 10), (S.PILLAR, 11)])
     origin = _decide(g, builder.build_origin)
     assert origin != sq(3, 3)
     g.step(origin)
     place = _decide(g, lambda ctx: builder.build_place(ctx, False))
-    assert place >> 1 != sq(3, 3)
+    assert place >> 1 == sq(2, 3)
     g.step(place)
-    assert g.height(sq(3, 3)) == 6 and g.pawn_moves(0) != []
+    assert g.height(sq(3, 3)) == 6 and g.phase == "pawn" and g.pawn_moves(0) == [sq(4, 3)]
