@@ -11,7 +11,7 @@ piece shows in an orientation (A16), and the blocker's 1-ply repair test.
 from sim.core.jit import njit_noalloc
 from sim.games.ascension.engine import (
     count_pawn_moves, place_is_legal, square_top_may_move, step_is_legal)
-from sim.games.ascension.rules import C_SHAPE_OF
+from sim.games.ascension.rules import C_PAWN_PINS, C_SHAPE_OF
 from sim.games.ascension.state import (
     B_H, B_PAWN_ON, B_SHAPES, B_STACK, B_STACK_N, B_SYMBOL, CUBE, HALF, JOKER, NB,
     ORIGIN_JOKER, ORIGIN_NEUTRAL, ORIGIN_SHAPED, S_PAWN_SQ, SYM_CABLE, SYM_DRAGON)
@@ -113,7 +113,8 @@ def post_repair_mobility(b, view, t, target, locked_sq):
     """The target's legal-move count after its best single repair (§7 blocker's 1-ply).
 
     Repairs: take the top off a neighbour (not the piece just moved, locked by A12d), or put a
-    half-cube (+1) or a cube (+2, face down) on a neighbour that is open to it.
+    half-cube (+1) or a cube (+2, face down) on a neighbour that is open to it; under the
+    switch pawn_pins_stack=false (D3) the same on the target's own square, under its pawn.
     A repair on neighbour n changes only the step onto n (A29-A30 read the two squares of a
     step), so the count after it is the count before, less that step as it was, plus that
     step as it is; only a pawn on a cable car (A31), whose rides count every other cable car
@@ -146,4 +147,26 @@ def post_repair_mobility(b, view, t, target, locked_sq):
                 restore(b, n, saved)
                 if m > best:
                     best = m
+    if best < 2 and not t[C_PAWN_PINS]:
+        best = max(best, _own_square_repair(b, view, t, target, s, locked_sq))
+    return best
+
+
+@njit_noalloc
+def _own_square_repair(b, view, t, target, s, locked_sq):
+    """The target's most legal moves after a repair of its own square s, under
+    pawn_pins_stack=false (D3: a piece may be taken from under its pawn, A12(b), or slid under
+    it, A21): every step leaves s, so each is counted whole."""
+    best = 0
+    if b[B_STACK_N + s] > 0 and s != locked_sq and b[B_SYMBOL + s] != SYM_DRAGON \
+            and square_top_may_move(t, s):
+        h = view[V_TOP_H + s] if view[V_TOP_H + s] > 0 else 2
+        saved = lift_top(b, view, s, h)
+        best = max(best, count_pawn_moves(b, t, target, s))
+        restore(b, s, saved)
+    if place_is_legal(b, t, target, 0, 0, s):
+        for h in (1, 2):
+            saved = put_on(b, s, h, 0, 0)
+            best = max(best, count_pawn_moves(b, t, target, s))
+            restore(b, s, saved)
     return best

@@ -473,8 +473,8 @@ def block_move(ctx, target, placing):
             if c >= 2 * N_SQUARES:
                 continue
             d = c >> 1
-            if not (chebyshev(d, ts) == 1):
-                continue
+            if chebyshev(d, ts) > 1:
+                continue            # the target's own square is legal under D3's variant only
             allowed, shp, sym = orientation_shows(kind, fshp, fsym, was_up, c & 1)
             saved = put_on(b, d, h, shp, sym)
             m = post_repair_mobility(b, view, t, target, d)
@@ -493,8 +493,9 @@ def block_move(ctx, target, placing):
     for k in range(ctx.n_legal):
         o = ctx.legal[k]
         h, kind, fshp, fsym, was_up = origin_piece(view, t, seat, o)
-        if o < N_SQUARES and chebyshev(o, ts) == 1:
-            # take the top off one of the target's neighbours
+        if o < N_SQUARES and chebyshev(o, ts) <= 1:
+            # take the top off one of the target's neighbours (or, legal under
+            # pawn_pins_stack=false only, D3, from under the target's pawn)
             saved = lift_top(b, view, o, h)
             m = post_repair_mobility(b, view, t, target, -1)
             restore(b, o, saved)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from benchmarks.staircase import recorded_positions
-from policies.ascension import builder, strategic
+from policies.ascension import board, builder, strategic
 from policies.ascension import staircase as SC
 from policies.ascension.board import copy_board
 from sim.games.ascension import engine as E
@@ -563,3 +563,25 @@ def test_the_builder_changes_its_own_square_only_as_the_move_before_its_step():
     assert place >> 1 == sq(2, 3)
     g.step(place)
     assert g.height(sq(3, 3)) == 6 and g.phase == "pawn" and g.pawn_moves(0) == [sq(4, 3)]
+
+
+@pytest.mark.parametrize("pins, mobility, block", [("true", 1, -1), ("false", 8, "own")])
+def test_the_blocker_reads_pawn_pins_stack(pins, mobility, block):
+    # D3 A12(b) A21 (RULES.md §7 blocker: the piece move that leaves the leader the fewest
+    # legal moves after its best single repair). A pawn on a 6-hu square whose neighbours all
+    # stand at 8 hu has no step. Its best repair under the default lowers a neighbour (one
+    # step); under pawn_pins_stack=false it slides a cube under itself (eight steps), and the
+    # blocker's best move takes the top from under that pawn (after it, no repair gives a
+    # step), a move the default forbids
+    from asc_helpers import Builder, nb, new_game, sq, start_turn
+    g = new_game(2, seed=3, pawn_pins_stack=pins)
+    s = sq(2, 2)
+    Builder(g).heights({s: 6, **{n: 8 for n in nb(s)}})
+    g.move_pawn_to(0, s)
+    start_turn(g, 1)
+    view = g.view(1)
+    b = np.zeros(WORK_SIZE, np.int64)
+    copy_board(view, b)
+    assert board.post_repair_mobility(b, view, g.t, 0, -1) == mobility
+    assert _decide(g, lambda ctx: builder.block_move(ctx, 0, False)) == \
+        (s if block == "own" else block)
