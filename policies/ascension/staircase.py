@@ -479,11 +479,27 @@ def standing_cost(b, t, work, s):
     return INF if g < 0 else work[W_C + s * NH + g]
 
 
+@njit_noalloc(inline="always")
+def one_move_heights(facts):
+    """The heights a square (its facts) may take in the one move a pawn standing on it allows
+    before it must step off (A28, under pawn_pins_stack=false, D3), as bits of g: its own; 1 or
+    2 hu more (a piece slid under the pawn, where the cap leaves room); its top taken."""
+    h = (facts >> FACTS_H_SHIFT) & 255
+    drop = h - (1 if facts & FACTS_HALF_TOP else 2)
+    bits = 0
+    for g in (drop, h, h + 1, h + 2):
+        if 0 <= g < NH:
+            bits |= 1 << g
+    return bits & cap_reach(facts)
+
+
 @njit_noalloc
 def _cheapest_height(work, s):
-    """The relaxed height of square s with the least cost to go (the lowest among equals);
-    -1 if none is below INF."""
-    reached = work[W_RELAXED + s] & cap_reach(work[W_FACTS + s])
+    """The relaxed height of square s, among those one move away (one_move_heights), with the
+    least cost to go (the lowest among equals); -1 if none is below INF. A square the pawn
+    steps onto is read so too: its costs at other heights (the search's, as for any square)
+    take more moves than the pawn may wait there."""
+    reached = work[W_RELAXED + s] & one_move_heights(work[W_FACTS + s])
     best = -1
     best_cost = INF
     for g in range(NH):

@@ -139,14 +139,17 @@ def _reference_costs(b, t, seat, top_heights):
     return cost, edit
 
 
-def _reference_start(b, t, ref, s):
+def _reference_start(b, t, ref, s, top_height):
     """The node a pawn standing on s starts from: s at its height; under pawn_pins_stack=false
-    (D3, A50: pieces may be slid under the pawn or taken from it) the cheapest of s's nodes,
-    the lowest among equals."""
+    (D3, A50: pieces may be slid under the pawn or taken from it) the cheapest of s's nodes one
+    move away (the pawn steps off in the turn its square changes, A28: its height, 1 or 2 hu
+    more where the cap leaves room, or its top taken), the lowest among equals."""
     h = int(b[S.B_H + s])
     if t[C_PAWN_PINS]:
         return (s, h)
-    reached = [(ref[(s, g)], g) for g in range(SC.NH) if (s, g) in ref]
+    room = s == S.PILLAR or b[S.B_STACK_N + s] < t[C_MAX_STACK]
+    near = {h, h - (top_height if top_height else 2)} | ({h + 1, h + 2} if room else set())
+    reached = [(ref[(s, g)], g) for g in sorted(near) if (s, g) in ref]
     return (s, min(reached)[1]) if reached else (s, h)
 
 
@@ -171,9 +174,9 @@ def _assert_search_is_the_reference(view, seat, legal, t, work):
     ref, edit = _reference_costs(b, t, seat, tops)
     distance, costs, plan = _search(view, seat, legal, t, work)
     pawn = int(b[S.S_PAWN_SQ + seat])
-    start = _reference_start(b, t, ref, pawn)
+    start = _reference_start(b, t, ref, pawn, tops[pawn])
     for s, c in zip(legal, costs):
-        node = _reference_start(b, t, ref, s)
+        node = _reference_start(b, t, ref, s, tops[s])
         assert c == ref.get(node, SC.INF), (s, c, ref.get(node))
     if start not in ref:
         assert distance == SC.INF and plan == []
@@ -242,8 +245,8 @@ def _own_square_differs(view, seat, t):
     defaults = default_rules(4).config
     ref, _ = _reference_costs(view, t, seat, tops)
     ref_default, _ = _reference_costs(view, defaults, seat, tops)
-    return ref.get(_reference_start(view, t, ref, pawn)) != \
-        ref_default.get(_reference_start(view, defaults, ref_default, pawn))
+    return ref.get(_reference_start(view, t, ref, pawn, tops[pawn])) != \
+        ref_default.get(_reference_start(view, defaults, ref_default, pawn, tops[pawn]))
 
 
 @pytest.mark.parametrize("switches", [{"max_stack": 4}, {"max_stack": 1},
@@ -279,7 +282,8 @@ def _inexact_candidate_reads(view, seat, legal, t, work):
     the one left is read at no less than its cost and costs at least 1 more than every other;
     returns how many were left."""
     b = view
-    ref, _ = _reference_costs(b, t, seat, view[V_TOP_H:V_TOP_H + S.N_SQUARES])
+    tops = view[V_TOP_H:V_TOP_H + S.N_SQUARES]
+    ref, _ = _reference_costs(b, t, seat, tops)
     pawn = int(b[S.S_PAWN_SQ + seat])
     left = 0
     for with_pawn in (False, True):
@@ -287,8 +291,8 @@ def _inexact_candidate_reads(view, seat, legal, t, work):
         copy_board(view, work)
         SC.candidate_costs(work, t, np.int64(seat), work, view[V_TOP_H:V_TOP_H + S.N_SQUARES],
                            np.array(legal + [0], np.int64), np.int64(len(legal)), with_pawn)
-        read = [int(SC.cost_at(work, work, s)) for s in squares]
-        true = [ref.get((s, int(b[S.B_H + s])), SC.INF) for s in squares]
+        read = [int(SC.standing_cost(work, t, work, s)) for s in squares]
+        true = [ref.get(_reference_start(b, t, ref, s, tops[s]), SC.INF) for s in squares]
         inexact = [i for i in range(len(squares)) if read[i] != true[i]]
         assert len(inexact) <= 1
         for i in inexact:
@@ -307,6 +311,20 @@ def test_the_pawn_decision_reads_every_cost_but_the_dearest_exactly(positions): 
                             for view, seat, legal, t in [p for p in positions if p[2]][::6])
     # the saving is real: the search did stop short in some positions
     assert left_without_cost > 0
+
+
+@pytest.mark.parametrize("switches", [{"max_stack": 4}, {"pawn_pins_stack": "false"},
+                                      {"pawn_pins_stack": "false", "max_stack": 3}])
+def test_the_pawn_decision_reads_the_stack_switches(positions, switches):
+    # A24 A28 A50 D3 D34: the pawn decision's costs under the stack switches, as the reference
+    # reads them (under pawn_pins_stack=false a square's cheapest height one move away, and
+    # every cost exact: the search runs to its bound there)
+    t = build_rules(4, switches).config
+    work = np.zeros(WORK_SIZE, np.int64)
+    left = sum(_inexact_candidate_reads(view, seat, legal, t, work)
+               for view, seat, legal, _ in [p for p in positions if p[2]][::12])
+    if switches.get("pawn_pins_stack") == "false":
+        assert left == 0
 
 
 def test_a_candidate_too_high_to_search_for_makes_the_search_cost_every_other():  # A30 A34
