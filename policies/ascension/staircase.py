@@ -162,6 +162,9 @@ def edit_cost(s, g, facts):
         return INF                                   # A27
     if kind == FROZEN:
         return 0 if g == h else INF                  # the joker's stack is frozen
+    if s == PILLAR and g > h > PILLAR_BASE:
+        # A27: the pillar holds one piece, so its half-cube comes off before a cube goes on
+        return INF if kind == OWN_FREE else 2 * MOVE_WEIGHT
     if g == h:
         return INF if kind == SHOWS_BARRED else 0    # OWN_FREE: standing is not entering, A50
     if kind == OWN_FREE:

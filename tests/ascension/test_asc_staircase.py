@@ -54,6 +54,8 @@ def _edit_moves(b, t, seat, s, g, top_height):
         return None                                                       # A27
     if sym == S.SYM_DRAGON:
         return 0 if g == h else None
+    if s == S.PILLAR and g > h > S.PILLAR_BASE:
+        return None if own else 2         # A27: one piece on the pillar, so take it off first
     if g == h:
         # D3's variant (pawn_pins_stack=false): the own pawn stands there, and standing is not
         # entering (A50)
@@ -224,6 +226,19 @@ def test_the_staircase_search_reads_the_mattress_switch(positions, mattress_mode
             readings_differ += (_reference_costs(shown, t, seat, tops)[0].get(start)
                                 != _reference_costs(shown, onto, seat, tops)[0].get(start))
     assert readings_differ == (0 if mattress_mode == "onto" else 8)
+
+
+def test_the_pillar_takes_one_piece():  # A27
+    """The pillar holds one piece: from its half-cube (10 hu) to 11 hu is two moves (the half
+    off, a cube on), not one; from the bare base (9 hu) one move reaches 10 or 11 hu."""
+    half = SC.OPEN | ((S.PILLAR_BASE + 1) << SC.FACTS_H_SHIFT) | SC.FACTS_HALF_TOP | \
+        (SC.ROOM_ENOUGH << SC.FACTS_ROOM_SHIFT)
+    bare = SC.OPEN | (S.PILLAR_BASE << SC.FACTS_H_SHIFT) | (SC.ROOM_ENOUGH << SC.FACTS_ROOM_SHIFT)
+    cost = SC.edit_cost.py_func
+    assert cost(S.PILLAR, S.PILLAR_BASE + 2, half) == 2 * SC.MOVE_WEIGHT
+    assert cost(S.PILLAR, S.PILLAR_BASE + 2, bare) == SC.MOVE_WEIGHT
+    assert cost(S.PILLAR, S.PILLAR_BASE + 1, bare) == SC.MOVE_WEIGHT
+    assert cost(S.PILLAR, S.PILLAR_BASE, half) == SC.MOVE_WEIGHT
 
 
 def test_a_cap_of_cap_never_binds_leaves_room_for_every_target():  # A24 A55 D34
