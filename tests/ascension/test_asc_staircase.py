@@ -500,6 +500,26 @@ def test_the_search_leaves_a_fixed_pillar_piece_where_it_is(movable, pillar_targ
     assert plan[-1] == (S.PILLAR, pillar_target) and d == distance, plan
 
 
+def _beside_a_fixed_pillar(heights, two_halves=(), **switches):
+    """A 2-player game whose pillar piece stays for good (11 hu: a cube on the 9-hu base), the
+    squares of `heights` at their heights and those of `two_halves` two neutral half-cubes high,
+    seat 0's pawn on square 30 and its turn: (game, its climb distance, its plan)."""
+    from asc_helpers import Builder, new_game, sq, start_turn
+    g = new_game(2, seed=3, pillar_piece_movable="false", **switches)
+    b = Builder(g)
+    b.heights(heights)
+    for s in two_halves:
+        b.clear(s)
+        b.put(b.free_neutral_half(), s)
+        b.put(b.free_neutral_half(), s)
+    b.put(b.take_cube(), S.PILLAR)
+    g.move_pawn_to(0, sq(3, 3))
+    start_turn(g, 0)
+    work = np.zeros(WORK_SIZE, np.int64)
+    d, n = builder.plan_for(_context(g.view(0), 0, g.t, work), 0)
+    return g, d, [(int(work[SC.W_PLAN + i]), int(work[SC.W_PLAN_G + i])) for i in range(n)]
+
+
 def _decide(g, decide):
     """Ask a builder decision of the seat to move, on its view with the legal codes."""
     codes = g.legal_codes()
@@ -523,16 +543,8 @@ def test_the_builder_raises_its_own_square_where_the_pawn_does_not_pin_it(pins, 
     # default it must build a staircase beside it. The builder plans so, and plays so: its
     # origin decision picks a cube, its place decision puts it under its own pawn, and the
     # pawn then steps onto the pillar
-    from asc_helpers import Builder, new_game, sq, start_turn
-    g = new_game(2, seed=3, pillar_piece_movable="false", pawn_pins_stack=pins)
-    b = Builder(g)
-    b.heights({sq(3, 3): 8, sq(2, 3): 8})
-    b.put(b.take_cube(), S.PILLAR)
-    g.move_pawn_to(0, sq(3, 3))
-    start_turn(g, 0)
-    work = np.zeros(WORK_SIZE, np.int64)
-    d, n = builder.plan_for(_context(g.view(0), 0, g.t, work), 0)
-    plan = [(int(work[SC.W_PLAN + i]), int(work[SC.W_PLAN_G + i])) for i in range(n)]
+    from asc_helpers import sq
+    g, d, plan = _beside_a_fixed_pillar({sq(3, 3): 8, sq(2, 3): 8}, pawn_pins_stack=pins)
     assert plan[0] == (sq(3, 3), own_target) and plan[-1][0] == S.PILLAR and d == distance, plan
     if pins == "true":
         return
@@ -550,21 +562,11 @@ def test_the_builder_plans_within_the_stack_cap():  # A24 A55 D34
     # moves) raises square 21 to 9 hu and square 31, two half-cubes, to 10 hu with four cubes,
     # six pieces. Under max_stack 5 the builder plans the next cheapest (8 moves), through
     # squares 22 and 32, each left with five pieces
-    from asc_helpers import Builder, new_game, sq, start_turn
+    from asc_helpers import sq
     plans = {}
     for cap in (16, 5):
-        g = new_game(2, seed=3, pillar_piece_movable="false", max_stack=cap)
-        b = Builder(g)
-        b.heights({sq(3, 3): 8, sq(2, 3): 8})
-        b.clear(sq(3, 4))
-        b.put(b.free_neutral_half(), sq(3, 4))
-        b.put(b.free_neutral_half(), sq(3, 4))
-        b.put(b.take_cube(), S.PILLAR)
-        g.move_pawn_to(0, sq(3, 3))
-        start_turn(g, 0)
-        work = np.zeros(WORK_SIZE, np.int64)
-        d, n = builder.plan_for(_context(g.view(0), 0, g.t, work), 0)
-        plan = [(int(work[SC.W_PLAN + i]), int(work[SC.W_PLAN_G + i])) for i in range(n)]
+        g, d, plan = _beside_a_fixed_pillar({sq(3, 3): 8, sq(2, 3): 8}, two_halves=[sq(3, 4)],
+                                            max_stack=cap)
         pieces = [len(g.stack(s)) + (g_s - g.height(s) + 1) // 2 for s, g_s in plan[1:-1]]
         plans[cap] = d, [s for s, _ in plan], pieces
     assert plans[16] == (5, [sq(3, 3), sq(2, 3), sq(3, 4), S.PILLAR], [5, 6])
@@ -578,16 +580,9 @@ def test_the_builder_changes_its_own_square_only_as_the_move_before_its_step():
     # (6 hu) to 9 and square 31 to 10, to step onto the fixed pillar (11 hu). The own square
     # raised first would leave no legal step (its neighbours stand at 6 hu or less), a block:
     # the builder raises square 21 instead, and the pawn keeps its step onto square 39
-    from asc_helpers import Builder, new_game, sq, start_turn
-    g = new_game(2, seed=3, pillar_piece_movable="false", pawn_pins_stack="false")
-    b = Builder(g)
-    b.heights({sq(3, 3): 6, sq(2, 3): 6, sq(4, 3): 6})
-    b.put(b.take_cube(), S.PILLAR)
-    g.move_pawn_to(0, sq(3, 3))
-    start_turn(g, 0)
-    work = np.zeros(WORK_SIZE, np.int64)
-    d, n = builder.plan_for(_context(g.view(0), 0, g.t, work), 0)
-    plan = [(int(work[SC.W_PLAN + i]), int(work[SC.W_PLAN_G + i])) for i in range(n)]
+    from asc_helpers import sq
+    g, d, plan = _beside_a_fixed_pillar({sq(3, 3): 6, sq(2, 3): 6, sq(4, 3): 6},
+                                        pawn_pins_stack="false")
     assert (d, plan) == (7, [(sq(3, 3), 8), (sq(2, 3), 9), (sq(3, 4), 10), (S.PILLAR, 11)])
     origin = _decide(g, builder.build_origin)
     assert origin != sq(3, 3)
