@@ -299,3 +299,21 @@ def test_a_partnership_variant_says_its_wins_are_a_team_s(tmp_path, capsys):  # 
                  "--quiet"]) == 0
     page = (tmp_path / "sw" / "sweep.html").read_text()
     assert "each seat&#x27;s own win is compared" in page
+
+
+def test_the_committed_ascension_specs_are_valid(capsys):
+    """Every spec in experiments/ascension loads, plans (a dry run) and is listed in
+    experiments/README.md, where a designer looks for the question it answers."""
+    from pathlib import Path
+
+    from sim.experiment.spec import load_spec
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "experiments" / "README.md").read_text()
+    paths = sorted((root / "experiments" / "ascension").glob("*.toml"))
+    assert len(paths) >= 7
+    for path in paths:
+        spec = load_spec(path)
+        assert spec.game == "ascension"
+        assert f"`ascension/{path.name}`" in readme, path.name
+        assert main(["run", str(path), "--dry-run"]) == 0
+    assert capsys.readouterr().out.count("total: ") == len(paths)
