@@ -5,7 +5,7 @@ import os
 import shlex
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from sim.core.args import whole_number
@@ -395,8 +395,14 @@ def _locked(out):
     if out is None:
         yield
         return
-    from sim.core.output import folder_lock, remove_killed_writes
-    with folder_lock(Path(out)):
+    from sim.core.output import OutputError, folder_lock, remove_killed_writes
+    with ExitStack() as stack:
+        try:
+            stack.enter_context(folder_lock(Path(out)))
+        except OutputError as exc:
+            # the lock's own message names the folder, not the option (a folder where the
+            # permission bits allow writing, /proc as root, fails only here)
+            raise OutputError(f"--out: {exc}") from None
         remove_killed_writes(out)       # a table a killed ladder left half written
         remove_killed_writes(f"{out}.parts.json")     # and its parts file (ladder, tune)
         yield

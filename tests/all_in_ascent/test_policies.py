@@ -570,3 +570,15 @@ def test_a_damaged_saved_pairing_is_refused_in_one_line(tmp_path, capsys, edit):
     assert main(args) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "not as a ladder writes it" in err and str(parts_file) in err
+
+
+def test_a_ladder_out_that_cannot_be_made_names_the_option(monkeypatch, capsys):
+    """A folder whose permission bits allow writing may still refuse a new folder (/proc, as
+    root, passes the check before any game): the lock's error names --out, in one line."""
+    from sim.cli import main
+    monkeypatch.setattr("sim.cli.os.access", lambda *args: True)     # as root would answer
+    assert main(["ladder", "--players", "2", "--games", "2", "--policies", "random,greedy",
+                 "--out", "/proc/ascent-no-such-folder/LADDER.md", "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("ascent: error: --out: /proc/ascent-no-such-folder: cannot write") and \
+        "\n" not in err, err
