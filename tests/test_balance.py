@@ -545,3 +545,19 @@ def test_head_to_head_shares_add_up_to_one_with_shared_wins_and_repeated_bots():
     table = head_to_head_rates(seats, "policy")
     # game 0: a (one of its two seats) and b tied; game 1: b won
     assert tuple(table.loc[("a", "b")]) == (0.5, 2) and tuple(table.loc[("b", "a")]) == (1.5, 2)
+
+
+def test_the_target_column_shows_both_goals_where_they_differ():
+    """Under target = parity a goal scales with its rules' effective parity, so the current
+    rules' and the patch's goals may differ (ties, games no one won): each gap is against its
+    own rules' goal, and the table's target column shows both, or one where they agree."""
+    from types import SimpleNamespace
+
+    from sim.report.balance import _rate_rows
+    spec = SimpleNamespace(game="dice-race", group="seat")
+    before = {"rates": {"2|0": (0.30, 1000, 0.25), "2|1": (0.20, 1000, 0.25)}}
+    after = {"rates": {"2|0": (0.26, 1000, 0.2450), "2|1": (0.24, 1000, 0.25)}}
+    rows = _rate_rows(spec, before, after)
+    assert rows[0].endswith("| 25.0% / 24.5% | 1,000 |") and "(+5.0)" in rows[0] \
+        and "(+1.5)" in rows[0], rows[0]
+    assert rows[1].endswith("| 25.0% | 1,000 |"), rows[1]
