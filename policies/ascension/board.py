@@ -122,6 +122,10 @@ def post_repair_mobility(b, view, t, target, locked_sq):
     s = b[S_PAWN_SQ + target]
     best = count_pawn_moves(b, t, target, s)
     before = best
+    if not t[C_PAWN_PINS]:
+        # before the neighbours, whose loop stops at 2: a count is then cut short the same
+        # way whichever repair reaches 2 first, and two moves' counts compare
+        best = max(best, _own_square_repair(b, view, t, target, s, locked_sq))
     whole = b[B_SYMBOL + s] == SYM_CABLE
     for k in range(8):
         n = NB[s, k]
@@ -147,8 +151,6 @@ def post_repair_mobility(b, view, t, target, locked_sq):
                 restore(b, n, saved)
                 if m > best:
                     best = m
-    if best < 2 and not t[C_PAWN_PINS]:
-        best = max(best, _own_square_repair(b, view, t, target, s, locked_sq))
     return best
 
 

@@ -26,7 +26,7 @@ from policies.ascension.staircase import (
 from sim.core.jit import njit_noalloc
 from sim.core.rng import stream_below
 from sim.games.ascension.engine import count_pawn_moves, is_partner
-from sim.games.ascension.rules import C_N_PLAYERS
+from sim.games.ascension.rules import C_N_PLAYERS, C_PAWN_PINS
 from sim.games.ascension.state import (
     B_H, B_PAWN_ON, B_SYMBOL, CUBE, G_CURRENT, G_DECISIONS, G_PRIVILEGED, JOKER, JOKER_DECLINE,
     SYM_CABLE, SYM_LADDER, SYM_MATTRESS, SYM_SPRING, N_SQUARES, NB, ORIGIN_JOKER,
@@ -538,6 +538,14 @@ def block_move(ctx, target, placing):
                     restore(b, d, saved)
                     if kept >= 0:
                         b[kept + j] = m
+                if m < best_score:
+                    best_score = m
+                    best = o
+            # under pawn_pins_stack=false (D3, A21) also under the target's pawn itself
+            if not t[C_PAWN_PINS] and placement_ok(b, t, seat, shp, sym, ts, o):
+                saved = put_on(b, ts, h, shp, sym)
+                m = post_repair_mobility(b, view, t, target, ts)
+                restore(b, ts, saved)
                 if m < best_score:
                     best_score = m
                     best = o

@@ -483,15 +483,17 @@ def standing_cost(b, t, work, s):
 
 
 @njit_noalloc(inline="always")
-def one_move_heights(facts):
-    """The heights a square (its facts) may take in the one move a pawn standing on it allows
+def one_move_heights(s, facts):
+    """The heights square s (its facts) may take in the one move a pawn standing on it allows
     before it must step off (A28, under pawn_pins_stack=false, D3), as bits of g: its own; 1 or
-    2 hu more (a piece slid under the pawn, where the cap leaves room); its top taken."""
+    2 hu more (a piece slid under the pawn, where the cap leaves room, and on the pillar only
+    while it is bare, A27); its top taken."""
     h = (facts >> FACTS_H_SHIFT) & 255
     drop = h - (1 if facts & FACTS_HALF_TOP else 2)
+    up = 0 if s == PILLAR and h > PILLAR_BASE else 2
     bits = 0
     for g in (drop, h, h + 1, h + 2):
-        if 0 <= g < NH:
+        if 0 <= g < NH and g - h <= up:
             bits |= 1 << g
     return bits & cap_reach(facts)
 
@@ -502,7 +504,7 @@ def _cheapest_height(work, s):
     least cost to go (the lowest among equals); -1 if none is below INF. A square the pawn
     steps onto is read so too: its costs at other heights (the search's, as for any square)
     take more moves than the pawn may wait there."""
-    reached = work[W_RELAXED + s] & one_move_heights(work[W_FACTS + s])
+    reached = work[W_RELAXED + s] & one_move_heights(s, work[W_FACTS + s])
     best = -1
     best_cost = INF
     for g in range(NH):

@@ -149,7 +149,7 @@ def _reference_start(b, t, ref, s, top_height):
     h = int(b[S.B_H + s])
     if t[C_PAWN_PINS]:
         return (s, h)
-    room = s == S.PILLAR or b[S.B_STACK_N + s] < t[C_MAX_STACK]
+    room = b[S.B_STACK_N + s] < t[C_MAX_STACK] if s != S.PILLAR else h == S.PILLAR_BASE  # A27
     near = {h, h - (top_height if top_height else 2)} | ({h + 1, h + 2} if room else set())
     reached = [(ref[(s, g)], g) for g in sorted(near) if (s, g) in ref]
     return (s, min(reached)[1]) if reached else (s, h)
@@ -239,6 +239,15 @@ def test_the_pillar_takes_one_piece():  # A27
     assert cost(S.PILLAR, S.PILLAR_BASE + 2, bare) == SC.MOVE_WEIGHT
     assert cost(S.PILLAR, S.PILLAR_BASE + 1, bare) == SC.MOVE_WEIGHT
     assert cost(S.PILLAR, S.PILLAR_BASE, half) == SC.MOVE_WEIGHT
+    whole = SC.OPEN | ((S.PILLAR_BASE + 2) << SC.FACTS_H_SHIFT) | \
+        (SC.ROOM_ENOUGH << SC.FACTS_ROOM_SHIFT)
+    assert cost(S.PILLAR, S.PILLAR_BASE + 1, whole) == 2 * SC.MOVE_WEIGHT   # cube off, half on
+    # a pawn standing there may change it by one move only (A28): from the half-cube, down
+    own_free = half & ~7 | SC.OWN_FREE
+    assert cost(S.PILLAR, S.PILLAR_BASE + 2, own_free) >= SC.INF
+    heights = SC.one_move_heights.py_func
+    assert heights(S.PILLAR, half) == 1 << S.PILLAR_BASE | 1 << (S.PILLAR_BASE + 1)
+    assert heights(S.PILLAR, bare) >> S.PILLAR_BASE == 0b111     # (below it edit_cost says INF)
 
 
 def test_a_cap_of_cap_never_binds_leaves_room_for_every_target():  # A24 A55 D34
@@ -613,3 +622,50 @@ def test_the_blocker_reads_pawn_pins_stack(pins, mobility, block):
     assert board.post_repair_mobility(b, view, g.t, 0, -1) == mobility
     assert _decide(g, lambda ctx: builder.block_move(ctx, 0, False)) == \
         (s if block == "own" else block)
+
+
+@pytest.mark.parametrize("pins", ["true", "false"])
+def test_the_blocker_may_slide_a_piece_under_the_leader(pins):
+    # D3 A21 (§7 blocker): a pawn on a 1-hu square with bare neighbours has eight steps, and
+    # no piece on a neighbour or lifted from one takes a step away after its best repair.
+    # Under pawn_pins_stack=false a cube slid under the pawn (3 hu) leaves it one step after
+    # its best repair: the blocker's origin decision finds that move (it looked only at the
+    # neighbours' placements before), and its place decision puts the cube under the pawn
+    from asc_helpers import Builder, nb, new_game, sq, start_turn
+    g = new_game(2, seed=3, pawn_pins_stack=pins)
+    s = sq(2, 2)
+    Builder(g).heights({s: 1, **{n: 0 for n in nb(s)}})
+    g.move_pawn_to(0, s)
+    g.set(S.S_RES_SHAPED + 1, 0)                  # the blocker holds no half-cube
+    g.set(S.S_RES_NEUTRAL + 1, 0)
+    start_turn(g, 1)
+    origin = _decide(g, lambda ctx: builder.block_move(ctx, 0, False))
+    if pins == "true":
+        assert origin == -1                       # nothing blocks: the hybrid builds
+        return
+    assert 0 <= origin < S.N_SQUARES
+    g.step(origin)
+    assert _decide(g, lambda ctx: builder.block_move(ctx, 0, True)) >> 1 == s
+
+
+def test_the_blocker_compares_counts_cut_short_alike():
+    # §7 blocker, D3: post_repair_mobility stops counting at two moves. Under
+    # pawn_pins_stack=false the target's own-square repair is tried before that stop, so a
+    # target with a step (a neighbour at 7 hu) does not read fewer moves than one without
+    # (every neighbour at 8 hu): both read the eight steps a cube under the pawn gives
+    from asc_helpers import Builder, nb, new_game, sq, start_turn
+    counts = []
+    for seven in (False, True):
+        g = new_game(2, seed=3, pawn_pins_stack="false")
+        s = sq(2, 2)
+        heights = {s: 6, **{n: 8 for n in nb(s)}}
+        if seven:
+            heights[nb(s)[-1]] = 7
+        Builder(g).heights(heights)
+        g.move_pawn_to(0, s)
+        start_turn(g, 1)
+        view = g.view(1)
+        b = np.zeros(WORK_SIZE, np.int64)
+        copy_board(view, b)
+        counts.append(board.post_repair_mobility(b, view, g.t, 0, -1))
+    assert counts == [8, 8]
