@@ -476,9 +476,7 @@ def block_move(ctx, target, placing):
             if chebyshev(d, ts) > 1:
                 continue            # the target's own square is legal under D3's variant only
             allowed, shp, sym = orientation_shows(kind, fshp, fsym, was_up, c & 1)
-            saved = put_on(b, d, h, shp, sym)
-            m = post_repair_mobility(b, view, t, target, d)
-            restore(b, d, saved)
+            m = _mobility_with_piece_on(b, view, t, target, d, h, shp, sym)
             if m < best_score:
                 best_score = m
                 best = c
@@ -533,9 +531,7 @@ def block_move(ctx, target, placing):
                 if kept >= 0 and b[kept + j] >= 0:
                     m = b[kept + j]
                 else:
-                    saved = put_on(b, d, h, shp, sym)
-                    m = post_repair_mobility(b, view, t, target, d)
-                    restore(b, d, saved)
+                    m = _mobility_with_piece_on(b, view, t, target, d, h, shp, sym)
                     if kept >= 0:
                         b[kept + j] = m
                 if m < best_score:
@@ -543,15 +539,23 @@ def block_move(ctx, target, placing):
                     best = o
             # under pawn_pins_stack=false (D3, A21) also under the target's pawn itself
             if not t[C_PAWN_PINS] and placement_ok(b, t, seat, shp, sym, ts, o):
-                saved = put_on(b, ts, h, shp, sym)
-                m = post_repair_mobility(b, view, t, target, ts)
-                restore(b, ts, saved)
+                m = _mobility_with_piece_on(b, view, t, target, ts, h, shp, sym)
                 if m < best_score:
                     best_score = m
                     best = o
             if o < N_SQUARES:
                 restore(b, o, saved_o)
     return best
+
+
+@njit_noalloc
+def _mobility_with_piece_on(b, view, t, target, d, h, shp, sym):
+    """post_repair_mobility once a piece of h hu showing (shp, sym) is put on d, where it is
+    locked for the target's repair (A12(d)); the board is left as it was."""
+    saved = put_on(b, d, h, shp, sym)
+    m = post_repair_mobility(b, view, t, target, d)
+    restore(b, d, saved)
+    return m
 
 
 @njit_noalloc(inline="always")
