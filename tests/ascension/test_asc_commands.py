@@ -317,3 +317,18 @@ def test_the_committed_ascension_specs_are_valid(capsys):
         assert f"`ascension/{path.name}`" in readme, path.name
         assert main(["run", str(path), "--dry-run"]) == 0
     assert capsys.readouterr().out.count("total: ") == len(paths)
+
+
+def test_the_self_inflicted_blocks_are_counted(capsys):  # A38
+    """sim.report.ascension_blocks: a block in a turn whose pawn had a step when the turn
+    began is the bot's own doing (only its own moves come between). `random-safe` rejects such
+    moves, so none of its blocks is; the stair builder makes some (2 of 7 in its first eight
+    games)."""
+    from sim.report.ascension_blocks import main, self_block_share
+    assert self_block_share("stair-builder", 8)[:2] == (7, 2)
+    blocks, own = self_block_share("random-safe", 12)[:2]
+    assert own == 0 and blocks >= 0
+    assert main(["--policy", "stair-builder", "--games", "8"]) == 0
+    assert "7 blocks, 2 of them self-inflicted (28.6% [" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["--games", "0"])

@@ -253,6 +253,19 @@ class AscensionGame(SingleGame):
 
     def play(self, policies, params=None, policy_seed=None, max_decisions=MAX_API_DECISIONS):
         """Play to the end with one policy name per seat (the kernel's own play_game)."""
+        actions, probe = self.bot_actions(policies, params, policy_seed, max_decisions)
+        # Replay through step() so that the transcript is written; the kernel decides.
+        for code in actions:
+            self.step(int(code))
+        if not np.array_equal(probe[:S.RECORD_SIZE], self.state[:S.RECORD_SIZE]):
+            raise AssertionError("kernel and single-game replay disagree")  # pragma: no cover
+        return self
+
+    def bot_actions(self, policies, params=None, policy_seed=None,
+                    max_decisions=MAX_API_DECISIONS):
+        """The action codes the bots (one policy name per seat) play from here to the end,
+        decided by the kernel's own play_game on a copy of the state; (codes, the copy's final
+        state). This game is left as it is: step() through the codes to follow the game."""
         from sim.core.batch import seat_rotation
         from sim.games.ascension.batch import policy_slots
         names, slots, _ = seat_rotation(list(policies), 1, 0, False, S.MAX_PLAYERS)
@@ -260,18 +273,13 @@ class AscensionGame(SingleGame):
         streams = policy_streams(np.int64(self.seed if policy_seed is None else policy_seed),
                                  S.MAX_PLAYERS)
         actions = np.empty(max_decisions, np.int64)
-        # Replay through step() so that the transcript is written; the kernel decides.
         probe = self.state.copy()
         with raising_bot_exceptions(names):
             n = play_game(probe, self.t, fns, np.where(slots[0] >= 0, slots[0], 0),
                           slot_params, views, streams, np.empty(S.N_ACTIONS, np.int64),
                           np.empty(KERNEL_VIEWS_SIZE, np.int64), np.zeros(WORK_SIZE, np.int64),
                           actions, max_decisions)
-        for code in actions[:n]:
-            self.step(int(code))
-        if not np.array_equal(probe[:S.RECORD_SIZE], self.state[:S.RECORD_SIZE]):
-            raise AssertionError("kernel and single-game replay disagree")  # pragma: no cover
-        return self
+        return actions[:n].copy(), probe
 
     # --- editing (tests, what-if) -------------------------------------------------------
     def move_piece_to(self, piece, square, face_up=False):
