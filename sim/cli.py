@@ -333,6 +333,7 @@ def cmd_ladder(args):
     rules = _rules(args, game, args.players)
     policies = _policy_list(game, args.policies or ",".join(game.ladder_policies))
     started = time.perf_counter()
+    from sim.core.output import PartsError
     log = (lambda *a: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
     parts = Path(args.out).with_name(Path(args.out).name + ".parts.json") if args.out else None
     with _locked(args.out):
@@ -341,7 +342,7 @@ def cmd_ladder(args):
         try:
             pairings, characters = ladder.run_ladder(policies, args.players, args.games,
                                                      args.seed, args.threads, rules, log, parts)
-        except ladder.LadderPartsError as exc:
+        except PartsError as exc:        # unreadable, other settings, or a damaged entry
             raise UsageError(str(exc)) from None
         text = ladder.ladder_markdown(policies, pairings, characters, args.players, args.games,
                                       args.seed, _command_line(args))
@@ -480,27 +481,16 @@ def _tuning_parts(args):
     key = {"game": game.name, "character": args.character, "players": args.players,
            "budget": args.budget, "games": args.games, "validation_games": args.validation_games,
            "seed": args.seed, "code": code_key(), "data": package_data_key(game=game.name)}
+    from sim.core.output import PartsError, load_parts, save_parts
     parts = Path(args.out).with_name(Path(args.out).name + ".parts.json")
-    memo = {}
-    if parts.exists():
-        try:
-            saved = json.loads(parts.read_text())
-            memo = saved["evaluations"]
-            if not isinstance(memo, dict) or not all(
-                    isinstance(v, list) and all(w in (0, 1) for w in v) for v in memo.values()):
-                raise ValueError("evaluations: expected lists of 0 and 1")
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise UsageError(f"{parts}: unreadable tuning parts ({exc}); remove the file to "
-                             f"start afresh") from None
-        differ = [k for k in key if saved.get("key", {}).get(k) != key[k]]
-        if differ:
-            raise UsageError(f"{parts}: saved evaluations are for other settings (other "
-                             f"{', '.join(differ)}); remove the file or choose another --out")
-
-    def save(evaluations):
-        from sim.core.output import write_text_atomic
-        write_text_atomic(parts, json.dumps({"key": key, "evaluations": evaluations}))
-    return memo, save
+    try:
+        memo = load_parts(parts, key, "evaluations", "tuning")
+    except PartsError as exc:
+        raise UsageError(str(exc)) from None
+    if not all(isinstance(v, list) and all(w in (0, 1) for w in v) for v in memo.values()):
+        raise UsageError(f"{parts}: unreadable tuning parts (evaluations: expected lists of 0 "
+                         f"and 1); remove the file to start afresh")
+    return memo, lambda evaluations: save_parts(parts, key, "evaluations", evaluations)
 
 
 def _benchmark_rate(game, policy):

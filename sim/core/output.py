@@ -149,6 +149,38 @@ def write_text_atomic(path, text):
     os.replace(tmp, path)
 
 
+class PartsError(ValueError):
+    """A parts file (a command's finished pieces, kept to resume it) that cannot be read, or
+    that was kept for other settings."""
+
+
+def load_parts(path, key, field, what, names=None):
+    """The pieces a command with settings `key` finished and kept in `path` ({"key": ...,
+    field: {...}}, save_parts), {} where there is none yet. A file that cannot be read, or one
+    kept for other settings, is refused in one line naming them (`names`: how each key field
+    is called to the user), not mixed in. `what` names the command ("ladder")."""
+    if path is None or not Path(path).exists():
+        return {}
+    try:
+        saved = json.loads(Path(path).read_text())
+        if not isinstance(saved, dict) or not isinstance(saved.get(field), dict):
+            raise ValueError(f"not a {what} parts file")
+    except (OSError, ValueError) as exc:
+        raise PartsError(f"{path}: unreadable {what} parts ({exc}); remove the file to start "
+                         f"afresh") from None
+    saved_key = saved.get("key") if isinstance(saved.get("key"), dict) else {}
+    differ = [(names or {}).get(f, f) for f in key if saved_key.get(f) != key[f]]
+    if differ:
+        raise PartsError(f"{path}: saved {what} parts are for other settings (other "
+                         f"{', '.join(differ)}); remove the file or choose another --out")
+    return saved[field]
+
+
+def save_parts(path, key, field, pieces):
+    """Keep a command's finished pieces for load_parts, atomically."""
+    write_text_atomic(path, json.dumps({"key": key, field: pieces}))
+
+
 def remove_killed_writes(out):
     """Remove what a killed command left half written beside `out` (.NAME.tmp-PID: a run's
     folder, a ladder's table). Call under the lock."""

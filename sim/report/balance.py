@@ -32,6 +32,13 @@ def _rate_label(game, spec, group):
     return " against ".join(game.api.character_name(g) for g in group.split(" vs "))
 
 
+def _rate_table(spec, before, after, after_label):
+    """The per-group table, the start against `after` (its column headed `after_label`)."""
+    return [f"| players | group | current rules [95%] (gap) | {after_label} [95%] (gap) "
+            "| target (current / patch, where they differ) | n |",
+            "|---|---|---|---|---|---|"] + _rate_rows(spec, before, after)
+
+
 def _rate_rows(spec, before, after):
     """Per player count and group: the start's and the patch's rates against the target."""
     game = get_game(spec.game)
@@ -185,16 +192,11 @@ def write_balance_report(spec, study, scored, patch, shares, validated, times, c
                   "decided games only; the rates on this page count every game, and a game no "
                   "one won is a loss for every seat):", ""] + \
             [f"- {w}" for w in cautions]
-    lines += ["", "## Per group, before and after (re-score)", "",
-              "| players | group | current rules [95%] (gap) | patch [95%] (gap) "
-              "| target (current / patch, where they differ) | n |",
-              "|---|---|---|---|---|---|"] + _rate_rows(spec, before, patch)
+    lines += ["", "## Per group, before and after (re-score)", ""] + \
+        _rate_table(spec, before, patch, "patch")
     if coadapted is not None:
-        lines += ["", "With the bot re-tuned for the patch (same games):", "",
-                  "| players | group | current rules [95%] (gap) | patch, re-tuned bot [95%] (gap) "
-                  "| target (current / patch, where they differ) | n |",
-                  "|---|---|---|---|---|---|"] + \
-            _rate_rows(spec, before, coadapted)
+        lines += ["", "With the bot re-tuned for the patch (same games):", ""] + \
+            _rate_table(spec, before, coadapted, "patch, re-tuned bot")
     lines += ["", "## Validation on fresh seeds", ""]
     if not validated:
         lines.append("Not run (the patch changes nothing, or validation was skipped).")

@@ -11,12 +11,11 @@ review helper found +100.00 [+100.00, +100.00] and -99.98 [-100.01, -99.95] in L
 Per-character win rates under each policy come from self-play (all seats the same policy) on the
 same seeds.
 """
-import json
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
 import numpy as np
 
+from sim.core.output import PartsError, load_parts, save_parts
 from sim.core.stats import mcnemar_exact_p, paired_proportion_difference, wilson_interval
 from sim.games.all_in_ascent.batch import play_fixed_games, random_seating
 from sim.games.all_in_ascent.data import CHARACTER_KEYS
@@ -153,26 +152,8 @@ def _checked_self_play(path, name, entry):
     return {c: tuple(v) for c, v in entry.items()}
 
 
-class LadderPartsError(ValueError):
-    """A parts file left by a ladder with other settings."""
-
-
-def _load_parts(path, key):
-    if path is None or not Path(path).exists():
-        return {}
-    try:
-        saved = json.loads(Path(path).read_text())
-        if not isinstance(saved, dict) or not isinstance(saved.get("parts"), dict):
-            raise ValueError("not a ladder parts file")
-    except (OSError, ValueError) as exc:
-        raise LadderPartsError(f"{path}: unreadable ladder parts ({exc}); remove the file to "
-                               f"start the ladder afresh") from None
-    saved_key = saved.get("key") if isinstance(saved.get("key"), dict) else {}
-    differ = [_KEY_FIELDS.get(field, field) for field in key if saved_key.get(field) != key[field]]
-    if differ:
-        raise LadderPartsError(f"{path}: saved ladder parts are for other settings (other "
-                               f"{', '.join(differ)}); remove the file or choose another --out")
-    return saved["parts"]
+class LadderPartsError(PartsError):
+    """A saved pairing or self-play that is not as a ladder writes it."""
 
 
 _KEY_FIELDS = {"players": "--players", "games": "--games", "seed": "--seed",
@@ -180,10 +161,13 @@ _KEY_FIELDS = {"players": "--players", "games": "--games", "seed": "--seed",
                "data": "data files (the game's data, tuned.json)"}
 
 
+def _load_parts(path, key):
+    return load_parts(path, key, "parts", "ladder", _KEY_FIELDS)
+
+
 def _save_parts(path, key, done):
     if path is not None:
-        from sim.core.output import write_text_atomic
-        write_text_atomic(path, json.dumps({"key": key, "parts": done}))
+        save_parts(path, key, "parts", done)
 
 
 def _pct(x):
