@@ -5,19 +5,25 @@ using the view's V_UNDER_* to know what shows below), puts a piece down (`put_on
 things back (`restore`); the engine's own rule functions (count_pawn_moves, place_is_legal)
 then read the edited copy, so a bot's idea of a legal move is the rules' idea. Also: what an
 origin offers (`origin_piece`, from the view: the face only if the seat knows it) and what a
-piece shows in an orientation (A16), and the blocker's 1-ply repair test.
+piece shows in an orientation (A16), the blocker's 1-ply repair test, and whether a piece move
+would leave the mover's own pawn without a step (`strands_own_pawn`).
 """
 
 from sim.core.jit import njit_noalloc
 from sim.games.ascension.engine import (
-    count_pawn_moves, place_is_legal, square_top_may_move, step_is_legal)
+    count_pawn_moves, place_is_legal, protected_on_corner, square_top_may_move, step_is_legal)
 from sim.games.ascension.rules import C_PAWN_PINS, C_SHAPE_OF
 from sim.games.ascension.state import (
-    B_H, B_PAWN_ON, B_SHAPES, B_STACK, B_STACK_N, B_SYMBOL, CUBE, HALF, JOKER, NB,
-    ORIGIN_JOKER, ORIGIN_NEUTRAL, ORIGIN_SHAPED, S_PAWN_SQ, SYM_CABLE, SYM_DRAGON)
+    B_H, B_PAWN_ON, B_SHAPES, B_STACK, B_STACK_N, B_SYMBOL, CUBE, HALF, JOKER, N_SQUARES, NB,
+    ORIGIN_JOKER, ORIGIN_NEUTRAL, ORIGIN_SHAPED, S_BIV, S_PAWN_SQ, SYM_CABLE, SYM_DRAGON)
 from sim.games.ascension.view import (
     V_FACE_SHAPES, V_FACE_SYMBOL, V_HELD_H, V_HELD_KIND, V_HELD_SHAPES, V_HELD_SYMBOL,
     V_HELD_WAS_UP, V_TOP_H, V_TOP_KIND, V_TOP_UP, V_UNDER_SHAPES, V_UNDER_SYMBOL)
+
+
+@njit_noalloc(inline="always")
+def chebyshev(a, b):
+    return max(abs(a // 9 - b // 9), abs(a % 9 - b % 9))
 
 
 @njit_noalloc
@@ -172,3 +178,40 @@ def _own_square_repair(b, view, t, target, s, locked_sq):
             best = max(best, count_pawn_moves(b, t, target, s))
             restore(b, s, saved)
     return best
+
+
+@njit_noalloc(inline="always")
+def edit_reaches(b, pawn, sq):
+    """Whether an edit of square sq can change the moves of the pawn on `pawn`: a step reads
+    only its two squares (A29-A30), but a pawn on a cable car rides to any other (A31)."""
+    return 0 <= sq < N_SQUARES and (chebyshev(sq, pawn) <= 1 or b[B_SYMBOL + pawn] == SYM_CABLE)
+
+
+@njit_noalloc
+def strands_own_pawn(b, view, t, seat, origin, lift_h, dest, h, shp, sym):
+    """Whether this piece move would block the mover at its own pawn phase (A38): its pawn has a
+    legal move now and none once the top (lift_h hu) is taken off `origin` (a reserve or the
+    piece in hand: no square, nothing lifted) and a piece of h hu showing (shp, sym) is put on
+    `dest` (-1: nowhere yet). A pawn staying on a bivouac (A35) or protected on its corner
+    (A39) is never blocked. b is a scratch copy of the view's board; it is left as it was.
+    Only an edit within reach of the pawn is counted, so most moves cost no count."""
+    pawn = b[S_PAWN_SQ + seat]
+    if pawn < 0 or not (edit_reaches(b, pawn, origin) or edit_reaches(b, pawn, dest)):
+        return False
+    if b[S_BIV + seat] != 0 or protected_on_corner(b, t, seat):
+        return False
+    if count_pawn_moves(b, t, seat, pawn) == 0:
+        return False                    # no step to lose: the move cannot be what blocks it
+    lifted = 0 <= origin < N_SQUARES
+    saved_o = (0, 0, 0, 0)
+    if lifted:
+        saved_o = lift_top(b, view, origin, lift_h)
+    saved_d = (0, 0, 0, 0)
+    if dest >= 0:
+        saved_d = put_on(b, dest, h, shp, sym)
+    stranded = count_pawn_moves(b, t, seat, pawn) == 0
+    if dest >= 0:
+        restore(b, dest, saved_d)
+    if lifted:
+        restore(b, origin, saved_o)
+    return stranded

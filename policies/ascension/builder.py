@@ -12,13 +12,19 @@ the board with the piece lifted and picks the destination.
   after its own best single repair, among moves that take a top off, or put a piece on, one of
   the target's neighbours (or the pillar, when the target waits next to it).
 Pawn move: the legal square with the least cost to go; ties by the most legal moves from there.
+
+No piece move of theirs leaves their own pawn without a step it had (`_strands`), where another
+move would do: that is a block of their own making at the pawn phase (A38, D14: self-inflicted
+blocks count). §7's stair builder breaks its ties by the pawn's mobility; a move that strands
+the pawn is the extreme case, and before this guard it was 20% of the hybrid's blocks and
+41-64% of the stair builder's (results/ASCENSION.md Q4).
 """
 
 import numpy as np
 
 from policies.ascension.board import (
-    copy_board, held_piece, lift_top, orientation_shows, origin_piece, placement_ok,
-    post_repair_mobility, put_on, restore)
+    chebyshev, copy_board, edit_reaches, held_piece, lift_top, orientation_shows, origin_piece,
+    placement_ok, post_repair_mobility, put_on, restore, strands_own_pawn)
 from policies.ascension.staircase import (
     INF, MEMO_PIECES, MEMO_ROW, W_BLOCK_MEMO, W_PLAN, W_PLAN_AT, W_PLAN_G, W_STASH,
     W_TARGET_STASH, candidate_costs, climb_distance_within, extract_plan, goal_square,
@@ -34,11 +40,6 @@ from sim.games.ascension.state import (
 from sim.games.ascension.view import V_MOVABLE, V_TOP_H
 
 _NO_MOVE = -1
-
-
-@njit_noalloc(inline="always")
-def chebyshev(a, b):
-    return max(abs(a // 9 - b // 9), abs(a % 9 - b % 9))
 
 
 @njit_noalloc
@@ -113,6 +114,60 @@ def legal_has(legal, n_legal, code):
 
 
 @njit_noalloc
+def _strands(ctx, origin, lift_h, dest, h, shp, sym):
+    """board.strands_own_pawn for this seat on a fresh copy of its view, in ctx.work's board
+    block (the plan's search writes only past it); made only for a move within the pawn's
+    reach, so most candidates cost two comparisons."""
+    view = ctx.board
+    pawn = view[S_PAWN_SQ + ctx.seat]
+    if pawn < 0 or not (edit_reaches(view, pawn, origin) or edit_reaches(view, pawn, dest)):
+        return False
+    copy_board(view, ctx.work)
+    return strands_own_pawn(ctx.work, view, ctx.config, ctx.seat, origin, lift_h, dest, h, shp,
+                            sym)
+
+
+@njit_noalloc
+def _move_strands(ctx, origin, dest):
+    """_strands for the move of origin's piece onto dest as the origin decision plans it: face
+    down if a cube, showing its shapes if a half-cube (as _piece_fits places it)."""
+    view = ctx.board
+    h, kind, fshp, fsym, was_up = origin_piece(view, ctx.config, ctx.seat, origin)
+    up = 0 if kind == CUBE else 1
+    allowed, shp, sym = orientation_shows(kind, fshp if fshp >= 0 else 0,
+                                          fsym if fsym >= 0 else 0, was_up, up)
+    return _strands(ctx, origin, h, dest, h, shp, sym)
+
+
+@njit_noalloc
+def _placement_strands(ctx, code, h, kind, fshp, fsym, was_up):
+    """_strands for putting the piece in hand (or the joker) down as placement `code`."""
+    allowed, shp, sym = orientation_shows(kind, fshp, fsym, was_up, code & 1)
+    return _strands(ctx, -1, 0, code >> 1, h, shp, sym)
+
+
+@njit_noalloc
+def explore_origin(ctx):
+    """An exploring origin decision (strategic.EXPLORE): uniform among the origins whose lift
+    leaves the own pawn a step, or among all where none or every one does (the same draw as
+    without the guard)."""
+    legal = ctx.legal
+    n_safe = 0
+    for k in range(ctx.n_legal):
+        if not _move_strands(ctx, legal[k], -1):
+            n_safe += 1
+    if n_safe == 0 or n_safe == ctx.n_legal:
+        return legal[stream_below(ctx.stream, ctx.n_legal)]
+    j = stream_below(ctx.stream, n_safe)
+    for k in range(ctx.n_legal):
+        if not _move_strands(ctx, legal[k], -1):
+            if j == 0:
+                return legal[k]
+            j -= 1
+    return legal[0]                                        # not reached
+
+
+@njit_noalloc
 def _gain(need, h):
     """How much closer a plan square gets to its target when it changes by h hu."""
     return abs(need) - abs(need - h)
@@ -129,8 +184,8 @@ def _harmless_origin(ctx, pawn, legal_origins, n_origins):
         o = legal_origins[i]
         if o >= N_SQUARES or ctx.work[W_PLAN_AT + o] >= 0:
             continue
-        if pawn >= 0 and chebyshev(o, pawn) <= 1:
-            continue
+        if pawn >= 0 and chebyshev(o, pawn) <= 1 or _move_strands(ctx, o, -1):
+            continue                            # the last: a pawn on a cable car (A31)
         score = chebyshev(o, PILLAR)
         if score > best_score:
             best_score = score
@@ -188,8 +243,10 @@ def build_origin_on_plan(ctx, n):
             if i == 0 and not own_square_change_ok(view, work, n, -view[V_TOP_H + s]):
                 continue
             if view[V_MOVABLE + s] and legal_has(legal, n_legal, s):
-                stash(ctx, _raise_target(ctx, n, view[V_TOP_H + s], i), n)
-                return s
+                dest = _raise_target(ctx, n, view[V_TOP_H + s], i)
+                if not _move_strands(ctx, s, dest):
+                    stash(ctx, dest, n)
+                    return s
             continue
         # raise: a half-cube for an odd gap, a cube otherwise (or a half if no cube fits)
         want = 1 if need % 2 == 1 else 2
@@ -223,7 +280,8 @@ def build_origin_on_plan(ctx, n):
                 score += 3.0 * chebyshev(o, PILLAR)        # take from the rim, not the stairs
             # whether the piece fits is asked only of an origin that would tie or lead: one
             # below the best so far changes nothing either way (and draws nothing)
-            if score < best_score - 1e-9 or not _piece_fits(ctx, o, s):
+            if score < best_score - 1e-9 or not _piece_fits(ctx, o, s) or \
+                    _move_strands(ctx, o, s):
                 continue
             if score > best_score + 1e-9:
                 best_score = score
@@ -297,9 +355,11 @@ def build_place(ctx, joker):
         if dest >= 0:
             want = 2 * dest + (0 if kind == CUBE else 1)
             if kind == CUBE and _reveal_helps(view, fsym, was_up) and \
-                    legal_has(legal, n_legal, want + 1):
+                    legal_has(legal, n_legal, want + 1) and \
+                    not _placement_strands(ctx, want + 1, h, kind, fshp, fsym, was_up):
                 return want + 1
-            if legal_has(legal, n_legal, want):
+            if legal_has(legal, n_legal, want) and \
+                    not _placement_strands(ctx, want, h, kind, fshp, fsym, was_up):
                 return want
     else:
         dist, n = plan_for(ctx, seat)
@@ -310,9 +370,11 @@ def build_place(ctx, joker):
                 (i == 0 and not own_square_change_ok(view, work, n, h)):
             continue
         c = 2 * s + (0 if kind == CUBE else 1)
-        if legal_has(legal, n_legal, c):
+        if legal_has(legal, n_legal, c) and \
+                not _placement_strands(ctx, c, h, kind, fshp, fsym, was_up):
             if kind == CUBE and _reveal_helps(view, fsym, was_up) and \
-                    legal_has(legal, n_legal, c + 1):
+                    legal_has(legal, n_legal, c + 1) and \
+                    not _placement_strands(ctx, c + 1, h, kind, fshp, fsym, was_up):
                 return c + 1
             return c
     descending = view[S_SUMMIT + seat] != 0
@@ -327,8 +389,9 @@ def build_place(ctx, joker):
         if kind == CUBE and (c & 1):
             continue                                       # keep faces hidden
         d = c >> 1
-        if work[W_PLAN_AT + d] >= 0 or (pawn >= 0 and chebyshev(d, pawn) <= 1):
-            continue
+        if work[W_PLAN_AT + d] >= 0 or (pawn >= 0 and chebyshev(d, pawn) <= 1) or \
+                _placement_strands(ctx, c, h, kind, fshp, fsym, was_up):
+            continue                            # the last: a pawn on a cable car (A31)
         score = 1.0 * chebyshev(d, PILLAR)
         if descending and d == PILLAR:
             score = 100.0
@@ -344,7 +407,29 @@ def build_place(ctx, joker):
         return JOKER_DECLINE
     if best >= 0:
         return best
-    return legal[stream_below(ctx.stream, ctx.n_legal)]
+    return _any_placement(ctx, h, kind, fshp, fsym, was_up)
+
+
+@njit_noalloc
+def _any_placement(ctx, h, kind, fshp, fsym, was_up):
+    """build_place's last resort: uniform among the placements that leave the own pawn a step,
+    or among all where none or every one does (the same draw as without the guard)."""
+    legal = ctx.legal
+    n_safe = 0
+    for k in range(ctx.n_legal):
+        if legal[k] >= 2 * N_SQUARES or \
+                not _placement_strands(ctx, legal[k], h, kind, fshp, fsym, was_up):
+            n_safe += 1
+    if n_safe == 0 or n_safe == ctx.n_legal:
+        return legal[stream_below(ctx.stream, ctx.n_legal)]
+    j = stream_below(ctx.stream, n_safe)
+    for k in range(ctx.n_legal):
+        if legal[k] >= 2 * N_SQUARES or \
+                not _placement_strands(ctx, legal[k], h, kind, fshp, fsym, was_up):
+            if j == 0:
+                return legal[k]
+            j -= 1
+    return legal[0]                                        # not reached
 
 
 @njit_noalloc
@@ -477,7 +562,7 @@ def block_move(ctx, target, placing):
                 continue            # the target's own square is legal under D3's variant only
             allowed, shp, sym = orientation_shows(kind, fshp, fsym, was_up, c & 1)
             m = _mobility_with_piece_on(b, view, t, target, d, h, shp, sym)
-            if m < best_score:
+            if m < best_score and not strands_own_pawn(b, view, t, seat, -1, 0, d, h, shp, sym):
                 best_score = m
                 best = c
         return best
@@ -497,7 +582,7 @@ def block_move(ctx, target, placing):
             saved = lift_top(b, view, o, h)
             m = post_repair_mobility(b, view, t, target, -1)
             restore(b, o, saved)
-            if m < best_score:
+            if m < best_score and not strands_own_pawn(b, view, t, seat, o, h, -1, 0, 0, 0):
                 best_score = m
                 best = o
         elif o >= N_SQUARES or chebyshev(o, ts) > 2:
@@ -534,18 +619,34 @@ def block_move(ctx, target, placing):
                     m = _mobility_with_piece_on(b, view, t, target, d, h, shp, sym)
                     if kept >= 0:
                         b[kept + j] = m
-                if m < best_score:
+                if m < best_score and \
+                        not _lifted_move_strands(b, view, t, seat, o, saved_o, h, d, shp, sym):
                     best_score = m
                     best = o
             # under pawn_pins_stack=false (D3, A21) also under the target's pawn itself
             if not t[C_PAWN_PINS] and placement_ok(b, t, seat, shp, sym, ts, o):
                 m = _mobility_with_piece_on(b, view, t, target, ts, h, shp, sym)
-                if m < best_score:
+                if m < best_score and \
+                        not _lifted_move_strands(b, view, t, seat, o, saved_o, h, ts, shp, sym):
                     best_score = m
                     best = o
             if o < N_SQUARES:
                 restore(b, o, saved_o)
     return best
+
+
+@njit_noalloc
+def _lifted_move_strands(b, view, t, seat, o, saved_o, h, d, shp, sym):
+    """strands_own_pawn for moving o's piece (h hu) onto d, asked while o is lifted on b
+    (saved_o: what lift_top saved, for an origin on the board): b is put back as it was, asked,
+    and lifted again (it needs the board before the move, to know whether the pawn had a
+    step). Asked only of a move that would be the best so far."""
+    if o < N_SQUARES:
+        restore(b, o, saved_o)
+    stranded = strands_own_pawn(b, view, t, seat, o, h, d, h, shp, sym)
+    if o < N_SQUARES:
+        lift_top(b, view, o, h)
+    return stranded
 
 
 @njit_noalloc

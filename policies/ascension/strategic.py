@@ -14,13 +14,13 @@ Parameters: [k] (hybrid only).
 import numpy as np
 
 from policies.ascension.builder import (
-    block_move, build_origin, build_origin_on_plan, build_place, climb_distances, is_rival,
-    leader_of, pawn_decision, stash_target, stashed_target)
+    block_move, build_origin, build_origin_on_plan, build_place, climb_distances,
+    explore_origin, is_rival, leader_of, pawn_decision, stash_target, stashed_target)
 from policies.ascension.staircase import W_DISTANCES
 from policies.mcts import N_SEARCH_PARAMS
 from sim.core.jit import njit_noalloc
 from sim.core.policies import compiled_on_use, register
-from sim.core.rng import stream_below, stream_uniform
+from sim.core.rng import stream_uniform
 from sim.games.ascension.policy_api import POLICY_SIGNATURE, WORK_SIZE, PolicyContext
 from sim.games.ascension.rules import C_N_PLAYERS
 from sim.games.ascension.state import (
@@ -39,7 +39,7 @@ EXPLORE = 0.1
 def build_decision(ctx):
     if ctx.phase == PHASE_ORIGIN:
         if stream_uniform(ctx.stream) < EXPLORE:
-            return ctx.legal[stream_below(ctx.stream, ctx.n_legal)]
+            return explore_origin(ctx)
         return build_origin(ctx)
     if ctx.phase == PHASE_PLACE:
         return build_place(ctx, False)
@@ -74,7 +74,7 @@ def block_or_build(ctx, target, n_plan):
             return code
     if stream_uniform(ctx.stream) < EXPLORE:
         stash_target(ctx, -1)
-        return ctx.legal[stream_below(ctx.stream, ctx.n_legal)]
+        return explore_origin(ctx)
     return build_origin_on_plan(ctx, n_plan)
 
 

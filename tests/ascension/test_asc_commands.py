@@ -321,14 +321,14 @@ def test_the_committed_ascension_specs_are_valid(capsys):
 
 def test_the_self_inflicted_blocks_are_counted(capsys):  # A38
     """sim.report.ascension_blocks: a block in a turn whose pawn had a step when the turn
-    began is the bot's own doing (only its own moves come between). `random-safe` rejects such
-    moves, so none of its blocks is; the stair builder makes some (2 of 7 in its first eight
-    games)."""
+    began is the bot's own doing (only its own moves come between). `random` makes such moves
+    (10 of its 32 blocks in its first eight games); `random-safe` and the stair builder reject
+    them (builder._strands), so none of their blocks is."""
     from sim.report.ascension_blocks import main, self_block_share
-    assert self_block_share("stair-builder", 8)[:2] == (7, 2)
-    blocks, own = self_block_share("random-safe", 12)[:2]
-    assert own == 0 and blocks >= 0
-    assert main(["--policy", "stair-builder", "--games", "8"]) == 0
-    assert "7 blocks, 2 of them self-inflicted (28.6% [" in capsys.readouterr().out
+    assert self_block_share("random", 8)[:2] == (32, 10)
+    assert self_block_share("stair-builder", 8)[:2] == (5, 0)
+    assert self_block_share("random-safe", 12)[1] == 0
+    assert main(["--policy", "random", "--games", "8"]) == 0
+    assert "32 blocks, 10 of them self-inflicted (31.2% [" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["--games", "0"])
