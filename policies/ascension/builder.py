@@ -113,14 +113,22 @@ def legal_has(legal, n_legal, code):
     return lo < n_legal and legal[lo] == code
 
 
+@njit_noalloc(inline="always")
+def _reaches(ctx, origin, dest):
+    """Whether a move from origin to dest can change this seat's pawn's moves (edit_reaches):
+    asked first, so that most candidates cost two comparisons."""
+    view = ctx.board
+    pawn = view[S_PAWN_SQ + ctx.seat]
+    return pawn >= 0 and (edit_reaches(view, pawn, origin) or edit_reaches(view, pawn, dest))
+
+
 @njit_noalloc
 def _strands(ctx, origin, lift_h, dest, h, shp, sym):
     """board.strands_own_pawn for this seat on a fresh copy of its view, in ctx.work's board
     block (the plan's search writes only past it); made only for a move within the pawn's
-    reach, so most candidates cost two comparisons."""
+    reach."""
     view = ctx.board
-    pawn = view[S_PAWN_SQ + ctx.seat]
-    if pawn < 0 or not (edit_reaches(view, pawn, origin) or edit_reaches(view, pawn, dest)):
+    if not _reaches(ctx, origin, dest):
         return False
     copy_board(view, ctx.work)
     return strands_own_pawn(ctx.work, view, ctx.config, ctx.seat, origin, lift_h, dest, h, shp,
@@ -131,6 +139,8 @@ def _strands(ctx, origin, lift_h, dest, h, shp, sym):
 def _move_strands(ctx, origin, dest):
     """_strands for the move of origin's piece onto dest as the origin decision plans it: face
     down if a cube, showing its shapes if a half-cube (as _piece_fits places it)."""
+    if not _reaches(ctx, origin, dest):
+        return False
     view = ctx.board
     h, kind, fshp, fsym, was_up = origin_piece(view, ctx.config, ctx.seat, origin)
     up = 0 if kind == CUBE else 1
@@ -142,6 +152,8 @@ def _move_strands(ctx, origin, dest):
 @njit_noalloc
 def _placement_strands(ctx, code, h, kind, fshp, fsym, was_up):
     """_strands for putting the piece in hand (or the joker) down as placement `code`."""
+    if not _reaches(ctx, -1, code >> 1):
+        return False
     allowed, shp, sym = orientation_shows(kind, fshp, fsym, was_up, code & 1)
     return _strands(ctx, -1, 0, code >> 1, h, shp, sym)
 
