@@ -6,7 +6,7 @@ things back (`restore`); the engine's own rule functions (count_pawn_moves, plac
 then read the edited copy, so a bot's idea of a legal move is the rules' idea. Also: what an
 origin offers (`origin_piece`, from the view: the face only if the seat knows it) and what a
 piece shows in an orientation (A16), the blocker's 1-ply repair test, and whether a piece move
-would leave the mover's own pawn without a step (`strands_own_pawn`).
+would leave the mover's own pawn without a step (`strands_own_pawn`, `placing_strands_own_pawn`).
 """
 
 from sim.core.jit import njit_noalloc
@@ -17,8 +17,9 @@ from sim.games.ascension.state import (
     B_H, B_PAWN_ON, B_SHAPES, B_STACK, B_STACK_N, B_SYMBOL, CUBE, HALF, JOKER, N_SQUARES, NB,
     ORIGIN_JOKER, ORIGIN_NEUTRAL, ORIGIN_SHAPED, S_BIV, S_PAWN_SQ, SYM_CABLE, SYM_DRAGON)
 from sim.games.ascension.view import (
-    V_FACE_SHAPES, V_FACE_SYMBOL, V_HELD_H, V_HELD_KIND, V_HELD_SHAPES, V_HELD_SYMBOL,
-    V_HELD_WAS_UP, V_TOP_H, V_TOP_KIND, V_TOP_UP, V_UNDER_SHAPES, V_UNDER_SYMBOL)
+    V_FACE_SHAPES, V_FACE_SYMBOL, V_HELD_H, V_HELD_KIND, V_HELD_ORIGIN, V_HELD_SHAPES,
+    V_HELD_SYMBOL, V_HELD_WAS_UP, V_TOP_H, V_TOP_KIND, V_TOP_UP, V_UNDER_SHAPES,
+    V_UNDER_SYMBOL)
 
 
 @njit_noalloc(inline="always")
@@ -214,4 +215,40 @@ def strands_own_pawn(b, view, t, seat, origin, lift_h, dest, h, shp, sym):
         restore(b, dest, saved_d)
     if lifted:
         restore(b, origin, saved_o)
+    return stranded
+
+
+@njit_noalloc
+def placing_strands_own_pawn(b, view, t, seat, dest, h, shp, sym):
+    """strands_own_pawn at a place decision, for putting the piece in hand (h hu, showing
+    (shp, sym)) on dest. The piece came off its origin at this turn's origin decision, so the
+    step the pawn had is read on the board as the turn found it: with the piece back on its
+    origin, showing what it showed there (§1.4: a face-down cube nothing, a half-cube its
+    shapes). So a lift that took the last step is answered by a placement that gives one back,
+    where one does. b is a scratch copy of the view's board; it is left as it was."""
+    pawn = b[S_PAWN_SQ + seat]
+    origin = view[V_HELD_ORIGIN]
+    if pawn < 0 or not (edit_reaches(b, pawn, origin) or edit_reaches(b, pawn, dest)):
+        return False
+    if b[S_BIV + seat] != 0 or protected_on_corner(b, t, seat):
+        return False
+    if edit_reaches(b, pawn, origin):
+        kind = view[V_HELD_KIND]                   # what it showed there: engine.shows
+        back_shp, back_sym = 0, SYM_DRAGON
+        if kind == CUBE:
+            back_shp, back_sym = 0, 0
+            if view[V_HELD_WAS_UP]:
+                back_shp, back_sym = view[V_HELD_SHAPES], view[V_HELD_SYMBOL]
+        elif kind == HALF:
+            back_shp, back_sym = view[V_HELD_SHAPES], 0
+        saved = put_on(b, origin, view[V_HELD_H], back_shp, back_sym)
+        had_a_step = count_pawn_moves(b, t, seat, pawn) > 0
+        restore(b, origin, saved)
+    else:
+        had_a_step = count_pawn_moves(b, t, seat, pawn) > 0
+    if not had_a_step:
+        return False
+    saved = put_on(b, dest, h, shp, sym)
+    stranded = count_pawn_moves(b, t, seat, pawn) == 0
+    restore(b, dest, saved)
     return stranded

@@ -13,9 +13,10 @@ the board with the piece lifted and picks the destination.
   the target's neighbours (or the pillar, when the target waits next to it).
 Pawn move: the legal square with the least cost to go; ties by the most legal moves from there.
 
-No piece move of theirs leaves their own pawn without a step it had (`_strands`), where another
-move would do: that is a block of their own making at the pawn phase (A38, D14: self-inflicted
-blocks count). §7's stair builder breaks its ties by the pawn's mobility; a move that strands
+No piece move of theirs leaves their own pawn without a step it had when the turn began, where
+another move would do (`_strands`; at the place decision the step is read with the piece back
+on its origin, so a placement that gives back what the lift took is preferred): that is a
+block of their own making at the pawn phase (A38, D14: self-inflicted blocks count). §7's stair builder breaks its ties by the pawn's mobility; a move that strands
 the pawn is the extreme case, and before this guard it was 20% of the hybrid's blocks and
 41-64% of the stair builder's (results/ASCENSION.md Q4).
 """
@@ -24,7 +25,8 @@ import numpy as np
 
 from policies.ascension.board import (
     chebyshev, copy_board, edit_reaches, held_piece, lift_top, orientation_shows, origin_piece,
-    placement_ok, post_repair_mobility, put_on, restore, strands_own_pawn)
+    placement_ok, placing_strands_own_pawn, post_repair_mobility, put_on, restore,
+    strands_own_pawn)
 from policies.ascension.staircase import (
     INF, MEMO_PIECES, MEMO_ROW, W_BLOCK_MEMO, W_PLAN, W_PLAN_AT, W_PLAN_G, W_STASH,
     W_TARGET_STASH, candidate_costs, climb_distance_within, extract_plan, goal_square,
@@ -37,7 +39,7 @@ from sim.games.ascension.state import (
     B_H, B_PAWN_ON, B_SYMBOL, CUBE, G_CURRENT, G_DECISIONS, G_PRIVILEGED, JOKER, JOKER_DECLINE,
     SYM_CABLE, SYM_LADDER, SYM_MATTRESS, SYM_SPRING, N_SQUARES, NB, ORIGIN_JOKER,
     ORIGIN_NEUTRAL, ORIGIN_SHAPED, PILLAR, S_ACTIVE, S_PAWN_SQ, S_SUMMIT, STAY)
-from sim.games.ascension.view import V_MOVABLE, V_TOP_H
+from sim.games.ascension.view import V_HELD_ORIGIN, V_MOVABLE, V_TOP_H
 
 _NO_MOVE = -1
 
@@ -150,12 +152,22 @@ def _move_strands(ctx, origin, dest):
 
 
 @njit_noalloc
-def _placement_strands(ctx, code, h, kind, fshp, fsym, was_up):
-    """_strands for putting the piece in hand (or the joker) down as placement `code`."""
-    if not _reaches(ctx, -1, code >> 1):
+def _placement_strands(ctx, code, h, kind, fshp, fsym, was_up, joker):
+    """Whether putting the piece in hand down as placement `code` strands the own pawn:
+    board.placing_strands_own_pawn, which reads the step the pawn had with the piece back on
+    its origin (so a placement that gives back the step its lift took is preferred); for the
+    joker (A57), placed once the move is over, board.strands_own_pawn on the board as it
+    stands. On a fresh copy of the view, as _strands."""
+    view = ctx.board
+    dest = code >> 1
+    if not _reaches(ctx, -1 if joker else view[V_HELD_ORIGIN], dest):
         return False
     allowed, shp, sym = orientation_shows(kind, fshp, fsym, was_up, code & 1)
-    return _strands(ctx, -1, 0, code >> 1, h, shp, sym)
+    copy_board(view, ctx.work)
+    if joker:
+        return strands_own_pawn(ctx.work, view, ctx.config, ctx.seat, -1, 0, dest, h, shp,
+                                sym)
+    return placing_strands_own_pawn(ctx.work, view, ctx.config, ctx.seat, dest, h, shp, sym)
 
 
 @njit_noalloc
@@ -308,7 +320,7 @@ def build_origin_on_plan(ctx, n):
             return best
     o = _harmless_origin(ctx, pawn, legal, n_legal)
     if o < 0:
-        o = legal[stream_below(ctx.stream, n_legal)]
+        o = explore_origin(ctx)              # the same draw where no origin strands the pawn
     h = origin_piece(view, t, seat, o)[0]
     stash(ctx, _raise_target(ctx, n, h, -1), n)
     return o
@@ -368,10 +380,10 @@ def build_place(ctx, joker):
             want = 2 * dest + (0 if kind == CUBE else 1)
             if kind == CUBE and _reveal_helps(view, fsym, was_up) and \
                     legal_has(legal, n_legal, want + 1) and \
-                    not _placement_strands(ctx, want + 1, h, kind, fshp, fsym, was_up):
+                    not _placement_strands(ctx, want + 1, h, kind, fshp, fsym, was_up, joker):
                 return want + 1
             if legal_has(legal, n_legal, want) and \
-                    not _placement_strands(ctx, want, h, kind, fshp, fsym, was_up):
+                    not _placement_strands(ctx, want, h, kind, fshp, fsym, was_up, joker):
                 return want
     else:
         dist, n = plan_for(ctx, seat)
@@ -383,10 +395,10 @@ def build_place(ctx, joker):
             continue
         c = 2 * s + (0 if kind == CUBE else 1)
         if legal_has(legal, n_legal, c) and \
-                not _placement_strands(ctx, c, h, kind, fshp, fsym, was_up):
+                not _placement_strands(ctx, c, h, kind, fshp, fsym, was_up, joker):
             if kind == CUBE and _reveal_helps(view, fsym, was_up) and \
                     legal_has(legal, n_legal, c + 1) and \
-                    not _placement_strands(ctx, c + 1, h, kind, fshp, fsym, was_up):
+                    not _placement_strands(ctx, c + 1, h, kind, fshp, fsym, was_up, joker):
                 return c + 1
             return c
     descending = view[S_SUMMIT + seat] != 0
@@ -402,7 +414,7 @@ def build_place(ctx, joker):
             continue                                       # keep faces hidden
         d = c >> 1
         if work[W_PLAN_AT + d] >= 0 or (pawn >= 0 and chebyshev(d, pawn) <= 1) or \
-                _placement_strands(ctx, c, h, kind, fshp, fsym, was_up):
+                _placement_strands(ctx, c, h, kind, fshp, fsym, was_up, joker):
             continue                            # the last: a pawn on a cable car (A31)
         score = 1.0 * chebyshev(d, PILLAR)
         if descending and d == PILLAR:
@@ -419,7 +431,7 @@ def build_place(ctx, joker):
         return JOKER_DECLINE
     if best >= 0:
         return best
-    return _any_placement(ctx, h, kind, fshp, fsym, was_up)
+    return _any_placement(ctx, h, kind, fshp, fsym, was_up)   # the joker declined above
 
 
 @njit_noalloc
@@ -430,14 +442,14 @@ def _any_placement(ctx, h, kind, fshp, fsym, was_up):
     n_safe = 0
     for k in range(ctx.n_legal):
         if legal[k] >= 2 * N_SQUARES or \
-                not _placement_strands(ctx, legal[k], h, kind, fshp, fsym, was_up):
+                not _placement_strands(ctx, legal[k], h, kind, fshp, fsym, was_up, False):
             n_safe += 1
     if n_safe == 0 or n_safe == ctx.n_legal:
         return legal[stream_below(ctx.stream, ctx.n_legal)]
     j = stream_below(ctx.stream, n_safe)
     for k in range(ctx.n_legal):
         if legal[k] >= 2 * N_SQUARES or \
-                not _placement_strands(ctx, legal[k], h, kind, fshp, fsym, was_up):
+                not _placement_strands(ctx, legal[k], h, kind, fshp, fsym, was_up, False):
             if j == 0:
                 return legal[k]
             j -= 1
@@ -574,7 +586,8 @@ def block_move(ctx, target, placing):
                 continue            # the target's own square is legal under D3's variant only
             allowed, shp, sym = orientation_shows(kind, fshp, fsym, was_up, c & 1)
             m = _mobility_with_piece_on(b, view, t, target, d, h, shp, sym)
-            if m < best_score and not strands_own_pawn(b, view, t, seat, -1, 0, d, h, shp, sym):
+            if m < best_score and \
+                    not placing_strands_own_pawn(b, view, t, seat, d, h, shp, sym):
                 best_score = m
                 best = c
         return best

@@ -7,11 +7,12 @@ of 2 and 4 hu, A30)."""
 import numpy as np
 import pytest
 
-from asc_helpers import Builder, nb, new_game, sq, start_turn
+from asc_helpers import CABLE, Builder, Pick, nb, new_game, sq, start_turn
 from policies.ascension import board, builder
 from sim.games.ascension import state as S
 from sim.games.ascension.engine import count_pawn_moves
 from sim.games.ascension.policy_api import MAX_POLICY_PARAMS, WORK_SIZE, PolicyContext
+from sim.games.ascension.rules import C_CORNER_OF
 from sim.report.ascension_blocks import self_block_share
 
 P, STEP, LOW, FAR = sq(2, 2), sq(2, 3), sq(3, 3), sq(5, 7)
@@ -57,6 +58,55 @@ def test_a_pawn_that_cannot_be_blocked_is_not_stranded():  # A35 A38
     Builder(g).set_height(STEP, 8)                    # no step to lose
     assert count_pawn_moves(g.state, g.t, 0, P) == 0
     assert not _strands(g, STEP, 2, -1, 0)
+
+
+@pytest.mark.parametrize("safe_always", ["true", "false"])
+def test_a_pawn_protected_on_its_corner_is_not_stranded(safe_always):  # A39 D12
+    # seat 0's pawn on its corner (0 hu), one neighbour lowered to 1 hu: its one step. A cube
+    # there takes it; the corner keeps the pawn from a block while it has never left it, or
+    # always under the default corner_safe_always = true: no stranding then
+    g = new_game(2, seed=3, corner_safe_always=safe_always)
+    corner, step = int(g.t[C_CORNER_OF + 0]), sq(0, 1)
+    Builder(g).set_height(step, 1)
+    start_turn(g, 0)
+    assert g.pawn(0) == corner and count_pawn_moves(g.state, g.t, 0, corner) == 1
+    assert not _strands(g, -1, 0, step, 2)
+    g.state[S.S_LEFT_CORNER + 0] = 1
+    assert _strands(g, -1, 0, step, 2) == (safe_always == "false")
+
+
+def test_a_pawn_on_a_cable_car_reads_every_cable_car():  # A31 A38
+    # P shows a cable car and every neighbour is a drop of 4 hu: the pawn's one move is the
+    # ride to FAR, the other shown cable car. Lifting FAR's top, far from the pawn, hides it
+    g = new_game(2, seed=3)
+    b = Builder(g)
+    for s in nb(P):
+        b.clear(s)
+    b.heights({P: 2, FAR: 2})
+    g.move_piece_to(CABLE[0], P, True)
+    g.move_piece_to(CABLE[1], FAR, True)
+    g.move_pawn_to(0, P)
+    start_turn(g, 0)
+    assert count_pawn_moves(g.state, g.t, 0, P) == 1
+    assert _strands(g, FAR, 2, -1, 0)
+    assert not _strands(g, -1, 0, FAR + 1, 2)          # a cube beside FAR leaves the ride
+
+
+def test_a_placement_gives_back_the_step_its_lift_took():  # A15 A38
+    # at the place decision the pawn has no step: its origin decision lifted STEP's top. The
+    # step it had is read with the piece back where it was, so a placement that leaves the
+    # pawn stranded counts as stranding it, and one that makes LOW a step again does not
+    g = _one_step_position()
+    g.step(Pick(square=STEP))
+    assert g.phase == "place" and count_pawn_moves(g.state, g.t, 0, P) == 0
+    view = g.view(0)
+    b = np.zeros(WORK_SIZE, np.int64)
+    board.copy_board(view, b)
+    assert board.placing_strands_own_pawn(b, view, g.t, 0, FAR, 2, 0, 0)
+    assert not board.placing_strands_own_pawn(b, view, g.t, 0, LOW, 2, 0, 0)
+    assert not board.strands_own_pawn(b, view, g.t, 0, -1, 0, FAR, 2, 0, 0)  # no step now
+    placed = {builder.build_place(_context(g, seed), False) for seed in range(1, 60)}
+    assert placed == {2 * LOW}, placed                 # the one placement with a step
 
 
 def _context(g, stream_seed):
