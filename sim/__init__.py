@@ -62,6 +62,36 @@ def code_key():
     return numba_cache_key()
 
 
+def play_code_files(game_name):
+    """The sources whose edit can change a game's games: the shared core (`sim/core/`, its
+    kernel driver, random streams and bot machinery), the game's own package (its engine, the
+    adapter's folder) and its bots' (each policy module's folder), and the bots shared by every
+    game (`policies/*.py`, the search). Reports and tools (`sim/report/`, `sim/experiment/`)
+    are not among them: an experiment outlives edits to those."""
+    import importlib.util
+    from sim.core.game import get_game
+    game = get_game(game_name)
+    here = Path(__file__).resolve().parent
+    folders = {here / "core"}
+    for module in (game.adapter, *game.policy_modules):
+        found = importlib.util.find_spec(module)
+        if found is not None and found.origin:
+            folders.add(Path(found.origin).resolve().parent)
+    files = {path for folder in folders for path in folder.rglob("*.py")}
+    files.update((here.parent / "policies").glob("*.py"))
+    return sorted(files)
+
+
+def play_code_key(game_name):
+    """A hash of the names and bytes of `play_code_files`: an experiment's folder keeps the key
+    of the code that played its games, and a run that finds another refuses to add to them or
+    to reuse them (sim/experiment/runner.py, Manifest)."""
+    digest = hashlib.sha256()
+    for path in play_code_files(game_name):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
 def package_data_key(root=None, game=None):
     """A hash of the data files (.json) of the packages: bundled game data and tuned knobs.
     Not part of the numba key (data is read at run time, not compiled in), but part of what a

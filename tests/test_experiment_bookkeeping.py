@@ -378,6 +378,36 @@ def test_a_resume_refuses_to_add_games_that_other_code_would_play(tmp_path):
     assert game_ids(out) == list(range(150))
 
 
+def test_a_run_refuses_a_folder_that_other_code_played(tmp_path, monkeypatch):
+    """experiment.json keeps the key of the code that played its games (sim.play_code_key: the
+    core, the game's engine and its bots); a run that finds another refuses both to add games
+    and to reuse the finished ones as they are, naming the folder and both keys. The replay
+    check above passes a change that alters one game in a thousand. A folder written before the
+    key was kept has none, and resumes under the replay check as before."""
+    import sim
+    path = spec_file(tmp_path, "games = 100\nchunk = 50")
+    run_experiment(load_spec(path), jobs=1, quiet=True)
+    out = load_spec(path).out
+    doc = json.loads((out / "experiment.json").read_text())
+    assert doc["play_code"] == sim.play_code_key("ascension")
+    assert run_experiment(load_spec(path), jobs=1, quiet=True)["runs"][-1]["games_played"] == 0
+    monkeypatch.setattr(sim, "play_code_key", lambda game: "0123456789abcdef")
+    refused = (f"holds games played by other code: the code that plays ascension's games "
+               f"\\(sim/core, its engine, its bots\\) changed since \\(play_code "
+               f"{doc['play_code']} in its experiment.json, 0123456789abcdef now\\)")
+    with pytest.raises(SpecError, match=refused):
+        run_experiment(load_spec(path), jobs=1, quiet=True)         # reusing them as they are
+    path.write_text(path.read_text().replace("games = 100", "games = 150"))
+    with pytest.raises(SpecError, match=refused):
+        run_experiment(load_spec(path), jobs=1, quiet=True)         # adding to them
+    assert game_ids(out) == list(range(100))
+    del doc["play_code"]
+    (out / "experiment.json").write_text(json.dumps(doc))
+    run_experiment(load_spec(path), jobs=1, quiet=True)
+    assert game_ids(out) == list(range(150))
+    assert "play_code" not in json.loads((out / "experiment.json").read_text())
+
+
 def test_a_run_limited_to_one_numba_thread_plays(tmp_path):
     """With NUMBA_NUM_THREADS=1 and one job, the runner asked numba for all the machine's
     cores and stopped with numba's traceback; it now plays within the limit."""

@@ -217,6 +217,27 @@ def is_done(chunk, done):
     return first == chunk.first_game and games >= chunk.games
 
 
+def _refuse_other_play_code(spec, doc):
+    """An experiment's folder keeps the key of the code that played its games (sim.play_code_key:
+    the core, the game's engine and its bots). Another key means other code: adding games, or
+    reusing the finished ones as they are (a skill curve reads each level's run), would mix
+    two versions in one result. check_same_games replays only a few games, so a change that
+    alters a game in a thousand passes it: on 2026-12-07 a skill curve reused self-play runs of
+    the bots before a fix that changed a handful of games in 20,000. A folder written before
+    the key was kept has none and resumes under that check alone."""
+    from sim import play_code_key
+    stored = doc.get("play_code")
+    if stored is None:
+        return
+    now = play_code_key(spec.game)
+    if stored != now:
+        raise SpecError(
+            f"{spec.path}: {spec.out} holds games played by other code: the code that plays "
+            f"{spec.game}'s games (sim/core, its engine, its bots) changed since (play_code "
+            f"{stored} in its experiment.json, {now} now), so adding games or reusing these "
+            f"would mix two versions in one result; use a new out folder, or restore the code")
+
+
 class Manifest:
     def __init__(self, out, spec):
         self.path = out / "experiment.json"
@@ -246,11 +267,14 @@ class Manifest:
                     f"{self.spec.path}: the spec changed in a way that would mix incompatible "
                     f"results with those in {self.spec.out} ({', '.join(changed)} differ); "
                     f"use a new out folder, or restore the spec")
+            _refuse_other_play_code(self.spec, doc)
             self.doc = doc
         else:
+            from sim import play_code_key
             self.doc = {"result_format": RESULT_FORMAT, "identity": identity,
                         "identity_sha256": self.spec.identity_hash(), "spec_file": self.spec.path,
-                        "name": self.spec.name, "chunks": [], "runs": []}
+                        "name": self.spec.name, "chunks": [], "runs": [],
+                        "play_code": play_code_key(self.spec.game)}
         # the spec's order (identity's variants are written sorted): a sweep's first value is
         # its baseline when no variant is named "baseline"
         self.doc["variant_order"] = [v.name for v in self.spec.variants]
