@@ -221,7 +221,8 @@ def strands_own_pawn(b, view, t, seat, origin, lift_h, dest, h, shp, sym):
 @njit_noalloc
 def placing_strands_own_pawn(b, view, t, seat, dest, h, shp, sym):
     """strands_own_pawn at a place decision, for putting the piece in hand (h hu, showing
-    (shp, sym)) on dest. The piece came off its origin at this turn's origin decision, so the
+    (shp, sym)) on dest (-1: on no square within the pawn's reach, so the count is the one the
+    lift left). The piece came off its origin at this turn's origin decision, so the
     step the pawn had is read on the board as the turn found it: with the piece back on its
     origin, showing what it showed there (§1.4: a face-down cube nothing, a half-cube its
     shapes). So a lift that took the last step is answered by a placement that gives one back,
@@ -248,6 +249,8 @@ def placing_strands_own_pawn(b, view, t, seat, dest, h, shp, sym):
         had_a_step = count_pawn_moves(b, t, seat, pawn) > 0
     if not had_a_step:
         return False
+    if dest < 0:
+        return count_pawn_moves(b, t, seat, pawn) == 0
     saved = put_on(b, dest, h, shp, sym)
     stranded = count_pawn_moves(b, t, seat, pawn) == 0
     restore(b, dest, saved)

@@ -16,9 +16,10 @@ Pawn move: the legal square with the least cost to go; ties by the most legal mo
 No piece move of theirs leaves their own pawn without a step it had when the turn began, where
 another move would do (`_strands`; at the place decision the step is read with the piece back
 on its origin, so a placement that gives back what the lift took is preferred): that is a
-block of their own making at the pawn phase (A38, D14: self-inflicted blocks count). §7's stair builder breaks its ties by the pawn's mobility; a move that strands
-the pawn is the extreme case, and before this guard it was 20% of the hybrid's blocks and
-41-64% of the stair builder's (results/ASCENSION.md Q4).
+block of their own making at the pawn phase (A38, D14: self-inflicted blocks count). §7's
+stair builder breaks its ties by the pawn's mobility; a move that strands the pawn is the
+extreme case, and before this guard it was 20% of the hybrid's blocks and 41-64% of the stair
+builder's (results/ASCENSION.md Q4).
 """
 
 import numpy as np
@@ -28,7 +29,7 @@ from policies.ascension.board import (
     placement_ok, placing_strands_own_pawn, post_repair_mobility, put_on, restore,
     strands_own_pawn)
 from policies.ascension.staircase import (
-    INF, MEMO_PIECES, MEMO_ROW, W_BLOCK_MEMO, W_PLAN, W_PLAN_AT, W_PLAN_G, W_STASH,
+    INF, MEMO_PIECES, MEMO_ROW, W_BLOCK_MEMO, W_PLAN, W_PLAN_AT, W_PLAN_G, W_SCRATCH_FRESH, W_STASH,
     W_TARGET_STASH, candidate_costs, climb_distance_within, extract_plan, goal_square,
     plan_costs, standing_cost)
 from sim.core.jit import njit_noalloc
@@ -124,17 +125,35 @@ def _reaches(ctx, origin, dest):
     return pawn >= 0 and (edit_reaches(view, pawn, origin) or edit_reaches(view, pawn, dest))
 
 
+@njit_noalloc(inline="always")
+def _new_decision(ctx):
+    """Called by each decision that may ask _strands: the board block of ctx.work is not yet a
+    copy of this decision's view (an earlier decision's, or another imagined world's, may be
+    there)."""
+    ctx.work[W_SCRATCH_FRESH] = 0
+
+
+@njit_noalloc(inline="always")
+def _scratch(ctx):
+    """ctx.work's board block as a copy of the view, made once a decision, on the first move
+    within the pawn's reach (the plan's search writes only past the block; the blocker and the
+    pawn decision copy the same view there and put back their edits, as the strand checks do,
+    so a copy stays one for the whole decision). Inlined: without numba's runtime a function
+    may not return its argument."""
+    if ctx.work[W_SCRATCH_FRESH] == 0:
+        copy_board(ctx.board, ctx.work)
+        ctx.work[W_SCRATCH_FRESH] = 1
+    return ctx.work
+
+
 @njit_noalloc
 def _strands(ctx, origin, lift_h, dest, h, shp, sym):
-    """board.strands_own_pawn for this seat on a fresh copy of its view, in ctx.work's board
-    block (the plan's search writes only past it); made only for a move within the pawn's
-    reach."""
-    view = ctx.board
+    """board.strands_own_pawn for this seat on the decision's copy of its view (_scratch),
+    asked only of a move within the pawn's reach."""
     if not _reaches(ctx, origin, dest):
         return False
-    copy_board(view, ctx.work)
-    return strands_own_pawn(ctx.work, view, ctx.config, ctx.seat, origin, lift_h, dest, h, shp,
-                            sym)
+    return strands_own_pawn(_scratch(ctx), ctx.board, ctx.config, ctx.seat, origin, lift_h,
+                            dest, h, shp, sym)
 
 
 @njit_noalloc
@@ -152,22 +171,36 @@ def _move_strands(ctx, origin, dest):
 
 
 @njit_noalloc
-def _placement_strands(ctx, code, h, kind, fshp, fsym, was_up, joker):
+def _lift_took_last_step(ctx):
+    """At a place decision: whether the lift of the piece in hand took the own pawn's last step
+    (board.placing_strands_own_pawn with no destination in the pawn's reach). Worked out once a
+    decision: every placement out of the pawn's reach then strands it alike, so only those
+    within reach are asked one by one (_placement_strands)."""
+    view = ctx.board
+    if not _reaches(ctx, view[V_HELD_ORIGIN], -1):
+        return False
+    return placing_strands_own_pawn(_scratch(ctx), view, ctx.config, ctx.seat, -1, 0, 0, 0)
+
+
+@njit_noalloc
+def _placement_strands(ctx, code, piece, joker, lift_took):
     """Whether putting the piece in hand down as placement `code` strands the own pawn:
     board.placing_strands_own_pawn, which reads the step the pawn had with the piece back on
     its origin (so a placement that gives back the step its lift took is preferred); for the
     joker (A57), placed once the move is over, board.strands_own_pawn on the board as it
-    stands. On a fresh copy of the view, as _strands."""
+    stands. A placement out of the pawn's reach strands it as the lift left it (`lift_took`,
+    _lift_took_last_step; False for the joker); one within reach is asked on the decision's
+    copy of the view (_scratch). `piece`: (height, kind, shapes, symbol, was face up)."""
     view = ctx.board
     dest = code >> 1
-    if not _reaches(ctx, -1 if joker else view[V_HELD_ORIGIN], dest):
-        return False
+    if not _reaches(ctx, -1, dest):
+        return lift_took
+    h, kind, fshp, fsym, was_up = piece
     allowed, shp, sym = orientation_shows(kind, fshp, fsym, was_up, code & 1)
-    copy_board(view, ctx.work)
+    b = _scratch(ctx)
     if joker:
-        return strands_own_pawn(ctx.work, view, ctx.config, ctx.seat, -1, 0, dest, h, shp,
-                                sym)
-    return placing_strands_own_pawn(ctx.work, view, ctx.config, ctx.seat, dest, h, shp, sym)
+        return strands_own_pawn(b, view, ctx.config, ctx.seat, -1, 0, dest, h, shp, sym)
+    return placing_strands_own_pawn(b, view, ctx.config, ctx.seat, dest, h, shp, sym)
 
 
 @njit_noalloc
@@ -175,6 +208,7 @@ def explore_origin(ctx):
     """An exploring origin decision (strategic.EXPLORE): uniform among the origins whose lift
     leaves the own pawn a step, or among all where none or every one does (the same draw as
     without the guard)."""
+    _new_decision(ctx)
     legal = ctx.legal
     n_safe = 0
     for k in range(ctx.n_legal):
@@ -248,6 +282,7 @@ def build_origin(ctx):
 @njit_noalloc
 def build_origin_on_plan(ctx, n):
     """build_origin with the plan (length n) already in W_PLAN/W_PLAN_G."""
+    _new_decision(ctx)
     view = ctx.board
     t = ctx.config
     seat = ctx.seat
@@ -363,12 +398,15 @@ def build_place(ctx, joker):
     """Place decision of `build`: the plan square the held piece brings closest to its
     target (first on the plan first); else a harmless square, far from the pillar (onto the
     pillar when descending, to slow the climbers)."""
+    _new_decision(ctx)
     view = ctx.board
     seat = ctx.seat
     work = ctx.work
     h, kind, fshp, fsym, was_up = held_piece(view)
     if joker:                                              # A57: the joker after the move
         h, kind = 1, JOKER
+    piece = (h, kind, fshp, fsym, was_up)
+    lift_took = False if joker else _lift_took_last_step(ctx)
     pawn = view[S_PAWN_SQ + seat]
     legal = ctx.legal
     n_legal = ctx.n_legal
@@ -380,10 +418,10 @@ def build_place(ctx, joker):
             want = 2 * dest + (0 if kind == CUBE else 1)
             if kind == CUBE and _reveal_helps(view, fsym, was_up) and \
                     legal_has(legal, n_legal, want + 1) and \
-                    not _placement_strands(ctx, want + 1, h, kind, fshp, fsym, was_up, joker):
+                    not _placement_strands(ctx, want + 1, piece, joker, lift_took):
                 return want + 1
             if legal_has(legal, n_legal, want) and \
-                    not _placement_strands(ctx, want, h, kind, fshp, fsym, was_up, joker):
+                    not _placement_strands(ctx, want, piece, joker, lift_took):
                 return want
     else:
         dist, n = plan_for(ctx, seat)
@@ -395,10 +433,10 @@ def build_place(ctx, joker):
             continue
         c = 2 * s + (0 if kind == CUBE else 1)
         if legal_has(legal, n_legal, c) and \
-                not _placement_strands(ctx, c, h, kind, fshp, fsym, was_up, joker):
+                not _placement_strands(ctx, c, piece, joker, lift_took):
             if kind == CUBE and _reveal_helps(view, fsym, was_up) and \
                     legal_has(legal, n_legal, c + 1) and \
-                    not _placement_strands(ctx, c + 1, h, kind, fshp, fsym, was_up, joker):
+                    not _placement_strands(ctx, c + 1, piece, joker, lift_took):
                 return c + 1
             return c
     descending = view[S_SUMMIT + seat] != 0
@@ -414,7 +452,7 @@ def build_place(ctx, joker):
             continue                                       # keep faces hidden
         d = c >> 1
         if work[W_PLAN_AT + d] >= 0 or (pawn >= 0 and chebyshev(d, pawn) <= 1) or \
-                _placement_strands(ctx, c, h, kind, fshp, fsym, was_up, joker):
+                _placement_strands(ctx, c, piece, joker, lift_took):
             continue                            # the last: a pawn on a cable car (A31)
         score = 1.0 * chebyshev(d, PILLAR)
         if descending and d == PILLAR:
@@ -431,25 +469,25 @@ def build_place(ctx, joker):
         return JOKER_DECLINE
     if best >= 0:
         return best
-    return _any_placement(ctx, h, kind, fshp, fsym, was_up)   # the joker declined above
+    return _any_placement(ctx, piece, lift_took)           # the joker declined above
 
 
 @njit_noalloc
-def _any_placement(ctx, h, kind, fshp, fsym, was_up):
+def _any_placement(ctx, piece, lift_took):
     """build_place's last resort: uniform among the placements that leave the own pawn a step,
     or among all where none or every one does (the same draw as without the guard)."""
     legal = ctx.legal
     n_safe = 0
     for k in range(ctx.n_legal):
         if legal[k] >= 2 * N_SQUARES or \
-                not _placement_strands(ctx, legal[k], h, kind, fshp, fsym, was_up, False):
+                not _placement_strands(ctx, legal[k], piece, False, lift_took):
             n_safe += 1
     if n_safe == 0 or n_safe == ctx.n_legal:
         return legal[stream_below(ctx.stream, ctx.n_legal)]
     j = stream_below(ctx.stream, n_safe)
     for k in range(ctx.n_legal):
         if legal[k] >= 2 * N_SQUARES or \
-                not _placement_strands(ctx, legal[k], h, kind, fshp, fsym, was_up, False):
+                not _placement_strands(ctx, legal[k], piece, False, lift_took):
             if j == 0:
                 return legal[k]
             j -= 1

@@ -74,7 +74,9 @@ W_PLAN_AT = W_EDIT_ROW + N_SQUARES  # per square: its first place on a plan (bui
 MEMO_PIECES = 16                # builder.block_move: the pieces whose counts it keeps, a row
 MEMO_ROW = 9                    # each: its signature, then a count per neighbour of the target
 W_BLOCK_MEMO = W_PLAN_AT + N_SQUARES
-W_END = W_BLOCK_MEMO + MEMO_PIECES * MEMO_ROW
+W_SCRATCH_FRESH = W_BLOCK_MEMO + MEMO_PIECES * MEMO_ROW   # 1: the board block (ctx.work[0:
+#                                 B_STACK]) is a copy of this decision's view (builder._scratch)
+W_END = W_SCRATCH_FRESH + 1
 ALL_HEIGHTS = (1 << NH) - 1
 
 
