@@ -62,34 +62,56 @@ def code_key():
     return numba_cache_key()
 
 
-def play_code_files(game_name):
-    """The sources whose edit can change a game's games: the shared core (`sim/core/`, its
-    kernel driver, random streams and bot machinery), the game's own package (its engine, the
-    adapter's folder) and its bots' (each policy module's folder), and the bots shared by every
-    game (`policies/*.py`, the search). Reports and tools (`sim/report/`, `sim/experiment/`)
-    are not among them: an experiment outlives edits to those."""
+def play_code_sources(game_name):
+    """The sources whose edit can change a game's games, as (tag, folder, glob) triples: the
+    shared core (`sim/core/`: the kernel driver, random streams, bot machinery), the package of
+    the game's adapter (its engine) and of each policy module (its bots), and the bots shared by
+    every game (`policies/*.py`, the search). Broad on purpose: `sim/core/` also holds tools
+    (stats, output), and an edit there costs a replay, where a file left out would let two
+    versions mix without a word. Reports and experiment tools (`sim/report/`,
+    `sim/experiment/`) are left out: an experiment outlives edits to those. A tag names each
+    folder (`sim/core`, a package's name), so the key does not depend on where it is installed.
+    """
     import importlib.util
     from sim.core.game import get_game
     game = get_game(game_name)
     here = Path(__file__).resolve().parent
-    folders = {here / "core"}
+    sources = {("sim/core", here / "core", "**/*.py"),
+               ("policies", here.parent / "policies", "*.py")}
     for module in (game.adapter, *game.policy_modules):
         found = importlib.util.find_spec(module)
-        if found is not None and found.origin:
-            folders.add(Path(found.origin).resolve().parent)
-    files = {path for folder in folders for path in folder.rglob("*.py")}
-    files.update((here.parent / "policies").glob("*.py"))
-    return sorted(files)
+        if found is None or not found.origin:
+            raise ValueError(f"game {game_name!r}: module {module!r} has no source file to key")
+        origin = Path(found.origin).resolve()
+        if found.submodule_search_locations is None and "." not in module:
+            sources.add((module, origin.parent, origin.name))   # a plug-in of one module
+        else:
+            package = module if found.submodule_search_locations else module.rpartition(".")[0]
+            sources.add((package, origin.parent, "**/*.py"))
+    return sorted(sources, key=lambda source: (source[0], str(source[1])))
+
+
+def play_code_files(game_name):
+    """Every file of play_code_sources, in the order the key reads them."""
+    return [path for _, folder, pattern in play_code_sources(game_name)
+            for path in sorted(folder.glob(pattern))]
+
+
+def _sources_digest(sources):
+    """A hash of each source folder's tag, and of each file's path within its folder and bytes."""
+    digest = hashlib.sha256()
+    for tag, folder, pattern in sources:
+        for path in sorted(folder.glob(pattern), key=lambda p: p.relative_to(folder).as_posix()):
+            digest.update(f"{tag}/{path.relative_to(folder).as_posix()}".encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
 
 
 def play_code_key(game_name):
-    """A hash of the names and bytes of `play_code_files`: an experiment's folder keeps the key
-    of the code that played its games, and a run that finds another refuses to add to them or
-    to reuse them (sim/experiment/runner.py, Manifest)."""
-    digest = hashlib.sha256()
-    for path in play_code_files(game_name):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
+    """A hash of `play_code_sources`: an experiment's folder keeps the key of the code that
+    played its games, and a run that finds another refuses to add to them or to reuse them
+    (sim/experiment/runner.py, Manifest)."""
+    return _sources_digest(play_code_sources(game_name))
 
 
 def package_data_key(root=None, game=None):

@@ -187,3 +187,35 @@ def test_a_games_runs_depend_on_its_own_data_files_only(source_copy):
     tuned.write_text(tuned.read_text().replace(" ", "  ", 1))
     assert package_data_key(source_copy, "all-in-ascent") == keys["all-in-ascent"]
     assert package_data_key(source_copy, "first-ascent") != keys["first-ascent"]
+
+
+def test_the_play_code_key_covers_a_game_s_engine_and_bots_not_its_reports():
+    """experiment.json's play_code (sim.play_code_key; runner.Manifest refuses a folder with
+    another): the core, the game's engine and bots and the shared search are in it, reports
+    and experiment tools are not, and no other game's engine is."""
+    files = {p.relative_to(ROOT).as_posix() for p in sim.play_code_files("ascension")
+             if ROOT in p.parents}
+    assert {"sim/core/rng.py", "sim/core/batch.py", "sim/games/ascension/engine.py",
+            "policies/ascension/builder.py", "policies/mcts.py"} <= files
+    assert not any(f.startswith(("sim/report/", "sim/experiment/", "sim/games/first_ascent/",
+                                 "policies/all_in_ascent/")) for f in files)
+
+
+def test_the_play_code_key_reads_paths_within_each_source(tmp_path):
+    """Two installs of the same sources in other folders get the same key (a plug-in's key once
+    followed its absolute path); an edit, or a file moved within a source, changes it."""
+    from sim import _sources_digest
+    for root in ("a/site", "b/elsewhere/deeper"):
+        pkg = tmp_path / root / "pkg"
+        (pkg / "sub").mkdir(parents=True)
+        (pkg / "engine.py").write_text("RULE = 1\n")
+        (pkg / "sub" / "bot.py").write_text("MOVE = 2\n")
+    first, second = (_sources_digest([("pkg", tmp_path / root / "pkg", "**/*.py")])
+                     for root in ("a/site", "b/elsewhere/deeper"))
+    assert first == second
+    moved = tmp_path / "b/elsewhere/deeper/pkg"
+    (moved / "sub" / "bot.py").rename(moved / "bot.py")
+    assert _sources_digest([("pkg", moved, "**/*.py")]) != first
+    (moved / "engine.py").write_text("RULE = 2\n")
+    (moved / "bot.py").rename(moved / "sub" / "bot.py")
+    assert _sources_digest([("pkg", moved, "**/*.py")]) != first
