@@ -136,10 +136,10 @@ def _new_decision(ctx):
 @njit_noalloc(inline="always")
 def _scratch(ctx):
     """ctx.work's board block as a copy of the view, made once a decision, on the first move
-    within the pawn's reach (the plan's search writes only past the block; the blocker and the
-    pawn decision copy the same view there and put back their edits, as the strand checks do,
-    so a copy stays one for the whole decision). Inlined: without numba's runtime a function
-    may not return its argument."""
+    within the pawn's reach. It stays one for the whole decision: each decision that asks marks
+    it stale first (_new_decision), and after the copy only the strand checks touch the block,
+    putting back their edits (the plan's search writes past it). Inlined: without numba's
+    runtime a function may not return its argument."""
     if ctx.work[W_SCRATCH_FRESH] == 0:
         copy_board(ctx.board, ctx.work)
         ctx.work[W_SCRATCH_FRESH] = 1

@@ -9,6 +9,7 @@ import pytest
 
 from asc_helpers import CABLE, Builder, Pick, nb, new_game, sq, start_turn
 from policies.ascension import board, builder
+from policies.ascension import staircase as SC
 from sim.games.ascension import state as S
 from sim.games.ascension.engine import count_pawn_moves
 from sim.games.ascension.policy_api import MAX_POLICY_PARAMS, WORK_SIZE, PolicyContext
@@ -107,6 +108,21 @@ def test_a_placement_gives_back_the_step_its_lift_took():  # A15 A38
     assert not board.strands_own_pawn(b, view, g.t, 0, -1, 0, FAR, 2, 0, 0)  # no step now
     placed = {builder.build_place(_context(g, seed), False) for seed in range(1, 60)}
     assert placed == {2 * LOW}, placed                 # the one placement with a step
+
+
+def test_a_decision_never_reads_an_earlier_decision_s_copy_of_the_board():  # A38
+    # the strand checks copy the view once a decision (builder._scratch); each decision that
+    # asks marks the copy stale first. A work area holding another board, marked fresh, as an
+    # earlier decision or another imagined world of a search may leave it, changes nothing
+    g = _one_step_position()
+    g.step(Pick(square=STEP))
+    stale = np.zeros(WORK_SIZE, np.int64)
+    stale[:S.B_STACK] = np.arange(S.B_STACK) % 7          # no board at all
+    for seed in range(1, 30):
+        ctx = _context(g, seed)
+        ctx.work[:] = stale
+        ctx.work[SC.W_SCRATCH_FRESH] = 1
+        assert builder.build_place(ctx, False) == 2 * LOW
 
 
 def _context(g, stream_seed):
