@@ -162,6 +162,23 @@ def test_a_resumed_search_with_another_spec_is_refused(tmp_path, capsys):
     assert str(path) in err and "the spec changed since the study" in err
 
 
+def test_a_resumed_search_after_a_code_change_is_refused(tmp_path, capsys, monkeypatch):
+    """The study keeps the key of the code that plays the game (sim.play_code_key), as an
+    experiment's folder does: resuming it under other code would score its candidates with
+    two versions, and is refused, naming both keys."""
+    import sim
+    path = write(tmp_path, budget=2)
+    assert main(["balance", str(path), "--quiet", "--no-validation"]) == 0
+    spec = load_balance_spec(path)
+    kept = open_study(spec).user_attrs["play_code"]
+    assert kept == sim.play_code_key(spec.game)
+    monkeypatch.setattr(sim, "play_code_key", lambda game: "0123456789abcdef")
+    write(tmp_path, budget=3)
+    assert main(["balance", str(path), "--quiet", "--no-validation"]) == 2
+    err = capsys.readouterr().err
+    assert str(path) in err and f"(play_code {kept} in the study, 0123456789abcdef now)" in err
+
+
 @pytest.mark.parametrize("change, message", [
     (("[knobs.head_start]", "[knobs.colour]"), 'knobs."colour": value 0:'),
     (("high = 9", "high = 30"), 'knobs."head_start": value 21:'),

@@ -591,6 +591,7 @@ def open_study(spec):
     from optuna.storages.journal import JournalFileBackend, JournalStorage
     from optuna.trial import TrialState
     import warnings
+    from sim import play_code_key
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     # multivariate TPE is marked experimental; it is what lets the search learn which knobs
     # move together
@@ -607,6 +608,15 @@ def open_study(spec):
                 f"{spec.path}: the spec changed since the study in {spec.out} began (its "
                 f"games, knobs, target, bots or seed differ); use a new out folder, or restore "
                 f"the spec")
+        # as an experiment's folder (runner._refuse_other_play_code): a study begun before
+        # the key was kept has none, and resumes as before
+        stored = study.user_attrs.get("play_code")
+        if stored is not None and stored != play_code_key(spec.game):
+            raise BalanceError(
+                f"{spec.path}: the code that plays {spec.game}'s games (sim/core, its engine, "
+                f"its bots) changed since the study in {spec.out} began (play_code {stored} in "
+                f"the study, {play_code_key(spec.game)} now): its candidates' scores would mix "
+                f"two versions; use a new out folder, or restore the code")
         left = sorted(study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)),
                       key=lambda t: t.number)
         # the trials of the batch a kill cut short are taken up again first (_reopen); where
@@ -625,6 +635,7 @@ def open_study(spec):
                                 directions=["minimize", "minimize", "minimize"])
     study.set_user_attr("identity_sha256", identity)
     study.set_user_attr("identity", spec.identity())
+    study.set_user_attr("play_code", play_code_key(spec.game))
     study.enqueue_trial({f"change:{k.key}": False for k in spec.knobs})
     study.ascent_reopen, study.ascent_reopen_alone = [], False
     return study
