@@ -188,6 +188,25 @@ def edit_reaches(b, pawn, sq):
     return 0 <= sq < N_SQUARES and (chebyshev(sq, pawn) <= 1 or b[B_SYMBOL + pawn] == SYM_CABLE)
 
 
+@njit_noalloc(inline="always")
+def _blockable(b, t, seat):
+    """Whether no legal move would block this seat's pawn at its pawn phase (A38): it is not
+    staying on a bivouac (A35) and not protected on its corner (A39)."""
+    return b[S_BIV + seat] == 0 and not protected_on_corner(b, t, seat)
+
+
+@njit_noalloc
+def _moves_with_piece_on(b, t, seat, pawn, d, h, shp, sym):
+    """The pawn's legal-move count once a piece of h hu showing (shp, sym) is put on d (-1:
+    nothing is put); b is left as it was."""
+    if d < 0:
+        return count_pawn_moves(b, t, seat, pawn)
+    saved = put_on(b, d, h, shp, sym)
+    moves = count_pawn_moves(b, t, seat, pawn)
+    restore(b, d, saved)
+    return moves
+
+
 @njit_noalloc
 def strands_own_pawn(b, view, t, seat, origin, lift_h, dest, h, shp, sym):
     """Whether this piece move would block the mover at its own pawn phase (A38): its pawn has a
@@ -197,24 +216,16 @@ def strands_own_pawn(b, view, t, seat, origin, lift_h, dest, h, shp, sym):
     (A39) is never blocked. b is a scratch copy of the view's board; it is left as it was.
     Only an edit within reach of the pawn is counted, so most moves cost no count."""
     pawn = b[S_PAWN_SQ + seat]
-    if pawn < 0 or not (edit_reaches(b, pawn, origin) or edit_reaches(b, pawn, dest)):
-        return False
-    if b[S_BIV + seat] != 0 or protected_on_corner(b, t, seat):
-        return False
-    if count_pawn_moves(b, t, seat, pawn) == 0:
-        return False                    # no step to lose: the move cannot be what blocks it
+    if pawn < 0 or not (edit_reaches(b, pawn, origin) or edit_reaches(b, pawn, dest)) or \
+            not _blockable(b, t, seat) or count_pawn_moves(b, t, seat, pawn) == 0:
+        return False                    # the last: no step to lose, nothing this move blocks
     lifted = 0 <= origin < N_SQUARES
-    saved_o = (0, 0, 0, 0)
+    saved = (0, 0, 0, 0)
     if lifted:
-        saved_o = lift_top(b, view, origin, lift_h)
-    saved_d = (0, 0, 0, 0)
-    if dest >= 0:
-        saved_d = put_on(b, dest, h, shp, sym)
-    stranded = count_pawn_moves(b, t, seat, pawn) == 0
-    if dest >= 0:
-        restore(b, dest, saved_d)
+        saved = lift_top(b, view, origin, lift_h)
+    stranded = _moves_with_piece_on(b, t, seat, pawn, dest, h, shp, sym) == 0
     if lifted:
-        restore(b, origin, saved_o)
+        restore(b, origin, saved)
     return stranded
 
 
@@ -228,30 +239,23 @@ def placing_strands_own_pawn(b, view, t, seat, dest, h, shp, sym):
     shapes). So a lift that took the last step is answered by a placement that gives one back,
     where one does. b is a scratch copy of the view's board; it is left as it was."""
     pawn = b[S_PAWN_SQ + seat]
+    if pawn < 0:
+        return False
     origin = view[V_HELD_ORIGIN]
-    if pawn < 0 or not (edit_reaches(b, pawn, origin) or edit_reaches(b, pawn, dest)):
+    origin_reaches = edit_reaches(b, pawn, origin)
+    if not (origin_reaches or edit_reaches(b, pawn, dest)) or not _blockable(b, t, seat):
         return False
-    if b[S_BIV + seat] != 0 or protected_on_corner(b, t, seat):
-        return False
-    if edit_reaches(b, pawn, origin):
+    back, back_shp, back_sym = -1, 0, 0
+    if origin_reaches:
+        back = origin
         kind = view[V_HELD_KIND]                   # what it showed there: engine.shows
-        back_shp, back_sym = 0, SYM_DRAGON
+        back_sym = SYM_DRAGON
         if kind == CUBE:
-            back_shp, back_sym = 0, 0
+            back_sym = 0
             if view[V_HELD_WAS_UP]:
                 back_shp, back_sym = view[V_HELD_SHAPES], view[V_HELD_SYMBOL]
         elif kind == HALF:
             back_shp, back_sym = view[V_HELD_SHAPES], 0
-        saved = put_on(b, origin, view[V_HELD_H], back_shp, back_sym)
-        had_a_step = count_pawn_moves(b, t, seat, pawn) > 0
-        restore(b, origin, saved)
-    else:
-        had_a_step = count_pawn_moves(b, t, seat, pawn) > 0
-    if not had_a_step:
-        return False
-    if dest < 0:
-        return count_pawn_moves(b, t, seat, pawn) == 0
-    saved = put_on(b, dest, h, shp, sym)
-    stranded = count_pawn_moves(b, t, seat, pawn) == 0
-    restore(b, dest, saved)
-    return stranded
+    if _moves_with_piece_on(b, t, seat, pawn, back, view[V_HELD_H], back_shp, back_sym) == 0:
+        return False                    # no step to lose: the lift took it, or it had none
+    return _moves_with_piece_on(b, t, seat, pawn, dest, h, shp, sym) == 0
