@@ -14,9 +14,10 @@ the board with the piece lifted and picks the destination.
 Pawn move: the legal square with the least cost to go; ties by the most legal moves from there.
 
 No piece move of theirs leaves their own pawn without a step it had when the turn began, where
-another move would do (`_strands`; at the place decision the step is read with the piece back
-on its origin, so a placement that gives back what the lift took is preferred): that is a
-block of their own making at the pawn phase (A38, D14: self-inflicted blocks count). §7's
+another move would do (`_move_strands`, `_placement_strands`; at the place decision the step
+is read with the piece back on its origin, so a placement that gives back what the lift took is
+preferred): that is a block of their own making at the pawn phase (A38, D14: self-inflicted
+blocks count). §7's
 stair builder breaks its ties by the pawn's mobility; a move that strands the pawn is the
 extreme case, and before this guard it was 20% of the hybrid's blocks and 41-64% of the stair
 builder's (results/ASCENSION.md Q4).
@@ -127,7 +128,7 @@ def _reaches(ctx, origin, dest):
 
 @njit_noalloc(inline="always")
 def _new_decision(ctx):
-    """Called by each decision that may ask _strands: the board block of ctx.work is not yet a
+    """Called by each decision that may ask a strand check: the board block of ctx.work is not yet a
     copy of this decision's view (an earlier decision's, or another imagined world's, may be
     there)."""
     ctx.work[W_SCRATCH_FRESH] = 0
@@ -147,19 +148,11 @@ def _scratch(ctx):
 
 
 @njit_noalloc
-def _strands(ctx, origin, lift_h, dest, h, shp, sym):
-    """board.strands_own_pawn for this seat on the decision's copy of its view (_scratch),
-    asked only of a move within the pawn's reach."""
-    if not _reaches(ctx, origin, dest):
-        return False
-    return strands_own_pawn(_scratch(ctx), ctx.board, ctx.config, ctx.seat, origin, lift_h,
-                            dest, h, shp, sym)
-
-
-@njit_noalloc
 def _move_strands(ctx, origin, dest):
-    """_strands for the move of origin's piece onto dest as the origin decision plans it: face
-    down if a cube, showing its shapes if a half-cube (as _piece_fits places it)."""
+    """board.strands_own_pawn, on the decision's copy of the view (_scratch), for the move of
+    origin's piece onto dest (-1: nowhere yet) as the origin decision plans it: face down if a
+    cube, showing its shapes if a half-cube (as _piece_fits places it). Asked only of a move
+    within the pawn's reach."""
     if not _reaches(ctx, origin, dest):
         return False
     view = ctx.board
@@ -167,7 +160,8 @@ def _move_strands(ctx, origin, dest):
     up = 0 if kind == CUBE else 1
     allowed, shp, sym = orientation_shows(kind, fshp if fshp >= 0 else 0,
                                           fsym if fsym >= 0 else 0, was_up, up)
-    return _strands(ctx, origin, h, dest, h, shp, sym)
+    return strands_own_pawn(_scratch(ctx), view, ctx.config, ctx.seat, origin, h, dest, h, shp,
+                            sym)
 
 
 @njit_noalloc
@@ -203,26 +197,46 @@ def _placement_strands(ctx, code, piece, joker, lift_took):
     return placing_strands_own_pawn(b, view, ctx.config, ctx.seat, dest, h, shp, sym)
 
 
+@njit_noalloc(inline="always")
+def _leaves_a_step(ctx, k, placing, piece, lift_took):
+    """Whether legal action k leaves the own pawn a step: an origin's lift, or a placement of
+    the piece in hand (the joker declined, code 2 x N_SQUARES, always does)."""
+    code = ctx.legal[k]
+    if placing:
+        return code >= 2 * N_SQUARES or not _placement_strands(ctx, code, piece, False,
+                                                               lift_took)
+    return not _move_strands(ctx, code, -1)
+
+
+@njit_noalloc
+def _uniform_leaving_a_step(ctx, placing, piece, lift_took):
+    """A legal action drawn uniformly among those that leave the own pawn a step
+    (_leaves_a_step), or among all where none or every one does: then the same draw as
+    without the guard."""
+    n_safe = 0
+    for k in range(ctx.n_legal):
+        if _leaves_a_step(ctx, k, placing, piece, lift_took):
+            n_safe += 1
+    if n_safe == 0 or n_safe == ctx.n_legal:
+        return ctx.legal[stream_below(ctx.stream, ctx.n_legal)]
+    j = stream_below(ctx.stream, n_safe)
+    for k in range(ctx.n_legal):
+        if _leaves_a_step(ctx, k, placing, piece, lift_took):
+            if j == 0:
+                return ctx.legal[k]
+            j -= 1
+    return ctx.legal[0]                                    # not reached
+
+
+_NO_PIECE = (0, 0, 0, 0, 0)
+
+
 @njit_noalloc
 def explore_origin(ctx):
     """An exploring origin decision (strategic.EXPLORE): uniform among the origins whose lift
-    leaves the own pawn a step, or among all where none or every one does (the same draw as
-    without the guard)."""
+    leaves the own pawn a step (_uniform_leaving_a_step)."""
     _new_decision(ctx)
-    legal = ctx.legal
-    n_safe = 0
-    for k in range(ctx.n_legal):
-        if not _move_strands(ctx, legal[k], -1):
-            n_safe += 1
-    if n_safe == 0 or n_safe == ctx.n_legal:
-        return legal[stream_below(ctx.stream, ctx.n_legal)]
-    j = stream_below(ctx.stream, n_safe)
-    for k in range(ctx.n_legal):
-        if not _move_strands(ctx, legal[k], -1):
-            if j == 0:
-                return legal[k]
-            j -= 1
-    return legal[0]                                        # not reached
+    return _uniform_leaving_a_step(ctx, False, _NO_PIECE, False)
 
 
 @njit_noalloc
@@ -469,29 +483,9 @@ def build_place(ctx, joker):
         return JOKER_DECLINE
     if best >= 0:
         return best
-    return _any_placement(ctx, piece, lift_took)           # the joker declined above
-
-
-@njit_noalloc
-def _any_placement(ctx, piece, lift_took):
-    """build_place's last resort: uniform among the placements that leave the own pawn a step,
-    or among all where none or every one does (the same draw as without the guard)."""
-    legal = ctx.legal
-    n_safe = 0
-    for k in range(ctx.n_legal):
-        if legal[k] >= 2 * N_SQUARES or \
-                not _placement_strands(ctx, legal[k], piece, False, lift_took):
-            n_safe += 1
-    if n_safe == 0 or n_safe == ctx.n_legal:
-        return legal[stream_below(ctx.stream, ctx.n_legal)]
-    j = stream_below(ctx.stream, n_safe)
-    for k in range(ctx.n_legal):
-        if legal[k] >= 2 * N_SQUARES or \
-                not _placement_strands(ctx, legal[k], piece, False, lift_took):
-            if j == 0:
-                return legal[k]
-            j -= 1
-    return legal[0]                                        # not reached
+    # the last resort (the joker declined above): uniform among the placements that leave the
+    # own pawn a step
+    return _uniform_leaving_a_step(ctx, True, piece, lift_took)
 
 
 @njit_noalloc

@@ -323,7 +323,7 @@ def test_the_self_inflicted_blocks_are_counted(capsys):  # A38
     """sim.report.ascension_blocks: a block in a turn whose pawn had a step when the turn
     began is the bot's own doing (only its own moves come between). `random` makes such moves
     (10 of its 32 blocks in its first eight games); `random-safe` (random_policy.py) and the
-    stair builder (builder._strands) reject them, so none of their blocks is."""
+    stair builder (builder._move_strands) reject them, so none of their blocks is."""
     from sim.report.ascension_blocks import main, self_block_share
     assert self_block_share("random", 8)[:2] == (32, 10)
     assert self_block_share("stair-builder", 8)[:2] == (5, 0)

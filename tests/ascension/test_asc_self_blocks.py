@@ -1,4 +1,5 @@
-"""The goal-directed bots never take their own pawn's last step away (builder._strands).
+"""The goal-directed bots never take their own pawn's last step away (builder.py's
+strand checks, on board.strands_own_pawn and board.placing_strands_own_pawn).
 
 A seat is blocked in its pawn phase when its pawn has no legal move (A38), and a block of its
 own making counts (D14). The position here: seat 0's pawn on P at 4 hu with one legal step,
