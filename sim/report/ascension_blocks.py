@@ -13,6 +13,7 @@ is given with its 95% interval, clustered by game (a game's blocks are not indep
 import argparse
 import sys
 
+from sim.core.args import rule_changes
 from sim.core.stats import clustered_rate_interval
 from sim.games.ascension import state as S
 from sim.games.ascension.game import AscensionGame
@@ -63,12 +64,10 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games: at least 1, got {args.games}")
-    switches = {}
-    for item in args.rule:
-        name, sep, value = item.partition("=")
-        if not sep:
-            parser.error(f"--rule: NAME=VALUE, got {item!r}")
-        switches[name] = value
+    try:
+        switches, _ = rule_changes(args.rule, None, ValueError)
+    except ValueError as exc:
+        parser.error(str(exc))
     blocks, own, share, lo, hi = self_block_share(args.policy, args.games, args.players,
                                                   args.seed, switches)
     if blocks == 0:
