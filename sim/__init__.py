@@ -114,6 +114,15 @@ def play_code_key(game_name):
     return _sources_digest(play_code_sources(game_name))
 
 
+def other_play_code(game_name, stored):
+    """The game's play_code_key now, where `stored` (the key a folder or study kept) is another;
+    None where they agree, or where nothing was kept (written before the key was)."""
+    if stored is None:
+        return None
+    now = play_code_key(game_name)
+    return None if now == stored else now
+
+
 def package_data_key(root=None, game=None):
     """A hash of the data files (.json) of the packages: bundled game data and tuned knobs.
     Not part of the numba key (data is read at run time, not compiled in), but part of what a

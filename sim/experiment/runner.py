@@ -225,12 +225,10 @@ def _refuse_other_play_code(spec, doc):
     alters a game in a thousand passes it: on 2026-12-07 a skill curve reused self-play runs of
     the bots before a fix that changed a handful of games in 20,000. A folder written before
     the key was kept has none and resumes under that check alone."""
-    from sim import play_code_key
+    from sim import other_play_code
     stored = doc.get("play_code")
-    if stored is None:
-        return
-    now = play_code_key(spec.game)
-    if stored != now:
+    now = other_play_code(spec.game, stored)
+    if now is not None:
         raise SpecError(
             f"{spec.path}: {spec.out} holds games played by other code: the code that plays "
             f"{spec.game}'s games (sim/core, its engine, its bots) changed since (play_code "
