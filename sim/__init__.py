@@ -114,13 +114,17 @@ def play_code_key(game_name):
     return _sources_digest(play_code_sources(game_name))
 
 
-def other_play_code(game_name, stored):
-    """The game's play_code_key now, where `stored` (the key a folder or study kept) is another;
-    None where they agree, or where nothing was kept (written before the key was)."""
+def play_code_changed(game_name, stored, kept_in):
+    """Why a folder or study whose games were played under play_code `stored` (kept in
+    `kept_in`) may not take more, or be reused: the words for its refusal, or None where the
+    key is the same, or where none was kept (written before the key was)."""
     if stored is None:
         return None
     now = play_code_key(game_name)
-    return None if now == stored else now
+    if now == stored:
+        return None
+    return (f"the code that plays {game_name}'s games (sim/core, its engine, its bots) changed "
+            f"since (play_code {stored} in {kept_in}, {now} now)")
 
 
 def package_data_key(root=None, game=None):

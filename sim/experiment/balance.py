@@ -591,7 +591,7 @@ def open_study(spec):
     from optuna.storages.journal import JournalFileBackend, JournalStorage
     from optuna.trial import TrialState
     import warnings
-    from sim import other_play_code, play_code_key
+    from sim import play_code_changed, play_code_key
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     # multivariate TPE is marked experimental; it is what lets the search learn which knobs
     # move together
@@ -610,14 +610,12 @@ def open_study(spec):
                 f"the spec")
         # as an experiment's folder (runner._refuse_other_play_code): a study begun before
         # the key was kept has none, and resumes as before
-        stored = study.user_attrs.get("play_code")
-        now = other_play_code(spec.game, stored)
-        if now is not None:
+        why = play_code_changed(spec.game, study.user_attrs.get("play_code"), "the study")
+        if why is not None:
             raise BalanceError(
-                f"{spec.path}: the code that plays {spec.game}'s games (sim/core, its engine, "
-                f"its bots) changed since the study in {spec.out} began (play_code {stored} in "
-                f"the study, {now} now): its candidates' scores would mix two versions; use a "
-                f"new out folder, or restore the code")
+                f"{spec.path}: the study in {spec.out} was begun under other code: {why}; its "
+                f"candidates' scores would mix two versions; use a new out folder, or restore "
+                f"the code")
         left = sorted(study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)),
                       key=lambda t: t.number)
         # the trials of the batch a kill cut short are taken up again first (_reopen); where

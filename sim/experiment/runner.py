@@ -225,15 +225,13 @@ def _refuse_other_play_code(spec, doc):
     alters a game in a thousand passes it: on 2026-12-07 a skill curve reused self-play runs of
     the bots before a fix that changed a handful of games in 20,000. A folder written before
     the key was kept has none and resumes under that check alone."""
-    from sim import other_play_code
-    stored = doc.get("play_code")
-    now = other_play_code(spec.game, stored)
-    if now is not None:
+    from sim import play_code_changed
+    why = play_code_changed(spec.game, doc.get("play_code"), "its experiment.json")
+    if why is not None:
         raise SpecError(
-            f"{spec.path}: {spec.out} holds games played by other code: the code that plays "
-            f"{spec.game}'s games (sim/core, its engine, its bots) changed since (play_code "
-            f"{stored} in its experiment.json, {now} now), so adding games or reusing these "
-            f"would mix two versions in one result; use a new out folder, or restore the code")
+            f"{spec.path}: {spec.out} holds games played by other code: {why}, so adding games "
+            f"or reusing these would mix two versions in one result; use a new out folder, or "
+            f"restore the code")
 
 
 class Manifest:
