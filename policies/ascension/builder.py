@@ -176,7 +176,7 @@ def _lift_took_last_step(ctx):
     return placing_strands_own_pawn(_scratch(ctx), view, ctx.config, ctx.seat, -1, 0, 0, 0)
 
 
-@njit_noalloc
+@njit_noalloc(one_copy=True)
 def _placement_strands(ctx, code, piece, joker, lift_took):
     """Whether putting the piece in hand down as placement `code` strands the own pawn:
     board.placing_strands_own_pawn, which reads the step the pawn had with the piece back on
@@ -208,7 +208,7 @@ def _leaves_a_step(ctx, k, placing, piece, lift_took):
     return not _move_strands(ctx, code, -1)
 
 
-@njit_noalloc
+@njit_noalloc(one_copy=True)
 def _uniform_leaving_a_step(ctx, placing, piece, lift_took):
     """A legal action drawn uniformly among those that leave the own pawn a step
     (_leaves_a_step), or among all where none or every one does: then the same draw as
@@ -407,7 +407,7 @@ def _raise_target(ctx, n, h, skip):
     return -1
 
 
-@njit_noalloc
+@njit_noalloc(one_copy=True)
 def build_place(ctx, joker):
     """Place decision of `build`: the plan square the held piece brings closest to its
     target (first on the plan first); else a harmless square, far from the pillar (onto the
@@ -592,7 +592,7 @@ def climb_distances(ctx, out, hybrid_k):
     return n
 
 
-@njit_noalloc
+@njit_noalloc(one_copy=True)
 def block_move(ctx, target, placing):
     """The §7 blocker's piece move against `target`; _NO_MOVE if no candidate lowers the
     target's post-repair mobility. Returns an origin (placing=False) or a placement code."""
