@@ -245,6 +245,14 @@ def _default_out(args, game):
                f"{game.name}-p{args.players}-{policy}-g{args.games}-s{args.seed}")
 
 
+def _default_file(command, game, settings, suffix):
+    """The output file of a long command run without --out (ladder, tune): named by its
+    settings under results/COMMAND/, so that the same command finds its finished parts beside
+    it and resumes, as `ascent simulate` does. Without it an interrupted ladder or tuning lost
+    every pairing or evaluation it had played."""
+    return str(Path("results") / command / f"{game.name}-{'-'.join(settings)}{suffix}")
+
+
 def cmd_simulate(args):
     from sim.core.compiling import compiling_early
     from sim.core.simulate import simulate
@@ -323,6 +331,11 @@ def _module(game, kind, flag):
 
 def cmd_ladder(args):
     game = _game(args)
+    chosen_out = args.out is not None
+    if not chosen_out:
+        names = (args.policies or "default").replace(",", "+")
+        args.out = _default_file("ladder", game, [f"p{args.players}", f"g{args.games}",
+                                                  f"s{args.seed}", names], ".md")
     _check_file_out("--out", args.out, makes_folder=True)     # its lock makes the folder
     ladder = _module(game, "ladder_module", f"ascent ladder --game {game.name}")
     game.check_players(args.players)
@@ -335,7 +348,10 @@ def cmd_ladder(args):
     started = time.perf_counter()
     from sim.core.output import PartsError
     log = (lambda *a: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
-    parts = Path(args.out).with_name(Path(args.out).name + ".parts.json") if args.out else None
+    parts = Path(args.out).with_name(Path(args.out).name + ".parts.json")
+    if not chosen_out:
+        log(f"the table goes to {args.out} and finished pairings to {parts}: the same "
+            f"command resumes an interrupted ladder")
     with _locked(args.out):
         _compile_ladder(game, rules, args.players, policies, args.seed, args.threads,
                         args.quiet)
@@ -346,12 +362,11 @@ def cmd_ladder(args):
             raise UsageError(str(exc)) from None
         text = ladder.ladder_markdown(policies, pairings, characters, args.players, args.games,
                                       args.seed, _command_line(args))
-        resumed = f" (this invocation; finished pairings are kept in {parts})" if parts else ""
-        text += f"\nWall time: {time.perf_counter() - started:.0f} s{resumed}.\n"
-        if args.out:
-            from sim.core.output import write_text_atomic
-            write_text_atomic(args.out, text)
-    if not args.quiet or not args.out:      # --quiet: no progress; the table is the answer
+        text += (f"\nWall time: {time.perf_counter() - started:.0f} s (this invocation; "
+                 f"finished pairings are kept in {parts}).\n")
+        from sim.core.output import write_text_atomic
+        write_text_atomic(args.out, text)
+    if not args.quiet or not chosen_out:    # --quiet: no progress; the table is the answer
         print(text)
     return 0
 
@@ -450,18 +465,25 @@ def cmd_tune(args):
     if args.character not in keys:
         raise UsageError(f"--character: unknown character {args.character!r}; allowed: "
                          f"{', '.join(keys)}")
+    chosen_out = args.out is not None
+    if not chosen_out:
+        args.out = _default_file("tune", game, [
+            args.character, f"p{args.players}", f"b{args.budget}", f"g{args.games}",
+            f"v{args.validation_games}", f"s{args.seed}"], ".json")
     _check_file_out("--out", args.out, makes_folder=True)
     _check_own_out(args.out, "a tuning run's", "a tuning record", "tune-sprinter.json",
                    _is_tuning_record)
     log = (lambda *a: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
+    if not chosen_out:
+        log(f"the record goes to {args.out} and finished evaluations to {args.out}.parts.json: "
+            f"the same command resumes an interrupted tuning")
     with _locked(args.out):
         _compile_tuning(game, tuning, args)
         memo, save = _tuning_parts(args)
         result = tuning.tune(args.character, args.players, args.budget, args.games, args.seed,
                              args.validation_games, args.threads, log, memo=memo, save=save)
-        if args.out:
-            from sim.core.output import write_text_atomic
-            write_text_atomic(args.out, json.dumps(result, indent=2) + "\n")
+        from sim.core.output import write_text_atomic
+        write_text_atomic(args.out, json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))
     if args.store:
         tuning.store(args.character, result, _command_line(args))
@@ -470,12 +492,10 @@ def cmd_tune(args):
 
 
 def _tuning_parts(args):
-    """(memo, save) for a tuning run with --out: its finished evaluations, kept in
-    OUT.parts.json as each ends, so that the same command resumes an interrupted run (CMA-ES
-    is seeded: it asks the same candidates again) and plays only what is left. Other settings,
-    code or data files are refused, not mixed in."""
-    if args.out is None:
-        return None, None
+    """(memo, save) for a tuning run: its finished evaluations, kept in OUT.parts.json as
+    each ends, so that the same command resumes an interrupted run (CMA-ES is seeded: it asks
+    the same candidates again) and plays only what is left. Other settings, code or data files
+    are refused, not mixed in."""
     from sim import code_key, package_data_key
     game = _game(args)
     key = {"game": game.name, "character": args.character, "players": args.players,
@@ -873,9 +893,11 @@ def build_parser():
                     help="comma-separated (default: the game's ladder bots)")
     lp.add_argument("--threads", type=_positive_int, default=None)
     lp.add_argument("--out", type=_name,
-                    help="write the markdown table here (e.g. results/LADDER.md); "
-                         "finished pairings are kept beside it in OUT.parts.json, so a rerun "
-                         "with the same settings, code and data files resumes")
+                    help="write the markdown table here (e.g. results/LADDER.md; default "
+                         "results/ladder/GAME-pPLAYERS-gGAMES-sSEED-POLICIES.md, the table "
+                         "printed too); finished pairings are kept beside it in "
+                         "OUT.parts.json, so a rerun with the same settings, code and data "
+                         "files resumes")
     lp.add_argument("--quiet", action="store_true",
                     help="no progress lines (the table is still printed where there is no --out)")
     rules_args(lp)
@@ -898,9 +920,10 @@ def build_parser():
                     help="write the result into the game's tuned bot file "
                          "(policies/<game>/tuned.json)")
     tp.add_argument("--out", type=_name,
-                    help="write the record (JSON) here too; finished evaluations are kept "
-                         "beside it in OUT.parts.json, so the same command resumes an "
-                         "interrupted run")
+                    help="write the record (JSON) here too (default results/tune/GAME-"
+                         "CHARACTER-pPLAYERS-bBUDGET-gGAMES-vVALIDATION-sSEED.json); finished "
+                         "evaluations are kept beside it in OUT.parts.json, so the same command "
+                         "resumes an interrupted run")
     tp.add_argument("--quiet", action="store_true")
     tp.set_defaults(func=cmd_tune)
     return parser

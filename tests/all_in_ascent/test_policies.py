@@ -159,8 +159,9 @@ def test_tuned_rejects_a_malformed_file(tmp_path):
         load_tuned(tmp_path / "missing.json")      # never silently the planner's defaults
 
 
-def test_tune_runs_end_to_end_with_a_tiny_budget(capsys):
+def test_tune_runs_end_to_end_with_a_tiny_budget(tmp_path, monkeypatch, capsys):
     from sim.cli import main
+    monkeypatch.chdir(tmp_path)
     assert main(["tune", "--character", "sprinter", "--players", "2", "--budget", "2",
                  "--games", "16", "--validation-games", "16", "--quiet"]) == 0
     result = json.loads(capsys.readouterr().out.split("\nstored")[0])
@@ -168,6 +169,12 @@ def test_tune_runs_end_to_end_with_a_tiny_budget(capsys):
     assert set(result["knobs"]) >= {"milestone_threshold", "train_value"}
     # CMA-ES asks whole generations of at least 4: the record says what was made
     assert result["budget"] == 2 and result["evaluations"] == 4
+    # without --out the record and its finished evaluations go to a file named by the
+    # settings, so that the same command resumes (an interrupted tuning kept nothing)
+    record = tmp_path / "results/tune/all-in-ascent-sprinter-p2-b2-g16-v16-s1.json"
+    assert json.loads(record.read_text()) == result
+    parts = json.loads(record.with_name(record.name + ".parts.json").read_text())
+    assert len(parts["evaluations"]) >= result["evaluations"]
 
 
 def test_an_interrupted_tuning_resumes_without_playing_a_finished_evaluation(
@@ -319,6 +326,36 @@ def test_an_interrupted_ladder_keeps_its_finished_pairings(tmp_path, monkeypatch
     assert table == [line for line in whole.read_text().splitlines() if line.startswith("| ")]
     # other settings are refused, not mixed in
     assert main(args[:4] + ["31"] + args[5:]) == 2
+
+
+def test_a_ladder_without_out_keeps_its_pairings_where_the_same_command_finds_them(
+        tmp_path, monkeypatch, capsys):
+    """Without --out a ladder kept nothing: interrupted, it had to play every pairing again.
+    Its table and parts now go to a file named by its settings, which the same command
+    resumes from; the table is still printed."""
+    from sim.cli import main
+    from sim.games.all_in_ascent import ladder
+    monkeypatch.chdir(tmp_path)
+    args = ["ladder", "--players", "2", "--games", "30", "--policies",
+            "random,designers-heuristic,greedy"]
+    real_self_play = ladder.self_play
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(ladder, "self_play", interrupted)
+    assert main(args) == 130                              # after all three pairings
+    table = tmp_path / "results/ladder/all-in-ascent-p2-g30-s1-random+designers-heuristic+greedy.md"
+    assert f"finished pairings to {table.relative_to(tmp_path)}.parts.json" in \
+        capsys.readouterr().err
+    parts = json.loads(table.with_name(table.name + ".parts.json").read_text())["parts"]
+    assert len(parts) == 3 and not table.exists()
+    played = []
+    monkeypatch.setattr(ladder, "self_play", real_self_play)
+    monkeypatch.setattr(ladder, "play_pairing", lambda *a, **k: played.append(a))
+    assert main(args + ["--quiet"]) == 0 and played == []     # nothing played twice
+    printed = capsys.readouterr().out
+    assert "| random | designers-heuristic |" in printed and printed.strip() == \
+        table.read_text().strip()
 
 
 def test_a_ladder_does_not_reuse_the_pairings_of_other_bots_or_share_its_file(
