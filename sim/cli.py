@@ -1,5 +1,6 @@
 """`ascent`: the command line. Thin: parse, call, print. Bad input exits 2 with one line."""
 import argparse
+import hashlib
 import json
 import os
 import shlex
@@ -245,12 +246,16 @@ def _default_out(args, game):
                f"{game.name}-p{args.players}-{policy}-g{args.games}-s{args.seed}")
 
 
-def _default_file(command, game, settings, suffix):
-    """The output file of a long command run without --out (ladder, tune): named by its
-    settings under results/COMMAND/, so that the same command finds its finished parts beside
-    it and resumes, as `ascent simulate` does. Without it an interrupted ladder or tuning lost
-    every pairing or evaluation it had played."""
-    return str(Path("results") / command / f"{game.name}-{'-'.join(settings)}{suffix}")
+def _default_file(command, game, settings, key, suffix):
+    """The output file of a long command run without --out (ladder, tune), under
+    results/COMMAND/: named by its main settings and a hash of everything its finished parts
+    depend on (`key`: the parts file's own key, with the code and data files, and whatever
+    else picks the file), so that the same command finds its parts beside it and resumes, as
+    `ascent simulate` does, while other rules, bots, code or data files get a file of their
+    own rather than a refusal to run. Without it an interrupted ladder or tuning lost every
+    pairing or evaluation it had played."""
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:10]
+    return str(Path("results") / command / f"{game.name}-{'-'.join(settings)}-{digest}{suffix}")
 
 
 def cmd_simulate(args):
@@ -332,10 +337,6 @@ def _module(game, kind, flag):
 def cmd_ladder(args):
     game = _game(args)
     chosen_out = args.out is not None
-    if not chosen_out:
-        names = (args.policies or "default").replace(",", "+")
-        args.out = _default_file("ladder", game, [f"p{args.players}", f"g{args.games}",
-                                                  f"s{args.seed}", names], ".md")
     _check_file_out("--out", args.out, makes_folder=True)     # its lock makes the folder
     ladder = _module(game, "ladder_module", f"ascent ladder --game {game.name}")
     game.check_players(args.players)
@@ -345,6 +346,12 @@ def cmd_ladder(args):
     _check_own_out(args.out, "a ladder's", "a ladder's table", "LADDER.md", _is_ladder_table)
     rules = _rules(args, game, args.players)
     policies = _policy_list(game, args.policies or ",".join(game.ladder_policies))
+    if not chosen_out:
+        key = dict(ladder.parts_key(args.players, args.games, args.seed, rules),
+                   policies=policies)
+        args.out = _default_file("ladder", game, [f"p{args.players}", f"g{args.games}",
+                                                  f"s{args.seed}"], key, ".md")
+        _check_file_out("--out", args.out, makes_folder=True)
     started = time.perf_counter()
     from sim.core.output import PartsError
     log = (lambda *a: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
@@ -469,7 +476,7 @@ def cmd_tune(args):
     if not chosen_out:
         args.out = _default_file("tune", game, [
             args.character, f"p{args.players}", f"b{args.budget}", f"g{args.games}",
-            f"v{args.validation_games}", f"s{args.seed}"], ".json")
+            f"v{args.validation_games}", f"s{args.seed}"], _tuning_key(args, game), ".json")
     _check_file_out("--out", args.out, makes_folder=True)
     _check_own_out(args.out, "a tuning run's", "a tuning record", "tune-sprinter.json",
                    _is_tuning_record)
@@ -491,16 +498,20 @@ def cmd_tune(args):
     return 0
 
 
+def _tuning_key(args, game):
+    """What a tuning's finished evaluations depend on, kept with them (_tuning_parts)."""
+    from sim import code_key, package_data_key
+    return {"game": game.name, "character": args.character, "players": args.players,
+            "budget": args.budget, "games": args.games, "validation_games": args.validation_games,
+            "seed": args.seed, "code": code_key(), "data": package_data_key(game=game.name)}
+
+
 def _tuning_parts(args):
     """(memo, save) for a tuning run: its finished evaluations, kept in OUT.parts.json as
     each ends, so that the same command resumes an interrupted run (CMA-ES is seeded: it asks
     the same candidates again) and plays only what is left. Other settings, code or data files
     are refused, not mixed in."""
-    from sim import code_key, package_data_key
-    game = _game(args)
-    key = {"game": game.name, "character": args.character, "players": args.players,
-           "budget": args.budget, "games": args.games, "validation_games": args.validation_games,
-           "seed": args.seed, "code": code_key(), "data": package_data_key(game=game.name)}
+    key = _tuning_key(args, _game(args))
     from sim.core.output import PartsError, load_parts, save_parts
     parts = Path(args.out).with_name(Path(args.out).name + ".parts.json")
     try:
@@ -894,10 +905,10 @@ def build_parser():
     lp.add_argument("--threads", type=_positive_int, default=None)
     lp.add_argument("--out", type=_name,
                     help="write the markdown table here (e.g. results/LADDER.md; default "
-                         "results/ladder/GAME-pPLAYERS-gGAMES-sSEED-POLICIES.md, the table "
-                         "printed too); finished pairings are kept beside it in "
-                         "OUT.parts.json, so a rerun with the same settings, code and data "
-                         "files resumes")
+                         "results/ladder/GAME-pPLAYERS-gGAMES-sSEED-HASH.md, the hash of the "
+                         "bots, rules, code and data files too, and the table printed); "
+                         "finished pairings are kept beside it in OUT.parts.json, so a rerun "
+                         "with the same settings, code and data files resumes")
     lp.add_argument("--quiet", action="store_true",
                     help="no progress lines (the table is still printed where there is no --out)")
     rules_args(lp)
@@ -921,9 +932,10 @@ def build_parser():
                          "(policies/<game>/tuned.json)")
     tp.add_argument("--out", type=_name,
                     help="write the record (JSON) here too (default results/tune/GAME-"
-                         "CHARACTER-pPLAYERS-bBUDGET-gGAMES-vVALIDATION-sSEED.json); finished "
-                         "evaluations are kept beside it in OUT.parts.json, so the same command "
-                         "resumes an interrupted run")
+                         "CHARACTER-pPLAYERS-bBUDGET-gGAMES-vVALIDATION-sSEED-HASH.json, the "
+                         "hash of the code and data files too); finished evaluations are kept "
+                         "beside it in OUT.parts.json, so the same command resumes an "
+                         "interrupted run")
     tp.add_argument("--quiet", action="store_true")
     tp.set_defaults(func=cmd_tune)
     return parser

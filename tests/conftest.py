@@ -54,7 +54,7 @@ def started(monkeypatch):
 
 
 @pytest.fixture
-def tune_compile(monkeypatch, capsys):
+def tune_compile(monkeypatch, capsys, tmp_path):
     """`ascent tune` run with its compile recorded: tune_compile(game, character, tuning,
     entry, seats_of) runs a tiny two-player tuning and returns what happened in order: the
     compile_first call (game, bots, quiet, threads), then the seats of every game played
@@ -63,6 +63,9 @@ def tune_compile(monkeypatch, capsys):
     throw-away game and then the bots', and "compiled" where it returned."""
     from sim.cli import main
     from sim.core import compiling
+    # without --out a tuning keeps its record and parts under results/: a rerun in the same
+    # folder would resume them and play nothing
+    monkeypatch.chdir(tmp_path)
 
     def run(game, character, tuning, entry, seats_of):
         events = []

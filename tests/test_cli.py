@@ -330,7 +330,7 @@ def test_commands_beyond_simulate_refuse_bad_input_in_one_line(args, words, caps
     assert "\n" not in err and words in err
 
 
-def test_a_ladder_writes_only_its_own_table(tmp_path, capsys):
+def test_a_ladder_writes_only_its_own_table(tmp_path, capsys, monkeypatch):
     """--out replaced any file with the table (a spec, another ladder's parts file, whose
     finished pairings were then lost), and an --out ending in '/' wrote a file of that name."""
     spec = tmp_path / "spec.toml"
@@ -349,6 +349,7 @@ def test_a_ladder_writes_only_its_own_table(tmp_path, capsys):
     table = tmp_path / "LADDER.md"
     assert main(ladder + [str(table)]) == 0 and main(ladder + [str(table)]) == 0
     capsys.readouterr()
+    monkeypatch.chdir(tmp_path)         # without --out its table goes under results/ladder/
     assert main(ladder[:-1]) == 0
     assert capsys.readouterr().out.startswith("# All-In Ascent skill ladder")
 

@@ -171,7 +171,9 @@ def test_tune_runs_end_to_end_with_a_tiny_budget(tmp_path, monkeypatch, capsys):
     assert result["budget"] == 2 and result["evaluations"] == 4
     # without --out the record and its finished evaluations go to a file named by the
     # settings, so that the same command resumes (an interrupted tuning kept nothing)
-    record = tmp_path / "results/tune/all-in-ascent-sprinter-p2-b2-g16-v16-s1.json"
+    # (and a hash of the code and data files, which the parts are kept for)
+    record, = (p for p in (tmp_path / "results/tune").glob(
+        "all-in-ascent-sprinter-p2-b2-g16-v16-s1-*.json") if not p.name.endswith(".parts.json"))
     assert json.loads(record.read_text()) == result
     parts = json.loads(record.with_name(record.name + ".parts.json").read_text())
     assert len(parts["evaluations"]) >= result["evaluations"]
@@ -344,18 +346,23 @@ def test_a_ladder_without_out_keeps_its_pairings_where_the_same_command_finds_th
         raise KeyboardInterrupt
     monkeypatch.setattr(ladder, "self_play", interrupted)
     assert main(args) == 130                              # after all three pairings
-    table = tmp_path / "results/ladder/all-in-ascent-p2-g30-s1-random+designers-heuristic+greedy.md"
-    assert f"finished pairings to {table.relative_to(tmp_path)}.parts.json" in \
-        capsys.readouterr().err
-    parts = json.loads(table.with_name(table.name + ".parts.json").read_text())["parts"]
-    assert len(parts) == 3 and not table.exists()
+    folder = tmp_path / "results/ladder"
+    parts_file, = folder.glob("all-in-ascent-p2-g30-s1-*.md.parts.json")
+    assert f"finished pairings to {parts_file.relative_to(tmp_path)}" in capsys.readouterr().err
+    table = parts_file.with_name(parts_file.name[:-len(".parts.json")])
+    assert len(json.loads(parts_file.read_text())["parts"]) == 3 and not table.exists()
     played = []
     monkeypatch.setattr(ladder, "self_play", real_self_play)
+    real_play_pairing = ladder.play_pairing
     monkeypatch.setattr(ladder, "play_pairing", lambda *a, **k: played.append(a))
     assert main(args + ["--quiet"]) == 0 and played == []     # nothing played twice
     printed = capsys.readouterr().out
     assert "| random | designers-heuristic |" in printed and printed.strip() == \
         table.read_text().strip()
+    # other rules (or bots, code, data files) get a file of their own, not a refusal to run
+    monkeypatch.setattr(ladder, "play_pairing", real_play_pairing)
+    assert main(args + ["--quiet", "--preset", "v0.5.0"]) == 0
+    assert len(list(folder.glob("*.md"))) == 2
 
 
 def test_a_ladder_does_not_reuse_the_pairings_of_other_bots_or_share_its_file(

@@ -86,18 +86,24 @@ def self_play(policy, n_players, seeds, chars, threads=None, rules=None):
     return out
 
 
+def parts_key(n_players, n_games, seed, rules=None):
+    """What a ladder's finished pairings depend on, kept with them (run_ladder's `parts`):
+    the settings, the rules, and the bots' code and data too: a ladder rerun after `ascent tune
+    --store` (tuned.json) or an engine fix reused the pairings of the old bots and printed
+    their verdict."""
+    from sim import code_key, package_data_key
+    return {"players": n_players, "games": n_games, "seed": seed,
+            "rules": (rules or default_rules()).fingerprint, "code": code_key(),
+            "data": package_data_key(game="all-in-ascent")}
+
+
 def run_ladder(policies, n_players, n_games, seed, threads=None, rules=None, log=print,
                parts=None):
     """Every pairing and every self-play. With `parts` (a JSON file path), each finished piece is
     saved there as soon as it ends and reused by a rerun with the same settings, so an
     interrupted ladder loses no finished pairing and plays none twice."""
-    from sim import code_key, package_data_key
     seeds, chars = random_seating(seed, n_games, n_players)
-    # the bots' code and data too: a ladder rerun after `ascent tune --store` (tuned.json) or
-    # an engine fix reused the pairings of the old bots and printed their verdict
-    key = {"players": n_players, "games": n_games, "seed": seed,
-           "rules": (rules or default_rules()).fingerprint, "code": code_key(),
-           "data": package_data_key(game="all-in-ascent")}
+    key = parts_key(n_players, n_games, seed, rules)
     done = _load_parts(parts, key)
     pairings = []
     for i, a in enumerate(policies):
