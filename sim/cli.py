@@ -240,10 +240,27 @@ def cmd_replay(args):
     return 0
 
 
-def _default_out(args, game):
+def _default_out(args, game, rules, seat_policies, characters):
+    """`ascent simulate`'s folder without --out: named by the command's settings, and, where
+    it plays other rules, seats or characters than the plain command (--preset, --rule, --set,
+    --data, --seat-policies, --characters, --rotate-seats), a hash of them: two variants of
+    one command each keep their run, where the second was refused ("holds another run; pass
+    --overwrite") and the way out offered discarded the first."""
     policy = "mixed" if args.seat_policies else args.policy or game.default_policy
-    return str(Path("results") / "simulate" /
-               f"{game.name}-p{args.players}-{policy}-g{args.games}-s{args.seed}")
+    name = f"{game.name}-p{args.players}-{policy}-g{args.games}-s{args.seed}"
+    variant = {}
+    if rules.fingerprint != game.build_rules(args.players, None, {}, {}, None).fingerprint:
+        variant["rules"] = rules.fingerprint
+    if args.seat_policies:
+        variant["seats"] = list(seat_policies)
+    if characters != "random":
+        variant["characters"] = characters
+    if args.rotate_seats:
+        variant["rotate"] = True
+    if variant:
+        name += "-" + hashlib.sha256(json.dumps(variant, sort_keys=True,
+                                                default=str).encode()).hexdigest()[:10]
+    return str(Path("results") / "simulate" / name)
 
 
 def _default_file(command, game, settings, key, suffix):
@@ -271,7 +288,8 @@ def cmd_simulate(args):
     with compiling_early(game, names, args.threads):
         rules = _rules(args, game, args.players)
         chars = game.check_characters(args.characters, args.players)
-        return simulate(game, args.out or _default_out(args, game), args.players, args.games,
+        out = args.out or _default_out(args, game, rules, names, chars)
+        return simulate(game, out, args.players, args.games,
                         args.seed, rules, names, chars, rotate=args.rotate_seats,
                         threads=args.threads, chunk=args.chunk, overwrite=args.overwrite,
                         quiet=args.quiet, command_line=_command_line(args))
@@ -812,7 +830,9 @@ def build_parser():
                          "depend on it)")
     sp.add_argument("--out", type=_name,
                     help="output folder (default results/simulate/GAME-pPLAYERS-POLICY-"
-                         "gGAMES-sSEED: the same command writes the same games there)")
+                         "gGAMES-sSEED, and -HASH of the rules, seats and characters where "
+                         "they are not the plain command's: the same command writes the same "
+                         "games there)")
     sp.add_argument("--overwrite", action="store_true",
                     help="replace a folder that holds another run (never needed to rerun the "
                          "same command: a finished identical run is kept, not played again)")

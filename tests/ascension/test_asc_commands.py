@@ -204,6 +204,14 @@ def test_the_issue_command_runs_without_seed_or_out(tmp_path, monkeypatch, capsy
     assert "written to results/simulate/ascension-p4-hybrid-g8-s1/" in capsys.readouterr().out
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["master_seed"] == 1 and manifest["games"] == 8
+    # a variant of the command keeps a folder of its own: it was refused ("holds another
+    # run; pass --overwrite"), and the way out discarded the first run
+    assert main(["simulate", "--game", "ascension", "--players", "4", "--games", "8",
+                 "--policy", "hybrid", "--rule", "max_stack=4"]) == 0
+    variant, = (p for p in (tmp_path / "results" / "simulate").iterdir()
+                if p != out and not p.name.startswith("."))     # not the locks
+    assert variant.name.startswith("ascension-p4-hybrid-g8-s1-")
+    assert json.loads((out / "manifest.json").read_text()) == manifest
 
 
 def test_the_reports_seat_spread_and_reveal_shares_carry_their_intervals(tmp_path):
