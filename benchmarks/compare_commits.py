@@ -9,6 +9,10 @@ cores (swapped every round), one numba thread each: both see the same interferen
 per-round ratio new/old is the measurement. The median ratio over rounds is reported with every
 round's figures.
 
+A change to a bot's decisions changes its games' length, and games/s with it: the table also
+gives each side's decisions a game (from the games' records) and the paired ratio per decision
+(decisions/s new over old), the bot's cost where the games differ.
+
 Each commit is checked out into a temporary git worktree and runs in its own process (its own
 numba cache, keyed by its sources). Prints a markdown table; nothing is asserted.
 """
@@ -23,21 +27,28 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # per game: games per measurement for each policy, and how one run is played (the batch entry
-# points, whose signatures both sides of a comparison share)
+# points, whose signatures both sides of a comparison share), and the decisions a batch's games
+# took, from their records (actions for All-In Ascent)
 GAMES = {
     "all-in-ascent": ({"random": 15000, "greedy": 4000}, """
 from sim.games.all_in_ascent.batch import run_games
+from sim.games.all_in_ascent.state import G_N_ACTIONS
 play = lambda n, pol: run_games(n, 1, 4, pol, threads=1)
+decisions = lambda batch: int(batch.final[:, G_N_ACTIONS].sum())
 """),
     "ascension": ({"random": 3000, "stair-builder": 600}, """
 from sim.games.ascension.batch import run_games
 from sim.games.ascension.rules import build_rules
+from sim.games.ascension.state import G_DECISIONS
 play = lambda n, pol: run_games(n, 1, build_rules(4), [pol] * 4, threads=1)
+decisions = lambda batch: int(batch.records[:, G_DECISIONS].sum())
 """),
     "first-ascent": ({"random": 15000, "greedy": 8000}, """
 from sim.games.first_ascent.batch import run_games
 from sim.games.first_ascent.rules import build_rules
+from sim.games.first_ascent.state import G_DECISIONS
 play = lambda n, pol: run_games(n, 1, build_rules(4), [pol] * 4, threads=1)
+decisions = lambda batch: int(batch.records[:, G_DECISIONS].sum())
 """),
 }
 
@@ -48,8 +59,8 @@ assert sim.__file__.startswith(%r), sim.__file__
 pol, n = sys.argv[1], int(sys.argv[2])
 play(16, pol)
 t0 = time.perf_counter()
-play(n, pol)
-print(json.dumps(n / (time.perf_counter() - t0)))
+batch = play(n, pol)
+print(json.dumps([n / (time.perf_counter() - t0), decisions(batch) / n]))
 """
 
 
@@ -107,14 +118,24 @@ def main(argv=None):
             for tree in trees.values():
                 subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT,
                                capture_output=True)
-    lines = [f"| {args.game}, 1 thread, games/s | {args.old} | {args.new} | new / old (median of "
-             f"{args.rounds} paired rounds) | rounds: old / new |", "|---|---|---|---|---|"]
+    print(comparison_table(args.game, args.old, args.new, args.rounds, runs))
+
+
+def comparison_table(game, old, new, rounds, runs):
+    """The markdown table of `runs` ({policy: [((games/s, decisions a game) old, (...) new),
+    one a round]}): games/s, decisions a game, and the paired medians."""
+    lines = [f"| {game}, 1 thread, games/s | {old} | {new} | new / old (median of {rounds} "
+             f"paired rounds) | decisions a game, old / new | decisions/s, new / old | "
+             f"rounds, games/s: old / new |", "|---|---|---|---|---|---|---|"]
     for policy, pairs in runs.items():
-        ratio = statistics.median(b / a for a, b in pairs)
-        lines.append(f"| {policy} | {statistics.median(a for a, _ in pairs):,.0f} | "
-                     f"{statistics.median(b for _, b in pairs):,.0f} | {100 * (ratio - 1):+.1f}% | "
-                     + ", ".join(f"{a:,.0f} / {b:,.0f}" for a, b in pairs) + " |")
-    print("\n".join(lines))
+        ratio = statistics.median(b[0] / a[0] for a, b in pairs)
+        per_decision = statistics.median(b[0] * b[1] / (a[0] * a[1]) for a, b in pairs)
+        lines.append(f"| {policy} | {statistics.median(a[0] for a, _ in pairs):,.0f} | "
+                     f"{statistics.median(b[0] for _, b in pairs):,.0f} | "
+                     f"{100 * (ratio - 1):+.1f}% | {pairs[0][0][1]:,.1f} / {pairs[0][1][1]:,.1f} | "
+                     f"{100 * (per_decision - 1):+.1f}% | "
+                     + ", ".join(f"{a[0]:,.0f} / {b[0]:,.0f}" for a, b in pairs) + " |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -46,3 +46,15 @@ def test_a_heading_in_a_code_block_or_a_mention_in_the_text_is_not_the_section(t
     assert path.read_text() == (f"# Benchmarks\n\n## Z\n\nsee ## A kernel below\n\n"
                                 f"## A kernel (issue 8)\n\nnew a\n\n{notes}\n"
                                 "## B\n\nold b\n")
+
+
+def test_compare_commits_reads_a_bot_cost_per_decision_where_the_games_differ():
+    """A bot change that makes games longer lowers games/s without costing a decision more:
+    the comparison gives the paired ratio per decision beside the games/s one (the forty-fourth
+    sitting measured it with a script of its own)."""
+    from benchmarks.compare_commits import comparison_table
+    # new: 10% fewer games/s, in games 10% longer: the same cost a decision
+    runs = {"hybrid": [((300.0, 730.0), (270.0, 803.0)), ((320.0, 730.0), (288.0, 803.0))]}
+    row = comparison_table("ascension", "a", "b", 2, runs).splitlines()[2]
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[:6] == ["hybrid", "310", "279", "-10.0%", "730.0 / 803.0", "-1.0%"]
