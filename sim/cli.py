@@ -246,12 +246,13 @@ def _default_out(args, game, rules, seat_policies, characters):
     --data, --seat-policies, --characters, --rotate-seats), a hash of them: two variants of
     one command each keep their run, where the second was refused ("holds another run; pass
     --overwrite") and the way out offered discarded the first."""
-    policy = "mixed" if args.seat_policies else args.policy or game.default_policy
+    mixed = len(set(seat_policies)) > 1       # --seat-policies X,X,X,X plays --policy X's run
+    policy = "mixed" if mixed else seat_policies[0]
     name = f"{game.name}-p{args.players}-{policy}-g{args.games}-s{args.seed}"
     variant = {}
     if rules.fingerprint != game.build_rules(args.players, None, {}, {}, None).fingerprint:
         variant["rules"] = rules.fingerprint
-    if args.seat_policies:
+    if mixed:
         variant["seats"] = list(seat_policies)
     if characters != "random":
         variant["characters"] = characters

@@ -212,6 +212,11 @@ def test_the_issue_command_runs_without_seed_or_out(tmp_path, monkeypatch, capsy
                 if p != out and not p.name.startswith("."))     # not the locks
     assert variant.name.startswith("ascension-p4-hybrid-g8-s1-")
     assert json.loads((out / "manifest.json").read_text()) == manifest
+    # the same bot named for every seat is the plain command's run
+    capsys.readouterr()
+    assert main(["simulate", "--game", "ascension", "--players", "4", "--games", "8",
+                 "--seat-policies", "hybrid,hybrid,hybrid,hybrid"]) == 0
+    assert "ascension-p4-hybrid-g8-s1/ already holds this run" in capsys.readouterr().out
 
 
 def test_the_reports_seat_spread_and_reveal_shares_carry_their_intervals(tmp_path):
