@@ -139,7 +139,7 @@ class GameSpec:
     bool_words: tuple = ("true", "false")   # how a TOML boolean reads as a rule value
     replay_needs_characters: bool = False
     ladder_results: str = ""        # its skill ladder's table (`ascent ladder --out`)
-    ladder_module: str = ""         # run_ladder, ladder_markdown: `ascent ladder`
+    ladder_module: str = ""         # parts_key, run_ladder, ladder_markdown: `ascent ladder`
     ladder_policies: tuple = ()     # the bots `ascent ladder` ranks by default
     skill_levels: tuple = ()        # `ascent skill`'s default levels, weakest first (BOT@N:
                                     # a bot with a budget); () = no default, --levels needed
