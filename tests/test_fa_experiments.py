@@ -206,6 +206,9 @@ def test_the_summary_tables_read_experiment_folders(tmp_path, capsys):
     assert "What each ability is worth" in text
     rows = [line for line in text.splitlines() if line.startswith("| phil | ")]
     assert len(rows) == 2            # one character row, one ability row
+    # the ability row: the rate with it, the rate without it (each with its interval) and
+    # the paired difference's
+    assert rows[1].count("[") == 3
     # an objective's scorers and holders win with their n and interval (principle 3)
     assert "| objective | n | scored | mean points | scorers | win rate if scored |" in text
     held = [line for line in text.splitlines() if line.startswith("| 1 Rocky Mountains Tour |")]
