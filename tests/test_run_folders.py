@@ -51,6 +51,23 @@ def test_the_same_command_twice_plays_once(tmp_path, capsys):
     assert snapshot(out) == before and leftovers(out) == []
 
 
+def test_a_run_outlives_edits_to_code_that_does_not_play_its_games(tmp_path, monkeypatch,
+                                                                    capsys):
+    """A run is keyed on the code that plays its game (sim.play_code_key), not on every source
+    of the project: an edit to a report or an experiment tool made a finished run 'another
+    run', and voided an interrupted one's finished chunks."""
+    import sim
+    out = tmp_path / "run"
+    assert simulate(out) == 0
+    capsys.readouterr()
+    monkeypatch.setattr(sim, "code_key", lambda: "an edit to a report")
+    assert main([*RUN[:-1], "--seed", "1", "--out", str(out)]) == 0
+    assert "already holds this run" in capsys.readouterr().out
+    monkeypatch.setattr(sim, "play_code_key", lambda game: "an edit to the engine")
+    assert simulate(out) == 2
+    assert "holds another run" in one_line_error(capsys)
+
+
 def test_a_run_through_a_symlink_lands_in_its_target_under_the_target_s_lock(tmp_path, capsys):
     """--out naming a symlink replaced the link with the run (its target stayed empty, and a
     `.link.old-PID` link was left), and --out link and --out real took two locks, so two runs

@@ -191,13 +191,15 @@ def _rounded_rate(rate):
 def run_identity(rules, seat_policies, game, **more):
     """What a run's games depend on besides the seed and count: the rules (their fingerprint),
     the bots and their parameter vectors (tuned knobs are data files), the seating, the code
-    itself (the hash the numba cache is keyed on: an engine fix changes the games) and the
-    bundled data files (First Ascent's data.json is not in its rules fingerprint)."""
+    that plays the game's games (sim.play_code_key: its engine, its bots, sim/core; an engine
+    fix changes the games) and the bundled data files (First Ascent's data.json is not in its
+    rules fingerprint). Not the whole project's code: an edit to a report or an experiment
+    tool voided the resume of an interrupted run, and made a finished one 'another run'."""
     from sim.core.policies import policy_params_key
-    from sim import code_key, package_data_key
+    from sim import package_data_key, play_code_key
     return {"rules_fingerprint": rules.fingerprint, "seat_policies": list(seat_policies),
-            "policy_params": policy_params_key(game, seat_policies), "code": code_key(),
-            "data": package_data_key(game=game), **more}
+            "policy_params": policy_params_key(game, seat_policies),
+            "code": play_code_key(game), "data": package_data_key(game=game), **more}
 
 
 def _summary_from(out, game):
