@@ -534,3 +534,18 @@ def test_a_table_damaged_inside_is_named_when_read(tmp_path, capsys):
     assert main(["report", str(out)]) == 2
     err = one_line_error(capsys)
     assert f"{path}: cannot be read" in err and "the file is damaged" in err
+
+
+def test_a_table_without_a_column_asked_for_is_named_with_the_column(tmp_path):
+    """A table of another record version lacks a column the reader asks for: the message
+    names the file and the column, read from the table's schema (it was matched in pyarrow's
+    error text, whose words change between its versions)."""
+    import pandas as pd
+    from sim.core.output import OutputError, read_table
+    path = tmp_path / "seats.parquet"
+    pd.DataFrame({"game": [0, 1], "won": [True, False]}).to_parquet(path)
+    for arrow in (False, True):
+        with pytest.raises(OutputError) as caught:
+            read_table(path, ["game", "score"], arrow=arrow)
+        assert str(caught.value).startswith(f"{path}: lacks the columns ['score']")
+    assert list(read_table(path, ["won"]).columns) == ["won"]

@@ -40,9 +40,17 @@ def read_table(path, columns=None, arrow=False):
     import pyarrow.parquet as pq
     columns = None if columns is None else list(columns)
     try:
+        table = pq.ParquetFile(path)
+        # the columns asked for are checked against the footer's schema, not read from
+        # pyarrow's error text, whose words change between its versions
+        missing = [c for c in columns or () if c not in table.schema_arrow.names]
+        if missing:
+            raise OutputError(f"{path}: lacks the columns {missing}: a table of another record "
+                              f"version? Play the run again with this version (--overwrite "
+                              f"replaces it)")
         if arrow:
             # ParquetFile.read, not read_table: read_table's dataset layer imports pandas
-            return pq.ParquetFile(path).read(columns=columns)
+            return table.read(columns=columns)
         import pandas as pd
         return pd.read_parquet(path, columns=columns)
     except FileNotFoundError:
@@ -50,9 +58,6 @@ def read_table(path, columns=None, arrow=False):
                           f"again (--overwrite replaces it)") from None
     except (OSError, pyarrow.ArrowException) as exc:
         said = " ".join(str(exc).split())       # pyarrow's own text runs over lines
-        if "FieldRef" in said or "No match for" in said:
-            raise OutputError(f"{path}: lacks the columns {columns} ({said}): a table of "
-                              f"another record version?") from None
         raise OutputError(f"{path}: cannot be read ({said}): the file is damaged; play the "
                           f"run again (--overwrite replaces it)") from None
 
