@@ -31,6 +31,12 @@ class OutputError(ValueError):
     """A run folder that cannot be written or read as asked; the message names the folder."""
 
 
+# the way back from a table that cannot be read: a run folder and an experiment's chunk both
+# reach read_table, and only `ascent simulate` has --overwrite
+_PLAY_AGAIN = ("Play it again: `ascent simulate ... --overwrite` for a run folder, `ascent run "
+               "SPEC` for an experiment's")
+
+
 def read_table(path, columns=None, arrow=False):
     """A parquet table of a run folder (pandas, or pyarrow with `arrow`), or OutputError naming
     the file: damaged data pages under an intact footer pass the folder's checks, which read
@@ -40,17 +46,16 @@ def read_table(path, columns=None, arrow=False):
     import pyarrow.parquet as pq
     columns = None if columns is None else list(columns)
     try:
-        table = pq.ParquetFile(path)
-        # the columns asked for are checked against the footer's schema, not read from
-        # pyarrow's error text, whose words change between its versions
-        missing = [c for c in columns or () if c not in table.schema_arrow.names]
-        if missing:
-            raise OutputError(f"{path}: lacks the columns {missing}: a table of another record "
-                              f"version? Play the run again with this version (--overwrite "
-                              f"replaces it)")
-        if arrow:
-            # ParquetFile.read, not read_table: read_table's dataset layer imports pandas
-            return table.read(columns=columns)
+        with pq.ParquetFile(path) as table:
+            # the columns asked for are checked against the footer's schema, not read from
+            # pyarrow's error text, whose words change between its versions
+            missing = [c for c in columns or () if c not in table.schema_arrow.names]
+            if missing:
+                raise OutputError(f"{path}: lacks the columns {missing}: a table of another "
+                                  f"record version? {_PLAY_AGAIN}")
+            if arrow:
+                # ParquetFile.read, not read_table: read_table's dataset layer imports pandas
+                return table.read(columns=columns)
         import pandas as pd
         return pd.read_parquet(path, columns=columns)
     except FileNotFoundError:
@@ -58,8 +63,8 @@ def read_table(path, columns=None, arrow=False):
                           f"again (--overwrite replaces it)") from None
     except (OSError, pyarrow.ArrowException) as exc:
         said = " ".join(str(exc).split())       # pyarrow's own text runs over lines
-        raise OutputError(f"{path}: cannot be read ({said}): the file is damaged; play the "
-                          f"run again (--overwrite replaces it)") from None
+        raise OutputError(f"{path}: cannot be read ({said}): the file is damaged. "
+                          f"{_PLAY_AGAIN}") from None
 
 
 def run_fingerprint(identity):

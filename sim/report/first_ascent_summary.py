@@ -111,10 +111,6 @@ def variant_section(folder, own_character_only=False):
     return df, base
 
 
-def _rate(rate, low, high):
-    return f"{100 * rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
-
-
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     root = Path(argv[0] if argv else "results/first_ascent")
@@ -134,8 +130,8 @@ def main(argv=None):
         for _, r in df.sort_values("difference").iterrows():
             # each run's rate with its own interval (Principle 3), the difference paired
             print(f"| {r['character']} | {r['games']:,} | "
-                  f"{_rate(r['base_win_rate'], r['base_ci_low'], r['base_ci_high'])} | "
-                  f"{_rate(r['variant_win_rate'], r['variant_ci_low'], r['variant_ci_high'])} | "
+                  f"{_pct(r['base_win_rate'], r['base_ci_low'], r['base_ci_high'])} | "
+                  f"{_pct(r['variant_win_rate'], r['variant_ci_low'], r['variant_ci_high'])} | "
                   f"{_pp(r['difference'], r['paired_ci_low'], r['paired_ci_high'], r['p_holm'] < 0.05)} |")
     for name in ("readings", "risk_die_odds"):
         if (root / name).exists():
