@@ -518,11 +518,14 @@ def cmd_tune(args):
 
 
 def _tuning_key(args, game):
-    """What a tuning's finished evaluations depend on, kept with them (_tuning_parts)."""
-    from sim import code_key, package_data_key
+    """What a tuning's finished evaluations depend on, kept with them (_tuning_parts): the
+    code that plays the game (sim.play_code_key, its tuning module among its bots), as a run
+    folder's, so that an edit to a report does not void them."""
+    from sim import package_data_key, play_code_key
     return {"game": game.name, "character": args.character, "players": args.players,
             "budget": args.budget, "games": args.games, "validation_games": args.validation_games,
-            "seed": args.seed, "code": code_key(), "data": package_data_key(game=game.name)}
+            "seed": args.seed, "code": play_code_key(game.name),
+            "data": package_data_key(game=game.name)}
 
 
 def _tuning_parts(args):

@@ -385,6 +385,13 @@ def test_a_ladder_does_not_reuse_the_pairings_of_other_bots_or_share_its_file(
     assert "other data files" in err and "\n" not in err.strip()
     monkeypatch.setattr(sim, "package_data_key", real_data_key)
     assert main(args) == 0
+    # keyed on the code that plays the game, as a run folder: an edit elsewhere (a report)
+    # keeps the finished pairings, an engine or bot edit does not
+    monkeypatch.setattr(sim, "code_key", lambda: "a report edited")
+    assert main(args) == 0
+    monkeypatch.setattr(sim, "play_code_key", lambda game: "an engine fix")
+    assert main(args) == 2 and "other code" in capsys.readouterr().err
+    monkeypatch.undo()
     with folder_lock(out):
         assert main(args) == 2
     assert "another ascent run is writing" in capsys.readouterr().err

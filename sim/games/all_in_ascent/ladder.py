@@ -90,10 +90,12 @@ def parts_key(n_players, n_games, seed, rules=None):
     """What a ladder's finished pairings depend on, kept with them (run_ladder's `parts`):
     the settings, the rules, and the bots' code and data too: a ladder rerun after `ascent tune
     --store` (tuned.json) or an engine fix reused the pairings of the old bots and printed
-    their verdict."""
-    from sim import code_key, package_data_key
+    their verdict. The code that plays the game (sim.play_code_key), as a run folder's: an
+    edit to a report does not void finished pairings."""
+    from sim import package_data_key, play_code_key
     return {"players": n_players, "games": n_games, "seed": seed,
-            "rules": (rules or default_rules()).fingerprint, "code": code_key(),
+            "rules": (rules or default_rules()).fingerprint,
+            "code": play_code_key("all-in-ascent"),
             "data": package_data_key(game="all-in-ascent")}
 
 
