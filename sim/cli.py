@@ -206,7 +206,8 @@ def _check_file_out(option, path, makes_folder=False):
         if not ancestor.is_dir():
             raise UsageError(f"{option} {path}: {ancestor} is a file, not a folder")
         if not os.access(ancestor, os.W_OK | os.X_OK):
-            raise UsageError(f"{option} {path}: the folder {ancestor} cannot be written")
+            raise UsageError(f"{option} {path}: the folder {ancestor.resolve()} cannot be "
+                             f"written")
 
 
 def cmd_replay(args):
@@ -262,6 +263,10 @@ def _default_out(args, game, rules, seat_policies, characters):
         name += "-" + hashlib.sha256(json.dumps(variant, sort_keys=True,
                                                 default=str).encode()).hexdigest()[:10]
     return str(Path("results") / "simulate" / name)
+
+
+# how a check of an output path names it where the user gave no --out
+_DEFAULT_OUT = "the default output (give --out PATH for another)"
 
 
 def _default_file(command, game, settings, key, suffix):
@@ -370,7 +375,7 @@ def cmd_ladder(args):
                    policies=policies)
         args.out = _default_file("ladder", game, [f"p{args.players}", f"g{args.games}",
                                                   f"s{args.seed}"], key, ".md")
-        _check_file_out("--out", args.out, makes_folder=True)
+        _check_file_out(_DEFAULT_OUT, args.out, makes_folder=True)
     started = time.perf_counter()
     from sim.core.output import PartsError
     log = (lambda *a: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
@@ -378,7 +383,7 @@ def cmd_ladder(args):
     if not chosen_out:
         log(f"the table goes to {args.out} and finished pairings to {parts}: the same "
             f"command resumes an interrupted ladder")
-    with _locked(args.out):
+    with _locked(args.out, "--out" if chosen_out else _DEFAULT_OUT):
         _compile_ladder(game, rules, args.players, policies, args.seed, args.threads,
                         args.quiet)
         try:
@@ -430,7 +435,7 @@ def _is_tuning_record(path):
 
 
 @contextmanager
-def _locked(out):
+def _locked(out, option="--out"):
     """The output file `out` (None: none) locked against a second ascent command writing it
     (sim/core/output.py's lock): two ladders into one --out both played every pairing, and
     the later one's parts file dropped the other's finished pairings."""
@@ -444,7 +449,7 @@ def _locked(out):
         except OutputError as exc:
             # the lock's own message names the folder, not the option (a folder where the
             # permission bits allow writing, /proc as root, fails only here)
-            raise OutputError(f"--out: {exc}") from None
+            raise OutputError(f"{option}: {exc}") from None
         remove_killed_writes(out)       # a table a killed ladder left half written
         remove_killed_writes(f"{out}.parts.json")     # and its parts file (ladder, tune)
         yield
@@ -496,14 +501,14 @@ def cmd_tune(args):
         args.out = _default_file("tune", game, [
             args.character, f"p{args.players}", f"b{args.budget}", f"g{args.games}",
             f"v{args.validation_games}", f"s{args.seed}"], _tuning_key(args, game), ".json")
-    _check_file_out("--out", args.out, makes_folder=True)
+    _check_file_out("--out" if chosen_out else _DEFAULT_OUT, args.out, makes_folder=True)
     _check_own_out(args.out, "a tuning run's", "a tuning record", "tune-sprinter.json",
                    _is_tuning_record)
     log = (lambda *a: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
     if not chosen_out:
         log(f"the record goes to {args.out} and finished evaluations to {args.out}.parts.json: "
             f"the same command resumes an interrupted tuning")
-    with _locked(args.out):
+    with _locked(args.out, "--out" if chosen_out else _DEFAULT_OUT):
         _compile_tuning(game, tuning, args)
         memo, save = _tuning_parts(args)
         result = tuning.tune(args.character, args.players, args.budget, args.games, args.seed,
@@ -834,9 +839,9 @@ def build_parser():
                          "depend on it)")
     sp.add_argument("--out", type=_name,
                     help="output folder (default results/simulate/GAME-pPLAYERS-POLICY-"
-                         "gGAMES-sSEED, and -HASH of the rules, seats and characters where "
-                         "they are not the plain command's: the same command writes the same "
-                         "games there)")
+                         "gGAMES-sSEED, and -HASH of the rules, seats, characters and seat "
+                         "rotation where they are not the plain command's: the same command "
+                         "writes the same games there)")
     sp.add_argument("--overwrite", action="store_true",
                     help="replace a folder that holds another run (never needed to rerun the "
                          "same command: a finished identical run is kept, not played again)")

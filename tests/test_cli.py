@@ -352,6 +352,15 @@ def test_a_ladder_writes_only_its_own_table(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)         # without --out its table goes under results/ladder/
     assert main(ladder[:-1]) == 0
     assert capsys.readouterr().out.startswith("# All-In Ascent skill ladder")
+    # where that cannot be written, the refusal names the default, not an --out never given
+    blocked = tmp_path / "blocked"
+    blocked.mkdir()
+    (blocked / "results").write_text("a file on the way")
+    monkeypatch.chdir(blocked)
+    assert main(ladder[:-1]) == 2
+    err = capsys.readouterr().err
+    assert "ascent: error: the default output (give --out PATH for another) results/ladder/" \
+        in err and "results is a file, not a folder" in err
 
 
 def test_an_output_file_that_cannot_be_written_is_refused_before_any_game(tmp_path, capsys):

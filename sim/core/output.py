@@ -59,8 +59,8 @@ def read_table(path, columns=None, arrow=False):
         import pandas as pd
         return pd.read_parquet(path, columns=columns)
     except FileNotFoundError:
-        raise OutputError(f"{path}: missing; the run folder is incomplete: play the run "
-                          f"again (--overwrite replaces it)") from None
+        raise OutputError(f"{path}: missing; the folder is incomplete. {_PLAY_AGAIN}") \
+            from None
     except (OSError, pyarrow.ArrowException) as exc:
         said = " ".join(str(exc).split())       # pyarrow's own text runs over lines
         raise OutputError(f"{path}: cannot be read ({said}): the file is damaged. "

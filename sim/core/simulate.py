@@ -60,8 +60,10 @@ def simulate(game, out, players, games, seed, rules, seat_policies, characters="
             raise OutputError(f"{shown}: holds files that are not an ascent run; --overwrite "
                               f"replaces only a run folder: choose another --out")
         if state == "other run" and not overwrite:
-            raise OutputError(f"{shown}: holds another run; pass --overwrite to replace it, or "
-                              f"choose another --out")
+            # (also the plain command's own folder after an engine edit or `ascent tune
+            # --store`: its name holds the settings, not the code or the data files)
+            raise OutputError(f"{shown}: holds another run (other rules, bots, code or data "
+                              f"files); pass --overwrite to replace it, or --out to keep both")
         interrupted = sum(n for _, n in FinishedChunks.others(out, fingerprint))
         if interrupted and not overwrite:
             # finished work is not thrown away unasked: another command into this folder

@@ -165,7 +165,7 @@ class LadderPartsError(PartsError):
 
 
 _KEY_FIELDS = {"players": "--players", "games": "--games", "seed": "--seed",
-               "rules": "rules", "code": "code (sim/, policies/)",
+               "rules": "rules", "code": "code (sim/core, its engine, its bots)",
                "data": "data files (the game's data, tuned.json)"}
 
 
