@@ -114,6 +114,13 @@ def play_code_key(game_name):
     return _sources_digest(play_code_sources(game_name))
 
 
+def played_with_key(game_name):
+    """What a game's games were played with besides their settings: the code that plays them
+    (play_code_key) and the game's data files (package_data_key), as fields of the keys a run
+    folder, a ladder's parts and a tuning's parts keep."""
+    return {"code": play_code_key(game_name), "data": package_data_key(game=game_name)}
+
+
 def play_code_changed(game_name, stored, kept_in):
     """Why a folder or study whose games were played under play_code `stored` (kept in
     `kept_in`) may not take more, or be reused: the words for its refusal, or None where the

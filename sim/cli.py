@@ -1,6 +1,5 @@
 """`ascent`: the command line. Thin: parse, call, print. Bad input exits 2 with one line."""
 import argparse
-import hashlib
 import json
 import os
 import shlex
@@ -260,8 +259,7 @@ def _default_out(args, game, rules, seat_policies, characters):
     if args.rotate_seats:
         variant["rotate"] = True
     if variant:
-        name += "-" + hashlib.sha256(json.dumps(variant, sort_keys=True,
-                                                default=str).encode()).hexdigest()[:10]
+        name += "-" + _digest(variant)
     return str(Path("results") / "simulate" / name)
 
 
@@ -277,8 +275,19 @@ def _default_file(command, game, settings, key, suffix):
     `ascent simulate` does, while other rules, bots, code or data files get a file of their
     own rather than a refusal to run. Without it an interrupted ladder or tuning lost every
     pairing or evaluation it had played."""
-    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:10]
-    return str(Path("results") / command / f"{game.name}-{'-'.join(settings)}-{digest}{suffix}")
+    return str(Path("results") / command /
+               f"{game.name}-{'-'.join(settings)}-{_digest(key)}{suffix}")
+
+
+def _digest(settings):
+    """A short hash of settings for a default output's name (a run's fingerprint's own)."""
+    from sim.core.output import run_fingerprint
+    return run_fingerprint(settings)[:10]
+
+
+def _parts_file(out):
+    """The file beside a ladder's or tuning's output that keeps its finished parts."""
+    return Path(f"{out}.parts.json")
 
 
 def cmd_simulate(args):
@@ -370,20 +379,21 @@ def cmd_ladder(args):
     _check_own_out(args.out, "a ladder's", "a ladder's table", "LADDER.md", _is_ladder_table)
     rules = _rules(args, game, args.players)
     policies = _policy_list(game, args.policies or ",".join(game.ladder_policies))
+    option = "--out" if chosen_out else _DEFAULT_OUT
     if not chosen_out:
         key = dict(ladder.parts_key(args.players, args.games, args.seed, rules),
                    policies=policies)
         args.out = _default_file("ladder", game, [f"p{args.players}", f"g{args.games}",
                                                   f"s{args.seed}"], key, ".md")
-        _check_file_out(_DEFAULT_OUT, args.out, makes_folder=True)
+        _check_file_out(option, args.out, makes_folder=True)
     started = time.perf_counter()
     from sim.core.output import PartsError
     log = (lambda *a: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
-    parts = Path(args.out).with_name(Path(args.out).name + ".parts.json")
+    parts = _parts_file(args.out)
     if not chosen_out:
         log(f"the table goes to {args.out} and finished pairings to {parts}: the same "
             f"command resumes an interrupted ladder")
-    with _locked(args.out, "--out" if chosen_out else _DEFAULT_OUT):
+    with _locked(args.out, option):
         _compile_ladder(game, rules, args.players, policies, args.seed, args.threads,
                         args.quiet)
         try:
@@ -451,7 +461,7 @@ def _locked(out, option="--out"):
             # permission bits allow writing, /proc as root, fails only here)
             raise OutputError(f"{option}: {exc}") from None
         remove_killed_writes(out)       # a table a killed ladder left half written
-        remove_killed_writes(f"{out}.parts.json")     # and its parts file (ladder, tune)
+        remove_killed_writes(_parts_file(out))     # and its parts file (ladder, tune)
         yield
 
 
@@ -497,20 +507,22 @@ def cmd_tune(args):
         raise UsageError(f"--character: unknown character {args.character!r}; allowed: "
                          f"{', '.join(keys)}")
     chosen_out = args.out is not None
+    option = "--out" if chosen_out else _DEFAULT_OUT
+    key = _tuning_key(args, game)
     if not chosen_out:
         args.out = _default_file("tune", game, [
             args.character, f"p{args.players}", f"b{args.budget}", f"g{args.games}",
-            f"v{args.validation_games}", f"s{args.seed}"], _tuning_key(args, game), ".json")
-    _check_file_out("--out" if chosen_out else _DEFAULT_OUT, args.out, makes_folder=True)
+            f"v{args.validation_games}", f"s{args.seed}"], key, ".json")
+    _check_file_out(option, args.out, makes_folder=True)
     _check_own_out(args.out, "a tuning run's", "a tuning record", "tune-sprinter.json",
                    _is_tuning_record)
     log = (lambda *a: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
     if not chosen_out:
-        log(f"the record goes to {args.out} and finished evaluations to {args.out}.parts.json: "
-            f"the same command resumes an interrupted tuning")
-    with _locked(args.out, "--out" if chosen_out else _DEFAULT_OUT):
+        log(f"the record goes to {args.out} and finished evaluations to "
+            f"{_parts_file(args.out)}: the same command resumes an interrupted tuning")
+    with _locked(args.out, option):
         _compile_tuning(game, tuning, args)
-        memo, save = _tuning_parts(args)
+        memo, save = _tuning_parts(args.out, key)
         result = tuning.tune(args.character, args.players, args.budget, args.games, args.seed,
                              args.validation_games, args.threads, log, memo=memo, save=save)
         from sim.core.output import write_text_atomic
@@ -526,21 +538,19 @@ def _tuning_key(args, game):
     """What a tuning's finished evaluations depend on, kept with them (_tuning_parts): the
     code that plays the game (sim.play_code_key, its tuning module among its bots), as a run
     folder's, so that an edit to a report does not void them."""
-    from sim import package_data_key, play_code_key
+    from sim import played_with_key
     return {"game": game.name, "character": args.character, "players": args.players,
             "budget": args.budget, "games": args.games, "validation_games": args.validation_games,
-            "seed": args.seed, "code": play_code_key(game.name),
-            "data": package_data_key(game=game.name)}
+            "seed": args.seed, **played_with_key(game.name)}
 
 
-def _tuning_parts(args):
-    """(memo, save) for a tuning run: its finished evaluations, kept in OUT.parts.json as
-    each ends, so that the same command resumes an interrupted run (CMA-ES is seeded: it asks
-    the same candidates again) and plays only what is left. Other settings, code or data files
-    are refused, not mixed in."""
-    key = _tuning_key(args, _game(args))
+def _tuning_parts(out, key):
+    """(memo, save) for a tuning run into `out` with parts key `key` (_tuning_key): its
+    finished evaluations, kept in OUT.parts.json as each ends, so that the same command
+    resumes an interrupted run (CMA-ES is seeded: it asks the same candidates again) and plays
+    only what is left. Other settings, code or data files are refused, not mixed in."""
     from sim.core.output import PartsError, load_parts, save_parts
-    parts = Path(args.out).with_name(Path(args.out).name + ".parts.json")
+    parts = _parts_file(out)
     try:
         memo = load_parts(parts, key, "evaluations", "tuning")
     except PartsError as exc:

@@ -198,10 +198,10 @@ def run_identity(rules, seat_policies, game, **more):
     rules fingerprint). Not the whole project's code: an edit to a report or an experiment
     tool voided the resume of an interrupted run, and made a finished one 'another run'."""
     from sim.core.policies import policy_params_key
-    from sim import package_data_key, play_code_key
+    from sim import played_with_key
     return {"rules_fingerprint": rules.fingerprint, "seat_policies": list(seat_policies),
             "policy_params": policy_params_key(game, seat_policies),
-            "code": play_code_key(game), "data": package_data_key(game=game), **more}
+            **played_with_key(game), **more}
 
 
 def _summary_from(out, game):

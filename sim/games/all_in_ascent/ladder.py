@@ -92,11 +92,10 @@ def parts_key(n_players, n_games, seed, rules=None):
     --store` (tuned.json) or an engine fix reused the pairings of the old bots and printed
     their verdict. The code that plays the game (sim.play_code_key), as a run folder's: an
     edit to a report does not void finished pairings."""
-    from sim import package_data_key, play_code_key
+    from sim import played_with_key
     return {"players": n_players, "games": n_games, "seed": seed,
             "rules": (rules or default_rules()).fingerprint,
-            "code": play_code_key("all-in-ascent"),
-            "data": package_data_key(game="all-in-ascent")}
+            **played_with_key("all-in-ascent")}
 
 
 def run_ladder(policies, n_players, n_games, seed, threads=None, rules=None, log=print,
