@@ -548,3 +548,26 @@ def _halvings_both_ways(x):
 # inlines whole where numba has no cheap pipeline (numba 0.60), and there is no copy to check
 halvings = compile_noalloc(_halvings, cache=False)
 halvings_both_ways = compile_noalloc(_halvings_both_ways, cache=False)
+
+
+def test_compiled_specializations_finds_code_a_cold_start_froze():
+    """A cold start freezes what its compile made (sim/core/compiling.py), and gc.get_objects
+    leaves frozen objects out: the tools that read the compiled code (the string-code checks,
+    benchmarks/jit_profile.py) found nothing after one in the same process."""
+    import gc
+
+    from numba import njit
+
+    from sim.core.jit import compiled_specializations
+
+    @njit(cache=False)
+    def plus_three(x):
+        return x + 3
+    assert plus_three(1) == 4
+    gc.freeze()
+    try:
+        found = [d for d, _ in compiled_specializations() if d is plus_three]
+        assert found == [plus_three]
+        assert gc.get_freeze_count() > 0            # frozen again after the listing
+    finally:
+        gc.unfreeze()

@@ -60,8 +60,18 @@ def _make_copies_private(module):
 
 def compiled_specializations():
     """(dispatcher, compile result) for every specialization of every numba CPU function this
-    process holds, compiled here or loaded from the cache: for tools that read the code."""
-    for obj in gc.get_objects():
+    process holds, compiled here or loaded from the cache: for tools that read the code. A
+    cold start freezes what its compile made (sim/core/compiling.py, collector_paused), and
+    gc.get_objects leaves frozen objects out: they are listed unfrozen, then frozen again."""
+    frozen = gc.get_freeze_count()
+    if frozen:
+        gc.unfreeze()
+    try:
+        objects = gc.get_objects()
+    finally:
+        if frozen:
+            gc.freeze()
+    for obj in objects:
         # by its type: isinstance() asks a weak proxy among the objects for its referent,
         # which may be gone
         if issubclass(type(obj), CPUDispatcher):
