@@ -169,11 +169,6 @@ def keyed_cache_dir(folder):
 # and its compile line must not promise otherwise
 TEMPORARY_CACHE = False
 
-# True in the command line's own process (sim.cli.main with no arguments), which ends with its
-# command: a cold start then leaves its compile's garbage to the exit instead of collecting it
-# (sim/core/compiling.py, collector_paused)
-COMMAND_LINE_PROCESS = False
-
 
 def writable_cache_dir(folder):
     """`folder`, created if need be, where this process can write in it; else a new temporary

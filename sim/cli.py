@@ -1040,9 +1040,6 @@ REDELIVERY_DELAY = 0.05     # seconds: the callback and numba's C code have retu
 def main(argv=None):
     import signal
     import threading
-    if argv is None:
-        import sim
-        sim.COMMAND_LINE_PROCESS = True
     on_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminated) if on_main_thread else None
     try:

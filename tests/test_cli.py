@@ -388,21 +388,15 @@ def test_an_output_file_that_cannot_be_written_is_refused_before_any_game(tmp_pa
 def test_the_command_lines_process_freezes_its_objects_before_it_exits(monkeypatch, capsys):
     """The command line's own process (main() with no arguments) freezes what it holds, so
     that the interpreter's collections on the way out leave it alone (0.1-0.2 s of a warm
-    start), and says it ends with its command (a cold start then leaves its compile's garbage
-    to the exit); a caller that goes on (main(argv), the tests) keeps its collector as it
-    was."""
+    start); a caller that goes on (main(argv), the tests) keeps its collector as it was."""
     import gc
-
-    import sim
-    # restored after the test: the process leaves its compiles' garbage to its exit
-    monkeypatch.setattr(sim, "COMMAND_LINE_PROCESS", False)
     gc.unfreeze()
     try:
         assert main(["rules", "--game", "dice-race"]) == 0
-        assert gc.get_freeze_count() == 0 and not sim.COMMAND_LINE_PROCESS
+        assert gc.get_freeze_count() == 0
         monkeypatch.setattr(sys, "argv", ["ascent", "rules", "--game", "dice-race"])
         assert main() == 0
-        assert gc.get_freeze_count() > 0 and sim.COMMAND_LINE_PROCESS
+        assert gc.get_freeze_count() > 0
         assert "Dice Race" in capsys.readouterr().out
     finally:
         gc.unfreeze()

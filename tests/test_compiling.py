@@ -194,9 +194,8 @@ def test_the_collector_is_off_while_a_run_compiles_and_its_garbage_freed_after(t
     """numba's compile makes millions of long-lived objects, which Python's cyclic collector
     scanned again and again (12% of a cold run under perf): it is off while the run compiles
     and plays its first game; after, one collection frees the compile's garbage and what
-    lives on is frozen (left out of later collections and the one at exit), but in the
-    command line's own process, which leaves the garbage to its exit. Its time is the
-    compile's, not the game's."""
+    lives on is frozen (left out of later collections and the one at exit). Its time is the
+    compile's, not the game's; the collector is on again however the compile ends."""
     import gc
     import time
     import weakref
@@ -226,12 +225,23 @@ def test_the_collector_is_off_while_a_run_compiles_and_its_garbage_freed_after(t
         assert gc.isenabled() and seen["cycle"]() is None
         assert gc.get_freeze_count() > frozen
         assert times.compiling >= 1.0 and times.first_game < 1.0
-        # the command line's own process leaves the compile's garbage to its exit: frozen
-        monkeypatch.setattr(sim, "COMMAND_LINE_PROCESS", True)
+        # on again however the compile ends: a game that fails, an interruption during the
+        # collection
         monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "another"))
-        gc.unfreeze()
-        compiling.compile_first(get_game("dice-race"), ["random"], play, quiet=True)
-        assert seen["cycle"]() is not None and gc.get_freeze_count() > 0
+
+        def fails():
+            raise RuntimeError("a bot failed")
+        with pytest.raises(RuntimeError):
+            compiling.compile_first(get_game("dice-race"), ["random"], fails, quiet=True)
+        assert gc.isenabled()
+
+        def interrupted(*args):
+            raise KeyboardInterrupt
+        monkeypatch.setattr(compiling.gc, "collect", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            with compiling.collector_paused():
+                pass
+        assert gc.isenabled()
         # a collector that was off stays off, and nothing is collected or frozen
         gc.disable()
         gc.unfreeze()

@@ -533,7 +533,7 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
     compiled_all = False
     try:
         with event.install_listener("numba:compile", compiles), \
-                collector_paused(collect=not sim.COMMAND_LINE_PROCESS) as collector:
+                collector_paused() as collector:
             with compiling_alongside(game.name, alongside, order_file, kernel_first,
                                      search_first):
                 if alongside or order_file:
@@ -558,16 +558,16 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
 
 
 @contextmanager
-def collector_paused(collect=True):
+def collector_paused():
     """Python's cyclic garbage collector off while numba compiles; then, if it was on, one
-    collection (unless not to `collect`), and what is left frozen (gc.freeze). numba's
-    compile makes millions of objects that live on (types, IR, LLVM wrappers), and the
-    collector scanned them again and again: 12% of a cold First Ascent `mcts-tuned` run's
-    samples under perf, in each of its two processes, and another 0.5 s when the interpreter
-    exits. Frozen, they are left out of every later collection, also the one at exit. The
-    collection before the freeze frees the compile's garbage (0.6-0.7 s after a cold start):
-    a process that goes on compiling (the tests) would otherwise keep each compile's. The
-    command line's own process ends with its command and leaves it to its exit."""
+    collection, and what survives it frozen (gc.freeze). numba's compile makes millions of
+    objects that live on (types, IR, LLVM wrappers), and the collector scanned them again
+    and again: 12% of a cold First Ascent `mcts-tuned` run's samples under perf, in each of
+    its two processes, and another 0.5 s when the interpreter exits. Frozen, they are left
+    out of every later collection, also the one at exit. The collection before the freeze
+    frees the compile's garbage (0.6-0.7 s after a cold start): frozen, it would be kept for
+    as long as the process runs (a run's games, the tests' next compiles). The collector is
+    on again however the block ends, an interruption during that collection included."""
     was_on = gc.isenabled()
     collector = SimpleNamespace(seconds=0.0)    # the collection's and the freeze's, once done
     gc.disable()
@@ -576,11 +576,12 @@ def collector_paused(collect=True):
     finally:
         if was_on:
             began = time.perf_counter()
-            if collect:
+            try:
                 gc.collect()
-            gc.freeze()
-            gc.enable()
-            collector.seconds = time.perf_counter() - began
+                gc.freeze()
+            finally:
+                gc.enable()
+                collector.seconds = time.perf_counter() - began
 
 
 RUN_STARTED = set()     # in the second process: the functions the run has started compiling

@@ -62,7 +62,8 @@ def compiled_specializations():
     """(dispatcher, compile result) for every specialization of every numba CPU function this
     process holds, compiled here or loaded from the cache: for tools that read the code. A
     cold start freezes what its compile made (sim/core/compiling.py, collector_paused), and
-    gc.get_objects leaves frozen objects out: they are listed unfrozen, then frozen again."""
+    gc.get_objects leaves frozen objects out: they are listed unfrozen, then everything is
+    frozen again (also what was not before: it only leaves later collections shorter)."""
     frozen = gc.get_freeze_count()
     if frozen:
         gc.unfreeze()
