@@ -72,6 +72,7 @@ import numpy as np
 from numba import njit, typeof, types
 
 from sim.core.compile_order import address_of as address_of_function
+from sim.core.function_cells import bind, called_through, function_cell
 from sim.core.jit import CalleeCompiler, copy_into, njit_noalloc
 from sim.core.policies import compiled_on_use, compiled_value
 from sim.core.rng import stream_below
@@ -371,43 +372,42 @@ class Search:
         return self.decide(state, tables, seat, legal, n_legal, stream, params, work, rollout)
 
 
-def search_bot(searching, signature, rollouts, rollout_type, *constants):
+def search_bot(searching, signature, rollouts, rollout_type):
     """A registered search bot, compiled on use (sim.core.policies.compiled_on_use):
-    `bot(ctx) = searching(ctx, rollout, *constants)`, with `rollouts`' rollout bot (None:
-    uniform) as a function value of type `rollout_type` (a rollout_signature), `searching` a
-    game's jitted decision (one for all its search bots, the game's search linked into it,
-    cached). The bot holds both as constants with their addresses, as First Ascent's search
-    bots hold theirs, set by `prepare` just before numba compiles the bot (one line) in each
-    process: numba cannot cache a function that holds function values, and called by name
-    the search and the rollout bot would be linked into the bot and optimised again in every
-    process."""
+    `bot(ctx) = searching(ctx, rollout)`, with `rollouts`' rollout bot (None: uniform) as a
+    function value of type `rollout_type` (a rollout_signature), `searching` a game's jitted
+    decision (one for all its search bots, the game's search linked into it, cached). The bot
+    calls both by address, read from function cells (sim/core/function_cells.py) that
+    `prepare` fills in each process: called by name, the search and the rollout bot would be
+    linked into the bot and optimised again with it, and held as constants (function values
+    with this process's addresses) they kept numba from caching the bot, which then compiled
+    in every process. First Ascent's search bots do the same."""
     bot = sys.modules[__name__] if rollouts is None else rollouts
-    key = (signature.args[0], types.FunctionType(rollout_type)) + \
-        tuple(typeof(c) for c in constants)
-    body = None
-    rollout = None
+    key = (signature.args[0], types.FunctionType(rollout_type))
+    searching_cell = function_cell(searching, signature.return_type(*key))
+    rollout_cell = function_cell(bot.rollout, rollout_type)
 
+    # numba caches a closure under what it closes over: the two cells' names only
     def search_policy(ctx):
-        return body(ctx, rollout, *constants)
+        return called_through(searching_cell)(ctx, called_through(rollout_cell))
     search_policy.__module__ = searching.__module__     # the game's bot module
 
     def compile_rollout():
-        return rollout_value(bot, rollout_type)
+        bind(rollout_cell, rollout_value(bot, rollout_type))
 
     def compile_searching():
-        return compiled_value(searching, key)
+        bind(searching_cell, compiled_value(searching, key))
 
     def prepare():
-        nonlocal body, rollout
-        rollout = compile_rollout()
-        body = compile_searching()
+        compile_rollout()
+        compile_searching()
 
     # apart, in the two processes of a cold start (sim/core/compiling.py): the rollout bot
     # (All-In Ascent's tuned planner, Ascension's hybrid) in the second, while the run compiles
     # its kernel, then the search, unless the run has started it by then
     parts = ((address_of_function(bot.rollout), compile_rollout),
              (address_of_function(searching), compile_searching))
-    return compiled_on_use(signature, prepare=prepare, cache=False, parts=parts)(search_policy)
+    return compiled_on_use(signature, prepare=prepare, parts=parts)(search_policy)
 
 
 def _search(game):

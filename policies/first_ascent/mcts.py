@@ -42,13 +42,14 @@ from policies.mcts import (
     WALK_PATH_LEN, WALK_PHASE, WALK_SIZE, WALK_TREE, back_up, rollout_answer, root_decision,
     start_tree, start_walk, walk_answer, walk_wants_bot)
 from sim.core.compile_order import address_of as address_of_function
+from sim.core.function_cells import bind, called_through, function_cell
 from sim.core.game import get_game
 from sim.core.jit import copy_into, njit_noalloc
 from sim.core.layout import layout
 from sim.core.policies import as_function_value, compiled_on_use, compiled_value, register
 from sim.core.rng import stream_below
 from sim.games.first_ascent.data import N_KINDS
-from sim.games.first_ascent.engine import SCRATCH_SIZE
+from sim.games.first_ascent.engine import SCRATCH_SIZE, play
 from sim.games.first_ascent.kernel import MAX_SLOTS, engine_signature, engine_value
 from sim.games.first_ascent.memory import (
     MAX_SEGMENT_DECISIONS, SEGMENT, SEGMENT_CHECKPOINT, SEGMENT_CODES, SEGMENT_DEALING,
@@ -288,32 +289,36 @@ def _search_policy(agent):
     """The registered search bot whose imagined seats are all played by `agent`. The agents
     and the engine reach the search as first-class function values, the types the kernel
     gives its bots and its engine, so the engine's code compiled for the kernel serves the
-    search too, and the search stays cacheable. The policy holds them as constants (with
-    their addresses: sim.core.policies.address_of), set by `prepare` just before numba
-    compiles the policy (a few lines) in each process; the search too is called by address:
-    linked in, its code would be optimised again in every process, as the policy cannot be
-    cached (0.36 s against 0.12 s a warm start, a review helper's measurement)."""
-    agents = None
-    engine = None
-    searching = None
+    search too, and the search stays cacheable. The policy reads them, and the search it
+    calls, from function cells (sim/core/function_cells.py) that `prepare` fills in each
+    process, so numba caches the policy too: held as constants (with this process's
+    addresses) they made it compile in every process, and called by name, the search would
+    be linked into the policy and optimised again with it."""
+    agents_cell = function_cell(agent, POLICY_SIGNATURE, copies=MAX_SLOTS)
+    engine_cell = function_cell(play, _SEARCH_KEY[2].signature)
+    search_cell = function_cell(search, POLICY_SIGNATURE.return_type(*_SEARCH_KEY))
 
+    # numba caches a closure under what it closes over: the three cells' names only
     def search_policy(ctx):
-        return searching(ctx, agents, engine)
+        return called_through(search_cell)(ctx, called_through(agents_cell),
+                                           called_through(engine_cell))
 
     def compile_agent():
-        return as_function_value(agent, POLICY_SIGNATURE)
+        bind(agents_cell, as_function_value(agent, POLICY_SIGNATURE))
+
+    def compile_search():
+        bind(search_cell, _compile_search())
 
     def prepare():
-        nonlocal agents, engine, searching
-        agents = (compile_agent(),) * MAX_SLOTS
-        engine = engine_value(_TABLES, _AGENTS)
-        searching = _compile_search()
+        compile_agent()
+        bind(engine_cell, engine_value(_TABLES, _AGENTS))
+        compile_search()
 
     # apart, in the two processes of a cold start (sim/core/compiling.py): the agent (with
     # the rollout bot in it) in the second, once it has compiled its end of the kernel; the
     # search, which only calls the engine, in the run once the run has compiled the engine
     parts = ((address_of_function(agent), compile_agent),
-             (address_of_function(search), _compile_search))
+             (address_of_function(search), compile_search))
     return search_policy, prepare, parts
 
 
@@ -324,12 +329,12 @@ mcts_policy = register(
     "first-ascent", "mcts", params=MCTS_DEFAULTS, budget_param=P_ITERATIONS,
     description="Open-loop MCTS resumed from the round's checkpoint, random rollouts, generic "
                 "score-lead estimate: no planner code")(
-    compiled_on_use(POLICY_SIGNATURE, prepare=_prepare_random, cache=False,
+    compiled_on_use(POLICY_SIGNATURE, prepare=_prepare_random,
                     parts=_random_parts)(_random_search))
 mcts_tuned_policy = register(
     "first-ascent", "mcts-tuned", params=MCTS_TUNED_DEFAULTS, budget_param=P_ITERATIONS,
     plays_tuned_knobs=True, family="planner",
     description="Open-loop MCTS with tuned's rollouts and first children, its own choice kept "
                 "unless beaten by the margin")(
-    compiled_on_use(POLICY_SIGNATURE, prepare=_prepare_tuned, cache=False,
+    compiled_on_use(POLICY_SIGNATURE, prepare=_prepare_tuned,
                     parts=_tuned_parts)(_tuned_search))

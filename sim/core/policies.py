@@ -58,9 +58,10 @@ _PARTS = {}                 # dispatcher -> its parts (compiled_on_use's `parts`
 def compiled_on_use(signature, noalloc=False, prepare=None, cache=True, parts=()):
     """numba's njit(signature, cache=True), but compiled on first use (see above). `noalloc`
     compiles it without numba's runtime, as sim/core/jit.njit_noalloc does. `prepare`, if
-    given, is called just before (a search bot compiles the agents it closes over there).
-    cache=False for a function that holds compiled functions as constants: numba cannot
-    cache those, and would say so in a warning every run. `parts`: what `prepare` compiles,
+    given, is called just before, in each process, cached or not (a search bot compiles the
+    functions it calls there, and fills their function cells). cache=False for a function
+    that holds compiled functions as constants: numba cannot cache those, and would say so in
+    a warning every run. `parts`: what `prepare` compiles,
     as pairs ("module:qualname" of the jitted function a part compiles, a function that
     compiles it into numba's cache), independent of each other, so that the two processes
     of a cold start can compile them apart (compile_parts)."""
@@ -85,9 +86,10 @@ def policy_parts(game, name):
 def compile_parts(game, name, skip=(), last_only=False):
     """Compile the parts of bot `name` into numba's cache, in order, but those whose jitted
     function another process has started (`skip`, a container of "module:qualname"), or
-    with `last_only`, its last part alone (none of a bot of one part). The bot itself still
-    compiles on use, as it must in each process when it holds function values; from the
-    cache, its parts then only load. A bot without parts compiles whole (get_policy)."""
+    with `last_only`, its last part alone (none of a bot of one part). The bot itself
+    compiles on use (a search bot's few lines, which call its parts through function cells:
+    sim/core/function_cells.py); from the cache, its parts then only load. A bot without
+    parts compiles whole (get_policy)."""
     parts = policy_parts(game, name)
     if not parts:
         if not last_only:

@@ -1,0 +1,157 @@
+"""Compiled functions called through function cells (sim/core/function_cells.py), so that their
+caller is cached: a search bot loads from numba's cache instead of compiling in every process."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from numba import njit, types
+
+from sim.core.function_cells import bind, called_through, function_cell
+from sim.core.policies import compiled_value
+
+ROOT = Path(__file__).resolve().parents[1]
+SIGNATURE = types.int64(types.int64)
+
+CALLERS = textwrap.dedent("""
+    from numba import njit, types
+
+    from sim.core.function_cells import called_through, function_cell
+
+    SIGNATURE = types.int64(types.int64)
+
+
+    @njit(SIGNATURE, cache=True)
+    def plus_one(x):
+        return x + 1
+
+
+    @njit(SIGNATURE, cache=True)
+    def times_two(x):
+        return 2 * x
+
+
+    def caller_of(cell):
+        def call(x):
+            return called_through(cell)(x) + 1000
+        return njit(cache=True)(call)
+
+
+    through_plus_one = caller_of(function_cell(plus_one, SIGNATURE))
+    through_times_two = caller_of(function_cell(times_two, SIGNATURE))
+""")
+
+RUN_CALLERS = textwrap.dedent("""
+    import json
+    import callers
+    from sim.core.function_cells import bind, function_cell
+    from sim.core.policies import compiled_value
+    for callee in (callers.plus_one, callers.times_two):
+        bind(function_cell(callee, callers.SIGNATURE), compiled_value(callee, callers.SIGNATURE))
+    answers = [callers.through_plus_one(5), callers.through_times_two(5)]
+    stats = [callers.through_plus_one.stats, callers.through_times_two.stats]
+    print(json.dumps([answers, [sum(s.cache_hits.values()) for s in stats],
+                      [sum(s.cache_misses.values()) for s in stats]]))
+""")
+
+
+def _run(program, env, cwd):
+    out = subprocess.run([sys.executable, "-c", program], env=env, cwd=cwd, capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_a_caller_through_cells_is_cached_and_calls_this_process_s_functions(tmp_path):
+    """Two closures of one function, each through its own cell: the second process loads both
+    from numba's cache (no compile) and each calls its own callee at this process's address."""
+    (tmp_path / "callers.py").write_text(CALLERS)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join([str(ROOT), str(tmp_path)]))
+    first = _run(RUN_CALLERS, env, tmp_path)
+    second = _run(RUN_CALLERS, env, tmp_path)
+    assert first == [[1006, 1010], [0, 0], [1, 1]]
+    assert second == [[1006, 1010], [1, 1], [0, 0]]
+
+
+# compiled in the tests, not at collection (tests/test_suite_sharing.py)
+@njit(cache=False)
+def _never_bound(x):
+    return x
+
+
+@njit(cache=False)
+def _one_less(x):
+    return x - 1
+
+
+def test_a_cell_never_bound_raises_instead_of_jumping_to_nowhere():
+    cell = function_cell(_never_bound, SIGNATURE)
+
+    @njit(cache=False)
+    def caller(x):
+        return called_through(cell)(x)
+
+    with pytest.raises(RuntimeError, match="function address is null"):
+        caller(3)
+
+
+def test_a_function_compiled_for_another_signature_is_refused():
+    cell = function_cell(_one_less, SIGNATURE)
+    other = types.float64(types.float64)
+
+    @njit(other, cache=False)
+    def halved(x):
+        return x / 2
+
+    with pytest.raises(TypeError, match=r"is for \(int64,\) -> int64, not \(float64,\) -> float64"):
+        bind(cell, compiled_value(halved, other))
+    bind(cell, compiled_value(_one_less, SIGNATURE))
+
+    @njit(cache=False)
+    def caller(x):
+        return called_through(cell)(x)
+
+    assert caller(3) == 2
+
+
+def test_a_cell_s_name_is_the_same_in_every_process_and_one_per_callee_and_signature():
+    name = function_cell(_one_less, SIGNATURE)
+    assert name == function_cell(_one_less, SIGNATURE)
+    assert name != function_cell(_never_bound, SIGNATURE)
+    assert name != function_cell(_one_less, types.int32(types.int32))
+    assert name != function_cell(_one_less, SIGNATURE, copies=2)
+    program = ("from numba import types; from policies.mcts import find_child; "
+               "from sim.core.function_cells import function_cell; "
+               "print(function_cell(find_child, types.int64(types.int64)))")
+    runs = [subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True,
+                           text=True, check=True).stdout.strip() for _ in range(2)]
+    from policies.mcts import find_child
+    assert runs == [function_cell(find_child, SIGNATURE)] * 2
+
+
+PLAY_A_SEARCH_GAME = textwrap.dedent("""
+    import json
+    from sim.core.game import get_game
+    from sim.core.policies import get_policy
+    game = get_game("dice-race")
+    bot = get_policy("dice-race", "mcts@16").function
+    result = game.api.play(game.build_rules(2), 1, 1, ["mcts@16", "random"], "random")
+    print(json.dumps([sum(bot.stats.cache_hits.values()), sum(bot.stats.cache_misses.values()),
+                      result.games.to_json()]))
+""")
+
+
+def test_a_search_bot_loads_from_the_cache_in_the_next_process(tmp_path):
+    """A registered search bot (search_bot, policies/mcts.py) is cached: a second process
+    loads it and plays the same game, where it used to compile it again (it held its search
+    and its rollout bot as constants with one process's addresses)."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    first = _run(PLAY_A_SEARCH_GAME, env, ROOT)
+    second = _run(PLAY_A_SEARCH_GAME, env, ROOT)
+    assert first[:2] == [0, 1]
+    assert second[:2] == [1, 0]
+    assert second[2] == first[2]
