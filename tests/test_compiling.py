@@ -270,6 +270,32 @@ def test_the_line_says_playing_only_once_no_compile_is_under_way_for_a_moment():
     compiles.on_end(None)
     assert compiles.playing(quiet_for=0) and not compiles.playing(quiet_for=60)
     assert compiles.split(started)[0] == pytest.approx(4, abs=0.5)
+    # the collection after the compile (collector_paused) is compile time, not play
+    compiles._collecting_since = started + 8
+    assert not compiles.playing(quiet_for=0)
+    compiling_s, playing_s = compiles.split(started)
+    assert compiling_s == pytest.approx(6, abs=0.5) and playing_s == pytest.approx(4, abs=0.5)
+
+
+def test_the_line_does_not_count_the_collection_after_the_compile_as_play(tmp_path,
+                                                                          monkeypatch):
+    """A game that plays for a while after the compile shows "playing: N s"; the collection
+    after it (collector_paused, 0.6-0.7 s after a cold start) is compile time, and the line
+    stops counting play while it runs."""
+    import time
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    collect = compiling.gc.collect
+
+    def slow_collect(*args):
+        time.sleep(2.2)
+        return collect(*args)
+    monkeypatch.setattr(compiling.gc, "collect", slow_collect)
+    out = io.StringIO()
+    times = compiling.compile_first(get_game("dice-race"), ["random"], lambda: time.sleep(2.8),
+                                    stream=out)
+    shown = [int(n) for n in re.findall(r"playing: (\d+) s", out.getvalue())]
+    assert shown and max(shown) <= 2, out.getvalue()
+    assert times.compiling >= 2.2 and times.first_game == pytest.approx(2.8, abs=0.3)
 
 
 def test_a_cold_simulate_keeps_the_game_that_compiled_it_as_its_game_0(tmp_path, monkeypatch,

@@ -412,6 +412,7 @@ class _Compiles(event.Listener):
         self.game_started = None
         self._outermost_began = None
         self.last_end = None
+        self._collecting_since = None
         # the progress line's thread reads what numba's compiling thread writes
         self._lock = threading.Lock()
 
@@ -419,6 +420,12 @@ class _Compiles(event.Listener):
         """The compiling game starts: compiles count from now."""
         with self._lock:
             self.game_started = time.perf_counter()
+
+    def collecting(self):
+        """The compiling game is over and the collection after the compile begins
+        (collector_paused): compile time, not play, on the progress line too."""
+        with self._lock:
+            self._collecting_since = time.perf_counter()
 
     def on_start(self, ev):
         with self._lock:
@@ -445,14 +452,17 @@ class _Compiles(event.Listener):
             compiling = self.game_started - started + self.seconds
             if self.open:
                 compiling += now - max(self._outermost_began, self.game_started)
+            elif self._collecting_since is not None:
+                compiling += now - self._collecting_since
             return compiling, now - started - compiling
 
     def playing(self, quiet_for=1.5):
         """Whether the game plays now, as far as one can tell: it has started, no compile is
-        under way, and none has ended for `quiet_for` seconds (numba compiles a run's kernel
-        and bots one after the other, with a moment of Python between them)."""
+        under way (nor the collection after the compile), and none has ended for `quiet_for`
+        seconds (numba compiles a run's kernel and bots one after the other, with a moment of
+        Python between them)."""
         with self._lock:
-            if self.game_started is None or self.open:
+            if self.game_started is None or self.open or self._collecting_since is not None:
                 return False
             since = max(self.game_started, self.last_end or self.game_started)
             return time.perf_counter() - since >= quiet_for
@@ -541,6 +551,7 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
             compiles.start()        # the second process's bots are saved by now
             play_one()
             played = compiles.split(started)
+            compiles.collecting()   # on leaving collector_paused
         compiled_all = True
     finally:
         done.set()
