@@ -407,7 +407,8 @@ def search_bot(searching, signature, rollouts, rollout_type):
     # its kernel, then the search, unless the run has started it by then
     parts = ((address_of_function(bot.rollout), compile_rollout),
              (address_of_function(searching), compile_searching))
-    return compiled_on_use(signature, prepare=prepare, parts=parts)(search_policy)
+    return compiled_on_use(signature, prepare=prepare, parts=parts,
+                           cells=(searching_cell, rollout_cell))(search_policy)
 
 
 def _search(game):

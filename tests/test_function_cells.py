@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from numba import njit, types
 
-from sim.core.function_cells import bind, called_through, function_cell
-from sim.core.policies import compiled_value
+from sim.core.function_cells import bind, called_through, check_bound, function_cell
+from sim.core.policies import compiled_on_use, compiled_value, compile_waiting
 
 ROOT = Path(__file__).resolve().parents[1]
 SIGNATURE = types.int64(types.int64)
@@ -89,6 +89,7 @@ def _one_less(x):
 
 
 def test_a_cell_never_bound_raises_instead_of_jumping_to_nowhere():
+    """Called from Python; from a kernel the error cannot be raised, hence check_bound."""
     cell = function_cell(_never_bound, SIGNATURE)
 
     @njit(cache=False)
@@ -116,6 +117,46 @@ def test_a_function_compiled_for_another_signature_is_refused():
         return called_through(cell)(x)
 
     assert caller(3) == 2
+
+
+def test_a_bot_whose_cells_are_not_bound_is_refused_before_it_compiles():
+    """A kernel calls its bots through their C wrapper, where a null address cannot raise (a
+    serial kernel reads 0, a silent action; a parallel one hangs): compile_waiting checks the
+    cells `prepare` should have bound."""
+    cell = function_cell(_never_bound, SIGNATURE)
+    with pytest.raises(RuntimeError, match=r"_never_bound \(ascent_cell_\w+\) are not bound"):
+        check_bound([cell], "a bot")
+
+    def forgets_to_bind():
+        pass
+
+    def bot(x):
+        return called_through(cell)(x)
+    waiting = compiled_on_use(SIGNATURE, prepare=forgets_to_bind, cache=False,
+                              cells=(cell,))(bot)
+    with pytest.raises(RuntimeError, match="bot: its function cells for _never_bound"):
+        compile_waiting(waiting)
+    assert not waiting.overloads        # refused before numba compiled it
+
+
+def _made_by(k):
+    def plus_k(x):
+        return x + k
+    return njit(cache=False)(plus_k)
+
+
+def test_two_closures_of_one_function_cannot_share_a_cell():
+    """A cell's name is its function's module and qualified name: two closures of one function
+    would share it, and a call meant for one would reach the other."""
+    function_cell(_made_by(1), SIGNATURE)
+    with pytest.raises(ValueError, match="names two functions"):
+        function_cell(_made_by(2), SIGNATURE)
+
+
+def test_another_function_of_the_same_signature_is_refused():
+    cell = function_cell(_one_less, SIGNATURE)
+    with pytest.raises(TypeError, match="_one_less, not another function"):
+        bind(cell, compiled_value(_never_bound, SIGNATURE))
 
 
 def test_a_cell_s_name_is_the_same_in_every_process_and_one_per_callee_and_signature():

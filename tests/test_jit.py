@@ -90,9 +90,9 @@ def test_a_noalloc_function_runs_on_callers_buffers():
 
 
 def test_a_bot_held_as_a_constant_keeps_its_compiled_address():
-    """A search bot holds its imagined seats' agents as constants. numba lowers a Dispatcher
-    constant of function type without its address and asks Python for it at every call (GIL
-    included); as_function_value's value carries the address, so calls through it are native."""
+    """A jitted function may hold a bot as a constant. numba lowers a Dispatcher constant of
+    function type without its address and asks Python for it at every call (GIL included);
+    as_function_value's value carries the address, so calls through it are native."""
     from numba import njit, types
     from numba.core.types.function_type import WrapperAddressProtocol
 

@@ -293,7 +293,8 @@ def _search_policy(agent):
     calls, from function cells (sim/core/function_cells.py) that `prepare` fills in each
     process, so numba caches the policy too: held as constants (with this process's
     addresses) they made it compile in every process, and called by name, the search would
-    be linked into the policy and optimised again with it."""
+    be linked into the policy and optimised again with it. Returns the bot (compiled on use)
+    and its `prepare`."""
     agents_cell = function_cell(agent, POLICY_SIGNATURE, copies=MAX_SLOTS)
     engine_cell = function_cell(play, _SEARCH_KEY[2].signature)
     search_cell = function_cell(search, POLICY_SIGNATURE.return_type(*_SEARCH_KEY))
@@ -319,22 +320,20 @@ def _search_policy(agent):
     # search, which only calls the engine, in the run once the run has compiled the engine
     parts = ((address_of_function(agent), compile_agent),
              (address_of_function(search), compile_search))
-    return search_policy, prepare, parts
+    bot = compiled_on_use(POLICY_SIGNATURE, prepare=prepare, parts=parts,
+                          cells=(agents_cell, engine_cell, search_cell))(search_policy)
+    return bot, prepare
 
 
-_random_search, _prepare_random, _random_parts = _search_policy(random_agent)
-_tuned_search, _prepare_tuned, _tuned_parts = _search_policy(tuned_agent)
+_random_search, _prepare_random = _search_policy(random_agent)
+_tuned_search, _prepare_tuned = _search_policy(tuned_agent)
 
 mcts_policy = register(
     "first-ascent", "mcts", params=MCTS_DEFAULTS, budget_param=P_ITERATIONS,
     description="Open-loop MCTS resumed from the round's checkpoint, random rollouts, generic "
-                "score-lead estimate: no planner code")(
-    compiled_on_use(POLICY_SIGNATURE, prepare=_prepare_random,
-                    parts=_random_parts)(_random_search))
+                "score-lead estimate: no planner code")(_random_search)
 mcts_tuned_policy = register(
     "first-ascent", "mcts-tuned", params=MCTS_TUNED_DEFAULTS, budget_param=P_ITERATIONS,
     plays_tuned_knobs=True, family="planner",
     description="Open-loop MCTS with tuned's rollouts and first children, its own choice kept "
-                "unless beaten by the margin")(
-    compiled_on_use(POLICY_SIGNATURE, prepare=_prepare_tuned,
-                    parts=_tuned_parts)(_tuned_search))
+                "unless beaten by the margin")(_tuned_search)

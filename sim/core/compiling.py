@@ -648,7 +648,7 @@ def main(argv=None):
         compile_backwards(order, RUN_STARTED)
     for name in bots:
         # a bot in parts: each part the run has not started (the run compiles the bot
-        # itself, from the parts in the cache)
+        # itself, or loads it, with its parts from the cache)
         compile_parts(game_name, name, skip=RUN_STARTED)
     os.write(to_run, BOTS_DONE.encode() + b"\n")
     if not kernel_first:

@@ -55,23 +55,26 @@ _NOT_YET_COMPILED = {}      # dispatcher -> the signature it is compiled for on 
 _PARTS = {}                 # dispatcher -> its parts (compiled_on_use's `parts`)
 
 
-def compiled_on_use(signature, noalloc=False, prepare=None, cache=True, parts=()):
+def compiled_on_use(signature, noalloc=False, prepare=None, cache=True, parts=(), cells=()):
     """numba's njit(signature, cache=True), but compiled on first use (see above). `noalloc`
     compiles it without numba's runtime, as sim/core/jit.njit_noalloc does. `prepare`, if
     given, is called just before, in each process, cached or not (a search bot compiles the
     functions it calls there, and fills their function cells). cache=False for a function
-    that holds compiled functions as constants: numba cannot cache those, and would say so in
-    a warning every run. `parts`: what `prepare` compiles,
+    that holds compiled functions as constants (numba cannot cache those, and would say so in
+    a warning every run; a search bot calls through function cells instead). `parts`: what
+    `prepare` compiles,
     as pairs ("module:qualname" of the jitted function a part compiles, a function that
     compiles it into numba's cache), independent of each other, so that the two processes
-    of a cold start can compile them apart (compile_parts)."""
+    of a cold start can compile them apart (compile_parts). `cells`: the function cells the
+    function calls through (sim/core/function_cells.py), which `prepare` must have bound
+    before it compiles or loads: a null address called from a kernel cannot raise."""
     def decorate(fn):
         from numba import njit
 
         from sim.core.jit import compile_noalloc
         dispatcher = compile_noalloc(fn, first_class=True) if noalloc else \
             njit(cache=cache)(fn)
-        _NOT_YET_COMPILED[dispatcher] = (signature, prepare)
+        _NOT_YET_COMPILED[dispatcher] = (signature, prepare, tuple(cells))
         if parts:
             _PARTS[dispatcher] = tuple(parts)
         return dispatcher
@@ -87,9 +90,9 @@ def compile_parts(game, name, skip=(), last_only=False):
     """Compile the parts of bot `name` into numba's cache, in order, but those whose jitted
     function another process has started (`skip`, a container of "module:qualname"), or
     with `last_only`, its last part alone (none of a bot of one part). The bot itself
-    compiles on use (a search bot's few lines, which call its parts through function cells:
-    sim/core/function_cells.py); from the cache, its parts then only load. A bot without
-    parts compiles whole (get_policy)."""
+    compiles, or loads from the cache, on use (a search bot's few lines, which call its parts
+    through function cells: sim/core/function_cells.py); from the cache, its parts then only
+    load. A bot without parts compiles whole (get_policy)."""
     parts = policy_parts(game, name)
     if not parts:
         if not last_only:
@@ -104,10 +107,11 @@ def compile_parts(game, name, skip=(), last_only=False):
 
 def as_function_value(dispatcher, signature):
     """`dispatcher` compiled for its one signature and no more, as a first-class function value
-    that a jitted function may hold as a constant (a search bot's imagined seats). numba lowers a
-    Dispatcher constant of function type without its address, so every call through it would
-    take the GIL and ask Python for the address (about 25 us a call); a CompileResultWAP
-    carries the compiled wrapper's address instead, and the call is native."""
+    that carries its address: for a function cell (First Ascent's search bots' imagined seats)
+    or a constant a jitted function holds. numba lowers a Dispatcher constant of function type
+    without its address, so every call through it would take the GIL and ask Python for the
+    address (about 25 us a call); a CompileResultWAP carries the compiled wrapper's address
+    instead, and the call is native."""
     check_has_wrapper(dispatcher)
     compile_only_for(dispatcher, signature)
     return address_of(dispatcher, tuple(signature.args))
@@ -158,9 +162,12 @@ def compile_waiting(dispatcher):
     importing its module compiles nothing."""
     waiting = _NOT_YET_COMPILED.get(dispatcher)
     if waiting is not None:
-        signature, prepare = waiting
+        signature, prepare, cells = waiting
         if prepare is not None:
             prepare()
+        if cells:
+            from sim.core.function_cells import check_bound
+            check_bound(cells, dispatcher.py_func.__qualname__)
         compile_only_for(dispatcher, signature)
         # forgotten only once compiled: a compile that failed fails again at the next call,
         # instead of leaving a dispatcher that compiles for any argument types
