@@ -23,6 +23,7 @@ from sim.core.rng import mulberry32_step, scale_draw, stream_below  # noqa: E402
 from sim.games.all_in_ascent import engine as E, state as S  # noqa: E402
 from sim.games.all_in_ascent.policy_api import MAX_POLICY_PARAMS, PolicyContext  # noqa: E402
 from sim.games.all_in_ascent.memory import WORK_SIZE as AIA_WORK_SIZE  # noqa: E402
+from tests.all_in_ascent import test_regression as regression  # noqa: E402
 
 DICE = get_game("dice-race")
 AIA = get_game("all-in-ascent")
@@ -169,6 +170,16 @@ def test_all_in_ascent_mcts_plays_legal_actions_and_is_thread_invariant(name):
     # R73: a winner or the round cap; never a policy error (an illegal action) or the action cap
     assert one.games.end_reason.isin(["winner", "max_rounds"]).all()
     assert one.games.equals(two.games) and one.seats.equals(two.seats)
+
+
+@pytest.mark.parametrize("name", regression.SEARCH_CONFIGURATIONS)
+def test_all_in_ascent_search_games_keep_their_recorded_outcomes(name):
+    """tests/all_in_ascent/test_regression.py's search configurations (here, where the search
+    bots compile anyway): no change alters a search bot's games without a test saying so."""
+    recorded = json.loads(regression.FIXTURE.read_text())
+    assert regression.digest_of(name) == recorded[name], \
+        f"{name}: games changed; if intended, regenerate the fixture (see " \
+        f"tests/all_in_ascent/test_regression.py)"
 
 
 def test_dice_race_mcts_is_deterministic_thread_invariant_and_beats_random_widely():

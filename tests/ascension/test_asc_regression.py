@@ -1,7 +1,7 @@
-"""Recorded outcomes: a digest of 200 Ascension games per configuration, so that no change to the
-engine, the kernel or a built-in bot alters a game without a test saying so. When a change is
-meant to alter games, regenerate with `python tests/ascension/test_asc_regression.py --write`
-and say why in the commit.
+"""Recorded outcomes: a digest of 200 Ascension games per configuration (6 for the search bots),
+so that no change to the engine, the kernel or a built-in bot alters a game without a test
+saying so. When a change is meant to alter games, regenerate with
+`python tests/ascension/test_asc_regression.py --write` and say why in the commit.
 
 The digest reads the record through state.py's named offsets (winner, end, turns, decisions,
 first summit; each seat's standing, pawn square, blocks, summit and tallies of its turns and
@@ -28,6 +28,8 @@ CONFIGURATIONS = {
         seats=["stair-builder", "stair-builder-forgetful", "random-safe"],
         rules={"mattress_mode": "from", "spring_bonus": "full_turn", "joker_on_loss": "retire"},
         seed=33, rotate=False),
+    "search bots, 4 players": dict(seats=["mcts-hybrid@8", "mcts@8", "hybrid", "stair-builder"],
+                                   rules={}, seed=25, rotate=False, games=6),
 }
 SEAT_FIELDS = (S.S_ACTIVE, S.S_PAWN_SQ, S.S_BLOCKS, S.S_SUMMIT, S.S_EVER_SUMMIT, S.T_TURNS,
                S.T_PIECE_MOVES, S.T_PAWN_MOVES, S.T_ELIM_TURN, S.T_BEST_HEIGHT)
@@ -46,7 +48,7 @@ def outcome_digest(records, players):
 def digest_of(name):
     c = CONFIGURATIONS[name]
     players = len(c["seats"])
-    batch = run_games(200, c["seed"], build_rules(players, c["rules"]), c["seats"],
+    batch = run_games(c.get("games", 200), c["seed"], build_rules(players, c["rules"]), c["seats"],
                       rotate=c["rotate"])
     return outcome_digest(batch.records, players)
 

@@ -1,6 +1,6 @@
-"""Recorded outcomes: a digest of 200 First Ascent games per configuration, so that no change
-to the engine, the kernel or a built-in bot alters a game without a test saying so. When a
-change is meant to alter games, regenerate with
+"""Recorded outcomes: a digest of 200 First Ascent games per configuration (4 for the search
+bots), so that no change to the engine, the kernel or a built-in bot alters a game without a
+test saying so. When a change is meant to alter games, regenerate with
 `python tests/first_ascent/test_fa_regression.py --write` and say why in the commit.
 
 The digest reads the record through state.py's named offsets (winners, end, round, decisions;
@@ -27,6 +27,8 @@ CONFIGURATIONS = {
                                            rules={"readings": "bga"}, seed=23),
     "planner, 2 players, uneven die": dict(players=2, seats=["planner"] * 2,
                                            rules={"risk_die_odds": "1:2:1"}, seed=24),
+    "search bots, 3 players": dict(players=3, seats=["mcts-tuned@4", "mcts@4", "planner"],
+                                   rules={}, seed=25, games=4),
 }
 SEAT_FIELDS = (S.S_CHAR, S.S_SCORE, S.S_SC_PITCH, S.S_SC_SUMMIT, S.S_SC_SHARED, S.S_SC_SETS,
                S.S_SC_SPIDER, S.S_SC_PERSONAL, S.S_ROUTE_N, S.S_ROUTE_MASK, S.S_PERM_GAINED,
@@ -44,7 +46,8 @@ def outcome_digest(records, players):
 
 def digest_of(name):
     c = CONFIGURATIONS[name]
-    batch = run_games(200, c["seed"], build_rules(c["players"], c["rules"]), c["seats"])
+    batch = run_games(c.get("games", 200), c["seed"], build_rules(c["players"], c["rules"]),
+                      c["seats"])
     return outcome_digest(batch.records, c["players"])
 
 
