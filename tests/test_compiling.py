@@ -553,6 +553,17 @@ def test_the_estimate_of_a_cold_start_with_a_second_process_is_the_longer_part(t
     assert compiling.shipped_estimate(game, ["hold-at"], alongside=True) == 10
     assert compiling.shipped_estimate(game, ["hold-at", "mcts"], alongside=True) == 26
     assert compiling.shipped_estimate(game, ["hold-at", "mcts"]) == 34
+    # a bot in parts (a search bot) alone in its seats: its measured first run, which the
+    # formula cannot see (the run compiles the search after its kernel)
+    figures.write_text(json.dumps({"games": {"dice-race": {
+        "kernel_and_random": 10.4, "bots": {"hold-at": 3.3, "mcts": 20.0},
+        "first_run": {"mcts": 27.6}}}}))
+    assert compiling.shipped_estimate(game, ["mcts", "mcts@8"], alongside=True) == 28
+    assert compiling.shipped_estimate(game, ["mcts", "random"], alongside=True) == 28
+    # with another bot, with the kernel compiled, or without a second process: the formula
+    assert compiling.shipped_estimate(game, ["hold-at", "mcts"], alongside=True) == 26
+    assert compiling.shipped_estimate(game, ["mcts"], compiled={"random"}, alongside=True) == 22
+    assert compiling.shipped_estimate(game, ["mcts"]) == 30
 
 
 # in a fresh process with an empty cache: a cold start of dice-race with hold-at; then how
