@@ -196,3 +196,36 @@ def test_a_search_bot_loads_from_the_cache_in_the_next_process():
     assert sum(first[:2]) == 1
     assert second[:2] == [1, 0]
     assert second[2] == first[2]
+
+
+SEARCH_EXPERIMENT = """
+description = "Search bots in worker processes."
+game = "ascension"
+players = [4]
+games = 8
+seed = 4
+seat_policies = ["mcts-hybrid@4", "mcts@4", "hybrid", "stair-builder"]
+rotate_seats = true
+chunk = 2
+out = "{out}"
+
+[variants.baseline]
+"""
+
+
+def test_search_bots_play_the_same_games_in_worker_processes(tmp_path):
+    """Principle 2: each worker process fills its search bots' cells itself (a kernel calling
+    a bot through an unfilled cell would play action 0, or hang); the games at --jobs 2 are
+    those of one process."""
+    from sim.experiment.runner import load_variant, run_experiment
+    from sim.experiment.spec import load_spec
+    found = {}
+    for jobs in (1, 2):
+        path = tmp_path / f"jobs{jobs}.toml"
+        path.write_text(SEARCH_EXPERIMENT.format(out=tmp_path / f"out{jobs}"))
+        spec = load_spec(path)
+        run_experiment(spec, jobs=jobs, quiet=True)
+        found[jobs] = [load_variant(spec.out, "baseline", 4, table=table)
+                       for table in ("games", "seats")]
+    for one, two in zip(found[1], found[2]):
+        assert len(one) and one.equals(two)
