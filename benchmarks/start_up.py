@@ -60,28 +60,35 @@ def command(game, bot):
             "--policy", bot, "--quiet"]
 
 
+def _ran(argv, what, **kwargs):
+    """subprocess.run(argv), stopping the benchmark with the command's own error if it fails."""
+    done = subprocess.run(argv, capture_output=True, text=True, **kwargs)
+    if done.returncode != 0:
+        raise SystemExit(f"{what} failed (exit {done.returncode}):\n{done.stderr.strip()}")
+    return done
+
+
 def whole_command(args, cwd):
     """Seconds of one process running `python -m sim.cli ARGS`, from outside."""
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=cwd, check=True,
-                   capture_output=True)
+    _ran([sys.executable, "-m", "sim.cli", *args], "ascent " + " ".join(args), cwd=cwd)
     return time.perf_counter() - started
 
 
 def second_in_process(args, scratch):
-    done = subprocess.run([sys.executable, "-c", TWICE, *args, str(scratch)], cwd=ROOT,
-                          check=True, capture_output=True, text=True)
+    done = _ran([sys.executable, "-c", TWICE, *args, str(scratch)],
+                "ascent " + " ".join(args) + " (twice in one process)", cwd=ROOT)
     return float(done.stdout.split()[-1])
 
 
 def numba_floor(runs, scratch):
     (scratch / "floor.py").write_text(FLOOR_MODULE)
     env = dict(os.environ, PYTHONPATH=str(scratch), NUMBA_CACHE_DIR=str(scratch / "floor_cache"))
-    subprocess.run([sys.executable, "-c", FLOOR], env=env, check=True)      # compile, cache
+    _ran([sys.executable, "-c", FLOOR], "numba's floor", env=env)      # compile, cache
     seconds = []
     for _ in range(runs):
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-c", FLOOR], env=env, check=True)
+        _ran([sys.executable, "-c", FLOOR], "numba's floor", env=env)
         seconds.append(time.perf_counter() - started)
     return seconds
 
