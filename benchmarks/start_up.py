@@ -68,11 +68,17 @@ def _ran(argv, what, **kwargs):
     return done
 
 
+def _seconds(argv, what, **kwargs):
+    """Seconds of one process running `argv`, from outside."""
+    started = time.perf_counter()
+    _ran(argv, what, **kwargs)
+    return time.perf_counter() - started
+
+
 def whole_command(args, cwd):
     """Seconds of one process running `python -m sim.cli ARGS`, from outside."""
-    started = time.perf_counter()
-    _ran([sys.executable, "-m", "sim.cli", *args], "ascent " + " ".join(args), cwd=cwd)
-    return time.perf_counter() - started
+    return _seconds([sys.executable, "-m", "sim.cli", *args], "ascent " + " ".join(args),
+                    cwd=cwd)
 
 
 def second_in_process(args, scratch):
@@ -85,12 +91,8 @@ def numba_floor(runs, scratch):
     (scratch / "floor.py").write_text(FLOOR_MODULE)
     env = dict(os.environ, PYTHONPATH=str(scratch), NUMBA_CACHE_DIR=str(scratch / "floor_cache"))
     _ran([sys.executable, "-c", FLOOR], "numba's floor", env=env)      # compile, cache
-    seconds = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        _ran([sys.executable, "-c", FLOOR], "numba's floor", env=env)
-        seconds.append(time.perf_counter() - started)
-    return seconds
+    return [_seconds([sys.executable, "-c", FLOOR], "numba's floor", env=env)
+            for _ in range(runs)]
 
 
 def measure(game, bot, runs, scratch):

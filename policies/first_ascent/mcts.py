@@ -279,12 +279,6 @@ _TABLES = _CONTEXT[list(_CONTEXT.fields).index("tables")]
 _SEARCH_KEY = (_CONTEXT, _AGENTS, types.FunctionType(engine_signature(_TABLES, _AGENTS)))
 
 
-def _compile_search():
-    """The search compiled for _SEARCH_KEY (one for both search bots, cached), as a function
-    value."""
-    return compiled_value(search, _SEARCH_KEY)
-
-
 def _search_policy(agent):
     """The registered search bot whose imagined seats are all played by `agent`. The agents
     and the engine reach the search as first-class function values, the types the kernel
@@ -296,7 +290,7 @@ def _search_policy(agent):
     be linked into the policy and optimised again with it. Returns the bot (compiled on use)
     and its `prepare`."""
     agents_cell = function_cell(agent, POLICY_SIGNATURE, copies=MAX_SLOTS)
-    engine_cell = function_cell(play, _SEARCH_KEY[2].signature)
+    engine_cell = function_cell(play, engine_signature(_TABLES, _AGENTS))
     search_cell = function_cell(search, POLICY_SIGNATURE.return_type(*_SEARCH_KEY))
 
     # numba caches a closure under what it closes over: the three cells' names only
@@ -307,8 +301,8 @@ def _search_policy(agent):
     def compile_agent():
         bind(agents_cell, as_function_value(agent, POLICY_SIGNATURE))
 
-    def compile_search():
-        bind(search_cell, _compile_search())
+    def compile_search():       # one for both search bots, cached
+        bind(search_cell, compiled_value(search, _SEARCH_KEY))
 
     def prepare():
         compile_agent()

@@ -147,10 +147,9 @@ def shipped_estimate(game, seat_policies, compiled=None, alongside=False):
         path = game.project_file(game.compile_estimates)
         figures = json.loads(path.read_text())["games"][game.name]
         alone = {_base_name(name) for name in seat_policies} - {"random"}
-        first_runs = figures.get("first_run", {})
-        if alongside and compiled is None and len(alone) == 1 and \
-                next(iter(alone)) in first_runs:
-            return round(_finite(first_runs[next(iter(alone))]))
+        first_run = figures.get("first_run", {}).get(min(alone)) if len(alone) == 1 else None
+        if alongside and compiled is None and first_run is not None:
+            return round(_finite(first_run))
         kernel = _finite(figures["kernel_and_random"]) if compiled is None else 0.0
         # bots of one family share most of their code (the planner, the staircase search):
         # each family counts as its dearest bot. Summed, Ascension's four stair builders at

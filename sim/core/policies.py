@@ -51,7 +51,7 @@ class RegisteredPolicy:
 BUDGET_MARK = "@"
 MAX_BUDGET = 10**7
 _REGISTRY = {}
-_NOT_YET_COMPILED = {}      # dispatcher -> the signature it is compiled for on first use
+_NOT_YET_COMPILED = {}      # dispatcher -> (its signature, its prepare, its cells) until used
 _PARTS = {}                 # dispatcher -> its parts (compiled_on_use's `parts`)
 
 
@@ -62,10 +62,9 @@ def compiled_on_use(signature, noalloc=False, prepare=None, cache=True, parts=()
     functions it calls there, and fills their function cells). cache=False for a function
     that holds compiled functions as constants (numba cannot cache those, and would say so in
     a warning every run; a search bot calls through function cells instead). `parts`: what
-    `prepare` compiles,
-    as pairs ("module:qualname" of the jitted function a part compiles, a function that
-    compiles it into numba's cache), independent of each other, so that the two processes
-    of a cold start can compile them apart (compile_parts). `cells`: the function cells the
+    `prepare` compiles, as pairs ("module:qualname" of the jitted function a part compiles, a
+    function that compiles it into numba's cache), independent of each other, so that the
+    two processes of a cold start can compile them apart (compile_parts). `cells`: the cells the
     function calls through (sim/core/function_cells.py), which `prepare` must have bound
     before it compiles or loads: a null address called from a kernel cannot raise."""
     def decorate(fn):
