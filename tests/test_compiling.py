@@ -189,20 +189,21 @@ def test_the_compile_figure_leaves_out_the_games_own_play(tmp_path, monkeypatch)
     assert re.search(r"done in \d+ s \(and \d+ s of play\)\n$", out.getvalue())
 
 
-def test_the_collector_is_off_while_a_run_compiles_and_its_garbage_freed_after(tmp_path,
-                                                                               monkeypatch):
+def test_the_collector_is_off_while_a_run_compiles_and_its_garbage_kept_for_the_next(
+        tmp_path, monkeypatch):
     """numba's compile makes millions of long-lived objects, which Python's cyclic collector
     scanned again and again (12% of a cold run under perf): it is off while the run compiles
-    and plays its first game; after, one collection frees the compile's garbage and what
-    lives on is frozen (left out of later collections and the one at exit). Its time is the
-    compile's, not the game's; the collector is on again however the compile ends."""
+    and plays its first game; after, what the compile made is frozen uncollected (left out of
+    later collections and the one at exit): collecting its garbage there gave no memory back
+    and held up the first game by 0.6-0.9 s. The next compile in the process collects it
+    first, as its own compile time. The collector is on again however the compile ends."""
     import gc
     import time
     import weakref
+    from types import SimpleNamespace
 
     class Node:
         pass
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     seen = {}
 
     def play():
@@ -211,22 +212,27 @@ def test_the_collector_is_off_while_a_run_compiles_and_its_garbage_freed_after(t
         seen["cycle"] = weakref.ref(cycle)
         seen["collector on"] = gc.isenabled()
 
-    collect = gc.collect
+    collect, freeze = gc.collect, gc.freeze
 
     def slow_collect(*args):
         time.sleep(1.0)
         return collect(*args)
     monkeypatch.setattr(compiling.gc, "collect", slow_collect)
+    monkeypatch.setattr(compiling, "_GARBAGE_KEPT", SimpleNamespace(pending=False))
     assert gc.isenabled()
     frozen = gc.get_freeze_count()
     try:
+        monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "first"))
         times = compiling.compile_first(get_game("dice-race"), ["random"], play, quiet=True)
+        first = seen["cycle"]
         assert seen["collector on"] is False
-        assert gc.isenabled() and seen["cycle"]() is None
-        assert gc.get_freeze_count() > frozen
+        assert gc.isenabled() and gc.get_freeze_count() > frozen
+        assert first() is not None and times.compiling < 1.0    # kept, and not waited for
+        monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "second"))
+        times = compiling.compile_first(get_game("dice-race"), ["random"], play, quiet=True)
+        assert first() is None and seen["cycle"]() is not None   # the first's, collected
         assert times.compiling >= 1.0 and times.first_game < 1.0
-        # on again however the compile ends: a game that fails, an interruption during the
-        # collection
+        # on again however the compile ends: a game that fails, an interruption
         monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "another"))
 
         def fails():
@@ -237,11 +243,12 @@ def test_the_collector_is_off_while_a_run_compiles_and_its_garbage_freed_after(t
 
         def interrupted(*args):
             raise KeyboardInterrupt
-        monkeypatch.setattr(compiling.gc, "collect", interrupted)
+        monkeypatch.setattr(compiling.gc, "freeze", interrupted)
         with pytest.raises(KeyboardInterrupt):
             with compiling.collector_paused():
                 pass
         assert gc.isenabled()
+        monkeypatch.setattr(compiling.gc, "freeze", freeze)
         # a collector that was off stays off, and nothing is collected or frozen
         gc.disable()
         gc.unfreeze()
@@ -270,32 +277,6 @@ def test_the_line_says_playing_only_once_no_compile_is_under_way_for_a_moment():
     compiles.on_end(None)
     assert compiles.playing(quiet_for=0) and not compiles.playing(quiet_for=60)
     assert compiles.split(started)[0] == pytest.approx(4, abs=0.5)
-    # the collection after the compile (collector_paused) is compile time, not play
-    compiles._collecting_since = started + 8
-    assert not compiles.playing(quiet_for=0)
-    compiling_s, playing_s = compiles.split(started)
-    assert compiling_s == pytest.approx(6, abs=0.5) and playing_s == pytest.approx(4, abs=0.5)
-
-
-def test_the_line_does_not_count_the_collection_after_the_compile_as_play(tmp_path,
-                                                                          monkeypatch):
-    """A game that plays for a while after the compile shows "playing: N s"; the collection
-    after it (collector_paused, 0.6-0.7 s after a cold start) is compile time, and the line
-    stops counting play while it runs."""
-    import time
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    collect = compiling.gc.collect
-
-    def slow_collect(*args):
-        time.sleep(2.2)
-        return collect(*args)
-    monkeypatch.setattr(compiling.gc, "collect", slow_collect)
-    out = io.StringIO()
-    times = compiling.compile_first(get_game("dice-race"), ["random"], lambda: time.sleep(2.8),
-                                    stream=out)
-    shown = [int(n) for n in re.findall(r"playing: (\d+) s", out.getvalue())]
-    assert shown and max(shown) <= 2, out.getvalue()
-    assert times.compiling >= 2.2 and times.first_game == pytest.approx(2.8, abs=0.3)
 
 
 def test_a_cold_simulate_keeps_the_game_that_compiled_it_as_its_game_0(tmp_path, monkeypatch,

@@ -420,7 +420,6 @@ class _Compiles(event.Listener):
         self.game_started = None
         self._outermost_began = None
         self.last_end = None
-        self._collecting_since = None
         # the progress line's thread reads what numba's compiling thread writes
         self._lock = threading.Lock()
 
@@ -428,12 +427,6 @@ class _Compiles(event.Listener):
         """The compiling game starts: compiles count from now."""
         with self._lock:
             self.game_started = time.perf_counter()
-
-    def collecting(self):
-        """The compiling game is over and the collection after the compile begins
-        (collector_paused): compile time, not play, on the progress line too."""
-        with self._lock:
-            self._collecting_since = time.perf_counter()
 
     def on_start(self, ev):
         with self._lock:
@@ -460,17 +453,14 @@ class _Compiles(event.Listener):
             compiling = self.game_started - started + self.seconds
             if self.open:
                 compiling += now - max(self._outermost_began, self.game_started)
-            elif self._collecting_since is not None:
-                compiling += now - self._collecting_since
             return compiling, now - started - compiling
 
     def playing(self, quiet_for=1.5):
         """Whether the game plays now, as far as one can tell: it has started, no compile is
-        under way (nor the collection after the compile), and none has ended for `quiet_for`
-        seconds (numba compiles a run's kernel and bots one after the other, with a moment of
-        Python between them)."""
+        under way, and none has ended for `quiet_for` seconds (numba compiles a run's kernel
+        and bots one after the other, with a moment of Python between them)."""
         with self._lock:
-            if self.game_started is None or self.open or self._collecting_since is not None:
+            if self.game_started is None or self.open:
                 return False
             since = max(self.game_started, self.last_end or self.game_started)
             return time.perf_counter() - since >= quiet_for
@@ -559,7 +549,6 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
             compiles.start()        # the second process's bots are saved by now
             play_one()
             played = compiles.split(started)
-            compiles.collecting()   # on leaving collector_paused
         compiled_all = True
     finally:
         done.set()
@@ -567,7 +556,7 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
             ticker.join()
             if not compiled_all:        # the error's message starts on a line of its own
                 print(file=stream, flush=True)
-    # the collection after the compile is the compile's cost, not the game's
+    # the freeze after the compile is the compile's cost, not the game's
     times = CompileTimes(played[0] + collector.seconds, played[1])
     if not quiet:
         playing = f" (and {times.first_game:.0f} s of play)" if times.first_game >= 1 else ""
@@ -576,19 +565,33 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
     return times
 
 
+# whether this process holds a compile's objects frozen uncollected (collector_paused)
+_GARBAGE_KEPT = SimpleNamespace(pending=False)
+
+
 @contextmanager
 def collector_paused():
-    """Python's cyclic garbage collector off while numba compiles; then, if it was on, one
-    collection, and what survives it frozen (gc.freeze). numba's compile makes millions of
+    """Python's cyclic garbage collector off while numba compiles; then, if it was on, what
+    the compile made frozen (gc.freeze), uncollected. numba's compile makes millions of
     objects that live on (types, IR, LLVM wrappers), and the collector scanned them again
     and again: 12% of a cold First Ascent `mcts-tuned` run's samples under perf, in each of
     its two processes, and another 0.5 s when the interpreter exits. Frozen, they are left
-    out of every later collection, also the one at exit. The collection before the freeze
-    frees the compile's garbage (0.6-0.7 s after a cold start): frozen, it would be kept for
-    as long as the process runs (a run's games, the tests' next compiles). The collector is
-    on again however the block ends, an interruption during that collection included."""
+    out of every later collection, also the one at exit.
+    Among them is the compile's garbage, about a million objects after a cold start. A
+    collection frees it in 0.6-0.9 s, but gives no memory back to the system (a cold First
+    Ascent `mcts-tuned` run: 548 MB resident before it, 547 MB after); it only lets Python
+    reuse about 100 MB for its own small objects later (three million short strings made
+    afterwards: 155 MB more resident with the collection, 255 MB without). A run compiles
+    once and then plays games into arrays, so it waited that long for nothing before its
+    first game was out. The next compile in the process (a test's, a notebook's, a ladder's
+    next bots) collects it first, as part of its own compile: a process keeps at most one
+    compile's garbage. The collector is on again however the block ends."""
     was_on = gc.isenabled()
-    collector = SimpleNamespace(seconds=0.0)    # the collection's and the freeze's, once done
+    collector = SimpleNamespace(seconds=0.0)    # the freeze's, once done
+    if was_on and _GARBAGE_KEPT.pending:
+        gc.unfreeze()
+        gc.collect()
+        _GARBAGE_KEPT.pending = False
     gc.disable()
     try:
         yield collector
@@ -596,8 +599,8 @@ def collector_paused():
         if was_on:
             began = time.perf_counter()
             try:
-                gc.collect()
                 gc.freeze()
+                _GARBAGE_KEPT.pending = True
             finally:
                 gc.enable()
                 collector.seconds = time.perf_counter() - began
