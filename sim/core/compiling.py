@@ -541,7 +541,7 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
     compiled_all = False
     try:
         with event.install_listener("numba:compile", compiles), \
-                collector_paused() as collector:
+                collector_paused():
             with compiling_alongside(game.name, alongside, order_file, kernel_first,
                                      search_first):
                 if alongside or order_file:
@@ -556,8 +556,7 @@ def compile_first(game, seat_policies, play_one, quiet=False, stream=None, play_
             ticker.join()
             if not compiled_all:        # the error's message starts on a line of its own
                 print(file=stream, flush=True)
-    # the freeze after the compile is the compile's cost, not the game's
-    times = CompileTimes(played[0] + collector.seconds, played[1])
+    times = CompileTimes(*played)
     if not quiet:
         playing = f" (and {times.first_game:.0f} s of play)" if times.first_game >= 1 else ""
         show(f"done in {times.compiling:.0f} s{playing}", end="\n")
@@ -579,31 +578,31 @@ def collector_paused():
     out of every later collection, also the one at exit.
     Among them is the compile's garbage, about a million objects after a cold start. A
     collection frees it in 0.6-0.9 s, but gives no memory back to the system (a cold First
-    Ascent `mcts-tuned` run: 548 MB resident before it, 547 MB after); it only lets Python
-    reuse about 100 MB for its own small objects later (three million short strings made
-    afterwards: 155 MB more resident with the collection, 255 MB without). A run compiles
-    once and then plays games into arrays, so it waited that long for nothing before its
-    first game was out. The next compile in the process (a test's, a notebook's, a ladder's
-    next bots) collects it first, as part of its own compile: a process keeps at most one
+    Ascent `mcts-tuned` run: 548 MB resident before it, 547 MB after); it only lets the
+    process reuse that memory later: about 100 MB of Python's small objects (three million
+    short strings made afterwards: 155 MB more resident with the collection, 255 MB without)
+    and some 17 MB of its heap (All-In Ascent `random`). A command compiles once and then
+    plays games into arrays, so it waited that long before its first game was out for
+    memory it mostly never reuses. The next compile in the process (a test's, a notebook's
+    next run) collects it first, as part of its own compile: a process keeps at most one
     compile's garbage. The collector is on again however the block ends."""
     was_on = gc.isenabled()
-    collector = SimpleNamespace(seconds=0.0)    # the freeze's, once done
     if was_on and _GARBAGE_KEPT.pending:
         gc.unfreeze()
         gc.collect()
         _GARBAGE_KEPT.pending = False
-    gc.disable()
     try:
-        yield collector
+        gc.disable()
+        yield
     finally:
         if was_on:
-            began = time.perf_counter()
             try:
-                gc.freeze()
+                # pending first: an interruption right after the freeze would otherwise keep
+                # this garbage past the next compile
                 _GARBAGE_KEPT.pending = True
+                gc.freeze()
             finally:
                 gc.enable()
-                collector.seconds = time.perf_counter() - began
 
 
 RUN_STARTED = set()     # in the second process: the functions the run has started compiling
