@@ -47,8 +47,13 @@ class _Cell:
         self.copies = copies
 
     @property
+    def one_type(self):
+        """The function type of one copy (the value type itself without `copies`)."""
+        return self.value_type if self.copies is None else self.value_type.dtype
+
+    @property
     def signature(self):
-        return (self.value_type if self.copies is None else self.value_type.dtype).signature
+        return self.one_type.signature
 
 
 def function_cell(dispatcher, signature, copies=None):
@@ -112,8 +117,7 @@ def called_through(typingctx, name):
     if name.literal_value not in _CELLS:
         raise KeyError(f"no function cell {name.literal_value} in this process")
     cell = _CELLS[name.literal_value]
-    value_type, copies = cell.value_type, cell.copies
-    one_type = value_type if copies is None else value_type.dtype
+    value_type, copies, one_type = cell.value_type, cell.copies, cell.one_type
 
     def codegen(context, builder, signature, args):
         declared = builder.module.globals.get(name.literal_value)
