@@ -40,13 +40,17 @@ def test_a_card_knob_changes_the_games_and_the_fingerprint():
 
 @pytest.mark.parametrize("knob,words", [
     ("characters.wizard.start_water=3", "unknown character 'wizard'; allowed: "),
-    ("characters.phil.start_water=9", "must be an integer from 0 to 7, got 9"),
-    ("characters.rope_gun.start_water=7", "start_water: must be at most the track maximum "
-     "max_water_psych = 6, got 7"),
-    ("characters.phil.max_water_psych=3", "start_water: must be at most the track maximum "
-     "max_water_psych = 3, got 7"),
+    ("characters.phil.start_water=9", "--set: characters.phil.start_water=9: must be an "
+     "integer from 0 to 7, got 9"),
+    ("characters.rope_gun.start_water=7", "characters.rope_gun.start_water=7: must be at most the "
+     "track maximum max_water_psych = 6, got 7"),
+    ("characters.phil.max_water_psych=3", "characters.phil.max_water_psych=3: "
+     "characters.phil.start_water: must be at most the track maximum max_water_psych = 3, got 7"),
+    ("characters.phil.permanent_threshold.gear=0", "characters.phil.permanent_threshold.gear=0: "
+     "must be an integer from 1 to 12, got 0"),
     ("characters.phil.shoe_size=3", "a character knob is characters.<key>.<field>"),
-    ("asset_cards.toe_jam.count=5", "must add up to 124 cards, got 125"),
+    ("asset_cards.toe_jam.count=5", "asset_cards.toe_jam.count=5: asset_cards.<kind>.count: "
+     "must add up to 124 cards, got 125"),
     ("asset_cards.toe_jam.technique=magic", "allowed none, precision"),
     ("pitches.nowhere.value=2", "unknown pitch 'nowhere'"),
     ("gear.rope.cost=2", "unknown knob 'gear.rope.cost'"),
@@ -64,6 +68,7 @@ def test_a_bad_knob_is_one_line_that_names_it(knob, words, capsys):
                  "--set", knob, "--out", "unused"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("ascent: error: --set: ") and words in err and err.count("\n") == 1
+    assert "[id=" not in err            # the knob's words, not the data file's coordinates
 
 
 def test_the_listing_names_the_knobs():
@@ -155,3 +160,33 @@ def test_an_empty_or_repeated_character_in_abilities_off_is_refused(value, words
     # '' had meant none, recorded as '': the same rules as the defaults under another fingerprint
     with pytest.raises(RuleError, match=f"abilities_off: {words}"):
         build_rules(3, {"abilities_off": value})
+
+
+def test_the_knobs_behind_the_decks_total_are_named_together():
+    with pytest.raises(RuleError) as err:
+        build_rules(3, {}, [("characters.phil.start_water", "3"),
+                            ("asset_cards.toe_jam.count", "5"), ("asset_cards.crimp.count", "2")])
+    assert str(err.value) == ("asset_cards.toe_jam.count=5, asset_cards.crimp.count=2: "
+                              "asset_cards.<kind>.count: must add up to 124 cards, got 123")
+
+
+@pytest.mark.parametrize("knob", [("characters.phil.ability.must_risk_every_climb", "off"),
+                                  ("characters.young_prodigy.permanent_threshold.gear", "2")])
+def test_a_knob_that_abilities_off_overrides_is_refused(knob):
+    # engine.common.ch reads a character with its ability off as one without an ability, its
+    # thresholds 4: the knob was packed and never read
+    with pytest.raises(RuleError, match=f"{knob[0]}={knob[1]}: has no effect while "
+                                        f"abilities_off lists {knob[0].split('.')[1]}"):
+        build_rules(3, {"abilities_off": "phil,young_prodigy"}, [knob])
+    build_rules(3, {"abilities_off": "rope_gun"}, [knob])
+    kept = build_rules(3, {"abilities_off": "phil,young_prodigy"},
+                       [("characters.phil.start_water", "3")])      # not an ability: read
+    assert seat_after_setup(kept, ["phil", "rope_gun", "crag_mama"], S.S_WATER) == 3
+
+
+def test_abilities_off_is_recorded_one_way_for_the_same_characters():
+    spellings = [build_rules(3, {"abilities_off": v})
+                 for v in ("phil,rope_gun", "rope_gun,phil", " phil, rope_gun ")]
+    assert {r.values["abilities_off"] for r in spellings} == {"rope_gun,phil"}
+    assert len({r.fingerprint for r in spellings}) == 1
+    assert build_rules(3, {"abilities_off": "none"}).fingerprint == build_rules(3).fingerprint

@@ -140,7 +140,9 @@ SETUP_SPREAD, SETUP_PORTALEDGE, SETUP_REST, SETUP_RERACK, SETUP_RERACK_PENALISED
 
 
 def _fail(path, field, message):
-    raise DataError(f"{path}: {field}: {message}")
+    error = DataError(f"{path}: {field}: {message}")
+    error.field, error.reason = field, message     # for knobs.py to name the knob behind it
+    raise error
 
 
 def _req(obj, key, path, where):

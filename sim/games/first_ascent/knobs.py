@@ -205,13 +205,55 @@ def knob_value(path, knobs):
     raise KnobError(f"unknown knob {path!r}")
 
 
+# data.json's collections as the validator names their items ("characters[id=8]") and as the
+# knobs do ("characters.phil"); an item's knob key is its `key`, or its name written as a key
+_COLLECTIONS = (("characters", "characters", lambda x: x["key"]),
+                ("asset_kinds", "asset_cards", lambda x: _key(x["name"])),
+                ("pitches", "pitches", lambda x: _key(x["name"])))
+
+
+def _as_knob_path(field):
+    """A field as the validator names it -> as a knob names it ("characters[id=8].start_water"
+    -> "characters.phil.start_water"; "asset_kinds[].count" -> "asset_cards.<kind>.count")."""
+    for collection, knob_head, keyed in _COLLECTIONS:
+        if field.startswith(collection + "["):
+            item, rest = field[len(collection) + 1:].split("]", 1)
+            key = "<item>" if knob_head != "asset_cards" else "<kind>"
+            if item.startswith("id="):
+                key = next((keyed(x) for x in DATA[collection] if str(x["id"]) == item[3:]), key)
+            return f"{knob_head}.{key}{rest}"
+    return field
+
+
+def _behind(field, knobs):
+    """The knobs behind an invalid `field` (a knob path): those that set it, or else those on
+    its item (a track maximum moved below the start), or else those that set that field of
+    other items (the deck's total of the card counts)."""
+    head, item, rest = (field.split(".", 2) + ["", ""])[:3]
+    for match in (lambda p: p == field or p.startswith(field + ".") or field.startswith(p + "."),
+                  lambda p: p.startswith(f"{head}.{item}."),
+                  lambda p: p.startswith(head + ".") and p.split(".", 2)[2:] == [rest]):
+        found = [(p, v) for p, v in knobs if match(p)]
+        if found:
+            return found
+    return []
+
+
 def tables_with_knobs(knobs):
-    """[(path, value text)] -> the packed data tables with the knobs applied and validated."""
+    """[(path, value text)] -> the packed data tables with the knobs applied and validated. A
+    knob that makes the data invalid is named, with the validator's reason."""
     data = _data_with(knobs)
     try:
         validate_data(data, "data.json with knobs")
     except DataError as exc:
-        raise KnobError(f"the knobs make the data invalid: {exc}") from None
+        field = getattr(exc, "field", None)
+        blamed = _behind(_as_knob_path(field), knobs) if field else []
+        if not blamed:
+            raise KnobError(f"the knobs make the data invalid: {exc}") from None
+        named = ", ".join(f"{p}={str(v).strip()}" for p, v in blamed)
+        where = _as_knob_path(field)
+        prefix = named if [where] == [p for p, _ in blamed] else f"{named}: {where}"
+        raise KnobError(f"{prefix}: {exc.reason}") from None
     return pack_tables(data)
 
 

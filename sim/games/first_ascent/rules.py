@@ -141,6 +141,7 @@ def _parse_odds(value):
 
 
 def _parse_characters(value):
+    """abilities_off -> a bit per character id."""
     if value == "none":
         return 0
     keys = {v: k for k, v in CHARACTER_KEYS.items()}
@@ -156,6 +157,31 @@ def _parse_characters(value):
             raise RuleError(f"abilities_off: {key!r} is listed twice")
         mask |= 1 << keys[key]
     return mask
+
+
+def _characters_written_once(value):
+    """abilities_off as it is recorded: the same characters are the same rules, so one spelling
+    (the data's order, no spaces) and one fingerprint, however they were listed."""
+    mask = _parse_characters(value)
+    if not mask:
+        return "none"
+    return ",".join(key for i, key in sorted(CHARACTER_KEYS.items()) if (mask >> i) & 1)
+
+
+def _knobs_without_effect(values, knobs):
+    """A knob on a character whose ability abilities_off switches off is never read: such a
+    character reads as one without an ability, its permanent thresholds 4 (engine.common.ch).
+    Refused rather than silently dropped."""
+    off = set(values["abilities_off"].split(",")) - {"none"}
+    for path, text in knobs:
+        parts = str(path).split(".")
+        if parts[0] == "characters" and len(parts) >= 4 and parts[1] in off and \
+                parts[2] in ("ability", "permanent_threshold"):
+            from sim.games.first_ascent.knobs import KnobError
+            raise KnobError(f"{path}={str(text).strip()}: has no effect while abilities_off "
+                            f"lists {parts[1]} (a character with its ability off has none, and "
+                            f"permanent thresholds of 4); drop the knob or take {parts[1]} out "
+                            f"of abilities_off")
 
 
 @dataclass
@@ -210,7 +236,7 @@ def build_rules(players, changes=None, knobs=()):
         elif allowed == "odds":
             _parse_odds(value)
         elif allowed == "characters":
-            _parse_characters(value)
+            value = _characters_written_once(value)
         elif value not in allowed:
             raise RuleError(f"{name}: allowed {', '.join(allowed)}; got {value!r}")
         values[name] = value
@@ -218,6 +244,7 @@ def build_rules(players, changes=None, knobs=()):
     if knobs:
         from sim.games.first_ascent.knobs import tables_with_knobs
         t[:TABLES_SIZE] = tables_with_knobs(knobs)     # KnobError, a RuleError
+        _knobs_without_effect(values, knobs)
     else:
         t[:TABLES_SIZE] = TABLES
     t[C_N_PLAYERS] = players
