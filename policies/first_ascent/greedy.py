@@ -369,7 +369,7 @@ def greedy(ctx):
             typ = t[T_KIND_TYPE + k]
             held = counts[typ]
             v = held * 4 - (8 if typ == want else 0) + (2 if src == 1 else 0) \
-                - (2 if t[T_KIND_TECH + k] == 5 else 0)
+                - (2 if t[T_KIND_TECH + k] == E.WILD else 0)
             if v > best:
                 best = v
                 pick = c

@@ -439,9 +439,12 @@ def decide(ctx, params):
             c = legal[i]
             if c != DRAW_DECK and t[T_KIND_TYPE + st[SPREAD + c]] == want:
                 return c
+        # a printed wild only, on purpose: with F67's wild gear read here, its character took
+        # a Spread gear card in place of most deck draws and won 5.1 points less (results/
+        # BOTS_READ_THE_RULES.md, "Two choices that read only printed wild symbols")
         for i in range(n):
             c = legal[i]
-            if c != DRAW_DECK and t[T_KIND_TECH + st[SPREAD + c]] == 5:
+            if c != DRAW_DECK and t[T_KIND_TECH + st[SPREAD + c]] == E.WILD:
                 return c
         for i in range(n):
             if legal[i] == DRAW_DECK:
@@ -480,7 +483,7 @@ def decide(ctx, params):
             src = c // 64
             typ = t[T_KIND_TYPE + k]
             v = E.hand_of_type(st, t, seat, typ) * 4.0 - (8.0 if typ == want else 0.0) + \
-                (2.0 if src == 1 else 0.0) - (2.0 if t[T_KIND_TECH + k] == 5 else 0.0)
+                (2.0 if src == 1 else 0.0) - (2.0 if t[T_KIND_TECH + k] == E.WILD else 0.0)
             if v > best:
                 best = v
                 pick = c
