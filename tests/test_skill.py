@@ -2,6 +2,7 @@
 runs, verdicts with the levels where they hold, convergence of the two strongest levels; and
 the BOT@N budget names it relies on. Played on the example game (Dice Race), whose games are
 fast."""
+import numpy as np
 import pytest
 
 from sim.cli import main
@@ -161,37 +162,100 @@ def test_the_verdicts_read_back_as_written_also_inside_a_file_of_several_games(c
     assert "--rule" in second and read_verdicts(second, "Dice Race", 2)[0] == {}
 
 
-def test_the_joined_ascension_verdicts_follow_from_their_share_tables():
-    """results/SKILL.md's Ascension verdicts (the table reports read) follow from the share
-    cells of the section's tables by ascent skill's rule: recompute them. (The section once
-    joined two commands' files by hand; it still may.)"""
+def _printed_wins(cell):
+    """The win counts a printed share cell ("29.0% [27.9%, 30.1%] n=6,618") allows: every w
+    whose share and Wilson interval print as the cell does (at the digits printed)."""
+    import re
+    from sim.core.stats import wilson_interval
+    share, lo, hi, n = re.fullmatch(r"([\d.]+)% \[([\d.]+)%, ([\d.]+)%\] n=([\d,]+)",
+                                    cell).groups()
+    n = int(n.replace(",", ""))
+
+    def prints(x, text):
+        digits = len(text.split(".")[1])
+        return np.array([f"{v:.{digits}f}" == text for v in 100 * x])
+    w = np.arange(n + 1)
+    low, high = wilson_interval(w, np.full(n + 1, n))
+    allowed = w[prints(w / n, share) & prints(low, lo) & prints(high, hi)].tolist()
+    assert allowed, cell
+    return allowed, n
+
+
+@pytest.mark.parametrize("title", ["All-In Ascent", "First Ascent", "Ascension"])
+def test_the_committed_verdicts_follow_from_their_share_tables(title):
+    """results/SKILL.md's verdicts (the table reports read) follow from the share cells of each
+    section by ascent skill's rule: each level's shares tested against its fair share and
+    Holm-corrected across the level. A cell prints its wins only to a range; the verdict must
+    be the same at both ends of every range (Holm is monotone in each p-value). (The Ascension
+    section once joined two commands' files by hand; it still may.)"""
     import re
     from pathlib import Path
+    from sim.core.stats import binomial_p_value, holm
     text = (Path(__file__).resolve().parents[1] / "results" / "SKILL.md").read_text()
-    read, why = read_verdicts(text, "Ascension", 4)
-    assert why == "" and len(read) == 4
-    section = text[text.index("## Skill curve: Ascension, 4 players"):]
+    read, why = read_verdicts(text, title, 4)
+    assert why == "" and read
+    section = text[text.index(f"## Skill curve: {title}, 4 players"):]
+    section = section[:section.index("## Skill curve:", 5)] if "## Skill curve:" in \
+        section[5:] else section
     levels = re.findall(r"`([^`]+)`", re.search(r"^Levels, weakest first: (.*?)\. ", section,
                                                  re.M).group(1))
-    assert levels[-2:] == ["mcts-hybrid@4", "mcts-hybrid@8"]
-    cells = {}                                   # (seat, level) -> verdict, first table wins
+    said = re.search(r"^Over-powered: .*$", section, re.M).group(0)
+    named = dict(re.findall(r"`([^`]+)` ([\d.]+)%", said))
+    fair = {lv: float(named[lv]) / 100 if lv in named else
+            float(re.search(r"the fair share \(([\d.]+)%\)", said).group(1)) / 100
+            for lv in levels}
+    cells = {}                                   # level -> {row: cell}, first table wins
     for block in re.findall(r"^(\|.*\|\n\|[-|]+\|\n(?:\|.*\|\n?)*)", section, re.M):
         lines = block.strip().split("\n")
         head = [c.strip().strip("`") for c in lines[0].strip("|").split("|")]
         for line in lines[2:]:
             row = [c.strip() for c in line.strip("|").split("|")]
             for level, cell in zip(head[1:], row[1:]):
-                found = re.fullmatch(r"[\d.]+% \[([\d.]+)%, ([\d.]+)%\] n=[\d,]+", cell)
-                if level in levels and (found or cell == "no decided game"):
-                    lo, hi = (float(found.group(1)), float(found.group(2))) if found else (0, 0)
-                    verdict = "no decided game" if not found else \
-                        "over" if lo > 25 else "under" if hi < 25 else "even"
-                    cells.setdefault((row[0], level), verdict)
-    for seat, top in read.items():
-        row = [cells[(seat, level)] for level in levels]
-        assert top.verdict == row[-1] and top.flipped == (row[-2] != row[-1]), seat
-        holds = re.search(rf"^\| {seat} \| \w+ \| ([^|]+) \|", section, re.M).group(1)
-        assert holds.strip().split(", ") == [lv for lv, v in zip(levels, row) if v == row[-1]]
+                if level in levels and (re.fullmatch(r"[\d.]+% \[.*\] n=[\d,]+", cell) or
+                                        cell == "no decided game"):
+                    cells.setdefault(level, {}).setdefault(row[0], cell)
+    verdicts = {}
+    for level in levels:
+        rows = sorted(cells[level])
+        ends = []
+        for row in rows:
+            if cells[level][row] == "no decided game":
+                ends.append((np.nan, np.nan, 0.0))
+                continue
+            allowed, n = _printed_wins(cells[level][row])
+            ps = [binomial_p_value(w, n, fair[level]) for w in (allowed[0], allowed[-1])]
+            ends.append((min(ps), max(ps), allowed[0] / n - fair[level]))
+        low, high = holm([e[0] for e in ends]), holm([e[1] for e in ends])
+        for row, lo_p, hi_p, (_, _, side) in zip(rows, low, high, ends):
+            if np.isnan(lo_p):
+                verdicts[(row, level)] = "no decided game"
+                continue
+            assert (lo_p < 0.05) == (hi_p < 0.05), (title, level, row, "ambiguous as printed")
+            verdicts[(row, level)] = ("over" if side > 0 else "under") if hi_p < 0.05 else "even"
+    for row, top in read.items():
+        at = [verdicts[(row, level)] for level in levels]
+        assert top.verdict == at[-1] and top.flipped == (at[-2] != at[-1]), (title, row)
+        holds = re.search(rf"^\| {re.escape(row)} \| \w+ \| ([^|]+) \|", section,
+                          re.M).group(1)
+        assert holds.strip().split(", ") == [lv for lv, v in zip(levels, at) if v == at[-1]]
+
+
+def test_a_level_s_verdicts_are_holm_corrected_across_its_groups():
+    import pandas as pd
+    from sim.core.stats import wilson_interval
+    from sim.experiment.skill import judged
+    wins, games = np.array([280, 250, 200, 0]), np.array([1000, 1000, 1000, 0])
+    lo, hi = wilson_interval(wins, np.maximum(games, 1))
+    level = pd.DataFrame({"games": games, "wins": wins, "share": wins / np.maximum(games, 1),
+                          "low": lo, "high": hi}, index=["a", "b", "c", "absent"])
+    out = judged(level, 0.25)
+    # a's interval leaves out 25% on its own (p 0.03), but not once three tests share 5%
+    assert lo[0] > 0.25 and out.loc["a", "p"] < 0.05 < out.loc["a", "p_holm"]
+    assert out["verdict"].tolist() == ["even", "even", "under", "no decided game"]
+    assert np.isnan(out.loc["absent", "p_holm"])           # not a test: the family is 3
+    assert out.loc["c", "p_holm"] == pytest.approx(3 * out.loc["c", "p"])
+    alone = judged(level.loc[["a", "absent"]], 0.25)
+    assert alone.loc["a", "verdict"] == "over"               # a family of one: no correction
 
 
 def test_a_head_to_head_counts_the_games_won_and_widens_for_shared_wins():
