@@ -424,8 +424,9 @@ def _pct(x):
 
 def _fair_pct(fair, exact_at_one=None):
     """The fair share as the page prints it: one decimal where that is exact (25.0%), else three
-    (33.333%), so that an interval end printed by _bound_pct is on the side of it that the
-    verdict says. `exact_at_one`: whether to print one decimal (a list of levels' shares prints
+    (33.333%), so that an interval end printed by _bound_pct is on its true side of it (an
+    interval that leaves it out is a verdict only where the Holm correction keeps it, judged).
+    `exact_at_one`: whether to print one decimal (a list of levels' shares prints
     all of them alike: "25.410%, 25.900%", not "25.410%, 25.9%")."""
     if exact_at_one is None:
         exact_at_one = _exact_at_one(fair)

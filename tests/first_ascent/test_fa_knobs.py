@@ -162,6 +162,15 @@ def test_an_empty_or_repeated_character_in_abilities_off_is_refused(value, words
         build_rules(3, {"abilities_off": value})
 
 
+def test_a_knob_named_in_the_reason_is_named_alone():
+    # the start is checked against the maximum: the other knob on Phil had nothing to do with it
+    with pytest.raises(RuleError) as err:
+        build_rules(3, {}, [("characters.phil.rest_assets", "2"),
+                            ("characters.phil.max_water_psych", "3")])
+    assert str(err.value).startswith("characters.phil.max_water_psych=3: "
+                                     "characters.phil.start_water: must be at most")
+
+
 def test_the_knobs_behind_the_decks_total_are_named_together():
     with pytest.raises(RuleError) as err:
         build_rules(3, {}, [("characters.phil.start_water", "3"),

@@ -225,13 +225,16 @@ def _as_knob_path(field):
     return field
 
 
-def _behind(field, knobs):
-    """The knobs behind an invalid `field` (a knob path): those that set it, or else those on
-    its item (a track maximum moved below the start), or else those that set that field of
-    other items (the deck's total of the card counts)."""
+def _behind(field, knobs, reason=""):
+    """The knobs behind an invalid `field` (a knob path): those that set it; or else those on
+    its item that the reason names (a track maximum moved below the start), or else all on its
+    item; or else those that set that field of other items (the deck's total of the card
+    counts)."""
     head, item, rest = (field.split(".", 2) + ["", ""])[:3]
+    on_item = f"{head}.{item}."
     for match in (lambda p: p == field or p.startswith(field + ".") or field.startswith(p + "."),
-                  lambda p: p.startswith(f"{head}.{item}."),
+                  lambda p: p.startswith(on_item) and p.rsplit(".", 1)[1] in reason.split(),
+                  lambda p: p.startswith(on_item),
                   lambda p: p.startswith(head + ".") and p.split(".", 2)[2:] == [rest]):
         found = [(p, v) for p, v in knobs if match(p)]
         if found:
@@ -247,7 +250,7 @@ def tables_with_knobs(knobs):
         validate_data(data, "data.json with knobs")
     except DataError as exc:
         field = getattr(exc, "field", None)
-        blamed = _behind(_as_knob_path(field), knobs) if field else []
+        blamed = _behind(_as_knob_path(field), knobs, exc.reason) if field else []
         if not blamed:
             raise KnobError(f"the knobs make the data invalid: {exc}") from None
         named = ", ".join(f"{p}={str(v).strip()}" for p, v in blamed)
