@@ -326,6 +326,40 @@ def test_a_callee_gets_machine_code_only_when_python_calls_it():
     assert not getattr(entry_code.library, "_machine_code_pending", False)
 
 
+def _doubled(x):
+    return 2 * x
+
+
+def _doubled_plus_one(x):
+    return doubled(x) + 1
+
+
+doubled = compile_noalloc(_doubled, cache=False)
+doubled_plus_one = compile_noalloc(_doubled_plus_one, first_class=True, cache=False)
+
+
+def test_a_callee_gets_its_python_entry_point_only_when_python_calls_it():
+    """numba writes a Python entry point for every function; a callee's is written at its
+    first call from Python, so its callers never link it in (CalleeLower)."""
+    def defined(module, name):
+        return any(f.name == name and not f.is_declaration for f in module.functions)
+    assert doubled_plus_one(4) == 9
+    (compiled,) = doubled.overloads.values()
+    entry = compiled.fndesc.llvm_cpython_wrapper_name
+    library = compiled.library
+    assert not defined(library._final_module, entry)
+    assert not defined(library._get_module_for_linking(), entry)
+    (caller,) = doubled_plus_one.overloads.values()
+    assert not any(entry == f.name for f in caller.library._final_module.functions)
+    assert doubled(4) == 8 and doubled(-3) == -6
+    assert defined(library._final_module, entry) and library._python_entries == (entry,)
+    assert not defined(library._get_module_for_linking(), entry)     # nor later callers
+    from numba import njit
+    assert njit(lambda x: doubled(x) * 10)(5) == 100
+    name, kind, data = library.serialize_using_object_code()
+    assert kind == CalleeCodeLibrary.CACHED_WITH_ENTRY and data[-1] == (entry,)
+
+
 _CACHED_CALLEES = '''
 from sim.core.jit import njit_noalloc
 

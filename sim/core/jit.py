@@ -28,7 +28,8 @@ search's agents, `first_class=True`). numba otherwise generates one for every fu
 every caller links it in and optimises it again.
 
 Nor is a callee's own finished code optimised across functions, nor turned into machine code
-before Python calls it (see CalleeCodeLibrary).
+before Python calls it, nor given numba's Python entry point before then (see
+CalleeCodeLibrary).
 """
 import ctypes
 import gc
@@ -40,7 +41,8 @@ import llvmlite.binding as llvm
 import llvmlite.ir as llvm_ir
 from llvmlite.binding import Linkage
 from numba import _dynfunc, config, njit, types
-from numba.core import compiler, compiler_machinery, typed_passes
+from numba.core import compiler, compiler_machinery, lowering, typed_passes
+from numba.core.callwrapper import PyCallWrapper
 from numba.core.codegen import CPUCodeLibrary, JITCodeLibrary, JITCPUCodegen
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.cpu import CPUContext
@@ -112,6 +114,13 @@ class EntryCodeLibrary(_SetsWaitingEnvironments, JITCodeLibrary):
         name, kind, data = state
         if kind == CalleeCodeLibrary.CACHED_AS:
             return CalleeCodeLibrary.from_cache(codegen, name, data)
+        if kind == CalleeCodeLibrary.CACHED_WITH_ENTRY:
+            # numba's object code, and its Python entry point, which is not in the code its
+            # callers link: the JIT is told it is there, as numba tells it of the rest
+            object_code, shared, entries = data
+            library = super()._unserialize(codegen, (name, "object", (object_code, shared)))
+            codegen._engine._defined_symbols.update(entries)
+            return library
         return super()._unserialize(codegen, state)
 
     def _get_module_for_linking(self):
@@ -160,11 +169,21 @@ class CalleeCodeLibrary(_SetsWaitingEnvironments, JITCodeLibrary):
     everything it calls: each level of a call chain generated the machine code of the levels
     under it again (5-7 s of First Ascent's 32 s in one process). Its callers link its code,
     not its machine code, so numba's cache keeps a callee's code as LLVM bitcode (CACHED_AS),
-    and numba's Python entry point to it is a stand-in (_first_call_compiles) until called."""
+    and numba's Python entry point to it is a stand-in (_first_call_compiles) until called.
+
+    Nor is that entry point's code generated before the first call from Python (CalleeLower):
+    numba wrote one for every function, every caller linked it in as a copy and LLVM worked
+    over it again before dropping it (about 4 of the 31 CPU seconds of a cold First Ascent
+    `mcts-tuned` run, results/BENCHMARKS.md). It joins the callee's own code when that is put
+    in the JIT, so numba's cache then keeps it with the machine code (_cache_machine_code)."""
 
     CACHED_AS = "ascent-callee-bitcode"
+    CACHED_WITH_ENTRY = "ascent-callee-object"     # numba's "object", and the entry's name
+    _python_entries = ()        # names of the Python entry points linked into its code
     _machine_code_pending = False
     dispatcher = None           # a weak reference to the dispatcher that holds it (add_overload)
+    python_entry = None         # (context, fndesc, env) for its Python entry point
+    release_gil = False         # as numba's lowering was asked (nogil); from the cache: False
 
     def _optimize_final_module(self):
         pipeline = cheap_module_pipeline(self._codegen)
@@ -177,7 +196,9 @@ class CalleeCodeLibrary(_SetsWaitingEnvironments, JITCodeLibrary):
         globals_ = self._final_module.global_variables
         if any(g.name.startswith(".numba.unresolved$") for g in globals_):
             # recursion through another callee: numba's runtime linker binds the call when the
-            # callee's own code is in the JIT, as numba puts it there (numba's way, then)
+            # callee's own code is in the JIT, as numba puts it there (numba's way, then, with
+            # the Python entry point numba's get_executable looks up)
+            self._link_python_entry()
             return super()._finalize_final_module()
         # numba's, up to the JIT (which generate_machine_code does, if ever)
         self._finalize_dynamic_globals()
@@ -203,9 +224,28 @@ class CalleeCodeLibrary(_SetsWaitingEnvironments, JITCodeLibrary):
                 if shared is self._final_module:
                     self._shared_module = shared.clone()
                 _make_copies_private(self._final_module)
+                self._link_python_entry()        # after the callers' copy was taken
                 self._dynamic_globals = []          # numba's step counts them again
                 CPUCodeLibrary._finalize_final_module(self)
             self._machine_code_pending = False
+
+    def _link_python_entry(self):
+        """numba's Python entry point to this function (its create_cpython_wrapper, which
+        CalleeLower left out), linked into the code that goes into the JIT. Not optimised by
+        LLVM's passes: it unpacks Python objects, and its calls into the C API cost the rest."""
+        if self.python_entry is None:
+            return
+        context, fndesc, env = self.python_entry
+        name = fndesc.llvm_cpython_wrapper_name
+        if any(f.name == name and not f.is_declaration for f in self._final_module.functions):
+            return                           # a callee cached with numba's entry point in it
+        module = context.create_module("wrapper")
+        callee = llvm_ir.Function(module, context.call_conv.get_function_type(
+            fndesc.restype, fndesc.argtypes), fndesc.llvm_func_name)
+        PyCallWrapper(context, module, callee, fndesc, env, call_helper=None,
+                      release_gil=self.release_gil).build()
+        self._final_module.link_in(llvm.parse_assembly(str(module)))
+        self._python_entries = (*self._python_entries, name)
 
     def get_pointer_to_function(self, name):
         self._ensure_finalized()
@@ -216,7 +256,10 @@ class CalleeCodeLibrary(_SetsWaitingEnvironments, JITCodeLibrary):
         self._ensure_finalized()
         if self._machine_code_pending:
             return (self.name, self.CACHED_AS, self._final_module.as_bitcode())
-        return super().serialize_using_object_code()
+        name, kind, data = super().serialize_using_object_code()
+        if self._python_entries:
+            return (name, self.CACHED_WITH_ENTRY, (*data, self._python_entries))
+        return (name, kind, data)
 
     @classmethod
     def from_cache(cls, codegen, name, bitcode):
@@ -240,6 +283,8 @@ def _get_executable(context, library, fndesc, env):
     """numba's Python entry point to a compiled function; for a callee without machine code
     yet, a stand-in that generates it on the first call."""
     if isinstance(library, CalleeCodeLibrary):
+        if library.python_entry is None:
+            library.python_entry = (context, fndesc, env)
         library._ensure_finalized()
         if library._machine_code_pending:
             # callers compiled in this process link its code, which may read its environment
@@ -353,12 +398,36 @@ class UseCalleeCodeLibrary(compiler_machinery.LoweringPass):
         return True
 
 
+class CalleeLower(lowering.Lower):
+    """numba's lowering, which leaves a callee's Python entry point for its first call from
+    Python (CalleeCodeLibrary._link_python_entry); a generator keeps numba's."""
+
+    def create_cpython_wrapper(self, release_gil=False):
+        if self.genlower or not isinstance(self.library, CalleeCodeLibrary):
+            return super().create_cpython_wrapper(release_gil)
+        self.library.release_gil = release_gil
+        return None
+
+
+@compiler_machinery.register_pass(mutates_CFG=True, analysis_only=False)
+class CalleeNativeLowering(typed_passes.NativeLowering):
+    """numba's native lowering through CalleeLower."""
+
+    _name = "callee_native_lowering"
+
+    @property
+    def lowering_class(self):
+        return CalleeLower
+
+
 class CalleeCompiler(compiler.CompilerBase):
     """numba's nopython pipeline, lowering into a CalleeCodeLibrary."""
 
     def define_pipelines(self):
         pipeline = compiler.DefaultPassBuilder.define_nopython_pipeline(self.state)
         pipeline.add_pass_after(UseCalleeCodeLibrary, typed_passes.AnnotateTypes)
+        pipeline.passes = [(CalleeNativeLowering, text) if kind is typed_passes.NativeLowering
+                           else (kind, text) for kind, text in pipeline.passes]
         pipeline.finalize()
         return [pipeline]
 
