@@ -352,7 +352,7 @@ def test_a_callee_gets_its_python_entry_point_only_when_python_calls_it():
     (caller,) = doubled_plus_one.overloads.values()
     assert not any(entry == f.name for f in caller.library._final_module.functions)
     assert doubled(4) == 8 and doubled(-3) == -6
-    assert defined(library._final_module, entry) and library._python_entries == (entry,)
+    assert defined(library._final_module, entry) and library._python_entries() == (entry,)
     assert not defined(library._get_module_for_linking(), entry)     # nor later callers
     from numba import njit
     assert njit(lambda x: doubled(x) * 10)(5) == 100
@@ -539,6 +539,50 @@ def test_a_first_call_interrupted_while_its_machine_code_is_made_can_be_called_a
     with pytest.raises(ValueError, match="negative"):
         callee(-1)
     assert not compiled.library._machine_code_pending
+
+
+def test_a_first_call_interrupted_after_the_entry_point_is_linked_still_caches_it(monkeypatch):
+    """Ctrl-C just after a callee's Python entry point joined its code: the next call runs,
+    and numba's cache entry still names the entry point, which the code callers link does not
+    define (a later process got address 0 for it: a crash). A review found it."""
+    def plus_two(x):
+        return x + 2
+
+    callee = compile_noalloc(plus_two, cache=False)
+    caller = compile_noalloc(lambda x: callee(x) * 2, first_class=True, cache=False)
+    assert caller(1) == 6
+    (compiled,) = callee.overloads.values()
+    state = {"armed": True}
+    link = CalleeCodeLibrary._link_python_entry
+
+    def interrupted(library):
+        link(library)
+        if state["armed"] and library is compiled.library:
+            state["armed"] = False
+            raise _Interrupted()
+
+    monkeypatch.setattr(CalleeCodeLibrary, "_link_python_entry", interrupted)
+    with pytest.raises(_Interrupted):
+        callee(1)
+    assert callee(1) == 3
+    name, kind, data = compiled.library.serialize_using_object_code()
+    assert kind == CalleeCodeLibrary.CACHED_WITH_ENTRY
+    assert data[-1] == (compiled.fndesc.llvm_cpython_wrapper_name,)
+
+
+def test_a_nogil_callee_s_entry_point_releases_the_gil_also_when_loaded_from_the_cache():
+    """A callee loaded from numba's cache was not lowered in this process: its entry point
+    takes nogil from its dispatcher (it had been built holding the GIL). A review found it."""
+    def minus_one(x):
+        return x - 1
+
+    callee = compile_noalloc(minus_one, cache=False, nogil=True)
+    caller = compile_noalloc(lambda x: callee(x) + 10, first_class=True, cache=False)
+    assert caller(5) == 14
+    (compiled,) = callee.overloads.values()
+    compiled.library.release_gil = False             # as the cache gives it
+    assert callee(5) == 4
+    assert "PyEval_SaveThread" in str(compiled.library._final_module)
 
 
 def _labs():

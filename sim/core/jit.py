@@ -179,11 +179,10 @@ class CalleeCodeLibrary(_SetsWaitingEnvironments, JITCodeLibrary):
 
     CACHED_AS = "ascent-callee-bitcode"
     CACHED_WITH_ENTRY = "ascent-callee-object"     # numba's "object", and the entry's name
-    _python_entries = ()        # names of the Python entry points linked into its code
     _machine_code_pending = False
     dispatcher = None           # a weak reference to the dispatcher that holds it (add_overload)
     python_entry = None         # (context, fndesc, env) for its Python entry point
-    release_gil = False         # as numba's lowering was asked (nogil); from the cache: False
+    release_gil = False         # as numba's lowering was asked (nogil)
 
     def _optimize_final_module(self):
         pipeline = cheap_module_pipeline(self._codegen)
@@ -239,13 +238,30 @@ class CalleeCodeLibrary(_SetsWaitingEnvironments, JITCodeLibrary):
         name = fndesc.llvm_cpython_wrapper_name
         if any(f.name == name and not f.is_declaration for f in self._final_module.functions):
             return                           # a callee cached with numba's entry point in it
+        dispatcher = self.dispatcher() if self.dispatcher is not None else None
+        # nogil as its dispatcher was asked: a callee loaded from the cache was not lowered here
+        release_gil = self.release_gil or bool(
+            dispatcher is not None and dispatcher.targetoptions.get("nogil"))
         module = context.create_module("wrapper")
         callee = llvm_ir.Function(module, context.call_conv.get_function_type(
             fndesc.restype, fndesc.argtypes), fndesc.llvm_func_name)
         PyCallWrapper(context, module, callee, fndesc, env, call_helper=None,
-                      release_gil=self.release_gil).build()
+                      release_gil=release_gil).build()
         self._final_module.link_in(llvm.parse_assembly(str(module)))
-        self._python_entries = (*self._python_entries, name)
+
+    def _python_entries(self):
+        """Its Python entry point, if its machine code has it and the code its callers link
+        does not (numba's cache would not tell the JIT of it): read from the code, so that an
+        interrupted first call cannot leave it out."""
+        if self.python_entry is None:
+            return ()
+        name = self.python_entry[1].llvm_cpython_wrapper_name
+
+        def defines(module):
+            return any(f.name == name and not f.is_declaration for f in module.functions)
+        if defines(self._final_module) and not defines(self._get_module_for_linking()):
+            return (name,)
+        return ()
 
     def get_pointer_to_function(self, name):
         self._ensure_finalized()
@@ -257,8 +273,9 @@ class CalleeCodeLibrary(_SetsWaitingEnvironments, JITCodeLibrary):
         if self._machine_code_pending:
             return (self.name, self.CACHED_AS, self._final_module.as_bitcode())
         name, kind, data = super().serialize_using_object_code()
-        if self._python_entries:
-            return (name, self.CACHED_WITH_ENTRY, (*data, self._python_entries))
+        entries = self._python_entries()
+        if entries:
+            return (name, self.CACHED_WITH_ENTRY, (*data, entries))
         return (name, kind, data)
 
     @classmethod
