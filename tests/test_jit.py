@@ -300,16 +300,20 @@ def test_only_an_entry_points_code_gets_llvms_whole_pipeline(monkeypatch):
         assert shared.get_function(name).linkage == Linkage.linkonce_odr
 
 
-def _tripled(x):
-    return 3 * x
+def _callee_and_its_caller(factor):
+    """A callee (factor * x) and an entry point that calls it (+ 1), compiled on first use."""
+    def times(x):
+        return factor * x
+
+    callee = compile_noalloc(times, cache=False)
+
+    def plus_one(x):
+        return callee(x) + 1
+
+    return callee, compile_noalloc(plus_one, first_class=True, cache=False)
 
 
-def _tripled_plus_one(x):
-    return tripled(x) + 1
-
-
-tripled = compile_noalloc(_tripled, cache=False)
-tripled_plus_one = compile_noalloc(_tripled_plus_one, first_class=True, cache=False)
+tripled, tripled_plus_one = _callee_and_its_caller(3)
 
 
 def test_a_callee_gets_machine_code_only_when_python_calls_it():
@@ -326,16 +330,7 @@ def test_a_callee_gets_machine_code_only_when_python_calls_it():
     assert not getattr(entry_code.library, "_machine_code_pending", False)
 
 
-def _doubled(x):
-    return 2 * x
-
-
-def _doubled_plus_one(x):
-    return doubled(x) + 1
-
-
-doubled = compile_noalloc(_doubled, cache=False)
-doubled_plus_one = compile_noalloc(_doubled_plus_one, first_class=True, cache=False)
+doubled, doubled_plus_one = _callee_and_its_caller(2)
 
 
 def test_a_callee_gets_its_python_entry_point_only_when_python_calls_it():
