@@ -49,6 +49,11 @@ from numba.core.cpu import CPUContext
 from numba.core.registry import CPUDispatcher
 
 
+def _defines(module, name):
+    """Whether an LLVM module holds the code of the function `name`, not just its declaration."""
+    return any(f.name == name and not f.is_declaration for f in module.functions)
+
+
 def _make_copies_private(module):
     """Make the copies numba linked into `module` ("linkonce_odr": one definition for the whole
     process) private to it; returns their names."""
@@ -235,9 +240,8 @@ class CalleeCodeLibrary(_SetsWaitingEnvironments, JITCodeLibrary):
         if self.python_entry is None:
             return
         context, fndesc, env = self.python_entry
-        name = fndesc.llvm_cpython_wrapper_name
-        if any(f.name == name and not f.is_declaration for f in self._final_module.functions):
-            return                           # a callee cached with numba's entry point in it
+        if _defines(self._final_module, fndesc.llvm_cpython_wrapper_name):
+            return                      # numba wrote it: a generator's, or linked already
         dispatcher = self.dispatcher() if self.dispatcher is not None else None
         # nogil as its dispatcher was asked: a callee loaded from the cache was not lowered here
         release_gil = self.release_gil or bool(
@@ -256,10 +260,8 @@ class CalleeCodeLibrary(_SetsWaitingEnvironments, JITCodeLibrary):
         if self.python_entry is None:
             return ()
         name = self.python_entry[1].llvm_cpython_wrapper_name
-
-        def defines(module):
-            return any(f.name == name and not f.is_declaration for f in module.functions)
-        if defines(self._final_module) and not defines(self._get_module_for_linking()):
+        if _defines(self._final_module, name) and \
+                not _defines(self._get_module_for_linking(), name):
             return (name,)
         return ()
 
