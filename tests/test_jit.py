@@ -575,7 +575,6 @@ def test_a_nogil_callee_s_entry_point_releases_the_gil_also_when_loaded_from_the
     caller = compile_noalloc(lambda x: callee(x) + 10, first_class=True, cache=False)
     assert caller(5) == 14
     (compiled,) = callee.overloads.values()
-    compiled.library.release_gil = False             # as the cache gives it
     assert callee(5) == 4
     assert "PyEval_SaveThread" in str(compiled.library._final_module)
 

@@ -187,7 +187,6 @@ class CalleeCodeLibrary(_SetsWaitingEnvironments, JITCodeLibrary):
     _machine_code_pending = False
     dispatcher = None           # a weak reference to the dispatcher that holds it (add_overload)
     python_entry = None         # (context, fndesc, env) for its Python entry point
-    release_gil = False         # as numba's lowering was asked (nogil)
 
     def _optimize_final_module(self):
         pipeline = cheap_module_pipeline(self._codegen)
@@ -243,9 +242,8 @@ class CalleeCodeLibrary(_SetsWaitingEnvironments, JITCodeLibrary):
         if _defines(self._final_module, fndesc.llvm_cpython_wrapper_name):
             return                      # numba wrote it: a generator's, or linked already
         dispatcher = self.dispatcher() if self.dispatcher is not None else None
-        # nogil as its dispatcher was asked: a callee loaded from the cache was not lowered here
-        release_gil = self.release_gil or bool(
-            dispatcher is not None and dispatcher.targetoptions.get("nogil"))
+        # nogil as its dispatcher was asked, compiled here or loaded from the cache alike
+        release_gil = bool(dispatcher is not None and dispatcher.targetoptions.get("nogil"))
         module = context.create_module("wrapper")
         callee = llvm_ir.Function(module, context.call_conv.get_function_type(
             fndesc.restype, fndesc.argtypes), fndesc.llvm_func_name)
@@ -424,7 +422,6 @@ class CalleeLower(lowering.Lower):
     def create_cpython_wrapper(self, release_gil=False):
         if self.genlower or not isinstance(self.library, CalleeCodeLibrary):
             return super().create_cpython_wrapper(release_gil)
-        self.library.release_gil = release_gil
         return None
 
 
