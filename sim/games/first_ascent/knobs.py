@@ -44,6 +44,11 @@ def _key(name):
     return name.lower().replace(" ", "_").replace("-", "_").replace("'", "")
 
 
+def _by_name(item):
+    """An asset card's or a pitch's knob key: its name written as a key."""
+    return _key(item["name"])
+
+
 def _find(items, key, path, what, keyed=lambda x: x["key"]):
     for item in items:
         if keyed(item) == key:
@@ -77,8 +82,7 @@ def apply(data, path, text):
                         f"{', '.join(CHARACTER_FIELDS)}, permanent_threshold."
                         f"<{'|'.join(ASSET_TYPES)}>, or ability.<{'|'.join(ABILITY_KNOBS)}>")
     if head == "asset_cards" and len(parts) == 3:
-        kind = _find(data["asset_kinds"], parts[1], path, "asset card",
-                     lambda x: _key(x["name"]))
+        kind = _find(data["asset_kinds"], parts[1], path, "asset card", _by_name)
         if parts[2] == "count":
             kind["count"] = _number(path, text)
             return
@@ -89,7 +93,7 @@ def apply(data, path, text):
             return
         raise KnobError(f"{path}: an asset card knob is asset_cards.<kind>.count or .technique")
     if head == "pitches" and len(parts) == 3 and parts[2] == "value":
-        pitch = _find(data["pitches"], parts[1], path, "pitch", lambda x: _key(x["name"]))
+        pitch = _find(data["pitches"], parts[1], path, "pitch", _by_name)
         pitch["value"] = _number(path, text)
         return
     raise KnobError(f"unknown knob {path!r}; knobs start with characters.<key>., "
@@ -197,19 +201,19 @@ def knob_value(path, knobs):
             value = value[part]
         return value
     if parts[0] == "asset_cards" and len(parts) == 3:
-        kind = _find(data["asset_kinds"], parts[1], path, "asset card", lambda x: _key(x["name"]))
+        kind = _find(data["asset_kinds"], parts[1], path, "asset card", _by_name)
         value = kind[parts[2]]
         return "none" if parts[2] == "technique" and value is None else value
     if parts[0] == "pitches" and len(parts) == 3:
-        return _find(data["pitches"], parts[1], path, "pitch", lambda x: _key(x["name"]))["value"]
+        return _find(data["pitches"], parts[1], path, "pitch", _by_name)["value"]
     raise KnobError(f"unknown knob {path!r}")
 
 
 # data.json's collections as the validator names their items ("characters[id=8]") and as the
 # knobs do ("characters.phil"); an item's knob key is its `key`, or its name written as a key
 _COLLECTIONS = (("characters", "characters", lambda x: x["key"]),
-                ("asset_kinds", "asset_cards", lambda x: _key(x["name"])),
-                ("pitches", "pitches", lambda x: _key(x["name"])))
+                ("asset_kinds", "asset_cards", _by_name),
+                ("pitches", "pitches", _by_name))
 
 
 def _as_knob_path(field):
